@@ -1,0 +1,145 @@
+//! The `Bus` trait: the one way agents talk. Two implementations share its semantics:
+//! Redis Streams (`crate::redis_bus`) and in-memory (`crate::memory`).
+//!
+//! Semantics every implementation keeps:
+//! - one stream per topic; a subscription's `role` is a consumer group, so every role
+//!   sees every message and replicas of a role (same role, distinct `consumer`) share them;
+//! - at-least-once delivery: an entry stays pending until acked; an entry pending longer
+//!   than the claim idle time is handed to another consumer of the role; after
+//!   `max_deliveries` deliveries it goes to the `dead_letter` stream with the reason;
+//! - an entry that does not decode (malformed JSON, wrong payload for the topic, too
+//!   large) is dead-lettered at once with the decode error and never reaches a handler;
+//! - every published message is mirrored on a Pub/Sub channel named like its topic.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use crate::envelope::Message;
+use crate::error::BusError;
+use crate::topic::Topic;
+
+/// Who subscribes, and to what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subscription {
+    /// The role: one consumer group per role and topic.
+    pub role: String,
+    /// This consumer's name within the group; unique per process start.
+    pub consumer: String,
+    /// The topics to read.
+    pub topics: Vec<Topic>,
+}
+
+impl Subscription {
+    /// A subscription for `role` with a fresh unique consumer name (`<role>-<uuid v7>`).
+    pub fn new(role: impl Into<String>, topics: Vec<Topic>) -> Self {
+        let role = role.into();
+        let consumer = format!("{role}-{}", uuid::Uuid::now_v7());
+        Subscription {
+            role,
+            consumer,
+            topics,
+        }
+    }
+}
+
+/// One delivered stream entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivery {
+    /// The topic (stream) it was read from.
+    pub topic: Topic,
+    /// Its stream entry id (`<ms>-<seq>`).
+    pub entry_id: String,
+    /// How many times it has been delivered, this time included (1 the first time).
+    pub deliveries: u64,
+    /// The decoded message (normalised, when it arrived as a bare request).
+    pub message: Message,
+    /// True when the entry was a bare client request normalised by the bus.
+    pub bare: bool,
+}
+
+impl Delivery {
+    /// The token that acks this delivery.
+    pub fn ack_token(&self) -> AckToken {
+        AckToken {
+            topic: self.topic.clone(),
+            entry_id: self.entry_id.clone(),
+        }
+    }
+}
+
+/// Identifies a delivered entry for acking.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AckToken {
+    /// The stream.
+    pub topic: Topic,
+    /// The entry id.
+    pub entry_id: String,
+}
+
+/// A role's consumer on one or more streams.
+#[async_trait]
+pub trait Subscriber: Send {
+    /// The next batch of deliveries: entries reclaimed from dead consumers first, then
+    /// new ones. Waits at most the configured block time; an empty batch means nothing
+    /// arrived. Entries that do not decode, or were delivered too often, are
+    /// dead-lettered here and not returned.
+    async fn next_batch(&mut self) -> Result<Vec<Delivery>, BusError>;
+
+    /// Acknowledges handled entries (pipelined), after their effects are written.
+    async fn ack(&self, tokens: &[AckToken]) -> Result<(), BusError>;
+
+    /// Sends an entry to the dead-letter stream with `reason`, and acks it.
+    async fn dead_letter(&self, delivery: &Delivery, reason: &str) -> Result<(), BusError>;
+}
+
+/// A reader of new messages with no consumer group (for watchers and waiting clients):
+/// it sees every message published after it was created and acks nothing.
+#[async_trait]
+pub trait Watcher: Send {
+    /// The next messages, waiting at most the block time; empty when none arrived.
+    async fn next_batch(&mut self) -> Result<Vec<Message>, BusError>;
+}
+
+/// The message bus.
+#[async_trait]
+pub trait Bus: Send + Sync {
+    /// Publishes one message on its topic's stream (and mirror channel); returns the entry id.
+    async fn publish(&self, msg: &Message) -> Result<String, BusError>;
+
+    /// Publishes several messages in one round trip.
+    async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError>;
+
+    /// Publishes `msg` only if `key` is not set, setting it (with `ttl`) in the same
+    /// atomic step. Returns whether it published. This is how effects happen once.
+    async fn publish_once(&self, key: &str, ttl: Duration, msg: &Message)
+    -> Result<bool, BusError>;
+
+    /// Like [`Bus::publish_once`] for several `(key, message)` pairs, in one round trip
+    /// where the transport allows; returns, per pair, whether it published.
+    async fn publish_once_many(
+        &self,
+        items: &[(String, Message)],
+        ttl: Duration,
+    ) -> Result<Vec<bool>, BusError> {
+        let mut published = Vec::with_capacity(items.len());
+        for (key, msg) in items {
+            published.push(self.publish_once(key, ttl, msg).await?);
+        }
+        Ok(published)
+    }
+
+    /// Joins `sub.role`'s consumer group on each topic (creating it at the stream's start
+    /// when new) and returns the subscriber.
+    async fn subscribe(&self, sub: Subscription) -> Result<Box<dyn Subscriber>, BusError>;
+
+    /// Starts watching `topics` from now on, with no consumer group.
+    async fn watch(&self, topics: &[Topic]) -> Result<Box<dyn Watcher>, BusError>;
+
+    /// Acknowledges entries delivered to `role`'s group (pipelined), from any task of
+    /// the process: acks need not wait for the subscriber's next read.
+    async fn ack(&self, role: &str, tokens: &[AckToken]) -> Result<(), BusError>;
+
+    /// The last `count` messages of a topic's stream, oldest first (undecodable entries skipped).
+    async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError>;
+}

@@ -1,0 +1,99 @@
+//! What a transport does with one read stream entry: deliver it, or dead-letter it
+//! (undecodable, too large, or delivered too often). Shared by both transports so their
+//! semantics cannot drift apart.
+
+use crate::bus::Delivery;
+use crate::dead_letter::{DeadLetterInfo, dead_letter_message};
+use crate::envelope::{Decoded, Message};
+use crate::error::DecodeError;
+use crate::topic::{Topic, TopicKind};
+
+/// The fate of one read entry.
+#[derive(Debug)]
+pub(crate) enum Intake {
+    /// Hand it to the handler.
+    Deliver(Box<Delivery>),
+    /// Publish this dead letter, then ack the entry.
+    DeadLetter(Box<Message>),
+    /// Ack the entry and only log why (a dead letter that itself cannot be handled is
+    /// not dead-lettered again, so nothing loops).
+    Drop(String),
+}
+
+/// One entry as read from a stream.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RawEntry<'a> {
+    /// The stream.
+    pub topic: &'a Topic,
+    /// Its entry id.
+    pub entry_id: &'a str,
+    /// Its `data` field, when it has one.
+    pub data: Option<&'a str>,
+    /// Deliveries so far, this one included.
+    pub deliveries: u64,
+}
+
+/// Decides what happens to `entry`, read by `role`.
+pub(crate) fn intake(
+    entry: RawEntry<'_>,
+    role: &str,
+    max_deliveries: u64,
+    max_message_bytes: usize,
+) -> Intake {
+    let decoded = match entry.data {
+        None => Err("the entry has no `data` field".to_owned()),
+        Some(d) if d.len() > max_message_bytes => Err(DecodeError::TooLarge {
+            size: d.len(),
+            limit: max_message_bytes,
+        }
+        .to_string()),
+        Some(d) => {
+            Message::decode_on(entry.topic, d, Some(entry.entry_id)).map_err(|e| e.to_string())
+        }
+    };
+    let (reason, task_id) = match decoded {
+        Ok(d) if entry.deliveries <= max_deliveries => {
+            let bare = matches!(d, Decoded::Bare(_));
+            return Intake::Deliver(Box::new(Delivery {
+                topic: entry.topic.clone(),
+                entry_id: entry.entry_id.to_owned(),
+                deliveries: entry.deliveries,
+                message: d.into_message(),
+                bare,
+            }));
+        }
+        Ok(d) => (
+            format!(
+                "delivered {} times, more than max_deliveries = {max_deliveries}",
+                entry.deliveries
+            ),
+            Some(d.into_message().task_id),
+        ),
+        Err(e) => (format!("undecodable entry: {e}"), None),
+    };
+    if matches!(entry.topic.kind(), Ok(TopicKind::DeadLetter)) {
+        return Intake::Drop(reason);
+    }
+    Intake::DeadLetter(Box::new(dead_letter_message(&DeadLetterInfo {
+        topic: entry.topic.as_str(),
+        entry_id: entry.entry_id,
+        role,
+        deliveries: entry.deliveries,
+        reason: &reason,
+        original: entry.data.unwrap_or(""),
+        task_id: task_id.as_deref(),
+    })))
+}
+
+/// The dead letter for a delivery a handler gave up on.
+pub(crate) fn handler_dead_letter(delivery: &Delivery, role: &str, reason: &str) -> Message {
+    dead_letter_message(&DeadLetterInfo {
+        topic: delivery.topic.as_str(),
+        entry_id: &delivery.entry_id,
+        role,
+        deliveries: delivery.deliveries,
+        reason,
+        original: &delivery.message.to_json(),
+        task_id: Some(&delivery.message.task_id),
+    })
+}

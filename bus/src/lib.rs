@@ -1,0 +1,31 @@
+//! The Chorus bus: the one contract every Chorus process shares.
+//!
+//! It holds the message envelope ([`Message`]), one typed payload per topic
+//! ([`Payload`]), plans ([`Plan`]), the [`Bus`] and [`Store`] traits, and their two
+//! transports: Redis Streams and in-memory, with the same semantics. It knows nothing of
+//! what agents do with messages; agent logic lives in `chorus-agents`.
+
+pub mod bus;
+pub mod dead_letter;
+pub mod envelope;
+pub mod error;
+mod intake;
+pub mod memory;
+pub mod payload;
+pub mod plan;
+pub mod redis_bus;
+pub mod schema;
+pub mod settings;
+pub mod store;
+pub mod topic;
+
+pub use bus::{AckToken, Bus, Delivery, Subscriber, Subscription, Watcher};
+pub use envelope::{CONTRACT_VERSION, Decoded, Message, TraceContext, now_us};
+pub use error::{BusError, DecodeError};
+pub use memory::{MemoryBus, MemoryStore};
+pub use payload::*;
+pub use plan::{Arg, Plan, PlanError, Step, StepId};
+pub use redis_bus::{Ingested, RedisBus, RedisStore};
+pub use settings::BusSettings;
+pub use store::{HashAndValue, Store};
+pub use topic::{Topic, TopicKind};

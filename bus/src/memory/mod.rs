@@ -1,0 +1,238 @@
+//! The in-memory bus: the same semantics as Redis Streams inside one process, for unit
+//! tests and the one-process mode. Entries are stored as their JSON text, so decoding,
+//! size limits and dead-lettering behave exactly as on Redis.
+
+mod log;
+mod store;
+mod subscriber;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::sync::{Notify, broadcast};
+
+pub use store::MemoryStore;
+
+use crate::bus::{Bus, Subscriber, Subscription, Watcher};
+use crate::envelope::Message;
+use crate::error::{BusError, DecodeError};
+use crate::settings::BusSettings;
+use crate::store::Store;
+use crate::topic::Topic;
+use log::{EntryId, Log};
+use subscriber::{MemorySubscriber, MemoryWatcher};
+
+/// Capacity of the watch broadcast; a watcher lagging further loses the oldest messages.
+const WATCH_CAPACITY: usize = 16_384;
+
+struct Inner {
+    settings: BusSettings,
+    logs: Mutex<HashMap<Topic, Log>>,
+    /// Woken on every append, so blocked `next_batch` calls re-check their streams.
+    appended: Notify,
+    /// Every published message that decodes, for watchers (the Pub/Sub mirror's twin).
+    mirror: broadcast::Sender<Arc<Message>>,
+    store: MemoryStore,
+}
+
+/// The in-memory bus. Clones share the same streams.
+#[derive(Clone)]
+pub struct MemoryBus {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for MemoryBus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryBus").finish_non_exhaustive()
+    }
+}
+
+impl Default for MemoryBus {
+    fn default() -> Self {
+        Self::new(BusSettings::default())
+    }
+}
+
+impl MemoryBus {
+    /// A new empty bus with its own store.
+    pub fn new(settings: BusSettings) -> Self {
+        Self::with_store(settings, MemoryStore::new())
+    }
+
+    /// A new empty bus whose `publish_once` keys live in `store` (share it with agents
+    /// so bus and state use one keyspace, as on Redis).
+    pub fn with_store(settings: BusSettings, store: MemoryStore) -> Self {
+        let (mirror, _) = broadcast::channel(WATCH_CAPACITY);
+        MemoryBus {
+            inner: Arc::new(Inner {
+                settings,
+                logs: Mutex::new(HashMap::new()),
+                appended: Notify::new(),
+                mirror,
+                store,
+            }),
+        }
+    }
+
+    /// The store holding this bus's `publish_once` keys.
+    pub fn store(&self) -> MemoryStore {
+        self.inner.store.clone()
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &BusSettings {
+        &self.inner.settings
+    }
+
+    /// Appends a raw `data` field to a topic's stream, as an outside client would
+    /// (no encoding, no size check); returns the entry id.
+    pub fn publish_raw(&self, topic: &Topic, data: &str) -> String {
+        let id = self.inner.append(topic, Arc::from(data));
+        if let Ok(decoded) = Message::decode_on(topic, data, Some(&id.to_string())) {
+            let _ = self.inner.mirror.send(Arc::new(decoded.into_message()));
+        }
+        id.to_string()
+    }
+
+    /// Number of entries in a topic's stream.
+    pub fn len(&self, topic: &Topic) -> usize {
+        self.inner.logs().get(topic).map_or(0, Log::len)
+    }
+
+    /// Number of entries pending (delivered, not acked) for `role` on `topic`.
+    pub fn pending(&self, topic: &Topic, role: &str) -> usize {
+        self.inner
+            .logs()
+            .get(topic)
+            .map_or(0, |l| l.pending_count(role))
+    }
+}
+
+impl Inner {
+    fn logs(&self) -> MutexGuard<'_, HashMap<Topic, Log>> {
+        // Each critical section leaves the logs consistent, so a poisoned lock is usable.
+        self.logs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn append(&self, topic: &Topic, data: Arc<str>) -> EntryId {
+        let id = self
+            .logs()
+            .entry(topic.clone())
+            .or_default()
+            .append(data, self.settings.stream_maxlen);
+        self.appended.notify_waiters();
+        id
+    }
+
+    /// Checks and encodes a message for publishing.
+    fn encode(&self, msg: &Message) -> Result<String, BusError> {
+        msg.topic.kind()?;
+        encode_checked(msg, self.settings.max_message_bytes)
+    }
+
+    fn publish_encoded(&self, msg: &Message, data: String) -> String {
+        let id = self.append(&msg.topic, Arc::from(data));
+        let _ = self.mirror.send(Arc::new(msg.clone()));
+        id.to_string()
+    }
+}
+
+/// Encodes `msg`, refusing it when larger than `limit` bytes.
+pub(crate) fn encode_checked(msg: &Message, limit: usize) -> Result<String, BusError> {
+    let data = msg.to_json();
+    if data.len() > limit {
+        return Err(DecodeError::TooLarge {
+            size: data.len(),
+            limit,
+        }
+        .into());
+    }
+    Ok(data)
+}
+
+#[async_trait]
+impl Bus for MemoryBus {
+    async fn ack(&self, role: &str, tokens: &[crate::bus::AckToken]) -> Result<(), BusError> {
+        let mut logs = self.inner.logs();
+        for token in tokens {
+            if let (Some(log), Some(id)) = (
+                logs.get_mut(&token.topic),
+                log::EntryId::parse(&token.entry_id),
+            ) {
+                log.ack(role, &[id]);
+            }
+        }
+        Ok(())
+    }
+
+    async fn publish(&self, msg: &Message) -> Result<String, BusError> {
+        let data = self.inner.encode(msg)?;
+        Ok(self.inner.publish_encoded(msg, data))
+    }
+
+    async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError> {
+        let encoded = msgs
+            .iter()
+            .map(|m| self.inner.encode(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (msg, data) in msgs.iter().zip(encoded) {
+            self.inner.publish_encoded(msg, data);
+        }
+        Ok(())
+    }
+
+    async fn publish_once(
+        &self,
+        key: &str,
+        ttl: Duration,
+        msg: &Message,
+    ) -> Result<bool, BusError> {
+        let data = self.inner.encode(msg)?;
+        if !self.inner.store.set_nx(key, "1", ttl).await? {
+            return Ok(false);
+        }
+        self.inner.publish_encoded(msg, data);
+        Ok(true)
+    }
+
+    async fn subscribe(&self, sub: Subscription) -> Result<Box<dyn Subscriber>, BusError> {
+        {
+            let mut logs = self.inner.logs();
+            for topic in &sub.topics {
+                topic.kind()?;
+                logs.entry(topic.clone())
+                    .or_default()
+                    .create_group(&sub.role);
+            }
+        }
+        Ok(Box::new(MemorySubscriber::new(self.inner.clone(), sub)))
+    }
+
+    async fn watch(&self, topics: &[Topic]) -> Result<Box<dyn Watcher>, BusError> {
+        Ok(Box::new(MemoryWatcher::new(
+            self.inner.mirror.subscribe(),
+            topics.to_vec(),
+            self.inner.settings.block(),
+            self.inner.settings.batch_count,
+        )))
+    }
+
+    async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError> {
+        let entries = self
+            .inner
+            .logs()
+            .get(topic)
+            .map(|l| l.last(count))
+            .unwrap_or_default();
+        Ok(entries
+            .into_iter()
+            .filter_map(|(id, data)| {
+                Message::decode_on(topic, &data, Some(&id.to_string()))
+                    .ok()
+                    .map(|d| d.into_message())
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,341 @@
+//! The in-memory [`Store`]: strings, hashes and sorted sets with TTLs, expiring lazily
+//! on access like Redis does, with a sweep of expired keys every few thousand writes.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+
+use crate::error::BusError;
+use crate::store::Store;
+
+/// Writes between two sweeps of expired keys.
+const SWEEP_EVERY: u64 = 4096;
+
+#[derive(Debug, Clone)]
+enum Value {
+    Str(String),
+    Hash(HashMap<String, String>),
+    ZSet(HashMap<String, i64>),
+}
+
+#[derive(Debug)]
+struct Slot {
+    value: Value,
+    expires: Option<Instant>,
+}
+
+#[derive(Debug, Default)]
+struct Keys {
+    map: HashMap<String, Slot>,
+    writes: u64,
+}
+
+impl Keys {
+    /// The live slot at `key`, removing it when expired.
+    fn live(&mut self, key: &str, now: Instant) -> Option<&mut Slot> {
+        if self
+            .map
+            .get(key)
+            .is_some_and(|s| s.expires.is_some_and(|e| e <= now))
+        {
+            self.map.remove(key);
+        }
+        self.map.get_mut(key)
+    }
+
+    fn wrote(&mut self, now: Instant) {
+        self.writes += 1;
+        if self.writes.is_multiple_of(SWEEP_EVERY) {
+            self.map
+                .retain(|_, s| s.expires.is_none_or(|expires| expires > now));
+        }
+    }
+}
+
+/// Key-value state in process memory, with the same semantics as [`crate::redis_bus::RedisStore`].
+/// Clones share the same keys.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryStore {
+    keys: Arc<Mutex<Keys>>,
+}
+
+fn wrong_type(key: &str) -> BusError {
+    BusError::WrongType {
+        key: key.to_owned(),
+    }
+}
+
+fn deadline(now: Instant, ttl: Duration) -> Option<Instant> {
+    Some(now + ttl.max(Duration::from_millis(1)))
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Keys> {
+        // Every critical section leaves the map consistent, so a poisoned lock is usable.
+        self.keys.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Sets a hash field, keeping or creating the hash; `only_new` refuses existing fields.
+    fn hash_set(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+        only_new: bool,
+    ) -> Result<bool, BusError> {
+        let now = Instant::now();
+        let mut keys = self.lock();
+        keys.wrote(now);
+        let slot = match keys.live(key, now) {
+            Some(slot) => slot,
+            None => {
+                keys.map.insert(
+                    key.to_owned(),
+                    Slot {
+                        value: Value::Hash(HashMap::new()),
+                        expires: None,
+                    },
+                );
+                keys.live(key, now).ok_or_else(|| wrong_type(key))?
+            }
+        };
+        let Value::Hash(h) = &mut slot.value else {
+            return Err(wrong_type(key));
+        };
+        let set = !(only_new && h.contains_key(field));
+        if set {
+            h.insert(field.to_owned(), value.to_owned());
+        }
+        slot.expires = deadline(now, ttl);
+        Ok(set)
+    }
+}
+
+#[async_trait]
+impl Store for MemoryStore {
+    async fn get(&self, key: &str) -> Result<Option<String>, BusError> {
+        match self.lock().live(key, Instant::now()) {
+            None => Ok(None),
+            Some(Slot {
+                value: Value::Str(s),
+                ..
+            }) => Ok(Some(s.clone())),
+            Some(_) => Err(wrong_type(key)),
+        }
+    }
+
+    async fn set(&self, key: &str, value: &str, ttl: Duration) -> Result<(), BusError> {
+        let now = Instant::now();
+        let mut keys = self.lock();
+        keys.wrote(now);
+        keys.map.insert(
+            key.to_owned(),
+            Slot {
+                value: Value::Str(value.to_owned()),
+                expires: deadline(now, ttl),
+            },
+        );
+        Ok(())
+    }
+
+    async fn set_nx(&self, key: &str, value: &str, ttl: Duration) -> Result<bool, BusError> {
+        let now = Instant::now();
+        let mut keys = self.lock();
+        keys.wrote(now);
+        if keys.live(key, now).is_some() {
+            return Ok(false);
+        }
+        keys.map.insert(
+            key.to_owned(),
+            Slot {
+                value: Value::Str(value.to_owned()),
+                expires: deadline(now, ttl),
+            },
+        );
+        Ok(true)
+    }
+
+    async fn del(&self, key: &str) -> Result<(), BusError> {
+        self.lock().map.remove(key);
+        Ok(())
+    }
+
+    async fn hset(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<(), BusError> {
+        self.hash_set(key, field, value, ttl, false).map(|_| ())
+    }
+
+    async fn hset_nx(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<bool, BusError> {
+        self.hash_set(key, field, value, ttl, true)
+    }
+
+    async fn hgetall(&self, key: &str) -> Result<Vec<(String, String)>, BusError> {
+        match self.lock().live(key, Instant::now()) {
+            None => Ok(Vec::new()),
+            Some(Slot {
+                value: Value::Hash(h),
+                ..
+            }) => Ok(h.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+            Some(_) => Err(wrong_type(key)),
+        }
+    }
+
+    async fn hdel(&self, key: &str, field: &str) -> Result<(), BusError> {
+        let mut keys = self.lock();
+        let now = Instant::now();
+        let empty = match keys.live(key, now) {
+            None => return Ok(()),
+            Some(Slot {
+                value: Value::Hash(h),
+                ..
+            }) => {
+                h.remove(field);
+                h.is_empty()
+            }
+            Some(_) => return Err(wrong_type(key)),
+        };
+        if empty {
+            keys.map.remove(key);
+        }
+        Ok(())
+    }
+
+    async fn zadd(&self, key: &str, member: &str, score: i64) -> Result<(), BusError> {
+        let now = Instant::now();
+        let mut keys = self.lock();
+        keys.wrote(now);
+        if keys.live(key, now).is_none() {
+            keys.map.insert(
+                key.to_owned(),
+                Slot {
+                    value: Value::ZSet(HashMap::new()),
+                    expires: None,
+                },
+            );
+        }
+        match keys.live(key, now) {
+            Some(Slot {
+                value: Value::ZSet(z),
+                ..
+            }) => {
+                z.insert(member.to_owned(), score);
+                Ok(())
+            }
+            _ => Err(wrong_type(key)),
+        }
+    }
+
+    async fn zrange_to(&self, key: &str, max: i64, limit: usize) -> Result<Vec<String>, BusError> {
+        match self.lock().live(key, Instant::now()) {
+            None => Ok(Vec::new()),
+            Some(Slot {
+                value: Value::ZSet(z),
+                ..
+            }) => {
+                let mut members: Vec<(i64, &String)> = z
+                    .iter()
+                    .filter(|(_, s)| **s <= max)
+                    .map(|(m, s)| (*s, m))
+                    .collect();
+                members.sort();
+                Ok(members
+                    .into_iter()
+                    .take(limit)
+                    .map(|(_, m)| m.clone())
+                    .collect())
+            }
+            Some(_) => Err(wrong_type(key)),
+        }
+    }
+
+    async fn zrem(&self, key: &str, member: &str) -> Result<bool, BusError> {
+        let mut keys = self.lock();
+        let now = Instant::now();
+        let (removed, empty) = match keys.live(key, now) {
+            None => return Ok(false),
+            Some(Slot {
+                value: Value::ZSet(z),
+                ..
+            }) => (z.remove(member).is_some(), z.is_empty()),
+            Some(_) => return Err(wrong_type(key)),
+        };
+        if empty {
+            keys.map.remove(key);
+        }
+        Ok(removed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn keys_expire_after_their_ttl() {
+        let store = MemoryStore::new();
+        store
+            .set("chorus:a", "1", Duration::from_millis(20))
+            .await
+            .expect("set");
+        assert_eq!(store.get("chorus:a").await.expect("get"), Some("1".into()));
+        tokio::time::sleep(Duration::from_millis(40)).await;
+        assert_eq!(store.get("chorus:a").await.expect("get"), None);
+        assert!(
+            store
+                .set_nx("chorus:a", "2", Duration::from_secs(9))
+                .await
+                .expect("nx")
+        );
+        assert!(
+            !store
+                .set_nx("chorus:a", "3", Duration::from_secs(9))
+                .await
+                .expect("nx")
+        );
+    }
+
+    #[tokio::test]
+    async fn hashes_and_sorted_sets_behave_like_redis() {
+        let store = MemoryStore::new();
+        let ttl = Duration::from_secs(60);
+        assert!(store.hset_nx("h", "f", "1", ttl).await.expect("hsetnx"));
+        assert!(!store.hset_nx("h", "f", "2", ttl).await.expect("hsetnx"));
+        store.hset("h", "g", "3", ttl).await.expect("hset");
+        let mut all = store.hgetall("h").await.expect("hgetall");
+        all.sort();
+        assert_eq!(
+            all,
+            vec![("f".into(), "1".into()), ("g".into(), "3".into())]
+        );
+        store.zadd("z", "late", 30).await.expect("zadd");
+        store.zadd("z", "early", 10).await.expect("zadd");
+        store.zadd("z", "mid", 20).await.expect("zadd");
+        assert_eq!(
+            store.zrange_to("z", 20, 10).await.expect("range"),
+            vec!["early", "mid"]
+        );
+        assert!(store.zrem("z", "early").await.expect("zrem"));
+        assert!(!store.zrem("z", "early").await.expect("zrem"));
+        let err = store.get("z").await.expect_err("wrong type");
+        assert!(matches!(err, BusError::WrongType { .. }));
+    }
+}

@@ -1,0 +1,157 @@
+//! Plans: a DAG of steps. Each step names a pool and a tool, and its arguments are
+//! literal JSON values or references to earlier steps' results, so `(2+4)*3` is a `sum`
+//! step and a `multiply` step whose first argument is `{"$ref": "s1"}`.
+
+use std::collections::{BTreeMap, HashSet};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Step identifier, unique within one plan (`s1`, `s2`, …).
+pub type StepId = String;
+
+/// One argument of a step: a literal value, or the result of an earlier step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Arg {
+    /// The value of an earlier step's result, filled in by the Router before dispatch.
+    Ref {
+        /// The id of the step whose result value is used.
+        #[serde(rename = "$ref")]
+        step: StepId,
+    },
+    /// A literal JSON value.
+    Value(serde_json::Value),
+}
+
+/// One step of a plan: call `tool` on `pool` with `arguments`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Step {
+    /// Unique id within the plan.
+    pub id: StepId,
+    /// The pool whose agents run this step (`math`, `date`, …).
+    pub pool: String,
+    /// The MCP tool to call on the pool's server.
+    pub tool: String,
+    /// Named arguments of the tool; values may reference earlier steps.
+    #[serde(default)]
+    pub arguments: BTreeMap<String, Arg>,
+    /// The part of the user's query this step answers (for the report).
+    #[serde(default)]
+    pub part: String,
+    /// Whether this step's value is shown in the report (intermediate steps are not).
+    #[serde(default = "default_true")]
+    pub output: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// Why a plan is not a valid DAG.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// Two steps share an id.
+    #[error("step id {0:?} is used twice")]
+    DuplicateStep(StepId),
+    /// A step references a step that is not earlier in the plan.
+    #[error("step {step:?} references {target:?}, which is not an earlier step")]
+    BadReference {
+        /// The referencing step.
+        step: StepId,
+        /// The missing or later step.
+        target: StepId,
+    },
+    /// The plan has more steps than allowed.
+    #[error("plan has {0} steps, more than the limit of {1}")]
+    TooManySteps(usize, usize),
+}
+
+/// A plan: steps in an order where every reference points to an earlier step.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Plan {
+    /// The steps, each referencing only earlier ones.
+    pub steps: Vec<Step>,
+}
+
+impl Step {
+    /// Ids of the steps this step's arguments reference, in argument order, deduplicated.
+    pub fn dependencies(&self) -> Vec<&str> {
+        let mut seen = HashSet::new();
+        self.arguments
+            .values()
+            .filter_map(|a| match a {
+                Arg::Ref { step } => Some(step.as_str()),
+                Arg::Value(_) => None,
+            })
+            .filter(|s| seen.insert(*s))
+            .collect()
+    }
+}
+
+impl Plan {
+    /// Checks ids are unique, references point only to earlier steps (so the plan is
+    /// acyclic), and there are at most `max_steps` steps.
+    pub fn validate(&self, max_steps: usize) -> Result<(), PlanError> {
+        if self.steps.len() > max_steps {
+            return Err(PlanError::TooManySteps(self.steps.len(), max_steps));
+        }
+        let mut earlier: HashSet<&str> = HashSet::new();
+        for step in &self.steps {
+            for dep in step.dependencies() {
+                if !earlier.contains(dep) {
+                    return Err(PlanError::BadReference {
+                        step: step.id.clone(),
+                        target: dep.to_owned(),
+                    });
+                }
+            }
+            if !earlier.insert(step.id.as_str()) {
+                return Err(PlanError::DuplicateStep(step.id.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The step with this id.
+    pub fn step(&self, id: &str) -> Option<&Step> {
+        self.steps.iter().find(|s| s.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn step(id: &str, args: serde_json::Value) -> Step {
+        serde_json::from_value(json!({"id": id, "pool": "math", "tool": "sum", "arguments": args}))
+            .expect("step json")
+    }
+
+    #[test]
+    fn references_to_later_steps_are_refused() {
+        let plan = Plan {
+            steps: vec![
+                step("s1", json!({"a": {"$ref": "s2"}, "b": 1})),
+                step("s2", json!({"a": 1, "b": 2})),
+            ],
+        };
+        assert_eq!(
+            plan.validate(10),
+            Err(PlanError::BadReference {
+                step: "s1".into(),
+                target: "s2".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_reference_argument_parses_as_ref_and_a_number_as_value() {
+        let s = step("s2", json!({"a": {"$ref": "s1"}, "b": 3}));
+        assert_eq!(s.arguments["a"], Arg::Ref { step: "s1".into() });
+        assert_eq!(s.arguments["b"], Arg::Value(json!(3)));
+        assert_eq!(s.dependencies(), vec!["s1"]);
+        assert!(s.output);
+    }
+}

@@ -1,0 +1,275 @@
+//! Bus settings: where Redis is and how streams are read, claimed, capped and
+//! dead-lettered. Loaded from an optional TOML file (section `[bus]`) overlaid by
+//! environment variables `CHORUS__BUS__<KEY>` (prefix `CHORUS`, separator `__`), and
+//! validated once at start so a bad value fails with the key's name, not later.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::BusError;
+
+/// Environment variable prefix: `CHORUS__BUS__REDIS_URL` sets `bus.redis_url`.
+pub const ENV_PREFIX: &str = "CHORUS";
+/// Separator between the prefix and the key segments in environment variable names.
+pub const ENV_SEPARATOR: &str = "__";
+/// The settings' section in the file and the environment.
+pub const SECTION: &str = "bus";
+
+/// Settings of the bus transports (both Redis and in-memory read the stream settings).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BusSettings {
+    /// Redis URL (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS).
+    pub redis_url: String,
+    /// Longest a `next_batch` call waits for new entries (XREADGROUP BLOCK), in ms.
+    pub block_ms: u64,
+    /// Most entries returned by one `next_batch` (XREADGROUP COUNT).
+    pub batch_count: usize,
+    /// An entry pending this long without ack is claimed by another consumer, in ms.
+    pub claim_idle_ms: u64,
+    /// An entry delivered more times than this goes to `dead_letter`.
+    pub max_deliveries: u64,
+    /// Approximate cap of every stream's length (XADD MAXLEN ~).
+    pub stream_maxlen: usize,
+    /// Largest accepted encoded message, in bytes; larger ones are refused or dead-lettered.
+    pub max_message_bytes: usize,
+    /// Default TTL of per-task state, in seconds (used by agents writing to the store).
+    pub state_ttl_secs: u64,
+    /// Window in which identical bare PUBLISH ingress payloads count as one task, in ms.
+    pub ingress_dedupe_ms: u64,
+    /// A group's consumer idle this long with nothing pending is deleted when a replica
+    /// subscribes (dead process identities do not pile up), in ms.
+    pub stale_consumer_ms: u64,
+    /// Timeout of connecting to Redis, in ms.
+    pub connect_timeout_ms: u64,
+    /// Timeout of one command on the shared write connection, in ms.
+    pub response_timeout_ms: u64,
+}
+
+impl Default for BusSettings {
+    fn default() -> Self {
+        BusSettings {
+            redis_url: "redis://127.0.0.1:6379".to_owned(),
+            block_ms: 1000,
+            batch_count: 64,
+            claim_idle_ms: 5000,
+            max_deliveries: 5,
+            stream_maxlen: 100_000,
+            max_message_bytes: 1024 * 1024,
+            state_ttl_secs: 86_400,
+            ingress_dedupe_ms: 10_000,
+            stale_consumer_ms: 3_600_000,
+            connect_timeout_ms: 2000,
+            response_timeout_ms: 5000,
+        }
+    }
+}
+
+impl BusSettings {
+    /// Loads `[bus]` from `file` (when given; it must exist) and the `CHORUS__BUS__*`
+    /// environment variables, which win over the file, then validates.
+    pub fn load(file: Option<&Path>) -> Result<Self, BusError> {
+        Self::load_with_env(file, None)
+    }
+
+    /// Like [`BusSettings::load`] with an explicit environment (for tests); `None` reads
+    /// the process environment.
+    pub fn load_with_env(
+        file: Option<&Path>,
+        env: Option<HashMap<String, String>>,
+    ) -> Result<Self, BusError> {
+        let mut builder = config::Config::builder();
+        if let Some(path) = file {
+            builder = builder.add_source(
+                config::File::from(path)
+                    .format(config::FileFormat::Toml)
+                    .required(true),
+            );
+        }
+        builder = builder.add_source(
+            config::Environment::with_prefix(ENV_PREFIX)
+                .separator(ENV_SEPARATOR)
+                .source(env),
+        );
+        let cfg = builder.build().map_err(config_error)?;
+        let table = match cfg.get::<config::Map<String, config::Value>>(SECTION) {
+            Ok(t) => t,
+            Err(config::ConfigError::NotFound(_)) => config::Map::new(),
+            Err(e) => return Err(config_error(e)),
+        };
+        let settings = from_table(table)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Checks every value is usable; the error names the first bad key.
+    pub fn validate(&self) -> Result<(), BusError> {
+        redis::parse_redis_url(&self.redis_url)
+            .filter(|u| matches!(u.scheme(), "redis" | "rediss" | "unix" | "redis+unix"))
+            .ok_or_else(|| bad("redis_url", "must be a redis:// or rediss:// URL"))?;
+        check_range("block_ms", self.block_ms, 1, 60_000)?;
+        check_range("batch_count", self.batch_count as u64, 1, 10_000)?;
+        check_range("claim_idle_ms", self.claim_idle_ms, 10, 86_400_000)?;
+        check_range("max_deliveries", self.max_deliveries, 1, 1000)?;
+        check_range(
+            "stream_maxlen",
+            self.stream_maxlen as u64,
+            100,
+            u32::MAX.into(),
+        )?;
+        check_range(
+            "max_message_bytes",
+            self.max_message_bytes as u64,
+            1024,
+            512 * 1024 * 1024,
+        )?;
+        check_range("state_ttl_secs", self.state_ttl_secs, 1, 365 * 86_400)?;
+        check_range("ingress_dedupe_ms", self.ingress_dedupe_ms, 1, 86_400_000)?;
+        check_range("stale_consumer_ms", self.stale_consumer_ms, 1000, u64::MAX)?;
+        check_range("connect_timeout_ms", self.connect_timeout_ms, 1, 600_000)?;
+        check_range("response_timeout_ms", self.response_timeout_ms, 1, 600_000)?;
+        Ok(())
+    }
+
+    /// [`BusSettings::block_ms`] as a duration.
+    pub fn block(&self) -> Duration {
+        Duration::from_millis(self.block_ms)
+    }
+
+    /// [`BusSettings::claim_idle_ms`] as a duration.
+    pub fn claim_idle(&self) -> Duration {
+        Duration::from_millis(self.claim_idle_ms)
+    }
+
+    /// [`BusSettings::connect_timeout_ms`] as a duration.
+    pub fn connect_timeout(&self) -> Duration {
+        Duration::from_millis(self.connect_timeout_ms)
+    }
+
+    /// [`BusSettings::response_timeout_ms`] as a duration.
+    pub fn response_timeout(&self) -> Duration {
+        Duration::from_millis(self.response_timeout_ms)
+    }
+
+    /// [`BusSettings::state_ttl_secs`] as a duration.
+    pub fn state_ttl(&self) -> Duration {
+        Duration::from_secs(self.state_ttl_secs)
+    }
+
+    /// The response timeout of the dedicated blocking-read connection: above the block time.
+    pub fn read_timeout(&self) -> Duration {
+        Duration::from_millis(self.block_ms + self.response_timeout_ms.max(1000))
+    }
+}
+
+fn bad(key: &str, reason: impl Into<String>) -> BusError {
+    BusError::Config {
+        key: format!("{SECTION}.{key}"),
+        reason: reason.into(),
+    }
+}
+
+fn check_range(key: &str, value: u64, min: u64, max: u64) -> Result<(), BusError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(bad(
+            key,
+            format!("{value} is outside the accepted range {min}..={max}"),
+        ))
+    }
+}
+
+/// Deserializes the `[bus]` table; on failure, finds the key at fault by trying each
+/// key alone (`config` reports only the section for nested tables).
+fn from_table(table: config::Map<String, config::Value>) -> Result<BusSettings, BusError> {
+    let whole = config::Value::new(None, config::ValueKind::Table(table.clone()));
+    let err = match whole.try_deserialize::<BusSettings>() {
+        Ok(s) => return Ok(s),
+        Err(e) => e,
+    };
+    for (key, value) in table {
+        let single = config::Map::from([(key.clone(), value)]);
+        let probe = config::Value::new(None, config::ValueKind::Table(single));
+        if let Err(e) = probe.try_deserialize::<BusSettings>() {
+            return Err(bad(&key, e.to_string()));
+        }
+    }
+    Err(config_error(err))
+}
+
+/// Turns a `config` error into [`BusError::Config`], naming the key when it is known.
+fn config_error(e: config::ConfigError) -> BusError {
+    let key = match &e {
+        config::ConfigError::Type { key: Some(k), .. } => k.clone(),
+        config::ConfigError::At { key: Some(k), .. } => k.clone(),
+        config::ConfigError::NotFound(k) => k.clone(),
+        config::ConfigError::FileParse { uri: Some(u), .. } => u.clone(),
+        _ => SECTION.to_owned(),
+    };
+    BusError::Config {
+        key,
+        reason: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Option<HashMap<String, String>> {
+        Some(
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn defaults_load_when_nothing_is_set() {
+        let s = BusSettings::load_with_env(None, env(&[])).expect("defaults");
+        assert_eq!(s, BusSettings::default());
+    }
+
+    #[test]
+    fn environment_overrides_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("chorus.toml");
+        std::fs::write(&path, "[bus]\nblock_ms = 250\nbatch_count = 8\n").expect("write");
+        let s = BusSettings::load_with_env(
+            Some(&path),
+            env(&[
+                ("CHORUS__BUS__BATCH_COUNT", "16"),
+                ("CHORUS__BUS__REDIS_URL", "redis://10.0.0.1:7000"),
+            ]),
+        )
+        .expect("load");
+        assert_eq!(s.block_ms, 250);
+        assert_eq!(s.batch_count, 16);
+        assert_eq!(s.redis_url, "redis://10.0.0.1:7000");
+    }
+
+    #[test]
+    fn a_bad_value_names_its_key() {
+        let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__MAX_DELIVERIES", "0")]))
+            .expect_err("invalid");
+        assert!(err.to_string().contains("bus.max_deliveries"), "{err}");
+        let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__BLOCK_MS", "soon")]))
+            .expect_err("invalid");
+        assert!(err.to_string().contains("block_ms"), "{err}");
+        let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__REDIS_URL", "http://x")]))
+            .expect_err("invalid");
+        assert!(err.to_string().contains("bus.redis_url"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_key_is_refused() {
+        let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__BLOK_MS", "5")]))
+            .expect_err("unknown");
+        assert!(err.to_string().contains("blok_ms"), "{err}");
+    }
+}

@@ -1,0 +1,82 @@
+//! The state store: small key-value operations for per-task state (plans, step
+//! results, flags, deadlines) and the agent registry. State lives in Redis (or the
+//! in-memory store) with a TTL, never only in a process's memory, so any replica can
+//! carry on any task.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use crate::error::BusError;
+
+/// What [`Store::hset_nx_and_read`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HashAndValue {
+    /// Whether the field was new.
+    pub inserted: bool,
+    /// The value at the other key.
+    pub other: Option<String>,
+    /// Every field of the hash, the new one included.
+    pub hash: Vec<(String, String)>,
+}
+
+/// Key-value state shared by every replica of every role.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// The value at `key`.
+    async fn get(&self, key: &str) -> Result<Option<String>, BusError>;
+    /// Sets `key` to `value` with a TTL.
+    async fn set(&self, key: &str, value: &str, ttl: Duration) -> Result<(), BusError>;
+    /// Sets `key` only if absent; returns whether it was set.
+    async fn set_nx(&self, key: &str, value: &str, ttl: Duration) -> Result<bool, BusError>;
+    /// Deletes `key`.
+    async fn del(&self, key: &str) -> Result<(), BusError>;
+    /// Sets a hash field (overwriting) and refreshes the hash's TTL.
+    async fn hset(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<(), BusError>;
+    /// Sets a hash field only if absent (returns whether it was set) and refreshes the TTL.
+    async fn hset_nx(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<bool, BusError>;
+    /// All fields of a hash.
+    async fn hgetall(&self, key: &str) -> Result<Vec<(String, String)>, BusError>;
+    /// Removes a hash field.
+    async fn hdel(&self, key: &str, field: &str) -> Result<(), BusError>;
+    /// Sets a hash field if absent (refreshing the hash's TTL), then reads `other_key`
+    /// and the whole hash, in one round trip where the transport allows. This is the
+    /// "store first, read second" step of a fan-in: whoever writes the last piece
+    /// sees every piece.
+    async fn hset_nx_and_read(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+        other_key: &str,
+    ) -> Result<HashAndValue, BusError> {
+        let inserted = self.hset_nx(key, field, value, ttl).await?;
+        let other = self.get(other_key).await?;
+        let hash = self.hgetall(key).await?;
+        Ok(HashAndValue {
+            inserted,
+            other,
+            hash,
+        })
+    }
+
+    /// Adds (or re-scores) a sorted-set member.
+    async fn zadd(&self, key: &str, member: &str, score: i64) -> Result<(), BusError>;
+    /// Members with score at most `max`, lowest first, at most `limit`.
+    async fn zrange_to(&self, key: &str, max: i64, limit: usize) -> Result<Vec<String>, BusError>;
+    /// Removes a sorted-set member; returns whether it was there.
+    async fn zrem(&self, key: &str, member: &str) -> Result<bool, BusError>;
+}
