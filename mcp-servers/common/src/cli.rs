@@ -1,0 +1,132 @@
+//! The command line shared by every Chorus tool server binary.
+//!
+//! Each setting has an environment variable too, so a compose file can configure
+//! a server without rewriting its command.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use clap::{Args, ValueEnum};
+use rmcp::ServerHandler;
+
+use crate::{
+    http::{HttpSettings, ServeError, default_allowed_hosts, serve_http},
+    stdio::serve_stdio,
+};
+
+/// Which MCP transport a server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TransportKind {
+    /// Newline-delimited JSON-RPC on stdin/stdout (spawned by the client).
+    Stdio,
+    /// MCP Streamable HTTP on `--bind`:`--port` at `--path`.
+    Http,
+}
+
+/// Serving options shared by `chorus-mcp-math` and `chorus-mcp-date`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Transport to serve.
+    #[arg(long, env = "CHORUS_MCP_TRANSPORT", value_enum, default_value_t = TransportKind::Http)]
+    pub transport: TransportKind,
+    /// Address to bind for HTTP (use 0.0.0.0 inside a container).
+    #[arg(long, env = "CHORUS_MCP_BIND", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+    /// TCP port for HTTP (default: the server's own port, 7301 math, 7302 date).
+    #[arg(long, env = "CHORUS_MCP_PORT")]
+    pub port: Option<u16>,
+    /// Path of the MCP endpoint.
+    #[arg(long, env = "CHORUS_MCP_PATH", default_value = "/mcp")]
+    pub path: String,
+    /// Accepted Host headers, comma separated (`*` accepts any host; use on a
+    /// private network such as docker-compose only).
+    #[arg(
+        long,
+        env = "CHORUS_MCP_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        default_values_t = default_allowed_hosts()
+    )]
+    pub allowed_hosts: Vec<String>,
+    /// Use stateful MCP sessions with SSE replies instead of stateless JSON replies.
+    #[arg(long, env = "CHORUS_MCP_STATEFUL_SESSIONS")]
+    pub stateful_sessions: bool,
+}
+
+impl ServeArgs {
+    /// The HTTP settings these arguments describe, with `default_port` when no
+    /// port was given.
+    pub fn http_settings(&self, default_port: u16) -> HttpSettings {
+        HttpSettings {
+            bind: self.bind,
+            port: self.port.unwrap_or(default_port),
+            path: self.path.clone(),
+            allowed_hosts: self.allowed_hosts.clone(),
+            stateful_sessions: self.stateful_sessions,
+        }
+    }
+}
+
+/// Name and default port of a server binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerIdentity {
+    /// Server name, reported by `/healthz` and in logs.
+    pub name: &'static str,
+    /// HTTP port used when `--port` is not given.
+    pub default_port: u16,
+}
+
+/// Logs to stderr (stdout may be the stdio transport), filtered by `CHORUS_LOG`
+/// or else `RUST_LOG` (default `info,rmcp=warn`).
+pub fn init_tracing() {
+    let directives = std::env::var("CHORUS_LOG")
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| "info,rmcp=warn".into());
+    let filter = tracing_subscriber::EnvFilter::try_new(&directives)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Runs a server binary: stdio until the client leaves, or HTTP until
+/// Ctrl-C/SIGTERM.
+pub async fn run_server<S, F>(
+    factory: F,
+    identity: ServerIdentity,
+    args: &ServeArgs,
+) -> Result<(), ServeError>
+where
+    S: ServerHandler,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    match args.transport {
+        TransportKind::Stdio => serve_stdio(factory()).await,
+        TransportKind::Http => {
+            let settings = args.http_settings(identity.default_port);
+            serve_http(factory, identity.name, &settings, shutdown_signal()).await
+        }
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutdown signal received");
+}

@@ -1,0 +1,170 @@
+//! The MCP client pool agents use to call tools, over any transport.
+//!
+//! [`McpClient`] is cheap to clone and safe to use from many tasks at once: all
+//! clones share one MCP session, and rmcp correlates concurrent requests on it.
+//! When a spawned server dies (stdio) or its session closes, the next call
+//! reconnects by itself; the failed call returns a retryable error.
+
+mod connect;
+mod error;
+mod output;
+
+use std::{
+    path::Path,
+    sync::{Arc, RwLock},
+    time::Duration,
+};
+
+use rmcp::{ServerHandler, model::CallToolRequestParams};
+use serde_json::{Map, Value};
+use tokio::sync::Mutex;
+
+use connect::{Connector, Session};
+pub use error::McpError;
+pub use output::{ToolOutput, ToolSpec};
+
+/// Default time limit for one tool call or listing.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A shared MCP client session; clone it freely.
+#[derive(Clone)]
+pub struct McpClient {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    connector: Connector,
+    session: RwLock<Arc<Session>>,
+    reconnecting: Mutex<()>,
+    call_timeout: Duration,
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("endpoint", &self.endpoint())
+            .finish()
+    }
+}
+
+impl McpClient {
+    /// Connects to a Streamable HTTP endpoint such as `http://127.0.0.1:7301/mcp`.
+    pub async fn connect_http(url: &str) -> Result<McpClient, McpError> {
+        Self::start(Connector::Http(url.to_owned())).await
+    }
+
+    /// Spawns `program args…` and talks MCP over its stdin/stdout. The child is
+    /// killed when the last clone of the client is dropped.
+    pub async fn spawn_stdio(program: &Path, args: &[String]) -> Result<McpClient, McpError> {
+        Self::start(Connector::Stdio {
+            program: program.to_path_buf(),
+            args: args.to_vec(),
+        })
+        .await
+    }
+
+    /// Serves `handler` in this process over an in-memory pipe (one-process mode).
+    pub async fn in_process<S: ServerHandler>(handler: S) -> Result<McpClient, McpError> {
+        let session = connect::in_process(handler).await?;
+        Ok(Self::from_session(Connector::InProcess, session))
+    }
+
+    async fn start(connector: Connector) -> Result<McpClient, McpError> {
+        let session = connector.connect().await?;
+        Ok(Self::from_session(connector, session))
+    }
+
+    fn from_session(connector: Connector, session: Session) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                connector,
+                session: RwLock::new(Arc::new(session)),
+                reconnecting: Mutex::new(()),
+                call_timeout: DEFAULT_CALL_TIMEOUT,
+            }),
+        }
+    }
+
+    /// Returns a client sharing this session with a different per-call time limit.
+    pub fn with_call_timeout(self, timeout: Duration) -> McpClient {
+        let current = self.current();
+        let connector = self.inner.connector.clone();
+        Self {
+            inner: Arc::new(Inner {
+                connector,
+                session: RwLock::new(current),
+                reconnecting: Mutex::new(()),
+                call_timeout: timeout,
+            }),
+        }
+    }
+
+    /// Where this client connects: a URL, a program path, or `in-process`.
+    pub fn endpoint(&self) -> String {
+        self.inner.connector.describe()
+    }
+
+    /// Lists the server's tools.
+    pub async fn list_tools(&self) -> Result<Vec<ToolSpec>, McpError> {
+        let session = self.session().await?;
+        let listing = tokio::time::timeout(self.inner.call_timeout, session.list_all_tools());
+        let tools = match listing.await {
+            Ok(result) => result.map_err(|e| McpError::from_service(&self.endpoint(), e))?,
+            Err(_) => return Err(self.timeout_error()),
+        };
+        Ok(tools.into_iter().map(ToolSpec::from).collect())
+    }
+
+    /// Calls `tool` with `arguments`. A tool failure (division by zero, bad
+    /// argument…) is `Ok` with `is_error: true`; `Err` means the call itself failed.
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<ToolOutput, McpError> {
+        let session = self.session().await?;
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        params.arguments = Some(arguments);
+        let call = tokio::time::timeout(self.inner.call_timeout, session.call_tool(params));
+        match call.await {
+            Ok(result) => result
+                .map(ToolOutput::from)
+                .map_err(|e| McpError::from_service(&self.endpoint(), e)),
+            Err(_) => Err(self.timeout_error()),
+        }
+    }
+
+    fn timeout_error(&self) -> McpError {
+        McpError::Timeout {
+            endpoint: self.endpoint(),
+            timeout: self.inner.call_timeout,
+        }
+    }
+
+    fn current(&self) -> Arc<Session> {
+        match self.inner.session.read() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// The live session, reconnecting first if the previous one has closed.
+    async fn session(&self) -> Result<Arc<Session>, McpError> {
+        let current = self.current();
+        if !current.is_closed() {
+            return Ok(current);
+        }
+        let _only_one = self.inner.reconnecting.lock().await;
+        let current = self.current();
+        if !current.is_closed() {
+            return Ok(current);
+        }
+        tracing::warn!(endpoint = %self.endpoint(), "MCP session closed; reconnecting");
+        let fresh = Arc::new(self.inner.connector.connect().await?);
+        match self.inner.session.write() {
+            Ok(mut guard) => *guard = fresh.clone(),
+            Err(poisoned) => *poisoned.into_inner() = fresh.clone(),
+        }
+        Ok(fresh)
+    }
+}

@@ -1,0 +1,207 @@
+//! Serving a tool server over MCP Streamable HTTP (axum), plus `GET /healthz`.
+//!
+//! rmcp checks the `Host` header against an allow-list (loopback only by
+//! default, against DNS rebinding). Inside a docker-compose network the server
+//! is reached as `http://math-mcp:7301/mcp`, so the list must name that host or
+//! be disabled with `*`; see [`HttpSettings::allowed_hosts`].
+
+use std::{
+    future::Future,
+    net::{IpAddr, Ipv4Addr, SocketAddr},
+    sync::Arc,
+};
+
+use axum::{Json, Router, routing::get};
+use rmcp::{
+    ServerHandler,
+    transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    },
+};
+use serde_json::json;
+use tokio::{net::TcpListener, task::JoinHandle};
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+/// Why a server could not be started or stopped cleanly.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The listening socket could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// Address we tried to bind.
+        addr: SocketAddr,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+    /// The HTTP server failed while running.
+    #[error("HTTP server failed: {0}")]
+    Http(std::io::Error),
+    /// The stdio MCP session could not start.
+    #[error("stdio MCP session failed: {0}")]
+    Stdio(String),
+}
+
+/// Settings of the Streamable HTTP server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpSettings {
+    /// Address to bind (`127.0.0.1` by default; `0.0.0.0` in a container).
+    pub bind: IpAddr,
+    /// TCP port; `0` picks a free one.
+    pub port: u16,
+    /// Path of the MCP endpoint, `/mcp` by default.
+    pub path: String,
+    /// Accepted `Host` headers (host names or `host:port`). A single `*` (or an
+    /// empty list) accepts any host: use it on a private network only.
+    pub allowed_hosts: Vec<String>,
+    /// Keep rmcp's legacy stateful sessions (`Mcp-Session-Id`, SSE replies)
+    /// instead of stateless JSON replies. Off by default: stateless is faster and
+    /// lets any replica answer any request.
+    pub stateful_sessions: bool,
+}
+
+impl HttpSettings {
+    /// Loopback-only settings on `port` with the default path and hosts.
+    pub fn loopback(port: u16) -> Self {
+        Self {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port,
+            path: "/mcp".into(),
+            allowed_hosts: default_allowed_hosts(),
+            stateful_sessions: false,
+        }
+    }
+
+    /// True when any `Host` header is accepted.
+    pub fn allows_any_host(&self) -> bool {
+        self.allowed_hosts.is_empty() || self.allowed_hosts.iter().any(|host| host.trim() == "*")
+    }
+
+    fn rmcp_config(&self, shutdown: &CancellationToken) -> StreamableHttpServerConfig {
+        let config = StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(self.stateful_sessions)
+            .with_json_response(true)
+            .with_cancellation_token(shutdown.child_token());
+        if self.allows_any_host() {
+            config.disable_allowed_hosts()
+        } else {
+            config.with_allowed_hosts(self.allowed_hosts.iter().map(|h| h.trim().to_owned()))
+        }
+    }
+}
+
+/// rmcp's own default: loopback names only.
+pub fn default_allowed_hosts() -> Vec<String> {
+    vec!["localhost".into(), "127.0.0.1".into(), "::1".into()]
+}
+
+/// Builds the axum app: the MCP endpoint at `settings.path` and `GET /healthz`.
+///
+/// `factory` makes one handler per session (or per request when stateless), so
+/// it should be cheap.
+pub fn router<S, F>(
+    factory: F,
+    server_name: &str,
+    settings: &HttpSettings,
+    shutdown: &CancellationToken,
+) -> Router
+where
+    S: ServerHandler,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    let service = StreamableHttpService::new(
+        move || Ok(factory()),
+        Arc::new(LocalSessionManager::default()),
+        settings.rmcp_config(shutdown),
+    );
+    let health = json!({ "status": "ok", "server": server_name });
+    Router::new()
+        .route(
+            "/healthz",
+            get(move || std::future::ready(Json(health.clone()))),
+        )
+        .nest_service(&settings.path, service)
+}
+
+/// Serves until `shutdown_signal` resolves, then drains in-flight requests.
+pub async fn serve_http<S, F>(
+    factory: F,
+    server_name: &str,
+    settings: &HttpSettings,
+    shutdown_signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError>
+where
+    S: ServerHandler,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    let addr = SocketAddr::new(settings.bind, settings.port);
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr, source })?;
+    let token = CancellationToken::new();
+    let app = router(factory, server_name, settings, &token);
+    tracing::info!(server = server_name, %addr, path = %settings.path, "serving MCP over Streamable HTTP");
+    let result = axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown_signal.await;
+            token.cancel();
+        })
+        .await;
+    result.map_err(ServeError::Http)
+}
+
+/// A server running in a background task; dropping the handle stops it.
+#[derive(Debug)]
+pub struct HttpServerHandle {
+    /// The bound address (useful with port `0`).
+    pub local_addr: SocketAddr,
+    /// The MCP endpoint URL, e.g. `http://127.0.0.1:7301/mcp`.
+    pub url: String,
+    task: JoinHandle<Result<(), ServeError>>,
+    guard: DropGuard,
+}
+
+impl HttpServerHandle {
+    /// Stops the server and waits for it to finish.
+    pub async fn stop(self) -> Result<(), ServeError> {
+        drop(self.guard);
+        match self.task.await {
+            Ok(result) => result,
+            Err(join) => Err(ServeError::Http(std::io::Error::other(join))),
+        }
+    }
+}
+
+/// Binds `settings` (port `0` = any free port) and serves in a background task.
+pub async fn spawn_http<S, F>(
+    factory: F,
+    server_name: &str,
+    settings: &HttpSettings,
+) -> Result<HttpServerHandle, ServeError>
+where
+    S: ServerHandler,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    let addr = SocketAddr::new(settings.bind, settings.port);
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr, source })?;
+    let local_addr = listener
+        .local_addr()
+        .map_err(|source| ServeError::Bind { addr, source })?;
+    let token = CancellationToken::new();
+    let app = router(factory, server_name, settings, &token);
+    let stop = token.clone();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move { stop.cancelled_owned().await })
+            .await
+            .map_err(ServeError::Http)
+    });
+    let url = format!("http://{local_addr}{}", settings.path);
+    Ok(HttpServerHandle {
+        local_addr,
+        url,
+        task,
+        guard: token.drop_guard(),
+    })
+}

@@ -1,0 +1,23 @@
+//! Shared MCP plumbing for Chorus.
+//!
+//! Tool servers (math, date) describe their tools with [`tool::ToolDef`], parse
+//! arguments with [`args::Args`] and turn their answers into MCP results with
+//! [`tool::into_call_result`]. This crate serves any `rmcp` server handler over
+//! stdio ([`stdio`]) or Streamable HTTP ([`http`], with `GET /healthz` and a
+//! configurable `Host` allow-list), parses the shared command line ([`cli`]), and
+//! gives pool agents one client, [`client::McpClient`], for every transport.
+//!
+//! It knows nothing about any particular tool, and nothing about the bus.
+
+pub mod args;
+pub mod cli;
+pub mod client;
+pub mod http;
+pub mod server;
+pub mod stdio;
+pub mod tool;
+
+pub use cli::{ServeArgs, ServerIdentity, TransportKind, run_server};
+pub use client::{McpClient, McpError, ToolOutput, ToolSpec};
+pub use http::{HttpServerHandle, HttpSettings, spawn_http};
+pub use tool::{ToolDef, ToolReply, into_call_result};

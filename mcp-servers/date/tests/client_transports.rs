@@ -1,0 +1,87 @@
+//! Every date tool, success and failure, through McpClient over stdio (the real
+//! binary), Streamable HTTP and the in-process pipe.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use chorus_mcp_common::McpClient;
+use chorus_mcp_date::DateServer;
+use serde_json::json;
+use support::*;
+
+const TOOLS: [&str; 7] = [
+    "today",
+    "now",
+    "add_duration",
+    "subtract_duration",
+    "difference",
+    "weekday",
+    "days_until",
+];
+
+async fn assert_lists_every_tool(client: &McpClient) {
+    let tools = client.list_tools().await.expect("list tools");
+    let names: BTreeSet<_> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, TOOLS.into_iter().collect());
+    for tool in &tools {
+        assert!(
+            tool.description.len() > 20,
+            "{} needs a description",
+            tool.name
+        );
+        let properties = &tool.input_schema["properties"];
+        assert!(
+            properties["now"].is_object() && properties["timezone"].is_object(),
+            "{}",
+            tool.name
+        );
+    }
+}
+
+#[tokio::test]
+async fn stdio_binary_lists_tools_and_answers_every_case() {
+    let client = stdio_client().await;
+    assert_lists_every_tool(&client).await;
+    assert_success_cases(&client).await;
+    assert_error_cases(&client).await;
+}
+
+#[tokio::test]
+async fn http_server_lists_tools_and_answers_every_case() {
+    let server = http_server().await;
+    let client = McpClient::connect_http(&server.url).await.expect("connect");
+    assert_lists_every_tool(&client).await;
+    assert_success_cases(&client).await;
+    assert_error_cases(&client).await;
+    server.stop().await.expect("stop");
+}
+
+#[tokio::test]
+async fn in_process_client_answers_every_case() {
+    let client = McpClient::in_process(DateServer::new())
+        .await
+        .expect("in-process");
+    assert_lists_every_tool(&client).await;
+    assert_success_cases(&client).await;
+    assert_error_cases(&client).await;
+}
+
+#[tokio::test]
+async fn without_now_today_uses_the_system_clock() {
+    let client = McpClient::in_process(DateServer::new())
+        .await
+        .expect("in-process");
+    let before = jiff::Zoned::now()
+        .with_time_zone(jiff::tz::TimeZone::UTC)
+        .date();
+    let output = call(&client, "today", json!({})).await;
+    let after = jiff::Zoned::now()
+        .with_time_zone(jiff::tz::TimeZone::UTC)
+        .date();
+    let answer = output.value.as_str().expect("date string").to_owned();
+    assert!(
+        answer == before.to_string() || answer == after.to_string(),
+        "{answer}"
+    );
+}

@@ -1,0 +1,82 @@
+//! The math tools, one per file. Each file has the tool's definition (`def`),
+//! its argument handling (`run`) and a pure function doing the arithmetic.
+
+use std::sync::OnceLock;
+
+use bigdecimal::BigDecimal;
+use chorus_mcp_common::{ToolDef, ToolReply, args::Args, tool::result_output_schema};
+use serde_json::{Value, json};
+
+use crate::{MathError, decimal::format};
+
+pub mod abs;
+pub mod divide;
+pub mod modulo;
+pub mod multiply;
+pub mod percent;
+pub mod power;
+pub mod round;
+pub mod sqrt;
+pub mod subtract;
+pub mod sum;
+
+/// A tool's argument handling: arguments in, reply or error out.
+pub type Runner = fn(&Args<'_>) -> Result<ToolReply, MathError>;
+
+/// Every math tool with its runner, in listing order.
+pub fn registry() -> &'static [(ToolDef, Runner)] {
+    static REGISTRY: OnceLock<Vec<(ToolDef, Runner)>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        vec![
+            (sum::def(), sum::run as Runner),
+            (subtract::def(), subtract::run),
+            (multiply::def(), multiply::run),
+            (divide::def(), divide::run),
+            (power::def(), power::run),
+            (sqrt::def(), sqrt::run),
+            (modulo::def(), modulo::run),
+            (abs::def(), abs::run),
+            (round::def(), round::run),
+            (percent::def(), percent::run),
+        ]
+    })
+}
+
+/// Schema of one decimal operand: a JSON number or a decimal string.
+pub(crate) fn operand_schema(description: &str) -> Value {
+    json!({
+        "type": ["number", "string"],
+        "description": format!("{description}. A JSON number or a decimal string such as \"0.1\" or \"-3\" (strings are exact)."),
+    })
+}
+
+/// An object schema with `properties`, `required`, and no other properties.
+pub(crate) fn object_schema(properties: Value, required: &[&str]) -> Value {
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+/// Output schema shared by all math tools: `{"result": "<decimal string>"}`.
+pub(crate) fn output_schema() -> Value {
+    result_output_schema("string", json!({}))
+}
+
+/// A definition for a tool with the common output schema.
+pub(crate) fn def(name: &'static str, description: &'static str, input_schema: Value) -> ToolDef {
+    ToolDef {
+        name,
+        description,
+        input_schema,
+        output_schema: Some(output_schema()),
+    }
+}
+
+/// The reply for a decimal result: `{"result": "6"}` and text `6`.
+pub(crate) fn decimal_reply(value: &BigDecimal) -> ToolReply {
+    let text = format(value);
+    ToolReply::result(text.clone(), text)
+}

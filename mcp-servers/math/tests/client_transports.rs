@@ -1,0 +1,94 @@
+//! Every math tool, success and failure, through McpClient over stdio (the real
+//! binary), Streamable HTTP and the in-process pipe.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use chorus_mcp_common::McpClient;
+use chorus_mcp_math::MathServer;
+use support::*;
+
+const TOOLS: [&str; 10] = [
+    "sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent",
+];
+
+async fn assert_lists_every_tool(client: &McpClient) {
+    let tools = client.list_tools().await.expect("list tools");
+    let names: BTreeSet<_> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, TOOLS.into_iter().collect());
+    for tool in &tools {
+        assert!(
+            tool.description.len() > 20,
+            "{} needs a description",
+            tool.name
+        );
+        assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+        assert!(tool.input_schema["required"].is_array(), "{}", tool.name);
+    }
+}
+
+#[tokio::test]
+async fn stdio_binary_lists_tools_and_answers_every_case() {
+    let client = stdio_client().await;
+    assert_lists_every_tool(&client).await;
+    assert_success_cases(&client).await;
+    assert_error_cases(&client).await;
+}
+
+#[tokio::test]
+async fn http_server_lists_tools_and_answers_every_case() {
+    let server = http_server().await;
+    let client = McpClient::connect_http(&server.url).await.expect("connect");
+    assert_lists_every_tool(&client).await;
+    assert_success_cases(&client).await;
+    assert_error_cases(&client).await;
+    server.stop().await.expect("stop");
+}
+
+#[tokio::test]
+async fn in_process_client_answers_every_case() {
+    let client = McpClient::in_process(MathServer::new())
+        .await
+        .expect("in-process");
+    assert_lists_every_tool(&client).await;
+    assert_success_cases(&client).await;
+    assert_error_cases(&client).await;
+}
+
+#[tokio::test]
+async fn concurrent_calls_on_clones_of_one_client_all_get_their_own_answer() {
+    let server = http_server().await;
+    let client = McpClient::connect_http(&server.url).await.expect("connect");
+    let calls = (0..64u64).map(|i| {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let output = call(&client, "multiply", serde_json::json!({"a": i, "b": 3})).await;
+            (i, output.value)
+        })
+    });
+    for call in calls {
+        let (i, value) = call.await.expect("task");
+        assert_eq!(value, serde_json::json!((i * 3).to_string()));
+    }
+}
+
+#[tokio::test]
+async fn stdio_client_serves_concurrent_calls() {
+    let client = stdio_client().await;
+    let calls = (0..32u64).map(|i| {
+        let client = client.clone();
+        tokio::spawn(async move {
+            (
+                i,
+                call(&client, "sum", serde_json::json!({"a": i, "b": i}))
+                    .await
+                    .value,
+            )
+        })
+    });
+    for call in calls {
+        let (i, value) = call.await.expect("task");
+        assert_eq!(value, serde_json::json!((i * 2).to_string()));
+    }
+}
