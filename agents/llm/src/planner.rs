@@ -1,0 +1,162 @@
+//! Planning with the model, behind the heuristic planner.
+//!
+//! The path of a query: the heuristic planner first; when it is certain (it planned the
+//! whole query, or the user asked what Chorus can do) its answer stands and no model is
+//! called, so "2+4" costs nothing. Otherwise, when a model is configured and some tool is
+//! live, the model is asked for a plan; a valid plan is used, and on any failure
+//! (timeout, HTTP error, invalid JSON, unknown tool, cycle, …) the heuristic outcome is
+//! used after all, with the reason recorded in [`PlanPath::FellBack`].
+
+use std::sync::Arc;
+
+use chorus_bus::{Plan, PlannerKind, TaskContext};
+use chorus_planner::{Capabilities, MAX_QUERY_CHARS, PlanOutcome, detect_language};
+use serde_json::{Value, json};
+use tracing::{info, warn};
+
+use crate::client::LlmClient;
+use crate::error::{LlmError, PlanFallback};
+use crate::prompt::{Prompts, plan_messages};
+use crate::settings::LlmSettings;
+use crate::tools::{PoolTool, capabilities};
+use crate::validate::parse_plan;
+
+/// Which way a query's plan was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanPath {
+    /// The heuristic planner answered (the model was not asked, or is not configured).
+    Heuristic,
+    /// The model's plan passed every check and is used.
+    Llm,
+    /// The model was asked and failed; the heuristic outcome is used. Holds why.
+    FellBack(PlanFallback),
+}
+
+impl PlanPath {
+    /// The planner that made the plan, for `PlanReady::planner`.
+    pub fn planner_kind(&self) -> PlannerKind {
+        match self {
+            PlanPath::Llm => PlannerKind::Llm,
+            PlanPath::Heuristic | PlanPath::FellBack(_) => PlannerKind::Heuristic,
+        }
+    }
+
+    /// A short label for logs: `heuristic`, `llm`, `llm_failed:<code>`.
+    pub fn label(&self) -> String {
+        match self {
+            PlanPath::Heuristic => "heuristic".into(),
+            PlanPath::Llm => "llm".into(),
+            PlanPath::FellBack(reason) => format!("llm_failed:{}", reason.code()),
+        }
+    }
+}
+
+/// The heuristic outcome when it is certain: a plan for the whole query, or the
+/// capabilities answer to a greeting or "what can you do". `None` when the heuristic
+/// could not plan the query, so a model may try.
+pub fn heuristic_first(query: &str, ctx: &TaskContext, caps: &Capabilities) -> Option<PlanOutcome> {
+    match chorus_planner::plan(query, ctx, caps) {
+        outcome @ (PlanOutcome::Planned { .. } | PlanOutcome::Capabilities { .. }) => Some(outcome),
+        PlanOutcome::Unplannable { .. } => None,
+    }
+}
+
+/// Plans `query` with the live `tools`: heuristic first, then `llm` when given and
+/// needed, falling back to the heuristic outcome when the model fails.
+pub async fn plan_with_fallback(
+    llm: Option<&LlmPlanner>,
+    query: &str,
+    ctx: &TaskContext,
+    tools: &[PoolTool],
+) -> (PlanOutcome, PlanPath) {
+    let caps = capabilities(tools);
+    let heuristic = chorus_planner::plan(query, ctx, &caps);
+    let certain = !matches!(heuristic, PlanOutcome::Unplannable { .. });
+    let too_long = query.chars().count() > MAX_QUERY_CHARS;
+    let Some(llm) = llm.filter(|_| !certain && !too_long && !tools.is_empty()) else {
+        return (heuristic, PlanPath::Heuristic);
+    };
+    match llm.plan(query, ctx, tools).await {
+        Ok(plan) => {
+            info!(
+                steps = plan.steps.len(),
+                path = "llm",
+                "model plan accepted"
+            );
+            let language = heuristic.language().to_owned();
+            (PlanOutcome::Planned { plan, language }, PlanPath::Llm)
+        }
+        Err(reason) => {
+            warn!(reason = %reason, code = %reason.code(), "model plan refused; heuristic answer used");
+            (heuristic, PlanPath::FellBack(reason))
+        }
+    }
+}
+
+/// Asks the model for plans and checks them against the live tools.
+#[derive(Clone)]
+pub struct LlmPlanner {
+    client: LlmClient,
+    prompts: Arc<Prompts>,
+    response_format: Arc<Value>,
+}
+
+impl LlmPlanner {
+    /// A planner for the model in `settings`, with `prompts`.
+    pub fn new(settings: &LlmSettings, prompts: Prompts) -> Result<Self, LlmError> {
+        Ok(LlmPlanner {
+            client: LlmClient::new(settings)?,
+            prompts: Arc::new(prompts),
+            response_format: Arc::new(response_format(settings.json_schema)),
+        })
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> &LlmSettings {
+        self.client.settings()
+    }
+
+    /// The model's plan for `query` with `tools`, checked: known pools and tools,
+    /// arguments that fit each tool's input schema, references only to earlier steps,
+    /// at most `max_steps` steps. Any failure says why.
+    pub async fn plan(
+        &self,
+        query: &str,
+        ctx: &TaskContext,
+        tools: &[PoolTool],
+    ) -> Result<Plan, PlanFallback> {
+        let language = detect_language(query, ctx.language.as_deref());
+        let messages = plan_messages(&self.prompts, query, ctx, &language, tools);
+        let text = self
+            .client
+            .complete(&messages, Some(&self.response_format))
+            .await?;
+        parse_plan(&text, tools, self.settings().max_steps)
+    }
+}
+
+/// The JSON Schema of [`Plan`], from its schemars derive.
+pub fn plan_schema() -> Value {
+    serde_json::to_value(schemars::schema_for!(Plan)).unwrap_or(Value::Bool(true))
+}
+
+/// The `response_format` of a plan request: `json_schema` with the plan's schema, or
+/// `json_object` for servers that know only that.
+pub fn response_format(json_schema: bool) -> Value {
+    if json_schema {
+        json!({
+            "type": "json_schema",
+            "json_schema": { "name": "chorus_plan", "strict": false, "schema": plan_schema() }
+        })
+    } else {
+        json!({ "type": "json_object" })
+    }
+}
+
+impl std::fmt::Debug for LlmPlanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmPlanner")
+            .field("client", &self.client)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,141 @@
+//! A step's arguments as the report shows them: math operations infix (`2 + 4`,
+//! `6 × 3`, `√16`), other tools as their single value (`2026-12-25`) or `name=value`
+//! pairs. Values are shown exactly as the step received them; nothing is computed.
+//! `now`, `timezone` and `day_first` are context the pool agent adds, not shown.
+
+use serde_json::{Map, Value};
+
+/// Argument names that are context, not the user's input.
+const HIDDEN: &[&str] = &["now", "timezone", "day_first"];
+
+/// A value as text: strings without quotes, everything else as JSON.
+pub fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The arguments of a `tool` call for the report, in `language` (`en`, `vi`); empty when
+/// there are none to show.
+pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -> String {
+    let get = |k: &str| args.get(k).map(value_text);
+    let infix = |a: &str, op: &str, b: &str| match (get(a), get(b)) {
+        (Some(x), Some(y)) => Some(format!("{x} {op} {y}")),
+        _ => None,
+    };
+    let of = if language == "vi" { "của" } else { "of" };
+    let pretty = match tool {
+        "sum" => infix("a", "+", "b"),
+        "subtract" => infix("a", "-", "b"),
+        "multiply" => infix("a", "×", "b"),
+        "divide" => infix("a", "/", "b"),
+        "modulo" => infix("a", "mod", "b"),
+        "power" => infix("base", "^", "exponent"),
+        "percent" => match (get("percent"), get("of")) {
+            (Some(p), Some(n)) => Some(format!("{p}% {of} {n}")),
+            _ => None,
+        },
+        "sqrt" => get("x").map(|x| format!("√{x}")),
+        "abs" => get("x").map(|x| format!("|{x}|")),
+        _ => None,
+    };
+    pretty.unwrap_or_else(|| plain(args))
+}
+
+/// A single shown argument as its value; several as `name=value, …` sorted by name.
+fn plain(args: &Map<String, Value>) -> String {
+    let mut shown: Vec<(&String, &Value)> = args
+        .iter()
+        .filter(|(k, _)| !HIDDEN.contains(&k.as_str()))
+        .collect();
+    shown.sort_by(|a, b| a.0.cmp(b.0));
+    match shown.as_slice() {
+        [(_, v)] => value_text(v),
+        many => many
+            .iter()
+            .map(|(k, v)| format!("{k}={}", value_text(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    #[test]
+    fn math_operations_are_infix() {
+        assert_eq!(
+            render_arguments("sum", &args(json!({"a": "2", "b": "4"})), "en"),
+            "2 + 4"
+        );
+        assert_eq!(
+            render_arguments("multiply", &args(json!({"a": "6", "b": 3})), "en"),
+            "6 × 3"
+        );
+        assert_eq!(
+            render_arguments("subtract", &args(json!({"a": "10", "b": "7"})), "en"),
+            "10 - 7"
+        );
+        assert_eq!(
+            render_arguments("divide", &args(json!({"a": "1", "b": "0"})), "en"),
+            "1 / 0"
+        );
+        assert_eq!(
+            render_arguments("power", &args(json!({"base": "2", "exponent": "10"})), "en"),
+            "2 ^ 10"
+        );
+        assert_eq!(
+            render_arguments("sqrt", &args(json!({"x": "16"})), "en"),
+            "√16"
+        );
+        assert_eq!(
+            render_arguments(
+                "percent",
+                &args(json!({"percent": "15", "of": "200"})),
+                "vi"
+            ),
+            "15% của 200"
+        );
+    }
+
+    #[test]
+    fn other_tools_show_a_single_value_or_name_value_pairs() {
+        assert_eq!(
+            render_arguments("weekday", &args(json!({"date": "2026-12-25"})), "en"),
+            "2026-12-25"
+        );
+        assert_eq!(
+            render_arguments(
+                "add_duration",
+                &args(json!({"amount": 10, "unit": "days"})),
+                "en"
+            ),
+            "amount=10, unit=days"
+        );
+        assert_eq!(
+            render_arguments("round", &args(json!({"x": "3.14159", "places": "2"})), "en"),
+            "places=2, x=3.14159"
+        );
+    }
+
+    #[test]
+    fn injected_context_is_not_shown() {
+        let a =
+            args(json!({"date": "2026-12-25", "now": "2026-11-22T00:00:00Z", "timezone": "UTC"}));
+        assert_eq!(render_arguments("weekday", &a, "en"), "2026-12-25");
+        assert_eq!(
+            render_arguments("today", &args(json!({"timezone": "UTC"})), "en"),
+            ""
+        );
+    }
+}

@@ -1,0 +1,369 @@
+//! The arithmetic parser: precedence climbing over symbols and English/Vietnamese
+//! operator words, producing an [`Expr`]. Every token of the part must be used, so
+//! `2+4 and a poem` is not silently read as `2+4`.
+//!
+//! Precedence, loosest first: `+ −` (plus, cộng, minus, trừ); `× ÷ mod` (times, x,
+//! nhân, divided by, chia cho, `:`); unary minus; `^` (right-associative, binds tighter
+//! than unary minus: `-2^2` = −4); postfix `squared`, `% of`; then numbers, number words,
+//! parentheses, `sqrt`/`căn bậc hai của`, and verb forms (`add 3 and 5`,
+//! `subtract 7 from 10`, `multiply 6 by 7`, `divide 10 by 4`, `round(x, n)`).
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token};
+use crate::numbers;
+
+/// Deepest nesting accepted (parentheses, unary operators), so a hostile query cannot
+/// exhaust the stack.
+const MAX_DEPTH: usize = 64;
+
+type Table = &'static [(&'static [&'static str], MathOp)];
+
+const ADD_WORDS: Table = &[
+    (&["cộng", "với"], MathOp::Sum),
+    (&["cong", "voi"], MathOp::Sum),
+    (&["plus"], MathOp::Sum),
+    (&["cộng"], MathOp::Sum),
+    (&["cong"], MathOp::Sum),
+    (&["trừ", "đi"], MathOp::Subtract),
+    (&["minus"], MathOp::Subtract),
+    (&["trừ"], MathOp::Subtract),
+    (&["tru"], MathOp::Subtract),
+];
+
+const MUL_WORDS: Table = &[
+    (&["multiplied", "by"], MathOp::Multiply),
+    (&["times"], MathOp::Multiply),
+    (&["x"], MathOp::Multiply),
+    (&["nhân", "với"], MathOp::Multiply),
+    (&["nhân"], MathOp::Multiply),
+    (&["nhan", "voi"], MathOp::Multiply),
+    (&["nhan"], MathOp::Multiply),
+    (&["divided", "by"], MathOp::Divide),
+    (&["over"], MathOp::Divide),
+    (&["chia", "lấy", "dư", "cho"], MathOp::Modulo),
+    (&["chia", "lấy", "dư"], MathOp::Modulo),
+    (&["chia", "cho"], MathOp::Divide),
+    (&["chia"], MathOp::Divide),
+    (&["modulo"], MathOp::Modulo),
+    (&["mod"], MathOp::Modulo),
+];
+
+const POW_WORDS: &[&[&str]] = &[
+    &["raised", "to", "the", "power", "of"],
+    &["to", "the", "power", "of"],
+    &["to", "the", "power"],
+    &["raised", "to"],
+    &["lũy", "thừa"],
+    &["luỹ", "thừa"],
+    &["mũ"],
+];
+
+const PREFIX_WORDS: Table = &[
+    (&["square", "root", "of"], MathOp::Sqrt),
+    (&["square", "root"], MathOp::Sqrt),
+    (&["căn", "bậc", "hai", "của"], MathOp::Sqrt),
+    (&["căn", "bậc", "hai"], MathOp::Sqrt),
+    (&["căn", "của"], MathOp::Sqrt),
+    (&["căn"], MathOp::Sqrt),
+    (&["sqrt"], MathOp::Sqrt),
+    (&["absolute", "value", "of"], MathOp::Abs),
+    (&["giá", "trị", "tuyệt", "đối", "của"], MathOp::Abs),
+    (&["abs"], MathOp::Abs),
+];
+
+/// Verb forms `VERB x JOIN y`: the operation and whether `y` comes first (`subtract 7 from 10`).
+const VERB_WORDS: &[(&[&str], MathOp)] = &[
+    (&["add"], MathOp::Sum),
+    (&["sum", "of"], MathOp::Sum),
+    (&["tổng", "của"], MathOp::Sum),
+    (&["subtract"], MathOp::Subtract),
+    (&["difference", "of"], MathOp::Subtract),
+    (&["hiệu", "của"], MathOp::Subtract),
+    (&["multiply"], MathOp::Multiply),
+    (&["product", "of"], MathOp::Multiply),
+    (&["tích", "của"], MathOp::Multiply),
+    (&["divide"], MathOp::Divide),
+    (&["quotient", "of"], MathOp::Divide),
+    (&["thương", "của"], MathOp::Divide),
+];
+
+/// Joining words of verb forms, and whether the operands swap (`from`, `to`).
+const JOIN_WORDS: &[(&str, bool)] = &[
+    ("and", false),
+    ("và", false),
+    ("by", false),
+    ("with", false),
+    ("với", false),
+    ("cho", false),
+    ("from", true),
+    ("to", true),
+];
+
+const POSTFIX_POWERS: &[(&[&str], &str)] = &[
+    (&["squared"], "2"),
+    (&["cubed"], "3"),
+    (&["bình", "phương"], "2"),
+    (&["lập", "phương"], "3"),
+];
+
+/// Parses the whole of `toks` as one arithmetic expression.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        depth: 0,
+        no_and: false,
+    };
+    let e = p.expr()?;
+    (p.pos == toks.len()).then_some(e)
+}
+
+struct Parser<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    depth: usize,
+    no_and: bool,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|t| &t.tok)
+    }
+
+    fn peek_sym(&self, c: char) -> bool {
+        self.toks.get(self.pos).is_some_and(|t| t.is_sym(c))
+    }
+
+    fn eat_sym(&mut self, c: char) -> bool {
+        let hit = self.peek_sym(c);
+        self.pos += usize::from(hit);
+        hit
+    }
+
+    fn at_words(&self, at: usize, phrase: &[&str]) -> bool {
+        phrase
+            .iter()
+            .enumerate()
+            .all(|(k, w)| self.toks.get(at + k).and_then(Token::word) == Some(*w))
+    }
+
+    fn eat_words(&mut self, phrase: &[&str]) -> bool {
+        let hit = self.at_words(self.pos, phrase);
+        if hit {
+            self.pos += phrase.len();
+        }
+        hit
+    }
+
+    fn eat_table(&mut self, table: Table) -> Option<MathOp> {
+        table
+            .iter()
+            .find(|(p, _)| self.eat_words(p))
+            .map(|(_, op)| *op)
+    }
+
+    fn expr(&mut self) -> Option<Expr> {
+        let mut left = self.term()?;
+        loop {
+            let op = if self.eat_sym('+') {
+                MathOp::Sum
+            } else if self.eat_sym('-') {
+                MathOp::Subtract
+            } else if let Some(op) = self.eat_table(ADD_WORDS) {
+                op
+            } else {
+                return Some(left);
+            };
+            left = Expr::bin(op, left, self.term()?);
+        }
+    }
+
+    fn term(&mut self) -> Option<Expr> {
+        let mut left = self.unary()?;
+        loop {
+            let op = if self.eat_sym('*') {
+                MathOp::Multiply
+            } else if self.eat_sym('/') || self.eat_sym(':') {
+                MathOp::Divide
+            } else if self.peek_sym('%') && !self.percent_of_follows(self.pos + 1) {
+                self.pos += 1;
+                MathOp::Modulo
+            } else if let Some(op) = self.eat_table(MUL_WORDS) {
+                op
+            } else {
+                return Some(left);
+            };
+            left = Expr::bin(op, left, self.unary()?);
+        }
+    }
+
+    fn unary(&mut self) -> Option<Expr> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let e = if self.eat_sym('-')
+            || self.eat_words(&["minus"])
+            || self.eat_words(&["negative"])
+            || self.eat_words(&["âm"])
+        {
+            self.unary().map(Expr::negate)
+        } else if self.eat_sym('+') {
+            self.unary()
+        } else {
+            self.power()
+        };
+        self.depth -= 1;
+        e
+    }
+
+    fn power(&mut self) -> Option<Expr> {
+        let base = self.postfix()?;
+        let is_pow = self.eat_sym('^') || POW_WORDS.iter().any(|p| self.eat_words(p));
+        if !is_pow {
+            return Some(base);
+        }
+        Some(Expr::bin(MathOp::Power, base, self.unary()?))
+    }
+
+    fn percent_of_follows(&self, at: usize) -> bool {
+        self.at_words(at, &["of"]) || self.at_words(at, &["của"])
+    }
+
+    fn postfix(&mut self) -> Option<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            if let Some((p, n)) = POSTFIX_POWERS
+                .iter()
+                .find(|(p, _)| self.at_words(self.pos, p))
+            {
+                self.pos += p.len();
+                e = Expr::bin(MathOp::Power, e, Expr::Num((*n).into()));
+                continue;
+            }
+            let marker = if self.peek_sym('%') || self.at_words(self.pos, &["percent"]) {
+                1
+            } else if self.at_words(self.pos, &["phần", "trăm"]) {
+                2
+            } else {
+                return Some(e);
+            };
+            if !self.percent_of_follows(self.pos + marker) {
+                return Some(e);
+            }
+            self.pos += marker + 1;
+            e = Expr::bin(MathOp::Percent, e, self.unary()?);
+        }
+    }
+
+    fn primary(&mut self) -> Option<Expr> {
+        match self.peek()? {
+            Tok::Num(n) => {
+                let n = n.clone();
+                self.pos += 1;
+                return Some(Expr::Num(n));
+            }
+            Tok::Sym('(') => {
+                self.pos += 1;
+                let e = self.expr()?;
+                return self.eat_sym(')').then_some(e);
+            }
+            Tok::Sym('√') => {
+                self.pos += 1;
+                return Some(Expr::Op(MathOp::Sqrt, vec![self.unary()?]));
+            }
+            Tok::Word(_) => {}
+            _ => return None,
+        }
+        if let Some((n, next)) = numbers::parse_words(self.toks, self.pos, !self.no_and) {
+            self.pos = next;
+            return Some(Expr::Num(n));
+        }
+        self.eat_words(&["the"]);
+        if let Some(op) = self.eat_table(PREFIX_WORDS) {
+            return Some(Expr::Op(op, vec![self.unary()?]));
+        }
+        if let Some(e) = self.call() {
+            return Some(e);
+        }
+        if let Some(e) = self.rounding() {
+            return Some(e);
+        }
+        let (phrase, op) = VERB_WORDS
+            .iter()
+            .find(|(p, _)| self.at_words(self.pos, p))?;
+        self.pos += phrase.len();
+        self.verb(*op)
+    }
+
+    /// `x JOIN y` after a verb; `subtract 7 from 10` is 10 − 7, `add 3 to 5` is 5 + 3.
+    fn verb(&mut self, op: MathOp) -> Option<Expr> {
+        let saved = self.no_and;
+        self.no_and = true;
+        let first = self.expr();
+        self.no_and = saved;
+        let first = first?;
+        let word = self.toks.get(self.pos).and_then(Token::word)?;
+        let &(_, swap) = JOIN_WORDS.iter().find(|(w, _)| *w == word)?;
+        self.pos += 1;
+        let second = self.expr()?;
+        Some(if swap {
+            Expr::bin(op, second, first)
+        } else {
+            Expr::bin(op, first, second)
+        })
+    }
+
+    /// `power(2, 10)`, `pow(2, 10)`, `round(3.14159, 2)`, `sqrt(16)`-style calls.
+    fn call(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        let op = match self.toks.get(self.pos).and_then(Token::word)? {
+            "power" | "pow" => MathOp::Power,
+            "round" => MathOp::Round,
+            _ => return None,
+        };
+        if !self.toks.get(self.pos + 1).is_some_and(|t| t.is_sym('(')) {
+            return None;
+        }
+        self.pos += 2;
+        let a = self.expr();
+        let b = if self.eat_sym(',') {
+            self.expr()
+        } else {
+            (op == MathOp::Round).then(|| Expr::Num("0".into()))
+        };
+        match (a, b, self.eat_sym(')')) {
+            (Some(a), Some(b), true) => Some(Expr::bin(op, a, b)),
+            _ => {
+                self.pos = start;
+                None
+            }
+        }
+    }
+
+    /// `round 3.14159 to 2 decimal places`, `làm tròn 3.14159 đến 2 chữ số thập phân`.
+    fn rounding(&mut self) -> Option<Expr> {
+        if !(self.eat_words(&["round"]) || self.eat_words(&["làm", "tròn"])) {
+            return None;
+        }
+        let x = self.unary()?;
+        let joined =
+            self.eat_words(&["to"]) || self.eat_words(&["đến"]) || self.eat_words(&["tới"]);
+        if !joined {
+            return Some(Expr::bin(MathOp::Round, x, Expr::Num("0".into())));
+        }
+        let places = self.unary()?;
+        const TAILS: &[&[&str]] = &[
+            &["decimal", "places"],
+            &["decimal", "place"],
+            &["places"],
+            &["place"],
+            &["decimals"],
+            &["digits"],
+            &["chữ", "số", "thập", "phân"],
+            &["chữ", "số"],
+        ];
+        let _ = TAILS.iter().any(|t| self.eat_words(t));
+        Some(Expr::bin(MathOp::Round, x, places))
+    }
+}

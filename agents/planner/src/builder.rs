@@ -1,0 +1,77 @@
+//! Builds a plan step by step: unique ids (`s1`, `s2`, …) across every part of a
+//! compound request, the part's text on each step, and literal or reference arguments.
+
+use std::collections::BTreeMap;
+
+use chorus_bus::{Arg, Plan, Step};
+use serde_json::Value;
+
+/// Accumulates the steps of one plan.
+#[derive(Debug, Default)]
+pub struct PlanBuilder {
+    steps: Vec<Step>,
+}
+
+impl PlanBuilder {
+    /// An empty plan.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends a step and returns a reference argument to its result.
+    pub fn push(
+        &mut self,
+        part: &str,
+        pool: &str,
+        tool: &str,
+        arguments: Vec<(&str, Arg)>,
+        output: bool,
+    ) -> Arg {
+        let id = format!("s{}", self.steps.len() + 1);
+        let arguments: BTreeMap<String, Arg> = arguments
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect();
+        self.steps.push(Step {
+            id: id.clone(),
+            pool: pool.to_owned(),
+            tool: tool.to_owned(),
+            arguments,
+            part: part.to_owned(),
+            output,
+        });
+        Arg::Ref { step: id }
+    }
+
+    /// How many steps so far.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether no step was added.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Marks the last step as an answer shown to the user.
+    pub fn mark_last_output(&mut self) {
+        if let Some(s) = self.steps.last_mut() {
+            s.output = true;
+        }
+    }
+
+    /// The finished plan.
+    pub fn finish(self) -> Plan {
+        Plan { steps: self.steps }
+    }
+}
+
+/// A literal string argument (numbers are decimal strings, dates ISO strings).
+pub fn text(s: &str) -> Arg {
+    Arg::Value(Value::String(s.to_owned()))
+}
+
+/// A literal integer argument.
+pub fn int(n: i64) -> Arg {
+    Arg::Value(Value::from(n))
+}

@@ -1,0 +1,248 @@
+//! What the planner may plan with: the pools and tools live agents offer. A plan that
+//! needs a missing tool is refused with a message naming it, never sent to a pool that
+//! cannot run it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::dates::DATE_POOL;
+use crate::expr::MATH_POOL;
+
+/// The math pool's tools, per the tool contract.
+pub const MATH_TOOLS: &[&str] = &[
+    "sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent",
+];
+
+/// The date pool's tools, per the tool contract.
+pub const DATE_TOOLS: &[&str] = &[
+    "today",
+    "now",
+    "add_duration",
+    "subtract_duration",
+    "difference",
+    "weekday",
+    "days_until",
+];
+
+/// An example request shown in the capabilities list, when its tools are available.
+struct Example {
+    pool: &'static str,
+    vi: bool,
+    needs: &'static [&'static str],
+    text: &'static str,
+}
+
+const fn ex(
+    pool: &'static str,
+    vi: bool,
+    needs: &'static [&'static str],
+    text: &'static str,
+) -> Example {
+    Example {
+        pool,
+        vi,
+        needs,
+        text,
+    }
+}
+
+const EXAMPLES: &[Example] = &[
+    ex(MATH_POOL, false, &["sum", "multiply"], "\"(2+4)*3\""),
+    ex(MATH_POOL, false, &["subtract"], "\"ten minus three\""),
+    ex(MATH_POOL, false, &["percent"], "\"15% of 200\""),
+    ex(MATH_POOL, false, &["sqrt"], "\"sqrt(16)\""),
+    ex(MATH_POOL, true, &["sum"], "\"tính 2+4\""),
+    ex(MATH_POOL, true, &["sum", "multiply"], "\"2 cộng 4 nhân 3\""),
+    ex(MATH_POOL, true, &["sqrt"], "\"căn bậc hai của 16\""),
+    ex(DATE_POOL, false, &["today"], "\"what's today's date\""),
+    ex(
+        DATE_POOL,
+        false,
+        &["add_duration", "weekday"],
+        "\"what day is it in 10 days\"",
+    ),
+    ex(
+        DATE_POOL,
+        false,
+        &["difference"],
+        "\"days between 2026-01-01 and 2026-03-01\"",
+    ),
+    ex(DATE_POOL, false, &["weekday"], "\"weekday of 2026-12-25\""),
+    ex(DATE_POOL, true, &["today"], "\"hôm nay là ngày mấy\""),
+    ex(
+        DATE_POOL,
+        true,
+        &["add_duration", "weekday"],
+        "\"10 ngày nữa là ngày gì\"",
+    ),
+    ex(DATE_POOL, true, &["weekday"], "\"2026-12-25 là thứ mấy\""),
+];
+
+/// The tools available for planning, by pool.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    pools: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// What is missing for a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missing {
+    /// No agent of the pool is available at all.
+    Pool(String),
+    /// The pool is up but does not offer the tool.
+    Tool {
+        /// The pool.
+        pool: String,
+        /// The tool.
+        tool: String,
+    },
+}
+
+impl Capabilities {
+    /// Every tool of the contract: the math and date pools in full.
+    pub fn default_tools() -> Self {
+        let pairs = MATH_TOOLS
+            .iter()
+            .map(|t| (MATH_POOL, *t))
+            .chain(DATE_TOOLS.iter().map(|t| (DATE_POOL, *t)));
+        Self::from_tools(pairs)
+    }
+
+    /// The given `(pool, tool)` pairs.
+    pub fn from_tools<I, P, T>(tools: I) -> Self
+    where
+        I: IntoIterator<Item = (P, T)>,
+        P: Into<String>,
+        T: Into<String>,
+    {
+        let mut pools: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (p, t) in tools {
+            pools.entry(p.into()).or_default().insert(t.into());
+        }
+        Capabilities { pools }
+    }
+
+    /// Whether `pool` offers `tool`.
+    pub fn has(&self, pool: &str, tool: &str) -> bool {
+        self.pools.get(pool).is_some_and(|t| t.contains(tool))
+    }
+
+    /// What is missing to run `tool` on `pool`, if anything.
+    pub fn missing(&self, pool: &str, tool: &str) -> Option<Missing> {
+        match self.pools.get(pool) {
+            None => Some(Missing::Pool(pool.to_owned())),
+            Some(t) if t.is_empty() => Some(Missing::Pool(pool.to_owned())),
+            Some(t) if !t.contains(tool) => Some(Missing::Tool {
+                pool: pool.to_owned(),
+                tool: tool.to_owned(),
+            }),
+            Some(_) => None,
+        }
+    }
+
+    /// The pools and their tools, sorted by name.
+    pub fn pools(&self) -> impl Iterator<Item = (&str, Vec<&str>)> {
+        self.pools
+            .iter()
+            .filter(|(_, t)| !t.is_empty())
+            .map(|(p, t)| (p.as_str(), t.iter().map(String::as_str).collect()))
+    }
+
+    /// Whether no tool at all is available.
+    pub fn is_empty(&self) -> bool {
+        self.pools().next().is_none()
+    }
+
+    /// The pool names, sorted.
+    pub fn pool_names(&self) -> Vec<&str> {
+        self.pools().map(|(p, _)| p).collect()
+    }
+
+    /// The list of what Chorus can do with these tools, in `language` (`en`, `vi`), as
+    /// markdown bullet lines.
+    pub fn describe(&self, language: &str) -> String {
+        let vi = language == "vi";
+        if self.is_empty() {
+            return if vi {
+                "Hiện không có công cụ nào sẵn sàng.".to_owned()
+            } else {
+                "No tools are available right now.".to_owned()
+            };
+        }
+        let mut out = String::from(if vi {
+            "Chorus có thể:"
+        } else {
+            "Chorus can:"
+        });
+        for (pool, tools) in self.pools() {
+            let list = tools.join(", ");
+            let examples: Vec<&str> = EXAMPLES
+                .iter()
+                .filter(|e| {
+                    e.pool == pool && e.vi == vi && e.needs.iter().all(|t| tools.contains(t))
+                })
+                .map(|e| e.text)
+                .collect();
+            let mut line = match (pool, vi) {
+                (MATH_POOL, false) => format!("compute with the math tools ({list})"),
+                (MATH_POOL, true) => format!("tính toán bằng các công cụ math ({list})"),
+                (DATE_POOL, false) => format!("answer date questions with the date tools ({list})"),
+                (DATE_POOL, true) => {
+                    format!("trả lời câu hỏi ngày tháng bằng các công cụ date ({list})")
+                }
+                (other, false) => format!("use the {other} tools ({list})"),
+                (other, true) => format!("dùng các công cụ {other} ({list})"),
+            };
+            if !examples.is_empty() {
+                line.push_str(if vi { ", ví dụ " } else { ", e.g. " });
+                line.push_str(&examples.join(", "));
+            }
+            out.push_str("\n- ");
+            out.push_str(&line);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_tools_cover_the_contract() {
+        let c = Capabilities::default_tools();
+        assert!(c.has("math", "percent"));
+        assert!(c.has("date", "days_until"));
+        assert!(!c.has("math", "today"));
+        assert_eq!(c.pool_names(), vec!["date", "math"]);
+    }
+
+    #[test]
+    fn a_missing_pool_and_a_missing_tool_are_told_apart() {
+        let c = Capabilities::from_tools(vec![("math", "sum")]);
+        assert_eq!(c.missing("math", "sum"), None);
+        assert_eq!(
+            c.missing("math", "divide"),
+            Some(Missing::Tool {
+                pool: "math".into(),
+                tool: "divide".into()
+            })
+        );
+        assert_eq!(
+            c.missing("date", "today"),
+            Some(Missing::Pool("date".into()))
+        );
+    }
+
+    #[test]
+    fn the_description_lists_only_available_pools_and_tools() {
+        let c = Capabilities::from_tools(vec![("math", "sum"), ("math", "multiply")]);
+        assert_eq!(
+            c.describe("en"),
+            "Chorus can:\n- compute with the math tools (multiply, sum), e.g. \"(2+4)*3\""
+        );
+        assert_eq!(
+            Capabilities::default().describe("vi"),
+            "Hiện không có công cụ nào sẵn sàng."
+        );
+    }
+}

@@ -1,0 +1,177 @@
+//! Splitting a request into parts and reading each part.
+//!
+//! Strong separators (`;`, `?`, `!`, `,`, a sentence `.`, outside parentheses) always
+//! split. Weak ones (`and`, `và`, `then`, `also`, `rồi`) split only where every piece
+//! is a request on its own: `2+4 and weekday of 2026-12-25` splits, while
+//! `add 3 and 5` and `days between 2026-01-01 and 2026-03-01` stay whole because
+//! `add 3` and `days between 2026-01-01` mean nothing alone. When several splits work,
+//! the one with the earliest first cut wins, and a split wins over the whole.
+
+use std::collections::HashMap;
+
+use crate::arith;
+use crate::builder::PlanBuilder;
+use crate::dates::{self, DateParse, DateQuery};
+use crate::expr::Expr;
+use crate::filler;
+use crate::lexer::{Tok, Token};
+
+/// Most weak separators considered in one sentence.
+pub const MAX_WEAK_SEPARATORS: usize = 24;
+
+const WEAK: &[&str] = &["and", "và", "then", "also", "rồi"];
+
+/// One understood part of a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartQuery {
+    /// An arithmetic expression.
+    Math(Expr),
+    /// A date question.
+    Date(DateQuery),
+}
+
+impl PartQuery {
+    /// How many steps the part needs.
+    pub fn step_count(&self) -> usize {
+        match self {
+            PartQuery::Math(e) => e.step_count(),
+            PartQuery::Date(d) => d.step_count(),
+        }
+    }
+
+    /// Adds the part's steps to `plan`, each labelled with `part`.
+    pub fn lower_into(&self, plan: &mut PlanBuilder, part: &str) {
+        match self {
+            PartQuery::Math(e) => {
+                e.lower_into(plan, part);
+            }
+            PartQuery::Date(d) => d.lower_into(plan, part),
+        }
+    }
+}
+
+/// A part of the request: its text as the user wrote it, and what it asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedPart {
+    /// The user's words for this part.
+    pub text: String,
+    /// What it asks.
+    pub query: PartQuery,
+}
+
+/// Why a request (or one of its parts) could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartError {
+    /// The words do not form a request the planner knows.
+    NotUnderstood(String),
+    /// A date-shaped text is not a real date.
+    InvalidDate(String),
+    /// The part is a bare number: there is nothing to compute.
+    NothingToCompute(String),
+    /// Too many `and`s in one sentence to consider.
+    TooManyParts,
+}
+
+/// Reads every part of the request `toks` (lexed from `src`).
+pub fn parse_request(toks: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
+    let mut parts = Vec::new();
+    for segment in strong_segments(toks) {
+        if filler::trim_symbols(segment).is_empty() || filler::is_greeting(segment) {
+            continue;
+        }
+        parts.extend(split_weak(segment, src)?);
+    }
+    Ok(parts)
+}
+
+/// Reads one part.
+pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
+    match dates::parse(toks, src) {
+        DateParse::Query(q) => return Ok(PartQuery::Date(q)),
+        DateParse::InvalidDate(raw) => return Err(PartError::InvalidDate(raw)),
+        DateParse::NotDate => {}
+    }
+    match arith::parse(filler::strip_math(toks)) {
+        Some(Expr::Num(_)) => Err(PartError::NothingToCompute(quote(toks, src))),
+        Some(e) => Ok(PartQuery::Math(e)),
+        None => Err(PartError::NotUnderstood(quote(toks, src))),
+    }
+}
+
+/// The user's text for `toks`, without trailing punctuation.
+pub fn quote(toks: &[Token], src: &str) -> String {
+    let t = filler::trim_symbols(toks);
+    match (t.first(), t.last()) {
+        (Some(a), Some(b)) => src[a.start..b.end].to_owned(),
+        _ => String::new(),
+    }
+}
+
+fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, t) in toks.iter().enumerate() {
+        match t.tok {
+            Tok::Sym('(') => depth += 1,
+            Tok::Sym(')') => depth = depth.saturating_sub(1),
+            Tok::Sym(c) if depth == 0 && ";?!,.".contains(c) => {
+                out.push(&toks[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&toks[start..]);
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
+    let seps: Vec<usize> = (1..seg.len().saturating_sub(1))
+        .filter(|&i| seg[i].word().is_some_and(|w| WEAK.contains(&w)))
+        .collect();
+    if seps.len() > MAX_WEAK_SEPARATORS {
+        return Err(PartError::TooManyParts);
+    }
+    let mut cache: HashMap<(usize, usize), Result<PartQuery, PartError>> = HashMap::new();
+    let mut parse = |s: usize, e: usize| {
+        cache
+            .entry((s, e))
+            .or_insert_with(|| parse_part(&seg[s..e], src))
+            .clone()
+    };
+    // best[k]: a split of seg[starts[k]..], where starts are 0 and each separator + 1.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(seps.iter().map(|s| s + 1))
+        .collect();
+    let mut best: Vec<Option<Vec<(usize, usize, PartQuery)>>> = vec![None; starts.len()];
+    for k in (0..starts.len()).rev() {
+        let s = starts[k];
+        for (j, &cut) in seps.iter().enumerate().skip(k) {
+            let Some(rest) = best[j + 1].clone() else {
+                continue;
+            };
+            if let Ok(q) = parse(s, cut) {
+                best[k] = Some(std::iter::once((s, cut, q)).chain(rest).collect());
+                break;
+            }
+        }
+        if best[k].is_none()
+            && let Ok(q) = parse(s, seg.len())
+        {
+            best[k] = Some(vec![(s, seg.len(), q)]);
+        }
+    }
+    match best.swap_remove(0) {
+        Some(pieces) => Ok(pieces
+            .into_iter()
+            .map(|(s, e, query)| ParsedPart {
+                text: quote(&seg[s..e], src),
+                query,
+            })
+            .collect()),
+        None => Err(parse(0, seg.len())
+            .err()
+            .unwrap_or(PartError::NotUnderstood(quote(seg, src)))),
+    }
+}

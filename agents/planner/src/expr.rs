@@ -1,0 +1,110 @@
+//! Arithmetic expressions and how they become math steps: one step per operation, in
+//! post-order, so `(2+4)*3` is `sum(2, 4)` then `multiply($s1, 3)` and `2*3 + 4*5` is
+//! two independent multiplies (the Router runs them at once) then a sum.
+
+use crate::builder::{PlanBuilder, text};
+
+/// The math pool's name.
+pub const MATH_POOL: &str = "math";
+
+/// A math operation, named after the tool that performs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MathOp {
+    /// `sum {a, b}`.
+    Sum,
+    /// `subtract {a, b}`: a − b.
+    Subtract,
+    /// `multiply {a, b}`.
+    Multiply,
+    /// `divide {a, b}`.
+    Divide,
+    /// `power {base, exponent}`.
+    Power,
+    /// `modulo {a, b}`.
+    Modulo,
+    /// `percent {percent, of}`.
+    Percent,
+    /// `round {x, places}`.
+    Round,
+    /// `sqrt {x}`.
+    Sqrt,
+    /// `abs {x}`.
+    Abs,
+}
+
+impl MathOp {
+    /// The tool's name and its argument names, in operand order.
+    pub fn tool(self) -> (&'static str, &'static [&'static str]) {
+        match self {
+            MathOp::Sum => ("sum", &["a", "b"]),
+            MathOp::Subtract => ("subtract", &["a", "b"]),
+            MathOp::Multiply => ("multiply", &["a", "b"]),
+            MathOp::Divide => ("divide", &["a", "b"]),
+            MathOp::Power => ("power", &["base", "exponent"]),
+            MathOp::Modulo => ("modulo", &["a", "b"]),
+            MathOp::Percent => ("percent", &["percent", "of"]),
+            MathOp::Round => ("round", &["x", "places"]),
+            MathOp::Sqrt => ("sqrt", &["x"]),
+            MathOp::Abs => ("abs", &["x"]),
+        }
+    }
+}
+
+/// An arithmetic expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    /// A literal, as a normalised decimal string (`"-3"`, `"0.1"`).
+    Num(String),
+    /// An operation on its operands (one or two, see [`MathOp::tool`]).
+    Op(MathOp, Vec<Expr>),
+}
+
+impl Expr {
+    /// A two-operand operation.
+    pub fn bin(op: MathOp, a: Expr, b: Expr) -> Expr {
+        Expr::Op(op, vec![a, b])
+    }
+
+    /// The negation of `e`: a literal's sign flips; anything else becomes `0 − e`.
+    pub fn negate(e: Expr) -> Expr {
+        match e {
+            Expr::Num(n) if n == "0" => Expr::Num(n),
+            Expr::Num(n) => match n.strip_prefix('-') {
+                Some(pos) => Expr::Num(pos.to_owned()),
+                None => Expr::Num(format!("-{n}")),
+            },
+            other => Expr::bin(MathOp::Subtract, Expr::Num("0".into()), other),
+        }
+    }
+
+    /// Adds this expression's steps to `plan` for `part`; the last one (the result) is
+    /// marked as output. Returns false, adding nothing, when there is nothing to compute.
+    pub fn lower_into(&self, plan: &mut PlanBuilder, part: &str) -> bool {
+        if matches!(self, Expr::Num(_)) {
+            return false;
+        }
+        lower(self, plan, part);
+        plan.mark_last_output();
+        true
+    }
+
+    /// How many steps this expression needs.
+    pub fn step_count(&self) -> usize {
+        match self {
+            Expr::Num(_) => 0,
+            Expr::Op(_, args) => 1 + args.iter().map(Expr::step_count).sum::<usize>(),
+        }
+    }
+}
+
+fn lower(e: &Expr, plan: &mut PlanBuilder, part: &str) -> chorus_bus::Arg {
+    match e {
+        Expr::Num(n) => text(n),
+        Expr::Op(op, operands) => {
+            let values: Vec<_> = operands.iter().map(|o| lower(o, plan, part)).collect();
+            let (tool, names) = op.tool();
+            let args = names.iter().copied().zip(values).collect();
+            plan.push(part, MATH_POOL, tool, args, false)
+        }
+    }
+}

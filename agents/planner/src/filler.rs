@@ -1,0 +1,170 @@
+//! Words that carry no operation: polite openings (`compute`, `what is`, `tính`, `hãy`),
+//! question tails (`= ??`, `bằng mấy`, `là bao nhiêu`) and greetings. Stripped before a
+//! part is parsed; everything else in a part must be understood.
+
+use crate::lexer::{Tok, Token};
+
+/// Words dropped from the start of an arithmetic part.
+const MATH_LEAD: &[&str] = &[
+    "compute",
+    "calculate",
+    "calc",
+    "evaluate",
+    "solve",
+    "what",
+    "how",
+    "much",
+    "is",
+    "please",
+    "tell",
+    "me",
+    "result",
+    "value",
+    "answer",
+    "of",
+    "can",
+    "you",
+    "could",
+    "would",
+    "give",
+    "find",
+    "work",
+    "out",
+    "then",
+    "also",
+    "tính",
+    "tinh",
+    "hãy",
+    "giúp",
+    "tôi",
+    "mình",
+    "cho",
+    "biết",
+    "kết",
+    "quả",
+    "lấy",
+    "xem",
+    "rồi",
+    "thử",
+    "cũng",
+];
+
+/// Words dropped from the end of an arithmetic part.
+const MATH_TAIL: &[&str] = &[
+    "bằng", "mấy", "bao", "nhiêu", "là", "gì", "equals", "equal", "is", "what", "please", "ạ",
+    "vậy", "nhé", "nhỉ", "thế", "nào",
+];
+
+/// Symbols that only end a question.
+const QUESTION_SYMS: &[char] = &['?', '!', '.', '='];
+
+/// Words a part may consist of and still ask nothing: greetings and thanks.
+const GREETINGS: &[&str] = &[
+    "hi", "hello", "hey", "thanks", "thank", "you", "please", "xin", "chào", "chao", "cảm", "ơn",
+    "cám", "chorus", "ok", "okay", "bạn", "ơi",
+];
+
+fn is_word_in(t: &Token, set: &[&str]) -> bool {
+    t.word().is_some_and(|w| set.contains(&w))
+}
+
+fn is_question_sym(t: &Token) -> bool {
+    matches!(t.tok, Tok::Sym(c) if QUESTION_SYMS.contains(&c))
+}
+
+/// The arithmetic core of a part: leading fillers (and a `:` after `tính`) and trailing
+/// question words removed.
+pub fn strip_math(toks: &[Token]) -> &[Token] {
+    let mut s = toks;
+    while let Some((first, rest)) = s.split_first() {
+        if is_word_in(first, MATH_LEAD) || first.is_sym(':') {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s = trim_question_tail(s);
+    while let Some((last, rest)) = s.split_last() {
+        let equal_to =
+            last.word() == Some("to") && rest.last().and_then(Token::word) == Some("equal");
+        if equal_to {
+            s = &rest[..rest.len() - 1];
+        } else if is_word_in(last, MATH_TAIL) || is_question_sym(last) {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// Drops everything from a `=` on when nothing after it is a number (`2+4 = ??`).
+fn trim_question_tail(toks: &[Token]) -> &[Token] {
+    match toks.iter().position(|t| t.is_sym('=')) {
+        Some(eq)
+            if toks[eq..]
+                .iter()
+                .all(|t| !matches!(t.tok, Tok::Num(_) | Tok::Date(_))) =>
+        {
+            &toks[..eq]
+        }
+        _ => toks,
+    }
+}
+
+/// Trailing question symbols removed (for quoting a part).
+pub fn trim_symbols(toks: &[Token]) -> &[Token] {
+    let mut s = toks;
+    while let Some((last, rest)) = s.split_last() {
+        if matches!(last.tok, Tok::Sym(c) if "?!.=,;:".contains(c)) {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// Whether a part is only greetings, thanks and punctuation (nothing to plan).
+pub fn is_greeting(toks: &[Token]) -> bool {
+    !toks.is_empty()
+        && toks
+            .iter()
+            .all(|t| is_word_in(t, GREETINGS) || matches!(t.tok, Tok::Sym(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn core(text: &str) -> String {
+        let toks = lex(text);
+        let s = strip_math(&toks);
+        match (s.first(), s.last()) {
+            (Some(a), Some(b)) => text[a.start..b.end].to_owned(),
+            _ => String::new(),
+        }
+    }
+
+    #[test]
+    fn vietnamese_question_dressing_is_removed() {
+        assert_eq!(core("tính 2+4 = ??"), "2+4");
+        assert_eq!(core("2 cộng 4 bằng mấy"), "2 cộng 4");
+        assert_eq!(core("hãy tính: 2+4 là bao nhiêu?"), "2+4");
+    }
+
+    #[test]
+    fn english_question_dressing_is_removed() {
+        assert_eq!(core("what is 2 + 2?"), "2 + 2");
+        assert_eq!(core("please compute (2+4)*3"), "(2+4)*3");
+        assert_eq!(core("what is 2 + 2 equal to?"), "2 + 2");
+    }
+
+    #[test]
+    fn greetings_are_recognised() {
+        assert!(is_greeting(&lex("hello!")));
+        assert!(is_greeting(&lex("xin chào")));
+        assert!(!is_greeting(&lex("hello 2+2")));
+    }
+}

@@ -1,0 +1,85 @@
+//! Which language to answer in: the client's hint when it names one, else Vietnamese
+//! when the query has Vietnamese letters or words, else English.
+
+/// Letters found in Vietnamese and not in English or the common Western languages.
+fn is_vietnamese_letter(c: char) -> bool {
+    matches!(
+        c,
+        'đ' | 'Đ' | 'ă' | 'Ă' | 'ơ' | 'Ơ' | 'ư' | 'Ư' | 'ĩ' | 'Ĩ' | 'ũ' | 'Ũ'
+    ) || ('\u{1EA0}'..='\u{1EF9}').contains(&c)
+}
+
+/// Vietnamese words whose letters are also found in Western languages (`í`, `à`) or
+/// in none: one of them is enough.
+const ACCENTED_VI_WORDS: &[&str] = &[
+    "tính", "là", "và", "mấy", "có", "không", "một", "bốn", "sáu", "tám", "chín", "giúp", "chào",
+    "xin",
+];
+
+/// Vietnamese words written without diacritics that are common in requests.
+const PLAIN_VI_WORDS: &[&str] = &[
+    "tinh", "cong", "tru", "nhan", "chia", "bao", "nhieu", "ngay", "hom", "nay", "may",
+];
+
+/// `vi` when `hint` says so or the text is Vietnamese, else `en`. A hint such as
+/// `vi-VN` or `en-US` wins over the text.
+pub fn detect_language(query: &str, hint: Option<&str>) -> String {
+    if let Some(h) = hint.map(str::trim).filter(|h| !h.is_empty()) {
+        let primary = h.split(['-', '_']).next().unwrap_or(h).to_ascii_lowercase();
+        if primary == "vi" || primary == "en" {
+            return primary;
+        }
+    }
+    if query.chars().any(is_vietnamese_letter) {
+        return "vi".to_owned();
+    }
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .collect();
+    let accented = words
+        .iter()
+        .any(|w| ACCENTED_VI_WORDS.contains(&w.as_str()));
+    let plain_hits = words
+        .iter()
+        .filter(|w| PLAIN_VI_WORDS.contains(&w.as_str()))
+        .count();
+    if accented || plain_hits >= 2 {
+        "vi"
+    } else {
+        "en"
+    }
+    .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vietnamese_diacritics_make_vietnamese() {
+        assert_eq!(detect_language("tính 2+4 = ??", None), "vi");
+        assert_eq!(detect_language("hôm nay là ngày mấy", None), "vi");
+        assert_eq!(detect_language("2 cộng 4", None), "vi");
+    }
+
+    #[test]
+    fn plain_english_and_bare_arithmetic_are_english() {
+        assert_eq!(detect_language("what day is it in 10 days", None), "en");
+        assert_eq!(detect_language("2+4", None), "en");
+        assert_eq!(detect_language("café olé", None), "en");
+    }
+
+    #[test]
+    fn the_hint_wins() {
+        assert_eq!(detect_language("2+4", Some("vi-VN")), "vi");
+        assert_eq!(detect_language("tính 2+4", Some("en")), "en");
+        assert_eq!(detect_language("tính 2+4", Some("fr")), "vi");
+    }
+
+    #[test]
+    fn vietnamese_without_diacritics_needs_two_words() {
+        assert_eq!(detect_language("tinh 2 cong 4", None), "vi");
+        assert_eq!(detect_language("may I ask", None), "en");
+    }
+}

@@ -1,0 +1,85 @@
+//! The planner's sentences to the user, in English and Vietnamese.
+
+use crate::capabilities::{Capabilities, Missing};
+use crate::compound::PartError;
+
+fn vi(language: &str) -> bool {
+    language == "vi"
+}
+
+/// `reason`, then what Chorus can do with `tools`.
+pub fn with_capabilities(reason: &str, language: &str, tools: &Capabilities) -> String {
+    format!("{reason}\n\n{}", tools.describe(language))
+}
+
+/// The answer to "what can you do?".
+pub fn help(language: &str, tools: &Capabilities) -> String {
+    let intro = if vi(language) {
+        "Đây là những gì tôi có thể làm."
+    } else {
+        "Here is what I can do."
+    };
+    with_capabilities(intro, language, tools)
+}
+
+/// Why a part could not be read.
+pub fn part_error(e: &PartError, language: &str) -> String {
+    match (e, vi(language)) {
+        (PartError::NotUnderstood(p), false) => format!("I could not understand \"{p}\"."),
+        (PartError::NotUnderstood(p), true) => format!("Tôi không hiểu \"{p}\"."),
+        (PartError::InvalidDate(d), false) => format!("\"{d}\" is not a valid date."),
+        (PartError::InvalidDate(d), true) => format!("\"{d}\" không phải là ngày hợp lệ."),
+        (PartError::NothingToCompute(p), false) => {
+            format!("\"{p}\" has no operation to compute.")
+        }
+        (PartError::NothingToCompute(p), true) => format!("\"{p}\" không có phép tính nào."),
+        (PartError::TooManyParts, false) => "The request has too many parts.".to_owned(),
+        (PartError::TooManyParts, true) => "Yêu cầu có quá nhiều phần.".to_owned(),
+    }
+}
+
+/// The request was empty.
+pub fn empty(language: &str) -> String {
+    if vi(language) {
+        "Yêu cầu trống."
+    } else {
+        "The request is empty."
+    }
+    .to_owned()
+}
+
+/// The request is longer than the limit.
+pub fn too_long(chars: usize, max: usize, language: &str) -> String {
+    if vi(language) {
+        format!("Yêu cầu quá dài ({chars} ký tự, giới hạn là {max}).")
+    } else {
+        format!("The request is too long ({chars} characters, the limit is {max}).")
+    }
+}
+
+/// The plan would have more steps than the limit.
+pub fn too_many_steps(steps: usize, max: usize, language: &str) -> String {
+    if vi(language) {
+        format!("Yêu cầu cần {steps} bước, vượt quá giới hạn {max} bước.")
+    } else {
+        format!("The request needs {steps} steps, more than the limit of {max}.")
+    }
+}
+
+/// A tool the plan needs is not available.
+pub fn missing(m: &Missing, part: &str, language: &str) -> String {
+    match (m, vi(language)) {
+        (Missing::Pool(pool), false) => format!(
+            "The {pool} pool is down right now (no live {pool} agent offers its tools), so \"{part}\" cannot be answered."
+        ),
+        (Missing::Pool(pool), true) => format!(
+            "Nhóm {pool} hiện không khả dụng (không có tác tử {pool} nào đang chạy), nên không thể trả lời \"{part}\"."
+        ),
+        (Missing::Tool { pool, tool }, false) => format!(
+            "The {pool} pool does not offer the {tool} tool right now, so \"{part}\" cannot be answered."
+        ),
+        (Missing::Tool { pool, tool }, true) => format!(
+            "Nhóm {pool} hiện không cung cấp công cụ {tool}, nên không thể trả lời \"{part}\"."
+        ),
+    }
+}

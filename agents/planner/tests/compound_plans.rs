@@ -1,0 +1,136 @@
+//! Compound requests: one plan for every part, unique step ids, each step labelled with
+//! its part; and the `and`s that do not split (`add 3 and 5`, `between X and Y`).
+
+mod common;
+use common::{parts, steps};
+
+#[test]
+fn math_and_weekday_make_one_plan_with_parts() {
+    let q = "compute (2+4)*3 and tell me the weekday of 2026-12-25";
+    assert_eq!(
+        steps(q),
+        vec![
+            r#"s1 math/sum a="2" b="4""#,
+            r#"s2 math/multiply a=$s1 b="3" *"#,
+            r#"s3 date/weekday date="2026-12-25" *"#,
+        ]
+    );
+    assert_eq!(
+        parts(q),
+        vec![
+            "compute (2+4)*3",
+            "compute (2+4)*3",
+            "tell me the weekday of 2026-12-25"
+        ]
+    );
+}
+
+#[test]
+fn vietnamese_va_joins_parts() {
+    let q = "tính 2+4 và 2026-12-25 là thứ mấy";
+    assert_eq!(
+        steps(q),
+        vec![
+            r#"s1 math/sum a="2" b="4" *"#,
+            r#"s2 date/weekday date="2026-12-25" *"#
+        ]
+    );
+    assert_eq!(parts(q), vec!["tính 2+4", "2026-12-25 là thứ mấy"]);
+}
+
+#[test]
+fn several_questions_are_several_parts() {
+    let q = "what is 2+2? what day is it in 10 days?";
+    assert_eq!(
+        steps(q),
+        vec![
+            r#"s1 math/sum a="2" b="2" *"#,
+            r#"s2 date/add_duration amount=10 unit="days" *"#,
+            "s3 date/weekday date=$s2 *",
+        ]
+    );
+    assert_eq!(
+        parts(q),
+        vec![
+            "what is 2+2",
+            "what day is it in 10 days",
+            "what day is it in 10 days"
+        ]
+    );
+}
+
+#[test]
+fn commas_and_semicolons_split() {
+    assert_eq!(
+        steps("2*3, 4*5; 10 mod 3"),
+        vec![
+            r#"s1 math/multiply a="2" b="3" *"#,
+            r#"s2 math/multiply a="4" b="5" *"#,
+            r#"s3 math/modulo a="10" b="3" *"#,
+        ]
+    );
+}
+
+#[test]
+fn add_three_and_five_is_one_part() {
+    assert_eq!(steps("add 3 and 5"), vec![r#"s1 math/sum a="3" b="5" *"#]);
+    assert_eq!(parts("add 3 and 5"), vec!["add 3 and 5"]);
+}
+
+#[test]
+fn days_between_x_and_y_is_one_part() {
+    assert_eq!(
+        steps("days between 2026-01-01 and 2026-03-01"),
+        vec![r#"s1 date/difference from="2026-01-01" to="2026-03-01" *"#]
+    );
+}
+
+#[test]
+fn a_verb_form_followed_by_another_part() {
+    assert_eq!(
+        steps("add 3 and 5 and what's today's date"),
+        vec![r#"s1 math/sum a="3" b="5" *"#, "s2 date/today *"]
+    );
+}
+
+#[test]
+fn two_date_questions_joined_by_and() {
+    assert_eq!(
+        steps("what's today's date and how many days until 2026-12-25"),
+        vec![
+            "s1 date/today *",
+            r#"s2 date/days_until date="2026-12-25" *"#
+        ]
+    );
+}
+
+#[test]
+fn the_comma_inside_round_does_not_split() {
+    assert_eq!(
+        steps("round(3.14159, 2) and 2+2"),
+        vec![
+            r#"s1 math/round places="2" x="3.14159" *"#,
+            r#"s2 math/sum a="2" b="2" *"#
+        ]
+    );
+}
+
+#[test]
+fn a_greeting_part_is_ignored() {
+    assert_eq!(
+        steps("hello, what is 2+2?"),
+        vec![r#"s1 math/sum a="2" b="2" *"#]
+    );
+    assert_eq!(parts("xin chào, tính 2+4"), vec!["tính 2+4"]);
+}
+
+#[test]
+fn and_then_starts_a_new_part() {
+    assert_eq!(
+        steps("compute 2*3 and then 10 ngày nữa"),
+        vec![
+            r#"s1 math/multiply a="2" b="3" *"#,
+            r#"s2 date/add_duration amount=10 unit="days" *"#
+        ]
+    );
+}

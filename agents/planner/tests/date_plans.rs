@@ -1,0 +1,173 @@
+//! Date questions in English and Vietnamese, each asserted as the exact plan.
+
+mod common;
+use common::steps;
+
+#[test]
+fn today_in_both_languages() {
+    assert_eq!(steps("what's today's date"), vec!["s1 date/today *"]);
+    assert_eq!(steps("What is the date today?"), vec!["s1 date/today *"]);
+    assert_eq!(steps("hôm nay là ngày mấy"), vec!["s1 date/today *"]);
+}
+
+#[test]
+fn the_weekday_of_today_chains_today_into_weekday() {
+    assert_eq!(
+        steps("hôm nay là thứ mấy"),
+        vec!["s1 date/today *", "s2 date/weekday date=$s1 *"]
+    );
+    assert_eq!(
+        steps("what day of the week is it today"),
+        vec!["s1 date/today *", "s2 date/weekday date=$s1 *"]
+    );
+}
+
+#[test]
+fn what_day_in_n_days_adds_then_asks_the_weekday() {
+    let expected = vec![
+        r#"s1 date/add_duration amount=10 unit="days" *"#,
+        "s2 date/weekday date=$s1 *",
+    ];
+    assert_eq!(steps("what day is it in 10 days"), expected);
+    assert_eq!(steps("10 ngày nữa là ngày gì"), expected);
+    assert_eq!(steps("what day will it be in ten days?"), expected);
+}
+
+#[test]
+fn in_n_units_is_add_duration_only() {
+    assert_eq!(
+        steps("in 3 weeks"),
+        vec![r#"s1 date/add_duration amount=3 unit="weeks" *"#]
+    );
+    assert_eq!(
+        steps("what's the date in 2 months"),
+        vec![r#"s1 date/add_duration amount=2 unit="months" *"#]
+    );
+    assert_eq!(
+        steps("5 năm nữa"),
+        vec![r#"s1 date/add_duration amount=5 unit="years" *"#]
+    );
+    assert_eq!(
+        steps("sau 3 tuần"),
+        vec![r#"s1 date/add_duration amount=3 unit="weeks" *"#]
+    );
+    assert_eq!(
+        steps("in 90 minutes"),
+        vec![r#"s1 date/add_duration amount=90 unit="minutes" *"#]
+    );
+    assert_eq!(
+        steps("a week from now"),
+        vec![r#"s1 date/add_duration amount=1 unit="weeks" *"#]
+    );
+}
+
+#[test]
+fn ago_is_subtract_duration() {
+    assert_eq!(
+        steps("5 days ago"),
+        vec![r#"s1 date/subtract_duration amount=5 unit="days" *"#]
+    );
+    assert_eq!(
+        steps("cách đây 2 tháng"),
+        vec![r#"s1 date/subtract_duration amount=2 unit="months" *"#]
+    );
+    assert_eq!(
+        steps("3 ngày trước"),
+        vec![r#"s1 date/subtract_duration amount=3 unit="days" *"#]
+    );
+}
+
+#[test]
+fn a_duration_from_a_given_date_passes_the_date() {
+    assert_eq!(
+        steps("10 days after 2026-01-01"),
+        vec![r#"s1 date/add_duration amount=10 date="2026-01-01" unit="days" *"#]
+    );
+    assert_eq!(
+        steps("2 weeks before 25/12/2026"),
+        vec![r#"s1 date/subtract_duration amount=2 date="2026-12-25" unit="weeks" *"#]
+    );
+}
+
+#[test]
+fn tomorrow_and_yesterday_shift_by_one_day() {
+    assert_eq!(
+        steps("tomorrow's date"),
+        vec![r#"s1 date/add_duration amount=1 unit="days" *"#]
+    );
+    assert_eq!(
+        steps("ngày mai là thứ mấy"),
+        vec![
+            r#"s1 date/add_duration amount=1 unit="days" *"#,
+            "s2 date/weekday date=$s1 *"
+        ]
+    );
+    assert_eq!(
+        steps("what was the date yesterday"),
+        vec![r#"s1 date/subtract_duration amount=1 unit="days" *"#]
+    );
+}
+
+#[test]
+fn days_between_two_dates_is_difference() {
+    assert_eq!(
+        steps("days between 2026-01-01 and 2026-03-01"),
+        vec![r#"s1 date/difference from="2026-01-01" to="2026-03-01" *"#]
+    );
+    assert_eq!(
+        steps("how many days from 1/1/2026 to 1/3/2026?"),
+        vec![r#"s1 date/difference from="2026-01-01" to="2026-03-01" *"#]
+    );
+    assert_eq!(
+        steps("số ngày giữa 2026-01-01 và 2026-03-01"),
+        vec![r#"s1 date/difference from="2026-01-01" to="2026-03-01" *"#]
+    );
+}
+
+#[test]
+fn weekday_of_a_date_in_every_form() {
+    let expected = vec![r#"s1 date/weekday date="2026-12-25" *"#];
+    assert_eq!(steps("weekday of 2026-12-25"), expected);
+    assert_eq!(steps("2026-12-25 là thứ mấy"), expected);
+    assert_eq!(steps("what day of the week is 25/12/2026"), expected);
+    assert_eq!(steps("ngày 25/12/2026 là thứ mấy?"), expected);
+    assert_eq!(steps("what day is 2026-12-25"), expected);
+}
+
+#[test]
+fn days_until_a_date() {
+    let expected = vec![r#"s1 date/days_until date="2026-12-25" *"#];
+    assert_eq!(steps("how many days until 2026-12-25"), expected);
+    assert_eq!(steps("còn bao nhiêu ngày đến 25/12/2026"), expected);
+    assert_eq!(steps("days left till 25/12/2026?"), expected);
+    assert_eq!(steps("days between today and 2026-12-25"), expected);
+}
+
+#[test]
+fn now_is_the_current_time() {
+    assert_eq!(steps("what time is it"), vec!["s1 date/now *"]);
+    assert_eq!(steps("bây giờ là mấy giờ"), vec!["s1 date/now *"]);
+}
+
+#[test]
+fn the_vietnamese_written_date_form_is_a_date() {
+    assert_eq!(
+        steps("ngày 25 tháng 12 năm 2026 là thứ mấy"),
+        vec![r#"s1 date/weekday date="2026-12-25" *"#]
+    );
+}
+
+#[test]
+fn counting_in_weeks_or_months_is_not_answered_in_days() {
+    let m = common::refusal("how many weeks until 2026-12-25");
+    assert!(m.starts_with("I could not understand"), "{m}");
+    assert!(common::refusal("còn bao nhiêu tháng đến 25/12/2026").starts_with("Tôi không hiểu"));
+}
+
+#[test]
+fn dot_dates_are_day_first_too() {
+    assert_eq!(
+        steps("25.12.2026 là thứ mấy"),
+        vec![r#"s1 date/weekday date="2026-12-25" *"#]
+    );
+}

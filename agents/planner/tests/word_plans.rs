@@ -1,0 +1,190 @@
+//! Number words and operator words in English and Vietnamese, and the verb forms
+//! (`subtract 7 from 10`), each asserted as the exact plan.
+
+mod common;
+use common::steps;
+
+#[test]
+fn english_words_with_precedence() {
+    assert_eq!(
+        steps("ten minus three"),
+        vec![r#"s1 math/subtract a="10" b="3" *"#]
+    );
+    assert_eq!(
+        steps("two plus four times three"),
+        vec![
+            r#"s1 math/multiply a="4" b="3""#,
+            r#"s2 math/sum a="2" b=$s1 *"#
+        ]
+    );
+    assert_eq!(
+        steps("what is twenty one divided by seven?"),
+        vec![r#"s1 math/divide a="21" b="7" *"#]
+    );
+    assert_eq!(
+        steps("six multiplied by seven"),
+        vec![r#"s1 math/multiply a="6" b="7" *"#]
+    );
+    assert_eq!(
+        steps("two to the power of ten"),
+        vec![r#"s1 math/power base="2" exponent="10" *"#]
+    );
+    assert_eq!(
+        steps("minus five plus two"),
+        vec![r#"s1 math/sum a="-5" b="2" *"#]
+    );
+}
+
+#[test]
+fn english_number_words_with_and_and_scales() {
+    assert_eq!(
+        steps("one hundred and five plus one"),
+        vec![r#"s1 math/sum a="105" b="1" *"#]
+    );
+    assert_eq!(
+        steps("two million three hundred thousand minus one"),
+        vec![r#"s1 math/subtract a="2300000" b="1" *"#]
+    );
+    assert_eq!(
+        steps("twenty-one times 2"),
+        vec![r#"s1 math/multiply a="21" b="2" *"#]
+    );
+}
+
+#[test]
+fn subtract_from_puts_the_second_operand_first() {
+    assert_eq!(
+        steps("subtract 7 from 10"),
+        vec![r#"s1 math/subtract a="10" b="7" *"#]
+    );
+}
+
+#[test]
+fn english_verb_forms() {
+    assert_eq!(steps("add 3 and 5"), vec![r#"s1 math/sum a="3" b="5" *"#]);
+    assert_eq!(steps("add 3 to 5"), vec![r#"s1 math/sum a="5" b="3" *"#]);
+    assert_eq!(
+        steps("multiply 6 by 7"),
+        vec![r#"s1 math/multiply a="6" b="7" *"#]
+    );
+    assert_eq!(
+        steps("divide 10 by 4"),
+        vec![r#"s1 math/divide a="10" b="4" *"#]
+    );
+    assert_eq!(
+        steps("what is the sum of 3 and 5"),
+        vec![r#"s1 math/sum a="3" b="5" *"#]
+    );
+    assert_eq!(
+        steps("the product of 6 and 7"),
+        vec![r#"s1 math/multiply a="6" b="7" *"#]
+    );
+    assert_eq!(
+        steps("add three and five"),
+        vec![r#"s1 math/sum a="3" b="5" *"#]
+    );
+    assert_eq!(
+        steps("add (1+2) and 5"),
+        vec![r#"s1 math/sum a="1" b="2""#, r#"s2 math/sum a=$s1 b="5" *"#]
+    );
+}
+
+#[test]
+fn vietnamese_operator_words_with_precedence() {
+    assert_eq!(
+        steps("2 cộng 4 nhân 3"),
+        vec![
+            r#"s1 math/multiply a="4" b="3""#,
+            r#"s2 math/sum a="2" b=$s1 *"#
+        ]
+    );
+    assert_eq!(
+        steps("10 trừ 3"),
+        vec![r#"s1 math/subtract a="10" b="3" *"#]
+    );
+    assert_eq!(steps("10 chia 4"), vec![r#"s1 math/divide a="10" b="4" *"#]);
+    assert_eq!(
+        steps("10 chia cho 4"),
+        vec![r#"s1 math/divide a="10" b="4" *"#]
+    );
+    assert_eq!(
+        steps("6 nhân với 7"),
+        vec![r#"s1 math/multiply a="6" b="7" *"#]
+    );
+    assert_eq!(
+        steps("2 mũ 10"),
+        vec![r#"s1 math/power base="2" exponent="10" *"#]
+    );
+    assert_eq!(steps("tinh 2 cong 4"), vec![r#"s1 math/sum a="2" b="4" *"#]);
+}
+
+#[test]
+fn vietnamese_number_words_in_arithmetic() {
+    assert_eq!(
+        steps("mười lăm cộng hai mươi mốt"),
+        vec![r#"s1 math/sum a="15" b="21" *"#]
+    );
+    assert_eq!(
+        steps("tính năm nhân sáu"),
+        vec![r#"s1 math/multiply a="5" b="6" *"#]
+    );
+    assert_eq!(
+        steps("một trăm linh năm trừ năm"),
+        vec![r#"s1 math/subtract a="105" b="5" *"#]
+    );
+    assert_eq!(
+        steps("hai nghìn chia cho mười"),
+        vec![r#"s1 math/divide a="2000" b="10" *"#]
+    );
+    assert_eq!(
+        steps("một triệu trừ một"),
+        vec![r#"s1 math/subtract a="1000000" b="1" *"#]
+    );
+}
+
+#[test]
+fn vietnamese_verb_forms() {
+    assert_eq!(
+        steps("tổng của 3 và 5"),
+        vec![r#"s1 math/sum a="3" b="5" *"#]
+    );
+    assert_eq!(
+        steps("hiệu của 10 và 4"),
+        vec![r#"s1 math/subtract a="10" b="4" *"#]
+    );
+    assert_eq!(
+        steps("lấy 10 trừ 7"),
+        vec![r#"s1 math/subtract a="10" b="7" *"#]
+    );
+}
+
+#[test]
+fn words_and_symbols_mix() {
+    assert_eq!(
+        steps("(two plus 4) x three"),
+        vec![
+            r#"s1 math/sum a="2" b="4""#,
+            r#"s2 math/multiply a=$s1 b="3" *"#
+        ]
+    );
+}
+
+#[test]
+fn quotient_and_vietnamese_products_and_squares() {
+    assert_eq!(
+        steps("the quotient of 10 and 2"),
+        vec![r#"s1 math/divide a="10" b="2" *"#]
+    );
+    assert_eq!(
+        steps("tích của 6 và 7"),
+        vec![r#"s1 math/multiply a="6" b="7" *"#]
+    );
+    assert_eq!(
+        steps("5 bình phương"),
+        vec![r#"s1 math/power base="5" exponent="2" *"#]
+    );
+    assert_eq!(
+        steps("round 2.5"),
+        vec![r#"s1 math/round places="0" x="2.5" *"#]
+    );
+}

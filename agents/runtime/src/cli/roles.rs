@@ -1,0 +1,171 @@
+//! Who sent a message and who receives it, as roles: instance names like
+//! `router-0192f0c27a3e7000…` become `router`, and a message with no `to_agent` goes to
+//! the roles that consume its topic.
+
+use chorus_bus::{Message, Topic, TopicKind};
+
+use super::format::is_bare;
+
+/// The role of an agent name: the instance name without its trailing `-<uuid>`
+/// (`pool-math-0192…` → `pool-math`); `cli` (the `chorus ask` client) → `client`.
+pub fn role_of(agent: &str) -> String {
+    let base = match agent.rsplit_once('-') {
+        Some((role, id)) if is_instance_id(id) && !role.is_empty() => role,
+        _ => agent,
+    };
+    match base {
+        "cli" => "client".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// A short name for one process: its role plus the last 4 hex digits of its instance id
+/// (`pool-math/3f2a`), so replicas of a role can be told apart.
+pub fn short_agent(agent: &str) -> String {
+    match agent.rsplit_once('-') {
+        Some((role, id)) if is_instance_id(id) && !role.is_empty() => {
+            format!("{}/{}", role_of(role), &id[id.len() - 4..])
+        }
+        _ => role_of(agent),
+    }
+}
+
+/// A UUID in its simple (32 hex digits) form, as instance names end with.
+fn is_instance_id(s: &str) -> bool {
+    s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// How a message is drawn: `from` sends to each of `to`; `reply` when it is the answer
+/// of an MCP server to a pool agent (a dashed arrow in Mermaid).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hop {
+    /// The sending role (or `mcp-<pool>` for a tool response).
+    pub from: String,
+    /// The receiving roles, the main consumer first.
+    pub to: Vec<String>,
+    /// Whether this is an answer to an earlier hop.
+    pub reply: bool,
+}
+
+/// The hop a message makes, with roles (not instances).
+pub fn hop(msg: &Message) -> Hop {
+    let from = role_of(&msg.from_agent);
+    let kind = msg.topic.kind().ok();
+    if kind == Some(TopicKind::ToolResponse) {
+        return Hop {
+            to: vec![from.clone()],
+            from: mcp_of(&from),
+            reply: true,
+        };
+    }
+    let to = match &msg.to_agent {
+        Some(to) => vec![receiver_role(&msg.topic, to)],
+        None => consumers(msg, kind, &from),
+    };
+    Hop {
+        from,
+        to,
+        reply: false,
+    }
+}
+
+/// The role a `to_agent` names: a pool name on a pool topic means that pool's agents.
+fn receiver_role(topic: &Topic, to: &str) -> String {
+    let role = role_of(to);
+    match topic.pool() {
+        Some(pool) if pool == role => format!("pool-{pool}"),
+        _ => role,
+    }
+}
+
+/// The MCP server behind a pool agent role (`pool-math` → `mcp-math`).
+fn mcp_of(role: &str) -> String {
+    match role.strip_prefix("pool-") {
+        Some(pool) => format!("mcp-{pool}"),
+        None => "mcp".to_owned(),
+    }
+}
+
+/// The roles that consume a message's topic, the main one first.
+fn consumers(msg: &Message, kind: Option<TopicKind>, from: &str) -> Vec<String> {
+    let v = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect();
+    match kind {
+        Some(TopicKind::TaskAvailable) if is_bare(msg) => v(&["chief"]),
+        Some(TopicKind::TaskAvailable) => v(&["planner"]),
+        Some(TopicKind::PlanReady) => v(&["router", "synthesizer"]),
+        Some(TopicKind::PoolTask) => {
+            vec![format!("pool-{}", msg.topic.pool().unwrap_or("?"))]
+        }
+        Some(TopicKind::PoolResult) => v(&["router", "synthesizer"]),
+        Some(TopicKind::ToolRequest) => vec![mcp_of(from)],
+        Some(TopicKind::FinalReport) => v(&["chief"]),
+        Some(TopicKind::ClarificationNeeded) | Some(TopicKind::VerificationDone) => v(&["chief"]),
+        Some(TopicKind::ClarificationAnswer) | Some(TopicKind::RenavigateRequest) => {
+            v(&["planner"])
+        }
+        Some(TopicKind::DeadLetter) => v(&["operators"]),
+        Some(TopicKind::AgentHeartbeat) => v(&["registry"]),
+        Some(TopicKind::ToolResponse) | None => v(&["watchers"]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chorus_bus::{Payload, StepOutcome, ToolResponse};
+
+    #[test]
+    fn instance_names_map_to_their_role() {
+        let id = "0192f0c27a3e70008000000000000001";
+        assert_eq!(role_of(&format!("router-{id}")), "router");
+        assert_eq!(role_of(&format!("pool-math-{id}")), "pool-math");
+        assert_eq!(role_of("cli"), "client");
+        assert_eq!(role_of("chief"), "chief");
+        assert_eq!(role_of("pool-date"), "pool-date");
+        assert_eq!(short_agent(&format!("pool-math-{id}")), "pool-math/0001");
+        assert_eq!(short_agent("cli"), "client");
+    }
+
+    #[test]
+    fn a_step_sent_to_a_pool_goes_to_that_pools_agents() {
+        let msg = Message::new(
+            "t",
+            Topic::pool_task("math"),
+            "router-0192f0c27a3e70008000000000000001",
+            Payload::ToolResponse(ToolResponse {
+                step_id: "s1".into(),
+                tool: "sum".into(),
+                outcome: StepOutcome::Failed { error: "x".into() },
+                elapsed_us: 1,
+            }),
+        )
+        .to("math");
+        let h = hop(&msg);
+        assert_eq!(h.from, "router");
+        assert_eq!(h.to, vec!["pool-math"]);
+    }
+
+    #[test]
+    fn a_tool_response_is_the_mcp_servers_reply_to_the_pool_agent() {
+        let msg = Message::new(
+            "t",
+            Topic::tool_response(),
+            "pool-date-0192f0c27a3e70008000000000000001",
+            Payload::ToolResponse(ToolResponse {
+                step_id: "s1".into(),
+                tool: "weekday".into(),
+                outcome: StepOutcome::Failed { error: "x".into() },
+                elapsed_us: 1,
+            }),
+        );
+        let h = hop(&msg);
+        assert_eq!(
+            h,
+            Hop {
+                from: "mcp-date".into(),
+                to: vec!["pool-date".into()],
+                reply: true
+            }
+        );
+    }
+}

@@ -1,0 +1,71 @@
+//! API errors as JSON: `{"error": {"code": "…", "message": "…"}}` with a status code.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+/// An error answered to an HTTP client.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    /// 400 with a code and message.
+    pub fn bad_request(code: &'static str, message: &str) -> Self {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            code,
+            message: message.to_owned(),
+        }
+    }
+
+    /// 404.
+    pub fn not_found(message: &str) -> Self {
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            code: "not_found",
+            message: message.to_owned(),
+        }
+    }
+
+    /// 503 for a bus failure (Redis unreachable…).
+    pub fn from_bus(e: chorus_bus::BusError) -> Self {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            code: "bus_unavailable",
+            message: e.to_string(),
+        }
+    }
+
+    /// From a JSON body the extractor refused: 413 when too large, 415 without a JSON
+    /// content type, 400 otherwise.
+    pub fn from_json(rejection: axum::extract::rejection::JsonRejection) -> Self {
+        use axum::extract::rejection::JsonRejection as R;
+        let (status, code) = match &rejection {
+            R::MissingJsonContentType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, "not_json"),
+            R::BytesRejection(_) => (StatusCode::PAYLOAD_TOO_LARGE, "body_too_large"),
+            R::JsonDataError(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_body"),
+            _ => (StatusCode::BAD_REQUEST, "malformed_json"),
+        };
+        ApiError {
+            status,
+            code,
+            message: rejection.body_text(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({"error": {"code": self.code, "message": self.message}});
+        (self.status, Json(body)).into_response()
+    }
+}
+
+/// Any route that does not exist.
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("no such route; see docs/openapi.json")
+}

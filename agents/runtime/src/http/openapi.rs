@@ -1,0 +1,86 @@
+//! The OpenAPI 3.1 document of the HTTP API, built from the request and response types
+//! (their JSON Schemas come from schemars), committed as docs/openapi.json and tested to
+//! match (`chorus openapi > docs/openapi.json` regenerates it).
+
+use chorus_bus::{FinalReport, PlanReady, StepResult};
+use schemars::generate::SchemaSettings;
+use serde_json::{Value, json};
+
+use super::tasks::TaskStatus;
+use super::{Accepted, NewTask};
+
+fn error_response(description: &str) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+}
+
+fn json_body(schema: &Value) -> Value {
+    json!({"required": true, "content": {"application/json": {"schema": schema}}})
+}
+
+/// The OpenAPI document.
+pub fn openapi() -> Value {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.definitions_path = "/components/schemas".into();
+    let mut generator = settings.into_generator();
+    let new_task = generator.subschema_for::<NewTask>().to_value();
+    let accepted = generator.subschema_for::<Accepted>().to_value();
+    let status = generator.subschema_for::<TaskStatus>().to_value();
+    let _ = generator.subschema_for::<PlanReady>();
+    let _ = generator.subschema_for::<StepResult>();
+    let _ = generator.subschema_for::<FinalReport>();
+    let mut schemas = generator.take_definitions(true);
+    schemas.insert(
+        "Error".into(),
+        json!({
+            "type": "object",
+            "required": ["error"],
+            "properties": {"error": {"type": "object", "required": ["code", "message"],
+                "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}
+        }),
+    );
+    let stream_doc = "Server-Sent Events, in order: `accepted` ({\"task_id\"}), `plan` (PlanReady), \
+        one `step` per step result (StepResult), then `report` (FinalReport); or `error` when no \
+        report comes within the task's deadline.";
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Chorus Chief API",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Submit requests to Chorus and follow them to their final report."
+        },
+        "paths": {
+            "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "alive",
+                "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+            "/tasks": {"post": {
+                "summary": "Submit a task",
+                "requestBody": json_body(&new_task),
+                "responses": {
+                    "202": {"description": "accepted", "content": {"application/json": {"schema": accepted}}},
+                    "400": error_response("empty or too long query, invalid task id, malformed JSON"),
+                    "413": error_response("body too large"),
+                    "415": error_response("not JSON"),
+                    "422": error_response("JSON of the wrong shape"),
+                    "503": error_response("the bus is unavailable")
+                }
+            }},
+            "/tasks/{id}": {"get": {
+                "summary": "A task's state and report",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {
+                    "200": {"description": "pending or done", "content": {"application/json": {"schema": status}}},
+                    "404": error_response("unknown or expired task")
+                }
+            }},
+            "/chat/stream": {"post": {
+                "summary": "Submit a task and stream its progress",
+                "requestBody": json_body(&new_task),
+                "responses": {
+                    "200": {"description": stream_doc, "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                    "400": error_response("empty or too long query, invalid task id, malformed JSON"),
+                    "422": error_response("JSON of the wrong shape")
+                }
+            }}
+        },
+        "components": {"schemas": schemas}
+    })
+}

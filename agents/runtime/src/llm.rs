@@ -1,0 +1,251 @@
+//! Glue between the roles and `chorus-llm`: builds the model planner and report writer
+//! once at start (only when `[llm]` is configured), turns the live registry into the
+//! tools a model may plan with, and bounds every model call by the task's deadline.
+//!
+//! Without a model configured nothing here is used and every role behaves as before:
+//! the heuristic planner plans, the template writes the report.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use chorus_bus::{AgentHeartbeat, Message, now_us};
+use chorus_llm::{LlmError, LlmPlanner, LlmSettings, LlmSynthesizer, PoolTool};
+
+/// The share of a task's remaining time a model plan may take: the steps and the report
+/// need the rest.
+pub const PLAN_SHARE: u32 = 2;
+
+/// Time kept back from a task's deadline when the report is written, so the report
+/// reaches the Chief before the Chief's deadline watcher writes its own.
+pub const REPORT_RESERVE: Duration = Duration::from_millis(250);
+
+/// Below this much time, the model is not asked at all (the call could not finish).
+pub const MIN_MODEL_BUDGET: Duration = Duration::from_millis(50);
+
+/// The model could not be set up at start (a bad prompt directory, base URL or key).
+#[derive(Debug, thiserror::Error)]
+pub enum LlmInitError {
+    /// `llm.prompt_dir` could not be read.
+    #[error("llm.prompt_dir: {0}")]
+    Prompts(#[from] std::io::Error),
+    /// The client could not be made from the settings.
+    #[error("llm: {0}")]
+    Client(#[from] LlmError),
+}
+
+/// The model planner, when `settings` configure a model; `None` otherwise.
+pub fn planner(settings: &LlmSettings) -> Result<Option<LlmPlanner>, LlmInitError> {
+    if !settings.is_active() {
+        return Ok(None);
+    }
+    let planner = LlmPlanner::new(settings, settings.prompts()?)?;
+    tracing::info!(model = %settings.model, base_url = %settings.base_url, "model planning on");
+    Ok(Some(planner))
+}
+
+/// The model report writer, when `settings` configure a model and `synthesize` is on;
+/// `None` otherwise.
+pub fn synthesizer(settings: &LlmSettings) -> Result<Option<LlmSynthesizer>, LlmInitError> {
+    if !settings.is_active() || !settings.synthesize {
+        return Ok(None);
+    }
+    let synth = LlmSynthesizer::new(settings, settings.prompts()?)?;
+    tracing::info!(model = %settings.model, base_url = %settings.base_url, "model report writing on");
+    Ok(Some(synth))
+}
+
+/// Every tool live pool agents offer, once per (pool, tool) however many replicas list
+/// it, in a stable order.
+pub fn pool_tools(live: &[AgentHeartbeat]) -> Vec<PoolTool> {
+    let mut seen = BTreeSet::new();
+    let mut tools = Vec::new();
+    for agent in live {
+        let Some(pool) = &agent.pool else { continue };
+        for tool in PoolTool::from_pool(pool, &agent.tools) {
+            if seen.insert((tool.pool.clone(), tool.name.clone())) {
+                tools.push(tool);
+            }
+        }
+    }
+    tools.sort_by(|a, b| (&a.pool, &a.name).cmp(&(&b.pool, &b.name)));
+    tools
+}
+
+/// The task's deadline (milliseconds since the epoch) as seen from `msg`: its own
+/// `deadline_ms`, else `msg`'s time plus the configured task deadline. (A client
+/// publishing a full envelope without a deadline gets one from the Chief's state, which
+/// does not travel on the messages; this is the same value or an earlier one when `msg`
+/// is the request, a later one when it is a result.)
+pub fn task_deadline_ms(msg: &Message, deadline: Duration) -> u64 {
+    msg.deadline_ms
+        .unwrap_or_else(|| msg.timestamp_us / 1000 + deadline.as_millis() as u64)
+}
+
+/// Time left before `deadline_ms` (milliseconds since the epoch), `None` without one.
+pub fn remaining(deadline_ms: Option<u64>) -> Option<Duration> {
+    deadline_ms.map(|d| Duration::from_millis(d.saturating_sub(now_us() / 1000)))
+}
+
+/// What bounds a model call besides the model's own timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The task deadline (`agents.deadline_ms`), counted from a message's time when its
+    /// envelope carries no deadline.
+    pub deadline: Duration,
+    /// The bus's `claim_idle_ms`: a handler still busy after it counts as dead and its
+    /// message is delivered again, so a model call ends well before it.
+    pub claim_idle: Duration,
+}
+
+impl Limits {
+    /// The limits in `settings`.
+    pub fn of(settings: &crate::settings::Settings) -> Self {
+        Limits {
+            deadline: settings.deadline(),
+            claim_idle: settings.bus.claim_idle(),
+        }
+    }
+
+    /// The most one model call may take in a handler: 90% of the claim idle time.
+    pub fn handler_cap(&self) -> Duration {
+        self.claim_idle.mul_f64(0.9)
+    }
+}
+
+/// How long a model plan may take: the model's own timeout, at most
+/// 1/[`PLAN_SHARE`] of the task's remaining time, and within the handler cap.
+pub fn plan_budget(
+    settings: &LlmSettings,
+    remaining: Option<Duration>,
+    limits: &Limits,
+) -> Duration {
+    let own = settings.timeout().min(limits.handler_cap());
+    remaining.map_or(own, |r| own.min(r / PLAN_SHARE))
+}
+
+/// How long a model report may take: the model's own timeout, the task's remaining
+/// time less [`REPORT_RESERVE`], and within the handler cap.
+pub fn report_budget(
+    settings: &LlmSettings,
+    remaining: Option<Duration>,
+    limits: &Limits,
+) -> Duration {
+    let own = settings.timeout().min(limits.handler_cap());
+    remaining.map_or(own, |r| own.min(r.saturating_sub(REPORT_RESERVE)))
+}
+
+/// The error a call cut short by the deadline falls back with.
+pub fn deadline_timeout(budget: Duration) -> LlmError {
+    LlmError::Timeout(budget.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chorus_bus::ToolInfo;
+
+    fn agent(pool: Option<&str>, tools: &[&str]) -> AgentHeartbeat {
+        AgentHeartbeat {
+            role: "pool".into(),
+            instance: format!("{pool:?}-{}", tools.len()),
+            pool: pool.map(str::to_owned),
+            tools: tools
+                .iter()
+                .map(|t| ToolInfo {
+                    name: (*t).into(),
+                    description: String::new(),
+                    input_schema: serde_json::json!({"type": "object"}),
+                })
+                .collect(),
+            ttl_ms: 3000,
+        }
+    }
+
+    #[test]
+    fn replicas_offer_each_tool_once_and_roles_without_a_pool_none() {
+        let live = [
+            agent(Some("math"), &["sum", "multiply"]),
+            agent(Some("math"), &["sum", "multiply"]),
+            agent(Some("date"), &["weekday"]),
+            agent(None, &[]),
+        ];
+        let names: Vec<(String, String)> = pool_tools(&live)
+            .into_iter()
+            .map(|t| (t.pool, t.name))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("date".into(), "weekday".into()),
+                ("math".into(), "multiply".into()),
+                ("math".into(), "sum".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_model_call_gets_its_timeout_its_share_of_the_deadline_and_ends_before_a_claim() {
+        let s = LlmSettings {
+            timeout_ms: 2_000,
+            ..LlmSettings::new("http://127.0.0.1:1/v1", "m")
+        };
+        let roomy = Limits {
+            deadline: Duration::from_secs(10),
+            claim_idle: Duration::from_secs(60),
+        };
+        assert_eq!(plan_budget(&s, None, &roomy), Duration::from_secs(2));
+        assert_eq!(
+            plan_budget(&s, Some(Duration::from_secs(10)), &roomy),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            plan_budget(&s, Some(Duration::from_secs(1)), &roomy),
+            Duration::from_millis(500)
+        );
+        assert_eq!(
+            report_budget(&s, Some(Duration::from_millis(1_000)), &roomy),
+            Duration::from_millis(750)
+        );
+        assert_eq!(
+            report_budget(&s, Some(Duration::from_millis(100)), &roomy),
+            Duration::ZERO
+        );
+        let quick_claims = Limits {
+            claim_idle: Duration::from_millis(1_000),
+            ..roomy
+        };
+        assert_eq!(
+            report_budget(&s, Some(Duration::from_secs(10)), &quick_claims),
+            Duration::from_millis(900)
+        );
+    }
+
+    #[test]
+    fn a_message_without_a_deadline_gets_the_configured_one_from_its_time() {
+        let mut msg = Message::new(
+            "t1",
+            chorus_bus::Topic::task_available(),
+            "cli",
+            chorus_bus::Payload::TaskAvailable(chorus_bus::TaskRequest {
+                query: "2+4".into(),
+                context: Default::default(),
+            }),
+        );
+        msg.timestamp_us = 5_000_000;
+        assert_eq!(task_deadline_ms(&msg, Duration::from_secs(10)), 15_000);
+        msg.deadline_ms = Some(7_000);
+        assert_eq!(task_deadline_ms(&msg, Duration::from_secs(10)), 7_000);
+    }
+
+    #[test]
+    fn no_model_is_built_without_a_base_url_and_a_model() {
+        assert!(matches!(planner(&LlmSettings::default()), Ok(None)));
+        assert!(matches!(synthesizer(&LlmSettings::default()), Ok(None)));
+        let no_synth = LlmSettings {
+            synthesize: false,
+            ..LlmSettings::new("http://127.0.0.1:1/v1", "m")
+        };
+        assert!(matches!(synthesizer(&no_synth), Ok(None)));
+        assert!(matches!(planner(&no_synth), Ok(Some(_))));
+    }
+}

@@ -1,0 +1,219 @@
+//! The Planner: turns each accepted request into a plan (a DAG of steps) and publishes
+//! it once. The heuristic planner always runs first; when a model is configured
+//! (`[llm]`) and the heuristic cannot plan the query, the model is asked for a plan with
+//! the tools live agents offer, bounded by the task's deadline, and any failure falls
+//! back to the heuristic answer. What cannot be planned still gets a `plan_ready`, with
+//! no steps and a message saying what Chorus can do, so the task always reaches its
+//! report.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use chorus_bus::{Delivery, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
+use chorus_llm::{LlmPlanner, PlanFallback, PlanPath, PoolTool, plan_with_fallback};
+use chorus_planner::{Capabilities, PlanOutcome};
+use tokio::sync::Mutex;
+use tracing::{Instrument, field, info, info_span, warn};
+
+use super::Ctx;
+use crate::llm;
+use crate::registry::{Registry, capabilities_of};
+use crate::runtime::{HandleError, Handler};
+use crate::state::once;
+
+/// How long a read of the live registry is reused.
+const CAPABILITIES_MAX_AGE: Duration = Duration::from_millis(200);
+
+/// What live agents offer, as the heuristic planner and the model see it.
+#[derive(Clone)]
+struct Live {
+    capabilities: Capabilities,
+    tools: Vec<PoolTool>,
+}
+
+/// The Planner's handler for `task_available`.
+pub struct Planner {
+    ctx: Ctx,
+    registry: Registry,
+    llm: Option<LlmPlanner>,
+    limits: llm::Limits,
+    cached: Mutex<Option<(Instant, Arc<Live>)>>,
+}
+
+impl Planner {
+    /// A planner planning with the tools live agents offer in `registry`.
+    pub fn new(ctx: Ctx, registry: Registry) -> Self {
+        Planner {
+            ctx,
+            registry,
+            llm: None,
+            limits: llm::Limits {
+                deadline: Duration::ZERO,
+                claim_idle: Duration::ZERO,
+            },
+            cached: Mutex::new(None),
+        }
+    }
+
+    /// The same planner, asking `llm` (when given) for what the heuristic cannot plan,
+    /// each call within half the task's remaining time and `limits`.
+    pub fn with_llm(mut self, llm: Option<LlmPlanner>, limits: llm::Limits) -> Self {
+        self.llm = llm;
+        self.limits = limits;
+        self
+    }
+
+    /// The live capabilities and tools, read at most every [`CAPABILITIES_MAX_AGE`].
+    async fn live(&self) -> Result<Arc<Live>, HandleError> {
+        if let Some((at, live)) = self.cached.lock().await.as_ref()
+            && at.elapsed() < CAPABILITIES_MAX_AGE
+        {
+            return Ok(Arc::clone(live));
+        }
+        let agents = self.registry.live().await?;
+        let live = Arc::new(Live {
+            capabilities: capabilities_of(&agents),
+            tools: llm::pool_tools(&agents),
+        });
+        *self.cached.lock().await = Some((Instant::now(), Arc::clone(&live)));
+        Ok(live)
+    }
+
+    /// The topics the Planner consumes.
+    pub fn topics() -> Vec<Topic> {
+        vec![Topic::task_available()]
+    }
+
+    /// The plan for `request` and the way it was made: the heuristic planner alone
+    /// without a model; with one, [`plan_with_fallback`] bounded by the task's deadline.
+    async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<PlanReady, HandleError> {
+        let live = self.live().await?;
+        let Some(model) = &self.llm else {
+            let outcome =
+                chorus_planner::plan(&request.query, &request.context, &live.capabilities);
+            return Ok(plan_ready(request, outcome));
+        };
+        let deadline_ms = llm::task_deadline_ms(msg, self.limits.deadline);
+        let budget = llm::plan_budget(
+            model.settings(),
+            llm::remaining(Some(deadline_ms)),
+            &self.limits,
+        );
+        let span = info_span!("plan", path = field::Empty, fallback = field::Empty);
+        let call = plan_with_fallback(Some(model), &request.query, &request.context, &live.tools);
+        let (outcome, path) = if budget < llm::MIN_MODEL_BUDGET {
+            // Too close to the deadline for a model call: the heuristic alone.
+            heuristic_past_deadline(request, &live, budget)
+        } else {
+            match tokio::time::timeout(budget, call)
+                .instrument(span.clone())
+                .await
+            {
+                Ok(done) => done,
+                Err(_) => heuristic_past_deadline(request, &live, budget),
+            }
+        };
+        span.record("path", path.label());
+        if let PlanPath::FellBack(reason) = &path {
+            span.record("fallback", field::display(reason));
+            warn!(parent: &span, task_id = %msg.task_id, path = %path.label(), reason = %reason,
+                "model plan not used; heuristic answer published");
+        } else {
+            info!(parent: &span, task_id = %msg.task_id, path = %path.label(), "plan path");
+        }
+        let mut ready = plan_ready(request, outcome);
+        ready.planner = path.planner_kind();
+        Ok(ready)
+    }
+}
+
+/// The heuristic outcome when the model call was cut short by the deadline (or not
+/// made for lack of time). When the heuristic is certain the model was never needed.
+fn heuristic_past_deadline(
+    request: &TaskRequest,
+    live: &Live,
+    budget: Duration,
+) -> (PlanOutcome, PlanPath) {
+    let outcome = chorus_planner::plan(&request.query, &request.context, &live.capabilities);
+    let path = match outcome {
+        PlanOutcome::Unplannable { .. } => {
+            PlanPath::FellBack(PlanFallback::Call(llm::deadline_timeout(budget)))
+        }
+        _ => PlanPath::Heuristic,
+    };
+    (outcome, path)
+}
+
+/// Turns a planner outcome into the `plan_ready` payload.
+pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> PlanReady {
+    let (plan, language, unplanned, reply) = match outcome {
+        PlanOutcome::Planned { plan, language } => (plan, language, None, None),
+        PlanOutcome::Unplannable { language, message } => {
+            (Default::default(), language, Some(message), None)
+        }
+        PlanOutcome::Capabilities { language, message } => {
+            (Default::default(), language, None, Some(message))
+        }
+    };
+    PlanReady {
+        query: request.query.clone(),
+        context: request.context.clone(),
+        language,
+        plan,
+        planner: PlannerKind::Heuristic,
+        unplanned,
+        reply,
+    }
+}
+
+#[async_trait]
+impl Handler for Planner {
+    async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
+        if delivery.bare {
+            // The Chief normalises bare requests; the planner plans the normalised one.
+            return Ok(());
+        }
+        let msg = &delivery.message;
+        let Payload::TaskAvailable(request) = &msg.payload else {
+            return Err(HandleError::Permanent(
+                "task_available without a request".into(),
+            ));
+        };
+        if self.llm.is_some()
+            && delivery.deliveries > 1
+            && self
+                .ctx
+                .state
+                .store()
+                .get(&once::planned(&msg.task_id))
+                .await?
+                .is_some()
+        {
+            // Redelivered after its plan was published: no second model call.
+            return Ok(());
+        }
+        let ready = self.plan(msg, request).await?;
+        info!(
+            steps = ready.plan.steps.len(),
+            planned = ready.unplanned.is_none(),
+            planner = ?ready.planner,
+            "planned"
+        );
+        let mut out = msg.reply(
+            Topic::plan_ready(),
+            &self.ctx.instance,
+            Payload::PlanReady(ready),
+        );
+        if self.llm.is_some() && out.deadline_ms.is_none() {
+            // The deadline travels with the plan, so the report writer can keep to it.
+            out.deadline_ms = Some(llm::task_deadline_ms(msg, self.limits.deadline));
+        }
+        let ttl = self.ctx.state.ttl();
+        self.ctx
+            .bus
+            .publish_once(&once::planned(&msg.task_id), ttl, &out)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,186 @@
+//! The Synthesizer: the fan-in. It records the plan and every step result, and when
+//! every step of a plan is final (succeeded or failed) writes the task's one report.
+//! Plans and results may arrive in any order and on any replica: each side stores
+//! first and checks second, so whichever comes last sees everything.
+//!
+//! With a model configured (`[llm]`, `synthesize` on) the report's text is the model's
+//! when every number in it comes from the results, else the template's; the structured
+//! steps are the same either way. The model call is bounded by the task's deadline (less
+//! a reserve) and is skipped when the report is already out.
+
+use std::collections::HashMap;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chorus_bus::{Delivery, FinalReport, Message, Payload, PlanReady, StepResult, Topic};
+use chorus_llm::{LlmSynthesizer, SynthFallback, WRITTEN_BY_TEMPLATE, write_or_template};
+use tracing::{info, warn};
+
+use super::Ctx;
+use crate::llm;
+use crate::report;
+use crate::runtime::{HandleError, Handler};
+use crate::state::once;
+
+/// The Synthesizer's handler for `plan_ready` and every pool's results.
+pub struct Synthesizer {
+    ctx: Ctx,
+    pools: Vec<String>,
+    llm: Option<LlmSynthesizer>,
+    limits: llm::Limits,
+}
+
+impl Synthesizer {
+    /// A synthesizer for the given pools.
+    pub fn new(ctx: Ctx, pools: Vec<String>) -> Self {
+        Synthesizer {
+            ctx,
+            pools,
+            llm: None,
+            limits: llm::Limits {
+                deadline: Duration::ZERO,
+                claim_idle: Duration::ZERO,
+            },
+        }
+    }
+
+    /// The same synthesizer, letting `llm` (when given) write the report's text, each
+    /// call ending before the task's deadline and within `limits`.
+    pub fn with_llm(mut self, llm: Option<LlmSynthesizer>, limits: llm::Limits) -> Self {
+        self.llm = llm;
+        self.limits = limits;
+        self
+    }
+
+    /// The topics the Synthesizer consumes: `plan_ready` and `<pool>_result` for each pool.
+    pub fn topics(pools: &[String]) -> Vec<Topic> {
+        // The same fan-in inputs as the Router's.
+        super::router::Router::topics(pools)
+    }
+
+    async fn finish_if_complete(
+        &self,
+        msg: &Message,
+        plan: &PlanReady,
+        results: Option<HashMap<String, StepResult>>,
+    ) -> Result<(), HandleError> {
+        let task = &msg.task_id;
+        let results = match results {
+            Some(r) => r,
+            None if plan.plan.steps.is_empty() => Default::default(),
+            None => self.ctx.state.results(task).await?,
+        };
+        if !report::complete(plan, &results) {
+            return Ok(());
+        }
+        let mut report = report::build(plan, &results);
+        if let Some(model) = &self.llm
+            && !report.steps.is_empty()
+        {
+            if self
+                .ctx
+                .state
+                .store()
+                .get(&once::reported(task))
+                .await?
+                .is_some()
+            {
+                return Ok(()); // already out: no model call for nothing
+            }
+            self.write_with(model, msg, plan, &mut report).await;
+        }
+        let status = report.status;
+        let out = msg
+            .reply(
+                Topic::final_report(),
+                &self.ctx.instance,
+                Payload::FinalReport(report),
+            )
+            .to("chief");
+        let ttl = self.ctx.state.ttl();
+        if self
+            .ctx
+            .bus
+            .publish_once(&once::reported(task), ttl, &out)
+            .await?
+        {
+            info!(?status, "final report written");
+        }
+        Ok(())
+    }
+
+    /// Replaces the template text of `report` with the model's when it is grounded and
+    /// comes within the task's deadline; logs why when it does not.
+    async fn write_with(
+        &self,
+        model: &LlmSynthesizer,
+        msg: &Message,
+        plan: &PlanReady,
+        report: &mut FinalReport,
+    ) {
+        let deadline_ms = llm::task_deadline_ms(msg, self.limits.deadline);
+        let budget = llm::report_budget(
+            model.settings(),
+            llm::remaining(Some(deadline_ms)),
+            &self.limits,
+        );
+        let cut_short = || SynthFallback::Call(llm::deadline_timeout(budget));
+        let (text, written_by, fallback) = if budget < llm::MIN_MODEL_BUDGET {
+            (None, WRITTEN_BY_TEMPLATE, Some(cut_short()))
+        } else {
+            let call = write_or_template(
+                Some(model),
+                &plan.query,
+                &plan.language,
+                &report.steps,
+                report.status,
+                plan.unplanned.as_deref(),
+            );
+            match tokio::time::timeout(budget, call).await {
+                Ok((text, by, fallback)) => (Some(text), by, fallback),
+                Err(_) => (None, WRITTEN_BY_TEMPLATE, Some(cut_short())),
+            }
+        };
+        if let Some(text) = text {
+            report.text = text;
+        }
+        report.written_by = written_by.to_owned();
+        match fallback {
+            Some(reason) => warn!(task_id = %msg.task_id, written_by, code = %reason.code(),
+                reason = %reason, "model report not used; template published"),
+            None => info!(task_id = %msg.task_id, written_by, "report written"),
+        }
+    }
+}
+
+#[async_trait]
+impl Handler for Synthesizer {
+    async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
+        let msg = &delivery.message;
+        let task = &msg.task_id;
+        let state = &self.ctx.state;
+        match &msg.payload {
+            Payload::PlanReady(plan) => {
+                state.put_plan(task, plan).await?;
+                for failed in report::unserved(plan, &self.pools) {
+                    state.put_result(task, &failed).await?;
+                }
+                self.finish_if_complete(msg, plan, None).await
+            }
+            Payload::StepResult(result) => {
+                // Store first, read second, in one round trip.
+                match state.record_result(task, result).await? {
+                    (Some(plan), results) => {
+                        self.finish_if_complete(msg, &plan, Some(results)).await
+                    }
+                    (None, _) => Ok(()),
+                }
+            }
+            _ => Err(HandleError::Permanent(format!(
+                "the synthesizer does not handle {}",
+                delivery.topic
+            ))),
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The loop every role runs: read a batch, handle each delivery in its own task (bounded
+//! by a semaphore, so one slow message never holds back another), ack what was handled,
+//! dead-letter what can never be handled, and leave the rest pending for redelivery.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chorus_bus::{AckToken, Bus, Delivery, Subscription};
+use tokio::sync::{Semaphore, mpsc, watch};
+use tracing::{Instrument, debug, info_span, warn};
+
+/// Why a handler did not finish a delivery.
+#[derive(Debug, thiserror::Error)]
+pub enum HandleError {
+    /// The message can never be handled (bad content): dead-letter it with the reason.
+    #[error("permanent: {0}")]
+    Permanent(String),
+    /// A transient failure (Redis, a server down): leave it pending to be redelivered.
+    #[error("transient: {0}")]
+    Transient(String),
+}
+
+impl From<chorus_bus::BusError> for HandleError {
+    fn from(e: chorus_bus::BusError) -> Self {
+        match e {
+            chorus_bus::BusError::Decode(d) => HandleError::Permanent(d.to_string()),
+            other => HandleError::Transient(other.to_string()),
+        }
+    }
+}
+
+/// What a role does with one delivery. Must be idempotent: a delivery can arrive again.
+#[async_trait]
+pub trait Handler: Send + Sync + 'static {
+    /// Handles one delivery; its effects must be written before this returns `Ok`.
+    async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError>;
+}
+
+/// A shutdown signal shared by every loop of a process.
+#[derive(Clone)]
+pub struct Shutdown {
+    rx: watch::Receiver<bool>,
+}
+
+/// Triggers a [`Shutdown`].
+pub struct ShutdownTrigger {
+    tx: watch::Sender<bool>,
+}
+
+impl Shutdown {
+    /// A new signal and its trigger.
+    pub fn new() -> (ShutdownTrigger, Shutdown) {
+        let (tx, rx) = watch::channel(false);
+        (ShutdownTrigger { tx }, Shutdown { rx })
+    }
+
+    /// Whether shutdown was requested.
+    pub fn is_requested(&self) -> bool {
+        *self.rx.borrow()
+    }
+
+    /// Resolves when shutdown is requested.
+    pub async fn requested(&mut self) {
+        while !*self.rx.borrow() {
+            if self.rx.changed().await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+impl ShutdownTrigger {
+    /// Requests shutdown of every loop holding the signal.
+    pub fn trigger(&self) {
+        let _ = self.tx.send(true);
+    }
+}
+
+/// Runs `handler` on `sub` until shutdown, with at most `max_in_flight` deliveries in
+/// progress at once (back-pressure: no new batch is read while all permits are taken).
+/// Handled deliveries are acked by a separate task as soon as they finish (batched with
+/// whatever else finished meanwhile); permanent failures are dead-lettered.
+pub async fn run_loop(
+    bus: Arc<dyn Bus>,
+    sub: Subscription,
+    handler: Arc<dyn Handler>,
+    max_in_flight: usize,
+    mut shutdown: Shutdown,
+) -> Result<(), chorus_bus::BusError> {
+    let role = sub.role.clone();
+    let mut subscriber = bus.subscribe(sub).await?;
+    let permits = Arc::new(Semaphore::new(max_in_flight.max(1)));
+    let (ack_tx, ack_rx) = mpsc::unbounded_channel::<AckToken>();
+    let (failed_tx, mut failed_rx) = mpsc::unbounded_channel::<(Delivery, String)>();
+    let acker = tokio::spawn(ack_loop(bus.clone(), role.clone(), ack_rx));
+    loop {
+        let batch = tokio::select! {
+            b = subscriber.next_batch() => b,
+            _ = shutdown.requested() => break,
+        };
+        dead_letter_failed(&mut *subscriber, &mut failed_rx).await;
+        let batch = match batch {
+            Ok(b) => b,
+            Err(e) => {
+                warn!(%role, error = %e, "reading the bus failed; retrying");
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        for delivery in batch {
+            let Ok(permit) = permits.clone().acquire_owned().await else {
+                break;
+            };
+            let handler = handler.clone();
+            let (acks, failed) = (ack_tx.clone(), failed_tx.clone());
+            let span = info_span!("handle", %role, task_id = %delivery.message.task_id,
+                topic = %delivery.topic, entry = %delivery.entry_id, n = delivery.deliveries);
+            tokio::spawn(
+                async move {
+                    match handler.handle(&delivery).await {
+                        Ok(()) => {
+                            let _ = acks.send(delivery.ack_token());
+                        }
+                        Err(HandleError::Permanent(reason)) => {
+                            warn!(%reason, "cannot be handled; dead-lettering");
+                            let _ = failed.send((delivery, reason));
+                        }
+                        Err(HandleError::Transient(reason)) => {
+                            debug!(%reason, "left pending for redelivery");
+                        }
+                    }
+                    drop(permit);
+                }
+                .instrument(span),
+            );
+        }
+    }
+    // Let in-flight handlers finish, then flush their acks and dead letters.
+    let _ = permits.acquire_many(max_in_flight.max(1) as u32).await;
+    drop(ack_tx);
+    let _ = acker.await;
+    dead_letter_failed(&mut *subscriber, &mut failed_rx).await;
+    Ok(())
+}
+
+/// Acks finished deliveries: waits for one, takes every other already finished, and
+/// acks them in one pipelined call. Ends when every sender is gone.
+async fn ack_loop(bus: Arc<dyn Bus>, role: String, mut rx: mpsc::UnboundedReceiver<AckToken>) {
+    let mut batch = Vec::new();
+    while let Some(first) = rx.recv().await {
+        batch.push(first);
+        while let Ok(more) = rx.try_recv() {
+            batch.push(more);
+        }
+        if let Err(e) = bus.ack(&role, &batch).await {
+            warn!(%role, error = %e, n = batch.len(), "ack failed; entries will be redelivered and deduplicated");
+        }
+        batch.clear();
+    }
+}
+
+/// Dead-letters deliveries whose handler failed permanently.
+async fn dead_letter_failed(
+    subscriber: &mut dyn chorus_bus::Subscriber,
+    failed: &mut mpsc::UnboundedReceiver<(Delivery, String)>,
+) {
+    while let Ok((delivery, reason)) = failed.try_recv() {
+        if let Err(e) = subscriber.dead_letter(&delivery, &reason).await {
+            warn!(error = %e, "dead-lettering failed; the entry stays pending");
+        }
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM: how every `chorus` command is asked to stop.
+pub async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

@@ -1,0 +1,201 @@
+//! Per-task state in the shared [`Store`]: the plan, step results, once-only flags and
+//! deadlines. Key names live here only; every write carries the state TTL, so nothing
+//! outlives its task by much, and any replica of any role can carry on any task.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chorus_bus::{BusError, FinalReport, PlanReady, StepResult, Store, TaskRequest};
+
+/// The sorted set of open tasks scored by deadline (ms since the epoch).
+pub const DEADLINES_KEY: &str = "chorus:deadlines";
+
+/// Typed access to a task's state.
+#[derive(Clone)]
+pub struct TaskState {
+    store: Arc<dyn Store>,
+    ttl: Duration,
+}
+
+/// Key of a task's `PlanReady`.
+fn plan_key(task: &str) -> String {
+    format!("chorus:task:{task}:plan")
+}
+/// Key of a task's step results hash.
+fn results_key(task: &str) -> String {
+    format!("chorus:task:{task}:results")
+}
+/// Key of a task's request (for the deadline report when no plan came).
+fn request_key(task: &str) -> String {
+    format!("chorus:task:{task}:request")
+}
+
+/// Key of a task's final report (for `GET /tasks/{id}`).
+fn report_key(task: &str) -> String {
+    format!("chorus:task:{task}:report")
+}
+
+/// Once-keys: set atomically together with the one publish they guard.
+pub mod once {
+    /// The task was accepted (normalised) by the Chief.
+    pub fn accepted(task: &str) -> String {
+        format!("chorus:task:{task}:once:accepted")
+    }
+    /// The task was planned.
+    pub fn planned(task: &str) -> String {
+        format!("chorus:task:{task}:once:planned")
+    }
+    /// The step was dispatched to its pool (or failed because of a dependency).
+    pub fn dispatched(task: &str, step: &str) -> String {
+        format!("chorus:task:{task}:once:dispatch:{step}")
+    }
+    /// The step's tool_response event was published.
+    pub fn response(task: &str, step: &str) -> String {
+        format!("chorus:task:{task}:once:response:{step}")
+    }
+    /// The step's result was published.
+    pub fn result(task: &str, step: &str) -> String {
+        format!("chorus:task:{task}:once:result:{step}")
+    }
+    /// The task's one final report was published.
+    pub fn reported(task: &str) -> String {
+        format!("chorus:task:{task}:once:final")
+    }
+}
+
+impl TaskState {
+    /// State over `store`, every key expiring after `ttl`.
+    pub fn new(store: Arc<dyn Store>, ttl: Duration) -> Self {
+        TaskState { store, ttl }
+    }
+
+    /// The TTL of task state.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// Stores the plan (idempotent: every writer stores the same plan).
+    pub async fn put_plan(&self, task: &str, plan: &PlanReady) -> Result<(), BusError> {
+        let json = serde_json::to_string(plan).map_err(chorus_bus::DecodeError::from)?;
+        self.store.set(&plan_key(task), &json, self.ttl).await
+    }
+
+    /// The plan, when one was stored.
+    pub async fn plan(&self, task: &str) -> Result<Option<PlanReady>, BusError> {
+        match self.store.get(&plan_key(task)).await? {
+            Some(json) => Ok(Some(
+                serde_json::from_str(&json).map_err(chorus_bus::DecodeError::from)?,
+            )),
+            None => Ok(None),
+        }
+    }
+
+    /// Records a step result once (the first result of a step wins).
+    pub async fn put_result(&self, task: &str, result: &StepResult) -> Result<bool, BusError> {
+        let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
+        self.store
+            .hset_nx(&results_key(task), &result.step_id, &json, self.ttl)
+            .await
+    }
+
+    /// Records a step result once and, in the same round trip, reads the task's plan and
+    /// every result recorded so far (this one included).
+    pub async fn record_result(
+        &self,
+        task: &str,
+        result: &StepResult,
+    ) -> Result<(Option<PlanReady>, HashMap<String, StepResult>), BusError> {
+        let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
+        let read = self
+            .store
+            .hset_nx_and_read(
+                &results_key(task),
+                &result.step_id,
+                &json,
+                self.ttl,
+                &plan_key(task),
+            )
+            .await?;
+        let plan = match read.other {
+            Some(json) => Some(serde_json::from_str(&json).map_err(chorus_bus::DecodeError::from)?),
+            None => None,
+        };
+        let results = read
+            .hash
+            .into_iter()
+            .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (k, r)))
+            .collect();
+        Ok((plan, results))
+    }
+
+    /// Every recorded result by step id (unreadable entries skipped).
+    pub async fn results(&self, task: &str) -> Result<HashMap<String, StepResult>, BusError> {
+        let fields = self.store.hgetall(&results_key(task)).await?;
+        Ok(fields
+            .into_iter()
+            .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (k, r)))
+            .collect())
+    }
+
+    /// Stores the request and its deadline, opening the task for the deadline watch.
+    pub async fn open(
+        &self,
+        task: &str,
+        request: &TaskRequest,
+        deadline_ms: u64,
+    ) -> Result<(), BusError> {
+        let json = serde_json::to_string(request).map_err(chorus_bus::DecodeError::from)?;
+        self.store.set(&request_key(task), &json, self.ttl).await?;
+        self.store
+            .zadd(
+                DEADLINES_KEY,
+                task,
+                i64::try_from(deadline_ms).unwrap_or(i64::MAX),
+            )
+            .await
+    }
+
+    /// The request as the Chief stored it.
+    pub async fn request(&self, task: &str) -> Result<Option<TaskRequest>, BusError> {
+        match self.store.get(&request_key(task)).await? {
+            Some(json) => Ok(serde_json::from_str(&json).ok()),
+            None => Ok(None),
+        }
+    }
+
+    /// Tasks whose deadline is at or before `now_ms`, at most `limit`.
+    pub async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, BusError> {
+        self.store
+            .zrange_to(
+                DEADLINES_KEY,
+                i64::try_from(now_ms).unwrap_or(i64::MAX),
+                limit,
+            )
+            .await
+    }
+
+    /// Stores the task's final report (for clients that poll).
+    pub async fn put_report(&self, task: &str, report: &FinalReport) -> Result<(), BusError> {
+        let json = serde_json::to_string(report).map_err(chorus_bus::DecodeError::from)?;
+        self.store.set(&report_key(task), &json, self.ttl).await
+    }
+
+    /// The task's final report, once it is out.
+    pub async fn report(&self, task: &str) -> Result<Option<FinalReport>, BusError> {
+        match self.store.get(&report_key(task)).await? {
+            Some(json) => Ok(serde_json::from_str(&json).ok()),
+            None => Ok(None),
+        }
+    }
+
+    /// Closes the task for the deadline watch (its report is out).
+    pub async fn close(&self, task: &str) -> Result<(), BusError> {
+        self.store.zrem(DEADLINES_KEY, task).await.map(|_| ())
+    }
+}
