@@ -1,0 +1,390 @@
+//! End-to-end harness: a real `redis-server`, both MCP servers and every Chorus role as
+//! separate OS processes, started on free ports and killed when the [`Cluster`] drops.
+//! The binaries come from the workspace's target directory (`tests/run.sh` builds them).
+
+use std::collections::BTreeMap;
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use chorus_testkit::RedisServer;
+
+/// The values of a report's output steps in plan order: the value (strings unquoted),
+/// `failed: <error>` for a failed step, `unfinished` for one the deadline cut off.
+pub fn answers(report: &chorus_bus::FinalReport) -> Vec<String> {
+    use chorus_bus::StepOutcome;
+    report
+        .steps
+        .iter()
+        .filter(|s| s.output)
+        .map(|s| match &s.outcome {
+            Some(StepOutcome::Ok { value, .. }) => value
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| value.to_string()),
+            Some(StepOutcome::Failed { error }) => format!("failed: {error}"),
+            None => "unfinished".to_owned(),
+        })
+        .collect()
+}
+
+/// Reads a Server-Sent Events body to its end (or 20 s) and returns the (event, data)
+/// pairs, data parsed as JSON.
+pub async fn read_events(response: reqwest::Response) -> Vec<(String, serde_json::Value)> {
+    use futures::StreamExt;
+    let mut body = response.bytes_stream();
+    let mut buffer = String::new();
+    let mut events = Vec::new();
+    let read = async {
+        while let Some(chunk) = body.next().await {
+            buffer.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                let mut name = String::from("message");
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = v.trim().to_owned();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                if !data.is_empty() {
+                    events.push((name, serde_json::from_str(&data).expect("json data")));
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(20), read).await;
+    events
+}
+
+/// The directory holding the workspace's built binaries (`target/debug`).
+pub fn bin_dir() -> PathBuf {
+    // Test executables live in target/<profile>/deps.
+    let exe = std::env::current_exe().expect("test executable path");
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .map(PathBuf::from)
+        .expect("target directory")
+}
+
+/// Path of a workspace binary, with a clear message when it was not built.
+pub fn bin(name: &str) -> PathBuf {
+    let path = bin_dir().join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: build the workspace binaries first (cargo build --workspace --bins, as tests/run.sh does)",
+        path.display()
+    );
+    path
+}
+
+/// A free TCP port on 127.0.0.1.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// Waits until something listens on `port`.
+pub fn wait_for_port(port: u16, within: Duration) {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("nothing listened on port {port} within {within:?}");
+}
+
+/// A child process killed (SIGKILL) when dropped.
+pub struct Proc {
+    /// The name it was started under.
+    pub name: String,
+    child: Child,
+}
+
+impl Proc {
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills it now (SIGKILL), as a crash would.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Whether it is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// How to start a cluster.
+#[derive(Debug, Clone)]
+pub struct ClusterOptions {
+    /// Replicas of the math pool.
+    pub math_replicas: usize,
+    /// Replicas of the date pool.
+    pub date_replicas: usize,
+    /// Extra environment for every role (e.g. `CHORUS__AGENTS__DEADLINE_MS`).
+    pub env: BTreeMap<String, String>,
+}
+
+impl Default for ClusterOptions {
+    fn default() -> Self {
+        ClusterOptions {
+            math_replicas: 1,
+            date_replicas: 1,
+            env: BTreeMap::new(),
+        }
+    }
+}
+
+/// Redis, both MCP servers and every role, each its own process.
+pub struct Cluster {
+    /// The processes by name (`math-mcp`, `chief`, `pool-math-0`, …); dropped (killed)
+    /// before Redis.
+    pub procs: BTreeMap<String, Proc>,
+    /// The Redis server.
+    pub redis: RedisServer,
+    env: BTreeMap<String, String>,
+    /// The math MCP server's port.
+    pub math_port: u16,
+    /// The date MCP server's port.
+    pub date_port: u16,
+    /// The Chief's HTTP API port.
+    pub http_port: u16,
+}
+
+impl Cluster {
+    /// Starts everything and waits until the MCP servers listen.
+    pub fn start(opts: ClusterOptions) -> Cluster {
+        let redis = RedisServer::start();
+        let math_port = free_port();
+        let date_port = free_port();
+        let http_port = free_port();
+        let mut env = opts.env.clone();
+        env.insert(
+            "CHORUS__AGENTS__HTTP_BIND".into(),
+            format!("127.0.0.1:{http_port}"),
+        );
+        env.insert("MIMALLOC_ARENA_EAGER_COMMIT".into(), "0".into());
+        env.insert("CHORUS__BUS__REDIS_URL".into(), redis.url());
+        env.insert(
+            "CHORUS__POOLS__MATH__MCP_URL".into(),
+            format!("http://127.0.0.1:{math_port}/mcp"),
+        );
+        env.insert(
+            "CHORUS__POOLS__DATE__MCP_URL".into(),
+            format!("http://127.0.0.1:{date_port}/mcp"),
+        );
+        env.entry("CHORUS__BUS__CLAIM_IDLE_MS".into())
+            .or_insert_with(|| "1500".into());
+        let mut cluster = Cluster {
+            redis,
+            procs: BTreeMap::new(),
+            env,
+            math_port,
+            date_port,
+            http_port,
+        };
+        cluster.start_mcp("math-mcp", "chorus-mcp-math", math_port);
+        cluster.start_mcp("date-mcp", "chorus-mcp-date", date_port);
+        for role in ["chief", "planner", "router", "synthesizer"] {
+            cluster.start_role(role, role, None);
+        }
+        for i in 0..opts.math_replicas {
+            cluster.start_role(&format!("pool-math-{i}"), "pool", Some("math"));
+        }
+        for i in 0..opts.date_replicas {
+            cluster.start_role(&format!("pool-date-{i}"), "pool", Some("date"));
+        }
+        wait_for_port(math_port, Duration::from_secs(10));
+        wait_for_port(date_port, Duration::from_secs(10));
+        let roles = 4 + opts.math_replicas + opts.date_replicas;
+        cluster.wait_ready(roles, Duration::from_secs(20));
+        cluster
+    }
+
+    /// Live registry entries (`chorus:agents`): pool agents count only once they list tools.
+    pub fn live_agents(&self) -> usize {
+        let out = self.redis.cli(&["HVALS", "chorus:agents"]);
+        out.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|e| {
+                let hb = &e["heartbeat"];
+                hb["pool"].is_null() || hb["tools"].as_array().is_some_and(|t| !t.is_empty())
+            })
+            .count()
+    }
+
+    /// Waits until `n` agents are live in the registry.
+    pub fn wait_ready(&self, n: usize, within: Duration) {
+        let start = Instant::now();
+        while start.elapsed() < within {
+            if self.live_agents() >= n {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!(
+            "only {} of {n} agents announced themselves within {within:?}",
+            self.live_agents()
+        );
+    }
+
+    /// Starts an MCP server binary over Streamable HTTP on `port`.
+    pub fn start_mcp(&mut self, name: &str, binary: &str, port: u16) {
+        let child = Command::new(bin(binary))
+            .args([
+                "--transport",
+                "http",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {binary}: {e}"));
+        self.procs.insert(
+            name.to_owned(),
+            Proc {
+                name: name.to_owned(),
+                child,
+            },
+        );
+    }
+
+    /// Starts `chorus agent ROLE [--pool P]` under `name` (replacing a dead one of that name).
+    pub fn start_role(&mut self, name: &str, role: &str, pool: Option<&str>) {
+        self.start_role_with(name, role, pool, &[]);
+    }
+
+    /// Like [`Cluster::start_role`], with extra environment overriding the cluster's.
+    pub fn start_role_with(
+        &mut self,
+        name: &str,
+        role: &str,
+        pool: Option<&str>,
+        extra: &[(&str, String)],
+    ) {
+        let mut cmd = Command::new(bin("chorus"));
+        cmd.arg("agent").arg(role);
+        if let Some(p) = pool {
+            cmd.args(["--pool", p]);
+        }
+        cmd.envs(&self.env)
+            .envs(extra.iter().map(|(k, v)| (*k, v.as_str())))
+            .env(
+                "CHORUS_LOG",
+                std::env::var("CHORUS_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        let child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting chorus agent {role}: {e}"));
+        self.procs.insert(
+            name.to_owned(),
+            Proc {
+                name: name.to_owned(),
+                child,
+            },
+        );
+    }
+
+    /// Freezes (SIGSTOP) or thaws (SIGCONT) the named process.
+    pub fn signal(&self, name: &str, signal: &str) {
+        let pid = self
+            .procs
+            .get(name)
+            .map(|p| p.pid())
+            .expect("known process");
+        let ok = Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        assert!(ok, "kill {signal} {pid} failed");
+    }
+
+    /// Kills the named process (SIGKILL).
+    pub fn kill(&mut self, name: &str) {
+        if let Some(p) = self.procs.get_mut(name) {
+            p.kill();
+        }
+    }
+
+    /// A client of the cluster's Redis through the bus.
+    pub async fn bus(&self) -> chorus_bus::RedisBus {
+        let settings = chorus_bus::BusSettings {
+            redis_url: self.redis.url(),
+            ..chorus_bus::BusSettings::default()
+        };
+        chorus_bus::RedisBus::connect(settings)
+            .await
+            .expect("connect to redis")
+    }
+
+    /// The environment every role gets (Redis URL, MCP endpoints, settings).
+    pub fn env(&self) -> &BTreeMap<String, String> {
+        &self.env
+    }
+
+    /// A `chorus` command with the cluster's environment (Redis URL, pools, settings),
+    /// its output captured, ready for arguments such as `ask --redis "2+4"`.
+    pub fn chorus(&self) -> Command {
+        let mut cmd = Command::new(bin("chorus"));
+        cmd.envs(&self.env)
+            .env("CHORUS_LOG", "error")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Whether a live (unexpired) agent of `pool` offers at least one tool in the
+    /// registry (`chorus:agents`).
+    pub fn pool_live(&self, pool: &str) -> bool {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0);
+        let out = self.redis.cli(&["HVALS", "chorus:agents"]);
+        out.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .any(|e| {
+                let hb = &e["heartbeat"];
+                hb["pool"].as_str() == Some(pool)
+                    && hb["tools"].as_array().is_some_and(|t| !t.is_empty())
+                    && e["expires_ms"].as_u64().is_some_and(|x| x > now_ms)
+            })
+    }
+
+    /// Waits until [`Cluster::pool_live`] is `live` for `pool`.
+    pub fn wait_pool(&self, pool: &str, live: bool, within: Duration) {
+        let start = Instant::now();
+        while start.elapsed() < within {
+            if self.pool_live(pool) == live {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("the {pool} pool did not become live={live} within {within:?}");
+    }
+}

@@ -1,0 +1,114 @@
+//! The live capability registry through every process: a pool whose agents die drops
+//! out of planning within a few heartbeats ("the date pool is down"), comes back when an
+//! agent starts again, and "what can you do?" lists exactly the live tools.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use chorus_agents::client::ask;
+use chorus_bus::redis_bus::RedisBus;
+
+use chorus_bus::{FinalReport, ReportStatus, StepOutcome, TaskContext};
+use chorus_e2e::{Cluster, ClusterOptions};
+
+/// Heartbeats every 200 ms, so an entry expires 600 ms after its agent dies.
+fn fast_heartbeats() -> ClusterOptions {
+    ClusterOptions {
+        env: BTreeMap::from([("CHORUS__AGENTS__HEARTBEAT_MS".to_owned(), "200".to_owned())]),
+        ..Default::default()
+    }
+}
+
+async fn report(bus: &RedisBus, query: &str) -> FinalReport {
+    let ctx = TaskContext {
+        now: Some("2026-11-22T09:00:00Z".into()),
+        timezone: Some("UTC".into()),
+        language: None,
+    };
+    let (_, r) = ask(bus, query, ctx, Duration::from_secs(20), |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{query}: {e}"));
+    r
+}
+
+fn value(r: &FinalReport, i: usize) -> String {
+    match r.steps.get(i).and_then(|s| s.outcome.as_ref()) {
+        Some(StepOutcome::Ok { value, .. }) => value
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| value.to_string()),
+        other => format!("{other:?}"),
+    }
+}
+
+const DATE_QUESTION: &str = "what is the weekday of 2026-12-25";
+const DATE_TOOLS: [&str; 4] = ["today", "add_duration", "difference", "weekday"];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_pool_is_reported_down_and_works_again_once_an_agent_returns() {
+    let mut cluster = Cluster::start(fast_heartbeats());
+    let bus = cluster.bus().await;
+    let r = report(&bus, DATE_QUESTION).await;
+    assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+    assert_eq!(value(&r, 0), "Friday");
+
+    cluster.kill("pool-date-0");
+    // More than three heartbeats: the entry has expired.
+    cluster.wait_pool("date", false, Duration::from_secs(10));
+    // The planner rereads the registry at most every 200 ms.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let r = report(&bus, DATE_QUESTION).await;
+    assert_eq!(r.status, ReportStatus::Unplannable, "{}", r.text);
+    assert!(r.steps.is_empty());
+    assert!(r.text.contains("The date pool is down"), "{}", r.text);
+    // Math still works meanwhile.
+    let r = report(&bus, "2+4").await;
+    assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+    assert_eq!(value(&r, 0), "6");
+
+    cluster.start_role("pool-date-0", "pool", Some("date"));
+    cluster.wait_pool("date", true, Duration::from_secs(10));
+    // The planner rereads the registry at most every 200 ms.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let r = report(&bus, DATE_QUESTION).await;
+    assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+    assert_eq!(value(&r, 0), "Friday");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_can_you_do_lists_the_tools_of_live_pools_only() {
+    let mut cluster = Cluster::start(fast_heartbeats());
+    let bus = cluster.bus().await;
+    for query in ["what can you do?", "bạn làm được gì?"] {
+        let r = report(&bus, query).await;
+        assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+        assert!(r.steps.is_empty());
+        for tool in ["sum", "subtract", "multiply", "divide"]
+            .iter()
+            .chain(DATE_TOOLS.iter())
+        {
+            assert!(
+                r.text.contains(tool),
+                "{query}: {tool} missing:\n{}",
+                r.text
+            );
+        }
+    }
+    let r = report(&bus, "bạn làm được gì?").await;
+    assert_eq!(r.language, "vi");
+
+    cluster.kill("pool-date-0");
+    cluster.wait_pool("date", false, Duration::from_secs(10));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for query in ["what can you do?", "bạn làm được gì?"] {
+        let r = report(&bus, query).await;
+        assert!(r.text.contains("sum"), "{query}:\n{}", r.text);
+        for tool in DATE_TOOLS {
+            assert!(
+                !r.text.contains(tool),
+                "{query}: {tool} listed for a dead pool:\n{}",
+                r.text
+            );
+        }
+    }
+}
