@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Chaos suite: a real redis-server (AOF), both MCP servers and every Chorus role as its own
+# process (two replicas of each pool), driven with thousands of tasks of known answers while
+# processes are killed (-9) and restarted, Redis is killed and restarted, and MCP servers are
+# stopped and brought back. Every task must get exactly one final report with the right
+# values (or, when its tool was down past its deadline, a report naming what failed).
+#
+#   deploy/chaos.sh            full run: CHAOS_TASKS (5000) over CHAOS_SECONDS (240)
+#   deploy/chaos.sh --short    CI run: 1000 tasks over 60 s (under ~2 minutes)
+#
+# Binaries come from $CHORUS_BIN (default target/debug). More knobs: CHAOS_DEADLINE_MS,
+# CHAOS_CLAIM_IDLE_MS, CHAOS_SEED, CHAOS_KEEP=1 (keep the temp dir with every log).
+# Last line: tasks=N crashes=K lost=L duplicates=D wrong=W; exit status 0 only when
+# L, D and W are all 0. The driver (deploy/chaos/chaos.py) needs python3, stdlib only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CHORUS_BIN=${CHORUS_BIN:-target/debug}
+for b in chorus chorus-mcp-math chorus-mcp-date; do
+  if [ ! -x "$CHORUS_BIN/$b" ]; then
+    echo "chaos.sh: $CHORUS_BIN/$b is missing; run: cargo build --workspace --bins" >&2
+    exit 2
+  fi
+done
+command -v "${CHORUS_REDIS_SERVER:-redis-server}" >/dev/null || {
+  echo "chaos.sh: redis-server not found (set CHORUS_REDIS_SERVER)" >&2
+  exit 2
+}
+# exec: the driver receives INT/TERM itself and kills every process it started, by PID.
+export PYTHONDONTWRITEBYTECODE=1
+exec python3 deploy/chaos/chaos.py "$@"

@@ -1,0 +1,270 @@
+"""Chaos driver (run by deploy/chaos.sh): sends tasks of known answers at a steady rate
+while crashing and restarting processes, then checks every task has exactly one right
+final report. Last line: tasks=N crashes=K lost=L duplicates=D wrong=W."""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import procs  # noqa: E402
+import tasks  # noqa: E402
+from resp import Redis, fields  # noqa: E402
+
+
+def args():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--short", action="store_true", help="CI size: 1000 tasks over 60 s")
+    p.add_argument("--tasks", type=int)
+    p.add_argument("--seconds", type=float)
+    a = p.parse_args()
+    env = os.environ.get
+    a.tasks = a.tasks or int(env("CHAOS_TASKS", 1000 if a.short else 5000))
+    a.seconds = a.seconds or float(env("CHAOS_SECONDS", 60 if a.short else 240))
+    a.deadline_ms = int(env("CHAOS_DEADLINE_MS", 15000 if a.short else 20000))
+    a.claim_idle_ms = int(env("CHAOS_CLAIM_IDLE_MS", 2000))
+    a.seed = int(env("CHAOS_SEED", 7))
+    a.keep = env("CHAOS_KEEP") == "1"
+    a.bin = env("CHORUS_BIN", "target/debug")
+    return a
+
+
+def log(t0, msg):
+    print("[%6.1fs] %s" % (time.monotonic() - t0, msg), flush=True)
+
+
+class Schedule:
+    """The chaos plan, as (time from start, action, argument) sorted by time."""
+
+    def __init__(self, seconds, deadline_s, rng):
+        ev = []
+        roles = procs.Cluster.ROLES
+        # 1. Kill -9 each role in turn during the first fifth.
+        for i, name in enumerate(roles):
+            ev.append((2 + i * (seconds * 0.2 / len(roles)), "kill", name))
+        # 2. Then a random role every 1-2 s until the end of sending.
+        t = seconds * 0.22
+        while t < seconds - 1:
+            ev.append((t, "kill", rng.choice(roles)))
+            t += rng.uniform(1.0, 2.0)
+        # 3. Redis killed (-9) and restarted on the same port from its AOF.
+        ev.append((seconds * 0.30, "redis", None))
+        # 4. The math MCP server killed, down 4 s, started again.
+        ev.append((seconds * 0.40, "mcp-kill", "math-mcp"))
+        ev.append((seconds * 0.40 + 4, "mcp-start", "math-mcp"))
+        # 5. The date MCP server frozen (SIGSTOP) past the task deadline, then thawed.
+        freeze = deadline_s + 5
+        ev.append((seconds * 0.50, "freeze", "date-mcp"))
+        ev.append((seconds * 0.50 + freeze, "thaw", "date-mcp"))
+        self.events = sorted(ev, key=lambda e: e[0])
+        self.outages = {"math": [], "date": []}
+
+    def due(self, now):
+        out = []
+        while self.events and self.events[0][0] <= now:
+            out.append(self.events.pop(0))
+        return out
+
+
+def run(a):
+    rng = random.Random(a.seed)
+    work = tempfile.mkdtemp(prefix="chorus-chaos-")
+    settings = {
+        "CHORUS__AGENTS__DEADLINE_MS": str(a.deadline_ms),
+        "CHORUS__BUS__CLAIM_IDLE_MS": str(a.claim_idle_ms),
+    }
+    cluster = procs.Cluster(os.path.abspath(a.bin), work, settings)
+    t0 = time.monotonic()
+
+    def on_signal(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    ok = False
+    try:
+        cluster.start()
+        ok = drive(a, rng, cluster, t0)
+    finally:
+        cluster.stop_all()
+        if a.keep or not ok:
+            print("chaos: logs and AOF kept in %s" % work, flush=True)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0 if ok else 1
+
+
+def wait_ready(r, t0, within=30.0):
+    """Waits until both pools have a live agent listing tools in the registry
+    (chorus:agents): the planner plans only with live tools, so a task sent earlier
+    would rightly be told the pool is down."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        live = set()
+        now_ms = int(time.time() * 1000)
+        for raw in r.cmd("HVALS", "chorus:agents") or []:
+            try:
+                entry = json.loads(raw)
+            except (TypeError, ValueError):
+                continue
+            hb = entry.get("heartbeat", {})
+            if entry.get("expires_ms", 0) > now_ms and hb.get("pool") and hb.get("tools"):
+                live.add(hb["pool"])
+        if {"math", "date"} <= live:
+            log(t0, "both pools live in the registry")
+            return
+        time.sleep(0.1)
+    raise SystemExit("chaos: the pools never announced themselves in the registry")
+
+
+def drive(a, rng, cluster, t0):
+    r = Redis(cluster.redis_port)
+    r.cmd("PING")
+    run_id = "%x" % int(time.time())
+    log(t0, "cluster up (redis :%d, work %s); %d tasks over %.0f s, deadline %d ms"
+        % (cluster.redis_port, cluster.work, a.tasks, a.seconds, a.deadline_ms))
+    wait_ready(r, t0)
+    sched = Schedule(a.seconds, a.deadline_ms / 1000, rng)
+    crashes, self_exits = 0, []
+    down = {}  # pool -> outage start (monotonic from t0)
+    sent = {}  # task id -> (query, pools, expected, sent at)
+    reports, last_id = {}, "0-0"
+    start = time.monotonic()
+    i = 0
+    while i < a.tasks:
+        now = time.monotonic() - start
+        for _, action, name in sched.due(now):
+            crashes += chaos(action, name, cluster, sched, down, now, t0)
+        while i < a.tasks and i <= now * a.tasks / a.seconds:
+            tid = "chaos-%s-%d" % (run_id, i)
+            query, pools, expected = tasks.make(i, rng)
+            r.cmd("XADD", "task_available", "*", "data", tasks.bare(tid, query))
+            sent[tid] = (query, pools, expected, time.monotonic() - start, time.time() * 1000)
+            i += 1
+        for name, code in cluster.self_exited():
+            self_exits.append((name, code))
+            log(t0, "!! %s exited by itself (status %s); restarted" % (name, code))
+        last_id = collect(r, reports, last_id)
+        time.sleep(0.01)
+    for _, action, name in sched.events:  # outages still open end now
+        if action in ("thaw", "mcp-start"):
+            crashes += chaos(action, name, cluster, sched, down, time.monotonic() - start, t0)
+    log(t0, "all %d tasks sent; waiting for reports" % a.tasks)
+    wait_until = time.monotonic() + a.deadline_ms / 1000 * 2 + 30
+    while time.monotonic() < wait_until and len(reports) < len(sent):
+        last_id = collect(r, reports, last_id)
+        time.sleep(0.2)
+    time.sleep(2.0)  # a late duplicate would show up now
+    collect(r, reports, last_id)
+    return verdict(a, r, sent, reports, sched.outages, crashes, self_exits, t0)
+
+
+def chaos(action, name, cluster, sched, down, now, t0):
+    """Performs one chaos action; returns the SIGKILLs it sent."""
+    if action == "kill":
+        cluster.restart(name)
+        return 1
+    if action == "redis":
+        log(t0, "redis: kill -9; down 2 s (the router is restarted meanwhile); "
+            "restarted from AOF on the same port")
+        cluster.procs["redis"].kill()
+        cluster.restart("router")  # starts while Redis is away
+        time.sleep(2.0)
+        cluster.procs["redis"].start()
+        procs.wait_port(cluster.redis_port)
+        return 2
+    pool = name.split("-")[0]
+    if action == "mcp-kill":
+        log(t0, "%s: kill -9 (down)" % name)
+        cluster.procs[name].kill()
+        down[pool] = now
+        return 1
+    if action == "freeze":
+        log(t0, "%s: SIGSTOP (frozen)" % name)
+        cluster.procs[name].signal(signal.SIGSTOP)
+        cluster.procs[name].stopped = True
+        down[pool] = now
+        return 0
+    if action == "mcp-start":
+        cluster.procs[name].start()
+        procs.wait_port(cluster.math_port if pool == "math" else cluster.date_port)
+    elif action == "thaw":
+        cluster.procs[name].signal(signal.SIGCONT)
+        cluster.procs[name].stopped = False
+    if pool in down:
+        sched.outages[pool].append((down.pop(pool), now))
+        log(t0, "%s: back (%s)" % (name, "started" if action == "mcp-start" else "SIGCONT"))
+    return 0
+
+
+def collect(r, reports, last_id):
+    """Reads new final_report entries into reports[task id] = [(entry id, payload)]."""
+    while True:
+        batch = r.cmd("XRANGE", "final_report", "(" + last_id, "+", "COUNT", "1000")
+        if not batch:
+            return last_id
+        for entry_id, flat in batch:
+            last_id = entry_id.decode()
+            try:
+                msg = json.loads(fields(flat).get("data", b"{}"))
+            except ValueError:
+                continue
+            reports.setdefault(msg.get("task_id"), []).append((last_id, msg.get("payload", {})))
+
+
+def excused(pools, sent_at, outages, deadline_s):
+    """Whether a pool the task needs was down at some point of its lifetime."""
+    for pool in pools:
+        for a, b in outages.get(pool, []):
+            if sent_at <= b + 5 and sent_at + deadline_s + 2 >= a:
+                return True
+    return False
+
+
+def verdict(a, r, sent, reports, outages, crashes, self_exits, t0):
+    lost = dups = wrong = degraded = 0
+    statuses, latencies, examples = {}, [], []
+    for tid, (query, pools, expected, sent_at, wall_ms) in sent.items():
+        got = reports.get(tid, [])
+        if not got:
+            lost += 1
+            examples.append("lost %s %r" % (tid, query))
+            continue
+        if len(got) > 1:
+            dups += 1
+            examples.append("duplicate %s %r: %d reports" % (tid, query, len(got)))
+        entry_id, payload = got[0]
+        status = payload.get("status")
+        statuses[status] = statuses.get(status, 0) + 1
+        latencies.append(max(0.0, int(entry_id.split("-")[0]) - wall_ms))
+        ex = excused(pools, sent_at, outages, a.deadline_ms / 1000)
+        why = tasks.check(payload, expected, ex)
+        if why:
+            wrong += 1
+            examples.append("wrong %s %r: %s" % (tid, query, why))
+        elif status != "completed" and expected is not None:
+            degraded += 1
+    for e in examples[:20]:
+        print("  " + e)
+    dead = r.cmd("XLEN", "dead_letter")
+    latencies.sort()
+    pct = (lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]) if latencies else (lambda q: 0)
+    log(t0, "statuses %s; degraded (tool down, reported as such) %d; dead letters %d; "
+        "roles that exited by themselves %d %s" % (json.dumps(statuses, sort_keys=True), degraded,
+                                                   dead, len(self_exits), self_exits[:5]))
+    log(t0, "report latency (approx., send to report) p50 %.0f ms, p99 %.0f ms, max %.0f ms; outages %s"
+        % (pct(0.5), pct(0.99), latencies[-1] if latencies else 0,
+           {k: [(round(x, 1), round(y, 1)) for x, y in v] for k, v in outages.items()}))
+    print("tasks=%d crashes=%d lost=%d duplicates=%d wrong=%d" % (len(sent), crashes, lost, dups, wrong),
+          flush=True)
+    return lost == 0 and dups == 0 and wrong == 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(args()))
