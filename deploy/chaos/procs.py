@@ -8,10 +8,17 @@ import subprocess
 import time
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(n):
+    """n distinct free ports: every probe socket stays open until all are chosen, so the
+    kernel cannot hand the same port out twice."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 def wait_port(port, within=15.0):
@@ -83,8 +90,7 @@ class Cluster:
 
     def __init__(self, bin_dir, work, settings):
         self.bin, self.work = bin_dir, work
-        self.redis_port = free_port()
-        self.math_port, self.date_port = free_port(), free_port()
+        self.redis_port, self.math_port, self.date_port = free_ports(3)
         base = dict(os.environ)
         base.update({
             "CHORUS__BUS__REDIS_URL": "redis://127.0.0.1:%d" % self.redis_port,

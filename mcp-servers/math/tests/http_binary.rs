@@ -4,7 +4,7 @@
 mod support;
 
 use std::{
-    net::{SocketAddr, TcpListener},
+    net::SocketAddr,
     process::{Child, Command, Stdio},
     time::Duration,
 };
@@ -24,10 +24,7 @@ impl Drop for ServerProcess {
     }
 }
 
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    listener.local_addr().expect("addr").port()
-}
+use chorus_testkit::free_port;
 
 async fn start_binary(port: u16, extra: &[&str]) -> ServerProcess {
     let child = Command::new(math_binary())

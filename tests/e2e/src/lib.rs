@@ -81,13 +81,7 @@ pub fn bin(name: &str) -> PathBuf {
     path
 }
 
-/// A free TCP port on 127.0.0.1.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+pub use chorus_testkit::free_port;
 
 /// Waits until something listens on `port`.
 pub fn wait_for_port(port: u16, within: Duration) {
@@ -216,6 +210,10 @@ impl Cluster {
         wait_for_port(date_port, Duration::from_secs(10));
         let roles = 4 + opts.math_replicas + opts.date_replicas;
         cluster.wait_ready(roles, Duration::from_secs(20));
+        wait_for_port(http_port, Duration::from_secs(10));
+        for p in cluster.procs.values_mut() {
+            assert!(p.is_running(), "{} exited during start-up", p.name);
+        }
         cluster
     }
 

@@ -16,6 +16,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -56,12 +57,45 @@ pub struct RedisServer {
     options: RedisOptions,
 }
 
-/// A TCP port on 127.0.0.1 that was free a moment ago.
+/// A TCP port on 127.0.0.1 that is free now and that this process has never handed out
+/// before.
+///
+/// Two things made `bind(":0")`-and-release racy when tests run in parallel: the kernel
+/// may return the same port to the next caller once the probe listener is closed (two
+/// servers of one cluster then fight over it), and outgoing connections draw their local
+/// ports from the same ephemeral range. So ports come from a counter over a range below
+/// the kernel's ephemeral range (read from `/proc/sys/net/ipv4/ip_local_port_range`),
+/// starting at an offset derived from the process id, and each is handed out once.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("no free TCP port on 127.0.0.1")
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let (low, span) = port_range();
+    let offset = std::process::id() % span;
+    for _ in 0..span {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let port = low + (offset + n) % span;
+        let Ok(port) = u16::try_from(port) else {
+            continue;
+        };
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free TCP port on 127.0.0.1 in {low}..{}", low + span);
+}
+
+/// The range test servers take ports from: `(first, length)`, below the ephemeral range.
+fn port_range() -> (u32, u32) {
+    const LOW: u32 = 15_000;
+    let ephemeral_low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()))
+        .unwrap_or(32_768u32);
+    if ephemeral_low >= LOW + 2_000 {
+        (LOW, ephemeral_low - LOW)
+    } else {
+        // An unusual kernel setting: use the ports above the ephemeral range instead.
+        (61_000, 4_000)
+    }
 }
 
 fn binary(env: &str, installed: &str, name: &str) -> PathBuf {

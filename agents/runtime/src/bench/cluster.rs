@@ -46,18 +46,22 @@ pub struct Cluster {
     pub redis_url: String,
 }
 
-/// A free TCP port on the loopback interface.
-pub fn free_port() -> Result<u16, BenchError> {
-    let l = TcpListener::bind("127.0.0.1:0").map_err(|e| BenchError::Spawn {
+/// `N` distinct free TCP ports on the loopback interface: every probe listener is held
+/// until all are chosen, so the kernel cannot hand the same port out twice.
+pub fn free_ports<const N: usize>() -> Result<[u16; N], BenchError> {
+    let error = |e: std::io::Error| BenchError::Spawn {
         what: "a free port".into(),
         reason: e.to_string(),
-    })?;
-    l.local_addr()
-        .map(|a| a.port())
-        .map_err(|e| BenchError::Spawn {
-            what: "a free port".into(),
-            reason: e.to_string(),
-        })
+    };
+    let listeners = (0..N)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(error)?;
+    let mut ports = [0; N];
+    for (port, l) in ports.iter_mut().zip(&listeners) {
+        *port = l.local_addr().map_err(error)?.port();
+    }
+    Ok(ports)
 }
 
 /// Whether something answers `PING` at `url` within `timeout`.
@@ -94,7 +98,8 @@ impl Cluster {
             redis_url: opts.redis_url.clone(),
         };
         if opts.spawn_redis {
-            let port = free_port()?.to_string();
+            let [port] = free_ports()?;
+            let port = port.to_string();
             let redis = std::env::var("CHORUS_REDIS_SERVER")
                 .unwrap_or_else(|_| "/usr/bin/redis-server".to_owned());
             let redis = if Path::new(&redis).exists() {
@@ -122,8 +127,7 @@ impl Cluster {
             })
             .await?;
         }
-        let math_port = free_port()?;
-        let date_port = free_port()?;
+        let [math_port, date_port] = free_ports()?;
         for (name, port) in [
             ("chorus-mcp-math", math_port),
             ("chorus-mcp-date", date_port),
