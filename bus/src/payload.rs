@@ -62,6 +62,12 @@ pub struct PlanReady {
     /// the answer, in the user's language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
+    /// True when the publisher already stored this plan and sent its first wave (every
+    /// step that needs no other step's result), as the Planner does: the Router then
+    /// only advances the plan on results. A plan published without it (by another
+    /// client) is stored and dispatched by the Router.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dispatched: bool,
 }
 
 /// `<pool>_task`: one step with its arguments resolved, sent to a pool.

@@ -80,10 +80,14 @@ impl TaskState {
         &self.store
     }
 
-    /// Stores the plan (idempotent: every writer stores the same plan).
-    pub async fn put_plan(&self, task: &str, plan: &PlanReady) -> Result<(), BusError> {
-        let json = serde_json::to_string(plan).map_err(chorus_bus::DecodeError::from)?;
-        self.store.set(&plan_key(task), &json, self.ttl).await
+    /// Stores `plan` unless the task has one already, and returns the stored plan (this
+    /// one, or the one stored first).
+    pub async fn put_plan_once(&self, task: &str, plan: PlanReady) -> Result<PlanReady, BusError> {
+        let json = serde_json::to_string(&plan).map_err(chorus_bus::DecodeError::from)?;
+        if self.store.set_nx(&plan_key(task), &json, self.ttl).await? {
+            return Ok(plan);
+        }
+        Ok(self.plan(task).await?.unwrap_or(plan))
     }
 
     /// The plan, when one was stored.

@@ -103,10 +103,12 @@ pub async fn run_role(
             (chief, Chief::topics())
         }
         Role::Planner => (
-            Arc::new(Planner::new(ctx, Registry::new(state.clone())).with_llm(
-                crate::llm::planner(&settings.llm)?,
-                crate::llm::Limits::of(settings),
-            )),
+            Arc::new(
+                Planner::new(ctx, Registry::new(state.clone()), pools.clone()).with_llm(
+                    crate::llm::planner(&settings.llm)?,
+                    crate::llm::Limits::of(settings),
+                ),
+            ),
             Planner::topics(),
         ),
         Role::Router => (

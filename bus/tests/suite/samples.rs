@@ -65,6 +65,7 @@ pub fn every_topic() -> Vec<Message> {
                 planner: PlannerKind::Heuristic,
                 unplanned: None,
                 reply: None,
+                dispatched: false,
             }),
         ),
         math_task("task-1"),

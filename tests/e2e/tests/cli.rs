@@ -224,18 +224,18 @@ async fn trace_draws_every_participant_in_order_and_every_topic() {
         vec![
             "client",
             "planner",
-            "router",
+            "synthesizer",
             "pool-math",
             "mcp-math",
-            "synthesizer",
+            "router",
             "chief"
         ],
         "{diagram}"
     );
     for arrow in [
         "client->>planner: task_available",
-        "planner->>router: plan_ready 2 steps (also to synthesizer)",
-        "router->>pool_math: math_task s1 sum",
+        "planner->>synthesizer: plan_ready 2 steps (also to router)",
+        "planner->>pool_math: math_task s1 sum",
         "pool_math->>mcp_math: tool_request s1 sum",
         "mcp_math-->>pool_math: tool_response s1 ok",
         "pool_math->>router: math_result s1 ok (also to synthesizer)",

@@ -92,7 +92,7 @@ fn consumers(msg: &Message, kind: Option<TopicKind>, from: &str) -> Vec<String> 
     match kind {
         Some(TopicKind::TaskAvailable) if is_bare(msg) => v(&["chief"]),
         Some(TopicKind::TaskAvailable) => v(&["planner"]),
-        Some(TopicKind::PlanReady) => v(&["router", "synthesizer"]),
+        Some(TopicKind::PlanReady) => v(&["synthesizer", "router"]),
         Some(TopicKind::PoolTask) => {
             vec![format!("pool-{}", msg.topic.pool().unwrap_or("?"))]
         }

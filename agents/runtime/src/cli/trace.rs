@@ -144,7 +144,6 @@ mod tests {
     use serde_json::json;
 
     const PLANNER: &str = "planner-0192f0c27a3e70008000000000000001";
-    const ROUTER: &str = "router-0192f0c27a3e70008000000000000002";
     const MATH: &str = "pool-math-0192f0c27a3e70008000000000000003";
     const SYNTH: &str = "synthesizer-0192f0c27a3e70008000000000000004";
 
@@ -174,6 +173,7 @@ mod tests {
             planner: PlannerKind::Heuristic,
             unplanned: None,
             reply: None,
+            dispatched: true,
         };
         let step_task = StepTask {
             step_id: "s1".into(),
@@ -213,7 +213,7 @@ mod tests {
             Message::new(
                 id,
                 Topic::pool_task("math"),
-                ROUTER,
+                PLANNER,
                 Payload::StepTask(step_task),
             )
             .to("math"),
@@ -282,7 +282,7 @@ mod tests {
         assert_eq!(lines.len(), 2 + 5);
         let last: Vec<&str> = lines[6].split_whitespace().collect();
         assert_eq!(&last[1..4], &["1.000", "4.000", "final_report"]);
-        assert!(lines[4].contains("router/0002 → pool-math"), "{table}");
+        assert!(lines[4].contains("planner/0001 → pool-math"), "{table}");
         assert!(lines[4].ends_with("s1 sum a=2 b=4"), "{table}");
     }
 
@@ -294,13 +294,13 @@ mod tests {
         let expected = "sequenceDiagram
     participant client as client
     participant planner as planner
-    participant router as router
-    participant pool_math as pool-math
     participant synthesizer as synthesizer
+    participant pool_math as pool-math
+    participant router as router
     participant chief as chief
     client->>planner: task_available +0.00 ms
-    planner->>router: plan_ready 1 step (also to synthesizer) +1.00 ms
-    router->>pool_math: math_task s1 sum +1.00 ms
+    planner->>synthesizer: plan_ready 1 step (also to router) +1.00 ms
+    planner->>pool_math: math_task s1 sum +1.00 ms
     pool_math->>router: math_result s1 ok (also to synthesizer) +1.00 ms
     synthesizer->>chief: final_report completed +1.00 ms
 ";

@@ -108,6 +108,7 @@ impl Chief {
                     planner: chorus_bus::PlannerKind::Heuristic,
                     unplanned: Some("planning did not finish before the deadline".into()),
                     reply: None,
+                    dispatched: false,
                 }
             }
         };

@@ -2,6 +2,7 @@
 //! and writes its effects (state, then messages published once) before returning.
 
 pub mod chief;
+pub mod dispatch;
 pub mod planner;
 pub mod pool;
 pub mod router;

@@ -16,7 +16,7 @@ use chorus_planner::{Capabilities, PlanOutcome};
 use tokio::sync::Mutex;
 use tracing::{Instrument, field, info, info_span, warn};
 
-use super::Ctx;
+use super::{Ctx, dispatch};
 use crate::llm;
 use crate::registry::{Registry, capabilities_of};
 use crate::runtime::{HandleError, Handler};
@@ -36,17 +36,20 @@ struct Live {
 pub struct Planner {
     ctx: Ctx,
     registry: Registry,
+    pools: Vec<String>,
     llm: Option<LlmPlanner>,
     limits: llm::Limits,
     cached: Mutex<Option<(Instant, Arc<Live>)>>,
 }
 
 impl Planner {
-    /// A planner planning with the tools live agents offer in `registry`.
-    pub fn new(ctx: Ctx, registry: Registry) -> Self {
+    /// A planner planning with the tools live agents offer in `registry`, dispatching
+    /// the first wave of steps to `pools` (the configured ones).
+    pub fn new(ctx: Ctx, registry: Registry, pools: Vec<String>) -> Self {
         Planner {
             ctx,
             registry,
+            pools,
             llm: None,
             limits: llm::Limits {
                 deadline: Duration::ZERO,
@@ -164,6 +167,7 @@ pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> Pl
         planner: PlannerKind::Heuristic,
         unplanned,
         reply,
+        dispatched: false,
     }
 }
 
@@ -180,40 +184,44 @@ impl Handler for Planner {
                 "task_available without a request".into(),
             ));
         };
-        if self.llm.is_some()
-            && delivery.deliveries > 1
-            && self
-                .ctx
-                .state
-                .store()
-                .get(&once::planned(&msg.task_id))
-                .await?
-                .is_some()
-        {
-            // Redelivered after its plan was published: no second model call.
-            return Ok(());
-        }
-        let ready = self.plan(msg, request).await?;
+        let task = &msg.task_id;
+        let state = &self.ctx.state;
+        // A redelivery whose plan is stored carries on with that plan: no second model
+        // call, and what already went out is refused by its once-key.
+        let stored = match delivery.deliveries {
+            1 => None,
+            _ => state.plan(task).await?,
+        };
+        let planned = match stored {
+            Some(plan) => plan,
+            None => self.plan(msg, request).await?,
+        };
+        // The first plan stored wins, so two replicas racing on one task (a redelivery
+        // to a slow but live one) publish the same plan.
+        let (mut ready, results) = dispatch::open_plan(state, task, planned, &self.pools).await?;
         info!(
             steps = ready.plan.steps.len(),
             planned = ready.unplanned.is_none(),
             planner = ?ready.planner,
             "planned"
         );
-        let mut out = msg.reply(
-            Topic::plan_ready(),
-            &self.ctx.instance,
-            Payload::PlanReady(ready),
-        );
+        ready.dispatched = true;
+        let me = &self.ctx.instance;
+        let mut out = msg.reply(Topic::plan_ready(), me, Payload::PlanReady(ready));
         if self.llm.is_some() && out.deadline_ms.is_none() {
             // The deadline travels with the plan, so the report writer can keep to it.
             out.deadline_ms = Some(llm::task_deadline_ms(msg, self.limits.deadline));
         }
-        let ttl = self.ctx.state.ttl();
-        self.ctx
-            .bus
-            .publish_once(&once::planned(&msg.task_id), ttl, &out)
-            .await?;
+        // The plan and its first wave (every step that needs no other step's result) in
+        // one round trip; the Router sends the rest as results come in.
+        let first_wave = match &out.payload {
+            Payload::PlanReady(plan) => dispatch::next_steps(&out, me, plan, &results, &self.pools),
+            _ => Vec::new(),
+        };
+        let mut batch = Vec::with_capacity(1 + first_wave.len());
+        batch.push((once::planned(task), out));
+        batch.extend(first_wave);
+        self.ctx.bus.publish_once_many(&batch, state.ttl()).await?;
         Ok(())
     }
 }

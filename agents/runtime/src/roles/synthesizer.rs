@@ -17,7 +17,7 @@ use chorus_bus::{Delivery, FinalReport, Message, Payload, PlanReady, StepResult,
 use chorus_llm::{LlmSynthesizer, SynthFallback, WRITTEN_BY_TEMPLATE, write_or_template};
 use tracing::{info, warn};
 
-use super::Ctx;
+use super::{Ctx, dispatch};
 use crate::llm;
 use crate::report;
 use crate::runtime::{HandleError, Handler};
@@ -161,12 +161,15 @@ impl Handler for Synthesizer {
         let task = &msg.task_id;
         let state = &self.ctx.state;
         match &msg.payload {
-            Payload::PlanReady(plan) => {
-                state.put_plan(task, plan).await?;
-                for failed in report::unserved(plan, &self.pools) {
-                    state.put_result(task, &failed).await?;
-                }
+            // The Planner stored the plan, and the failures of steps on pools nobody
+            // serves, before publishing it; a plan from another publisher is opened
+            // here too, so whichever of Router and Synthesizer comes first sees it whole.
+            Payload::PlanReady(plan) if plan.dispatched => {
                 self.finish_if_complete(msg, plan, None).await
+            }
+            Payload::PlanReady(plan) => {
+                let (plan, _) = dispatch::open_plan(state, task, plan.clone(), &self.pools).await?;
+                self.finish_if_complete(msg, &plan, None).await
             }
             Payload::StepResult(result) => {
                 // Store first, read second, in one round trip.
