@@ -225,3 +225,129 @@ impl Handler for Planner {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chorus_bus::memory::MemoryBus;
+    use chorus_bus::{AgentHeartbeat, Bus, BusSettings, ToolInfo};
+    use serde_json::json;
+
+    use crate::state::TaskState;
+
+    /// A planner on the memory bus, with a live math agent offering `sum` and `multiply`
+    /// when `math_live`.
+    async fn planner(math_live: bool) -> (Planner, Arc<MemoryBus>, TaskState) {
+        let bus = MemoryBus::new(BusSettings::default());
+        let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
+        let bus = Arc::new(bus);
+        let registry = Registry::new(state.clone());
+        if math_live {
+            let tool = |name: &str| ToolInfo {
+                name: name.into(),
+                description: String::new(),
+                input_schema: json!({"type": "object"}),
+            };
+            registry
+                .beat(&AgentHeartbeat {
+                    role: "pool".into(),
+                    instance: "pool-math-1".into(),
+                    pool: Some("math".into()),
+                    tools: vec![tool("sum"), tool("multiply")],
+                    ttl_ms: 60_000,
+                })
+                .await
+                .expect("beat");
+        }
+        let ctx = Ctx::new(bus.clone(), state.clone(), "planner");
+        let planner = Planner::new(ctx, registry, vec!["math".into(), "date".into()]);
+        (planner, bus, state)
+    }
+
+    fn delivery(task: &str, query: &str, deliveries: u64) -> Delivery {
+        let request = TaskRequest {
+            query: query.into(),
+            context: Default::default(),
+        };
+        Delivery {
+            topic: Topic::task_available(),
+            entry_id: "1-0".into(),
+            deliveries,
+            message: Message::new(
+                task,
+                Topic::task_available(),
+                "client",
+                Payload::TaskAvailable(request),
+            ),
+            bare: false,
+        }
+    }
+
+    /// The (topic, step id or step count) of every message on `topics`, oldest first.
+    async fn sent(bus: &MemoryBus, topics: &[Topic]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for topic in topics {
+            for m in bus.recent(topic, 100).await.expect("recent") {
+                let what = match &m.payload {
+                    Payload::PlanReady(p) => {
+                        format!("{} steps, dispatched={}", p.plan.steps.len(), p.dispatched)
+                    }
+                    Payload::StepTask(t) => format!("{} {}", t.step_id, t.tool),
+                    other => format!("{other:?}"),
+                };
+                out.push((m.topic.to_string(), what));
+            }
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn the_plan_goes_out_with_its_first_wave_and_is_stored_first() {
+        let (planner, bus, state) = planner(true).await;
+        planner
+            .handle(&delivery("t1", "(2+4)*3", 1))
+            .await
+            .expect("handled");
+        assert_eq!(
+            sent(&bus, &[Topic::plan_ready(), Topic::pool_task("math")]).await,
+            [
+                ("plan_ready".into(), "2 steps, dispatched=true".into()),
+                ("math_task".into(), "s1 sum".into()),
+            ]
+        );
+        let stored = state.plan("t1").await.expect("read").expect("stored");
+        assert_eq!(stored.plan.steps[1].tool, "multiply");
+    }
+
+    #[tokio::test]
+    async fn a_redelivered_task_carries_on_with_its_stored_plan_and_sends_nothing_twice() {
+        // The live registry is empty now, so planning afresh would answer "the math pool
+        // is down"; the stored plan (made while it was up) is the one that goes on.
+        let (planner, bus, state) = planner(false).await;
+        let (with_math, _, _) = self::planner(true).await;
+        let first = with_math
+            .plan(
+                &delivery("t2", "2+4", 1).message,
+                &TaskRequest {
+                    query: "2+4".into(),
+                    context: Default::default(),
+                },
+            )
+            .await
+            .expect("plan");
+        state.put_plan_once("t2", first).await.expect("store");
+        for _ in 0..2 {
+            planner
+                .handle(&delivery("t2", "2+4", 2))
+                .await
+                .expect("handled");
+        }
+        assert_eq!(
+            sent(&bus, &[Topic::plan_ready(), Topic::pool_task("math")]).await,
+            [
+                ("plan_ready".into(), "1 steps, dispatched=true".into()),
+                ("math_task".into(), "s1 sum".into()),
+            ]
+        );
+    }
+}
