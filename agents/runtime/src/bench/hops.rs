@@ -19,8 +19,8 @@ use super::stats::Percentiles;
 
 /// The hops, in order, named for who does the work.
 pub const HOPS: [&str; 7] = [
-    "request → plan_ready (chief + planner)",
-    "plan_ready → step task (router)",
+    "request → plan_ready (planner)",
+    "plan_ready → step task (planner, first wave)",
     "step task → tool_request (pool agent)",
     "tool_request → tool_response (MCP call)",
     "tool_response → step result (pool agent)",
