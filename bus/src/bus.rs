@@ -129,6 +129,20 @@ pub trait Bus: Send + Sync {
         Ok(published)
     }
 
+    /// Publishes `items` (each under its own once-key, as [`Bus::publish_once_many`]
+    /// does) only if `guard` is not set, setting `guard` to `value` (with `ttl`) in the
+    /// same atomic step and round trip. Returns `None`, publishing nothing, when `guard`
+    /// was set already; otherwise, per item, whether it published. This is how a plan is
+    /// stored and goes out with its first steps in one step: whoever stores the plan is
+    /// the one who sends it.
+    async fn publish_guarded(
+        &self,
+        guard: &str,
+        value: &str,
+        items: &[(String, Message)],
+        ttl: Duration,
+    ) -> Result<Option<Vec<bool>>, BusError>;
+
     /// Joins `sub.role`'s consumer group on each topic (creating it at the stream's start
     /// when new) and returns the subscriber.
     async fn subscribe(&self, sub: Subscription) -> Result<Box<dyn Subscriber>, BusError>;

@@ -197,6 +197,32 @@ impl Bus for MemoryBus {
         Ok(true)
     }
 
+    async fn publish_guarded(
+        &self,
+        guard: &str,
+        value: &str,
+        items: &[(String, Message)],
+        ttl: Duration,
+    ) -> Result<Option<Vec<bool>>, BusError> {
+        // Every message is checked before anything is written, as the script does.
+        let encoded = items
+            .iter()
+            .map(|(key, msg)| Ok((key, msg, self.inner.encode(msg)?)))
+            .collect::<Result<Vec<_>, BusError>>()?;
+        if !self.inner.store.set_nx(guard, value, ttl).await? {
+            return Ok(None);
+        }
+        let mut sent = Vec::with_capacity(encoded.len());
+        for (key, msg, data) in encoded {
+            let new = self.inner.store.set_nx(key, "1", ttl).await?;
+            if new {
+                self.inner.publish_encoded(msg, data);
+            }
+            sent.push(new);
+        }
+        Ok(Some(sent))
+    }
+
     async fn subscribe(&self, sub: Subscription) -> Result<Box<dyn Subscriber>, BusError> {
         {
             let mut logs = self.inner.logs();

@@ -29,7 +29,7 @@ use crate::error::BusError;
 use crate::memory::encode_checked;
 use crate::settings::BusSettings;
 use crate::topic::Topic;
-use publish::{add_publish, publish_once_script};
+use publish::{add_publish, publish_guarded_script, publish_once_script};
 use subscriber::RedisSubscriber;
 use watcher::RedisWatcher;
 
@@ -41,6 +41,7 @@ pub(crate) struct Shared {
     conn: ConnectionManager,
     settings: BusSettings,
     publish_once: Script,
+    publish_guarded: Script,
 }
 
 impl Shared {
@@ -103,6 +104,7 @@ impl RedisBus {
                 conn,
                 settings,
                 publish_once: publish_once_script(),
+                publish_guarded: publish_guarded_script(),
             }),
         })
     }
@@ -204,6 +206,32 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
                 .await?;
         Ok(id.is_some())
+    }
+
+    async fn publish_guarded(
+        &self,
+        guard: &str,
+        value: &str,
+        items: &[(String, Message)],
+        ttl: Duration,
+    ) -> Result<Option<Vec<bool>>, BusError> {
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let mut invocation = self.shared.publish_guarded.key(guard);
+        invocation
+            .arg(ttl_ms)
+            .arg(self.shared.settings.stream_maxlen)
+            .arg(value);
+        for (key, msg) in items {
+            let data = self.encode(msg)?;
+            invocation
+                .key(key.as_str())
+                .key(msg.topic.as_str())
+                .arg(data);
+        }
+        let sent: Option<Vec<i64>> =
+            conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
+                .await?;
+        Ok(sent.map(|v| v.into_iter().map(|n| n == 1).collect()))
     }
 
     async fn publish_once_many(

@@ -1,6 +1,7 @@
 //! Writing to streams: XADD with an approximate cap plus the PUBLISH mirror, pipelined
-//! in one round trip, and the `publish_once` script that does SET NX PX, XADD and
-//! PUBLISH atomically.
+//! in one round trip, the `publish_once` script that does SET NX PX, XADD and PUBLISH
+//! atomically, and the `publish_guarded` script that does the same for several messages
+//! behind one guard key.
 
 use redis::{Pipeline, Script};
 
@@ -44,6 +45,32 @@ return false
 /// The `publish_once` script.
 pub(crate) fn publish_once_script() -> Script {
     Script::new(PUBLISH_ONCE_LUA)
+}
+
+/// KEYS[1] = guard, then per item its once-key and stream; ARGV = ttl ms, maxlen, guard
+/// value, then per item its data. Returns false when the guard was set already (nothing
+/// published), else per item 1 when it published and 0 when its once-key was set.
+const PUBLISH_GUARDED_LUA: &str = r#"
+if not redis.call('SET', KEYS[1], ARGV[3], 'NX', 'PX', ARGV[1]) then
+  return false
+end
+local out = {}
+for i = 1, (#KEYS - 1) / 2 do
+  local stream, data = KEYS[2 * i + 1], ARGV[3 + i]
+  if redis.call('SET', KEYS[2 * i], '1', 'NX', 'PX', ARGV[1]) then
+    redis.call('XADD', stream, 'MAXLEN', '~', ARGV[2], '*', 'data', data)
+    redis.call('PUBLISH', stream, data)
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"#;
+
+/// The `publish_guarded` script.
+pub(crate) fn publish_guarded_script() -> Script {
+    Script::new(PUBLISH_GUARDED_LUA)
 }
 
 /// FNV-1a 64-bit hash, stable across processes and builds (for dedupe keys).

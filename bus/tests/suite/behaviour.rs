@@ -302,6 +302,82 @@ pub async fn publish_once_many_publishes_each_new_key_once(h: &impl Harness) {
     assert_eq!(h.stream_len("task_available").await, 3);
 }
 
+/// The value stored under a guard key.
+async fn guard_value(store: &dyn Store, key: &str) -> Option<String> {
+    store.get(key).await.expect("get")
+}
+
+pub async fn publish_guarded_publishes_only_behind_a_new_guard(h: &impl Harness) {
+    let (bus, store) = (h.bus().await, h.store().await);
+    let ttl = Duration::from_secs(60);
+    let item = |i: usize| (format!("chorus:test:g:{i}"), task_request(&format!("g{i}")));
+    assert!(
+        bus.publish_once(&item(1).0, ttl, &item(1).1)
+            .await
+            .expect("once")
+    );
+    // A new guard: stored with its value, each item under its own once-key.
+    assert_eq!(
+        bus.publish_guarded(
+            "chorus:test:guard",
+            "plan A",
+            &[item(0), item(1), item(2)],
+            ttl
+        )
+        .await
+        .expect("guarded"),
+        Some(vec![true, false, true])
+    );
+    assert_eq!(h.stream_len("task_available").await, 3);
+    assert_eq!(
+        guard_value(&*store, "chorus:test:guard").await,
+        Some("plan A".into())
+    );
+    // The guard is set: nothing is published and the first value stays.
+    assert_eq!(
+        bus.publish_guarded("chorus:test:guard", "plan B", &[item(3)], ttl)
+            .await
+            .expect("guarded again"),
+        None
+    );
+    assert_eq!(h.stream_len("task_available").await, 3);
+    assert_eq!(
+        guard_value(&*store, "chorus:test:guard").await,
+        Some("plan A".into())
+    );
+    // An oversized item fails the whole call before anything is written.
+    let huge = (
+        "chorus:test:g:huge".to_owned(),
+        task_request(&"x".repeat(100 * 1024)),
+    );
+    let err = bus
+        .publish_guarded("chorus:test:guard2", "v", &[item(4), huge], ttl)
+        .await
+        .expect_err("too large");
+    assert!(
+        matches!(err, BusError::Decode(DecodeError::TooLarge { .. })),
+        "{err:?}"
+    );
+    assert_eq!(guard_value(&*store, "chorus:test:guard2").await, None);
+    assert_eq!(h.stream_len("task_available").await, 3);
+    // Racing callers: exactly one gets through.
+    let mut calls = Vec::new();
+    for i in 10..20 {
+        let bus = h.bus().await;
+        calls.push(tokio::spawn(async move {
+            bus.publish_guarded("chorus:test:guard3", &format!("v{i}"), &[item(i)], ttl)
+                .await
+                .expect("race")
+        }));
+    }
+    let mut winners = 0;
+    for c in calls {
+        winners += usize::from(c.await.expect("task").is_some());
+    }
+    assert_eq!(winners, 1);
+    assert_eq!(h.stream_len("task_available").await, 4);
+}
+
 pub async fn an_oversized_message_is_refused_with_a_clear_error(h: &impl Harness) {
     let bus = h.bus().await;
     let huge = task_request(&"x".repeat(100 * 1024));

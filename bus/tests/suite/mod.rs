@@ -91,6 +91,7 @@ macro_rules! bus_suite {
             a_bare_xadd_request_is_delivered_normalised,
             publish_once_publishes_once_under_concurrency,
             publish_once_many_publishes_each_new_key_once,
+            publish_guarded_publishes_only_behind_a_new_guard,
             an_oversized_message_is_refused_with_a_clear_error,
             a_watcher_sees_messages_published_after_it_started,
             streams_are_capped_near_the_configured_length,
