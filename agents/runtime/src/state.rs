@@ -90,6 +90,13 @@ impl TaskState {
         Ok(self.plan(task).await?.unwrap_or(plan))
     }
 
+    /// The key `plan` is stored under and its stored form, for storing it together with
+    /// its first messages (`Bus::publish_guarded`).
+    pub fn plan_entry(&self, task: &str, plan: &PlanReady) -> Result<(String, String), BusError> {
+        let json = serde_json::to_string(plan).map_err(chorus_bus::DecodeError::from)?;
+        Ok((plan_key(task), json))
+    }
+
     /// The plan, when one was stored.
     pub async fn plan(&self, task: &str) -> Result<Option<PlanReady>, BusError> {
         match self.store.get(&plan_key(task)).await? {

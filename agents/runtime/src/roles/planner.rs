@@ -6,6 +6,7 @@
 //! no steps and a message saying what Chorus can do, so the task always reaches its
 //! report.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,6 +20,7 @@ use tracing::{Instrument, field, info, info_span, warn};
 use super::{Ctx, dispatch};
 use crate::llm;
 use crate::registry::{Registry, capabilities_of};
+use crate::report;
 use crate::runtime::{HandleError, Handler};
 use crate::state::once;
 
@@ -185,35 +187,62 @@ impl Handler for Planner {
             ));
         };
         let task = &msg.task_id;
-        let state = &self.ctx.state;
         // A redelivery whose plan is stored carries on with that plan: no second model
         // call, and what already went out is refused by its once-key.
-        let stored = match delivery.deliveries {
-            1 => None,
-            _ => state.plan(task).await?,
-        };
-        let planned = match stored {
-            Some(plan) => plan,
-            None => self.plan(msg, request).await?,
-        };
-        // The first plan stored wins, so two replicas racing on one task (a redelivery
-        // to a slow but live one) publish the same plan.
-        let (mut ready, results) = dispatch::open_plan(state, task, planned, &self.pools).await?;
+        if delivery.deliveries > 1
+            && let Some(stored) = self.ctx.state.plan(task).await?
+        {
+            self.publish(msg, stored, false).await?;
+            return Ok(());
+        }
+        let ready = self.plan(msg, request).await?;
         info!(
             steps = ready.plan.steps.len(),
             planned = ready.unplanned.is_none(),
             planner = ?ready.planner,
             "planned"
         );
-        ready.dispatched = true;
+        if !self.publish(msg, ready, true).await? {
+            // A replica racing on the same task (a redelivery to a slow but live one)
+            // stored its plan first: carry on with that one.
+            if let Some(stored) = self.ctx.state.plan(task).await? {
+                self.publish(msg, stored, false).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Planner {
+    /// Publishes `plan_ready` and the plan's first wave (every step that needs no other
+    /// step's result) in one round trip; the Router sends the rest as results come in.
+    /// With `store`, the plan is stored in the same atomic step, unless the task has a
+    /// plan already: then nothing is published and this returns false. Failures of steps
+    /// on pools nobody serves are recorded first.
+    async fn publish(
+        &self,
+        msg: &Message,
+        mut plan: PlanReady,
+        store: bool,
+    ) -> Result<bool, HandleError> {
+        let task = &msg.task_id;
+        let state = &self.ctx.state;
+        let mut results = HashMap::new();
+        for failed in report::unserved(&plan, &self.pools) {
+            state.put_result(task, &failed).await?;
+            results.insert(failed.step_id.clone(), failed);
+        }
+        plan.dispatched = true;
+        let stored = match store {
+            true => Some(state.plan_entry(task, &plan)?),
+            false => None,
+        };
         let me = &self.ctx.instance;
-        let mut out = msg.reply(Topic::plan_ready(), me, Payload::PlanReady(ready));
+        let mut out = msg.reply(Topic::plan_ready(), me, Payload::PlanReady(plan));
         if self.llm.is_some() && out.deadline_ms.is_none() {
             // The deadline travels with the plan, so the report writer can keep to it.
             out.deadline_ms = Some(llm::task_deadline_ms(msg, self.limits.deadline));
         }
-        // The plan and its first wave (every step that needs no other step's result) in
-        // one round trip; the Router sends the rest as results come in.
         let first_wave = match &out.payload {
             Payload::PlanReady(plan) => dispatch::next_steps(&out, me, plan, &results, &self.pools),
             _ => Vec::new(),
@@ -221,8 +250,17 @@ impl Handler for Planner {
         let mut batch = Vec::with_capacity(1 + first_wave.len());
         batch.push((once::planned(task), out));
         batch.extend(first_wave);
-        self.ctx.bus.publish_once_many(&batch, state.ttl()).await?;
-        Ok(())
+        let bus = &self.ctx.bus;
+        match stored {
+            Some((key, value)) => Ok(bus
+                .publish_guarded(&key, &value, &batch, state.ttl())
+                .await?
+                .is_some()),
+            None => {
+                bus.publish_once_many(&batch, state.ttl()).await?;
+                Ok(true)
+            }
+        }
     }
 }
 
@@ -283,22 +321,29 @@ mod tests {
         }
     }
 
-    /// The (topic, step id or step count) of every message on `topics`, oldest first.
-    async fn sent(bus: &MemoryBus, topics: &[Topic]) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for topic in topics {
-            for m in bus.recent(topic, 100).await.expect("recent") {
-                let what = match &m.payload {
-                    Payload::PlanReady(p) => {
-                        format!("{} steps, dispatched={}", p.plan.steps.len(), p.dispatched)
-                    }
-                    Payload::StepTask(t) => format!("{} {}", t.step_id, t.tool),
-                    other => format!("{other:?}"),
-                };
-                out.push((m.topic.to_string(), what));
-            }
-        }
-        out
+    /// The step count of the one `plan_ready` published (which must say it was
+    /// dispatched), and the math steps sent (`"<id> <tool>"`), oldest first.
+    async fn plan_and_first_wave(bus: &MemoryBus) -> (usize, Vec<String>) {
+        let plans = bus.recent(&Topic::plan_ready(), 100).await.expect("recent");
+        let [plan] = plans.as_slice() else {
+            panic!("{} plan_ready messages", plans.len())
+        };
+        let Payload::PlanReady(plan) = &plan.payload else {
+            panic!("not a plan")
+        };
+        assert!(plan.dispatched);
+        let steps = bus
+            .recent(&Topic::pool_task("math"), 100)
+            .await
+            .expect("recent");
+        let steps = steps
+            .iter()
+            .filter_map(|m| match &m.payload {
+                Payload::StepTask(t) => Some(format!("{} {}", t.step_id, t.tool)),
+                _ => None,
+            })
+            .collect();
+        (plan.plan.steps.len(), steps)
     }
 
     #[tokio::test]
@@ -308,15 +353,41 @@ mod tests {
             .handle(&delivery("t1", "(2+4)*3", 1))
             .await
             .expect("handled");
-        assert_eq!(
-            sent(&bus, &[Topic::plan_ready(), Topic::pool_task("math")]).await,
-            [
-                ("plan_ready".into(), "2 steps, dispatched=true".into()),
-                ("math_task".into(), "s1 sum".into()),
-            ]
-        );
+        assert_eq!(plan_and_first_wave(&bus).await, (2, vec!["s1 sum".into()]));
         let stored = state.plan("t1").await.expect("read").expect("stored");
         assert_eq!(stored.plan.steps[1].tool, "multiply");
+    }
+
+    #[tokio::test]
+    async fn when_a_racing_replica_stored_its_plan_first_that_plan_goes_out() {
+        let (planner, bus, state) = planner(true).await;
+        let request = TaskRequest {
+            query: "2+4".into(),
+            context: Default::default(),
+        };
+        let theirs = planner
+            .plan(&delivery("t3", "2+4", 1).message, &request)
+            .await
+            .expect("plan");
+        state.put_plan_once("t3", theirs).await.expect("store");
+        // This replica plans "(2+4)*3" (two steps) on its first delivery, but the task
+        // already has a one-step plan: that one is published, once.
+        planner
+            .handle(&delivery("t3", "(2+4)*3", 1))
+            .await
+            .expect("handled");
+        assert_eq!(plan_and_first_wave(&bus).await, (1, vec!["s1 sum".into()]));
+        assert_eq!(
+            state
+                .plan("t3")
+                .await
+                .expect("read")
+                .expect("plan")
+                .plan
+                .steps
+                .len(),
+            1
+        );
     }
 
     #[tokio::test]
@@ -342,12 +413,6 @@ mod tests {
                 .await
                 .expect("handled");
         }
-        assert_eq!(
-            sent(&bus, &[Topic::plan_ready(), Topic::pool_task("math")]).await,
-            [
-                ("plan_ready".into(), "1 steps, dispatched=true".into()),
-                ("math_task".into(), "s1 sum".into()),
-            ]
-        );
+        assert_eq!(plan_and_first_wave(&bus).await, (1, vec!["s1 sum".into()]));
     }
 }

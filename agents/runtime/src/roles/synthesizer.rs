@@ -164,7 +164,13 @@ impl Handler for Synthesizer {
             // The Planner stored the plan, and the failures of steps on pools nobody
             // serves, before publishing it; a plan from another publisher is opened
             // here too, so whichever of Router and Synthesizer comes first sees it whole.
+            // Then, when some step runs, its results drive the report (each result is
+            // stored and checked against the stored plan); only a plan with nothing to
+            // run is finished here.
             Payload::PlanReady(plan) if plan.dispatched => {
+                if plan.plan.steps.iter().any(|s| self.pools.contains(&s.pool)) {
+                    return Ok(());
+                }
                 self.finish_if_complete(msg, plan, None).await
             }
             Payload::PlanReady(plan) => {
