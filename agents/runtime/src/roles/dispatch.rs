@@ -25,12 +25,24 @@ pub async fn open_plan(
     pools: &[String],
 ) -> Result<(PlanReady, HashMap<String, StepResult>), BusError> {
     let plan = state.put_plan_once(task, plan).await?;
+    let results = record_unserved(state, task, &plan, pools).await?;
+    Ok((plan, results))
+}
+
+/// Records a failed result for every step of `plan` on a pool outside `pools`, and
+/// returns them by step id.
+pub async fn record_unserved(
+    state: &TaskState,
+    task: &str,
+    plan: &PlanReady,
+    pools: &[String],
+) -> Result<HashMap<String, StepResult>, BusError> {
     let mut results = HashMap::new();
-    for failed in report::unserved(&plan, pools) {
+    for failed in report::unserved(plan, pools) {
         state.put_result(task, &failed).await?;
         results.insert(failed.step_id.clone(), failed);
     }
-    Ok((plan, results))
+    Ok(results)
 }
 
 /// What to do with a step given the results so far.

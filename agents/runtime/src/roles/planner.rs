@@ -6,7 +6,6 @@
 //! no steps and a message saying what Chorus can do, so the task always reaches its
 //! report.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,7 +19,6 @@ use tracing::{Instrument, field, info, info_span, warn};
 use super::{Ctx, dispatch};
 use crate::llm;
 use crate::registry::{Registry, capabilities_of};
-use crate::report;
 use crate::runtime::{HandleError, Handler};
 use crate::state::once;
 
@@ -227,11 +225,7 @@ impl Planner {
     ) -> Result<bool, HandleError> {
         let task = &msg.task_id;
         let state = &self.ctx.state;
-        let mut results = HashMap::new();
-        for failed in report::unserved(&plan, &self.pools) {
-            state.put_result(task, &failed).await?;
-            results.insert(failed.step_id.clone(), failed);
-        }
+        let results = dispatch::record_unserved(state, task, &plan, &self.pools).await?;
         plan.dispatched = true;
         let stored = match store {
             true => Some(state.plan_entry(task, &plan)?),
