@@ -15,6 +15,8 @@ pub mod client;
 pub mod http;
 pub mod server;
 pub mod stdio;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod tool;
 
 pub use cli::{ServeArgs, ServerIdentity, TransportKind, run_server};

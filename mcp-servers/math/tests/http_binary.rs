@@ -9,6 +9,7 @@ use std::{
     time::Duration,
 };
 
+use chorus_mcp_common::testing::args;
 use chorus_mcp_common::{HttpSettings, McpClient, spawn_http};
 use chorus_mcp_math::MathServer;
 use serde_json::json;

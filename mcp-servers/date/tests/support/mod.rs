@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use chorus_mcp_common::{HttpServerHandle, HttpSettings, McpClient, ToolOutput, spawn_http};
+pub use chorus_mcp_common::testing::{self, call};
+use chorus_mcp_common::{HttpServerHandle, McpClient};
 use chorus_mcp_date::DateServer;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// The fixed "now" of the cases: Sunday 2026-11-22 09:30 UTC.
 pub const NOW: &str = "2026-11-22T09:30:00Z";
@@ -18,36 +19,12 @@ pub fn date_binary() -> &'static Path {
 
 /// A client talking to the real binary over stdio.
 pub async fn stdio_client() -> McpClient {
-    McpClient::spawn_stdio(date_binary(), &["--transport".into(), "stdio".into()])
-        .await
-        .expect("spawn date server over stdio")
+    testing::stdio_client(date_binary()).await
 }
 
 /// An HTTP server on a free loopback port, serving in this process.
 pub async fn http_server() -> HttpServerHandle {
-    spawn_http(
-        DateServer::new,
-        "chorus-mcp-date",
-        &HttpSettings::loopback(0),
-    )
-    .await
-    .expect("bind date server")
-}
-
-/// Turns `json!({...})` into an arguments map.
-pub fn args(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("arguments must be an object, got {other}"),
-    }
-}
-
-/// Calls `tool`, failing the test on transport errors.
-pub async fn call(client: &McpClient, tool: &str, arguments: Value) -> ToolOutput {
-    client
-        .call(tool, args(arguments))
-        .await
-        .unwrap_or_else(|e| panic!("{tool} call failed: {e}"))
+    testing::http_server(DateServer::new, "chorus-mcp-date").await
 }
 
 /// Successful calls: (tool, arguments, expected structured output).

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use chorus_mcp_common::{HttpServerHandle, HttpSettings, McpClient, ToolOutput, spawn_http};
+pub use chorus_mcp_common::testing::{self, call};
+use chorus_mcp_common::{HttpServerHandle, McpClient};
 use chorus_mcp_math::MathServer;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// The built `chorus-mcp-math` binary.
@@ -16,36 +17,12 @@ pub fn math_binary() -> &'static Path {
 
 /// A client talking to the real binary over stdio.
 pub async fn stdio_client() -> McpClient {
-    McpClient::spawn_stdio(math_binary(), &["--transport".into(), "stdio".into()])
-        .await
-        .expect("spawn math server over stdio")
+    testing::stdio_client(math_binary()).await
 }
 
 /// An HTTP server on a free loopback port, serving in this process.
 pub async fn http_server() -> HttpServerHandle {
-    spawn_http(
-        MathServer::new,
-        "chorus-mcp-math",
-        &HttpSettings::loopback(0),
-    )
-    .await
-    .expect("bind math server")
-}
-
-/// Turns `json!({...})` into an arguments map.
-pub fn args(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("arguments must be an object, got {other}"),
-    }
-}
-
-/// Calls `tool` and returns the output, failing the test on transport errors.
-pub async fn call(client: &McpClient, tool: &str, arguments: Value) -> ToolOutput {
-    client
-        .call(tool, args(arguments))
-        .await
-        .unwrap_or_else(|e| panic!("{tool} call failed: {e}"))
+    testing::http_server(MathServer::new, "chorus-mcp-math").await
 }
 
 /// Successful calls: (tool, arguments, expected decimal string).
