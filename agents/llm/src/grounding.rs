@@ -51,17 +51,10 @@ fn number_tokens(text: &str) -> Vec<NumberToken<'_>> {
 }
 
 /// `digits` (ASCII digits and at most one `.`) as a canonical decimal: no leading
-/// zeros, no trailing fraction zeros.
+/// zeros, no trailing fraction zeros — the planner's form of numbers.
 fn canonical(digits: &str) -> String {
     let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-    let int = int.trim_start_matches('0');
-    let frac = frac.trim_end_matches('0');
-    let int = if int.is_empty() { "0" } else { int };
-    if frac.is_empty() {
-        int.to_owned()
-    } else {
-        format!("{int}.{frac}")
-    }
+    chorus_planner::lexer::normalise(int, frac)
 }
 
 /// The values a written number may mean: `.` as decimal mark, or `,` as decimal mark.
