@@ -122,6 +122,15 @@ where
         .nest_service(&settings.path, service)
 }
 
+/// Binds the listener `settings` name; returns it with the address asked for.
+async fn bind(settings: &HttpSettings) -> Result<(TcpListener, SocketAddr), ServeError> {
+    let addr = SocketAddr::new(settings.bind, settings.port);
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr, source })?;
+    Ok((listener, addr))
+}
+
 /// Serves until `shutdown_signal` resolves, then drains in-flight requests.
 pub async fn serve_http<S, F>(
     factory: F,
@@ -133,10 +142,7 @@ where
     S: ServerHandler,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    let addr = SocketAddr::new(settings.bind, settings.port);
-    let listener = TcpListener::bind(addr)
-        .await
-        .map_err(|source| ServeError::Bind { addr, source })?;
+    let (listener, addr) = bind(settings).await?;
     let token = CancellationToken::new();
     let app = router(factory, server_name, settings, &token);
     tracing::info!(server = server_name, %addr, path = %settings.path, "serving MCP over Streamable HTTP");
@@ -181,10 +187,7 @@ where
     S: ServerHandler,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    let addr = SocketAddr::new(settings.bind, settings.port);
-    let listener = TcpListener::bind(addr)
-        .await
-        .map_err(|source| ServeError::Bind { addr, source })?;
+    let (listener, addr) = bind(settings).await?;
     let local_addr = listener
         .local_addr()
         .map_err(|source| ServeError::Bind { addr, source })?;
