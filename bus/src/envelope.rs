@@ -129,6 +129,20 @@ impl Message {
         serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"encode_error\":\"{e}\"}}"))
     }
 
+    /// Encodes the message for a transport: its topic must be one Chorus knows, and the
+    /// encoding at most `limit` bytes. Every transport encodes through here.
+    pub fn encode_within(&self, limit: usize) -> Result<String, DecodeError> {
+        self.topic.kind()?;
+        let data = self.to_json();
+        if data.len() > limit {
+            return Err(DecodeError::TooLarge {
+                size: data.len(),
+                limit,
+            });
+        }
+        Ok(data)
+    }
+
     /// Decodes a full envelope, checking its payload against its topic.
     pub fn from_json(data: &str) -> Result<Self, DecodeError> {
         let raw: RawMessage = serde_json::from_str(data)?;

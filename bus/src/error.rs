@@ -47,9 +47,10 @@ pub enum BusError {
     /// The message could not be encoded or decoded.
     #[error(transparent)]
     Decode(#[from] DecodeError),
-    /// Redis answered with an error or the connection failed.
-    #[error("redis: {0}")]
-    Redis(#[from] redis::RedisError),
+    /// The transport (the Redis server, a connection) failed; the source says how.
+    /// Transports convert their own errors into this, so no shared error names one.
+    #[error("transport: {0}")]
+    Transport(#[source] Box<dyn std::error::Error + Send + Sync + 'static>),
     /// The bus has been shut down.
     #[error("the bus is closed")]
     Closed,

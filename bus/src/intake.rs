@@ -10,7 +10,7 @@ use crate::topic::{Topic, TopicKind};
 
 /// The fate of one read entry.
 #[derive(Debug)]
-pub(crate) enum Intake {
+pub enum Intake {
     /// Hand it to the handler.
     Deliver(Box<Delivery>),
     /// Publish this dead letter, then ack the entry.
@@ -22,7 +22,7 @@ pub(crate) enum Intake {
 
 /// One entry as read from a stream.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct RawEntry<'a> {
+pub struct RawEntry<'a> {
     /// The stream.
     pub topic: &'a Topic,
     /// Its entry id.
@@ -34,7 +34,7 @@ pub(crate) struct RawEntry<'a> {
 }
 
 /// Decides what happens to `entry`, read by `role`.
-pub(crate) fn intake(
+pub fn intake(
     entry: RawEntry<'_>,
     role: &str,
     max_deliveries: u64,
@@ -86,7 +86,7 @@ pub(crate) fn intake(
 }
 
 /// The dead letter for a delivery a handler gave up on.
-pub(crate) fn handler_dead_letter(delivery: &Delivery, role: &str, reason: &str) -> Message {
+pub fn handler_dead_letter(delivery: &Delivery, role: &str, reason: &str) -> Message {
     dead_letter_message(&DeadLetterInfo {
         topic: delivery.topic.as_str(),
         entry_id: &delivery.entry_id,

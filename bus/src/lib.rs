@@ -1,19 +1,20 @@
 //! The Chorus bus: the one contract every Chorus process shares.
 //!
 //! It holds the message envelope ([`Message`]), one typed payload per topic
-//! ([`Payload`]), plans ([`Plan`]), the [`Bus`] and [`Store`] traits, and their two
-//! transports: Redis Streams and in-memory, with the same semantics. It knows nothing of
-//! what agents do with messages; agent logic lives in `chorus-agents`.
+//! ([`Payload`]), plans ([`Plan`]), the [`Bus`] and [`Store`] traits, and the
+//! in-memory transport. The Redis Streams transport is its own crate (`chorus-bus-redis`,
+//! in `bus/redis`), so this one compiles without `redis`: the planners and the model
+//! crate, which need only plans and reports, never build a transport. It knows nothing
+//! of what agents do with messages; agent logic lives in `chorus-agents`.
 
 pub mod bus;
 pub mod dead_letter;
 pub mod envelope;
 pub mod error;
-mod intake;
+pub mod intake;
 pub mod memory;
 pub mod payload;
 pub mod plan;
-pub mod redis_bus;
 pub mod schema;
 pub mod settings;
 pub mod store;
@@ -25,7 +26,6 @@ pub use error::{BusError, DecodeError};
 pub use memory::{MemoryBus, MemoryStore};
 pub use payload::*;
 pub use plan::{Arg, Plan, PlanError, Step, StepId};
-pub use redis_bus::{Ingested, RedisBus, RedisStore};
 pub use settings::BusSettings;
 pub use store::{HashAndValue, Store};
 pub use topic::{Topic, TopicKind};

@@ -107,9 +107,16 @@ impl BusSettings {
 
     /// Checks every value is usable; the error names the first bad key.
     pub fn validate(&self) -> Result<(), BusError> {
-        redis::parse_redis_url(&self.redis_url)
-            .filter(|u| matches!(u.scheme(), "redis" | "rediss" | "unix" | "redis+unix"))
-            .ok_or_else(|| bad("redis_url", "must be a redis:// or rediss:// URL"))?;
+        // The scheme is checked here; the transport parses the rest when it connects.
+        let usable = self
+            .redis_url
+            .split_once("://")
+            .is_some_and(|(scheme, rest)| {
+                matches!(scheme, "redis" | "rediss" | "unix" | "redis+unix") && !rest.is_empty()
+            });
+        if !usable {
+            return Err(bad("redis_url", "must be a redis:// or rediss:// URL"));
+        }
         check_range("block_ms", self.block_ms, 1, 60_000)?;
         check_range("batch_count", self.batch_count as u64, 1, 10_000)?;
         check_range("claim_idle_ms", self.claim_idle_ms, 10, 86_400_000)?;

@@ -54,7 +54,7 @@ fn number_tokens(text: &str) -> Vec<NumberToken<'_>> {
 /// zeros, no trailing fraction zeros — the planner's form of numbers.
 fn canonical(digits: &str) -> String {
     let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-    chorus_planner::lexer::normalise(int, frac)
+    chorus_heuristic::lexer::normalise(int, frac)
 }
 
 /// The values a written number may mean: `.` as decimal mark, or `,` as decimal mark.

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use chorus_bus::{Plan, PlannerKind, TaskContext};
-use chorus_planner::{Capabilities, MAX_QUERY_CHARS, PlanOutcome, detect_language};
+use chorus_heuristic::{Capabilities, MAX_QUERY_CHARS, PlanOutcome, detect_language};
 use serde_json::{Value, json};
 use tracing::{info, warn};
 
@@ -55,7 +55,7 @@ impl PlanPath {
 /// capabilities answer to a greeting or "what can you do". `None` when the heuristic
 /// could not plan the query, so a model may try.
 pub fn heuristic_first(query: &str, ctx: &TaskContext, caps: &Capabilities) -> Option<PlanOutcome> {
-    match chorus_planner::plan(query, ctx, caps) {
+    match chorus_heuristic::plan(query, ctx, caps) {
         outcome @ (PlanOutcome::Planned { .. } | PlanOutcome::Capabilities { .. }) => Some(outcome),
         PlanOutcome::Unplannable { .. } => None,
     }
@@ -70,7 +70,7 @@ pub async fn plan_with_fallback(
     tools: &[PoolTool],
 ) -> (PlanOutcome, PlanPath) {
     let caps = capabilities(tools);
-    let heuristic = chorus_planner::plan(query, ctx, &caps);
+    let heuristic = chorus_heuristic::plan(query, ctx, &caps);
     let certain = !matches!(heuristic, PlanOutcome::Unplannable { .. });
     let too_long = query.chars().count() > MAX_QUERY_CHARS;
     let Some(llm) = llm.filter(|_| !certain && !too_long && !tools.is_empty()) else {

@@ -64,7 +64,7 @@ impl Default for LlmSettings {
             timeout_ms: DEFAULT_TIMEOUT_MS,
             max_tokens: DEFAULT_MAX_TOKENS,
             temperature: DEFAULT_TEMPERATURE,
-            max_steps: chorus_planner::MAX_STEPS,
+            max_steps: chorus_heuristic::MAX_STEPS,
             json_schema: true,
             synthesize: true,
             prompt_dir: String::new(),
@@ -154,7 +154,7 @@ mod tests {
                 .expect("settings");
         assert_eq!(s.timeout(), Duration::from_millis(500));
         assert_eq!(s.api_key_env, "OPENAI_API_KEY");
-        assert_eq!(s.max_steps, chorus_planner::MAX_STEPS);
+        assert_eq!(s.max_steps, chorus_heuristic::MAX_STEPS);
         assert!(s.json_schema);
     }
 }

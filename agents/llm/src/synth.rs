@@ -3,7 +3,7 @@
 //! The model writes the answer in the user's language from the structured results; its
 //! answer is used only when every number in it comes from the results (checked in code,
 //! see [`crate::grounding`]). Otherwise, and whenever the model fails, the report is the
-//! template's ([`chorus_planner::render_report`]).
+//! template's ([`chorus_heuristic::render_report`]).
 //!
 //! Streaming holds back any number until it is complete and checked, so an ungrounded
 //! number never reaches the user: the stream stops and its last event says to replace
@@ -13,7 +13,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use chorus_bus::{ReportStatus, StepReport};
-use chorus_planner::render_report;
+use chorus_heuristic::render_report;
 use futures::{Stream, StreamExt};
 use tracing::warn;
 
@@ -87,7 +87,7 @@ impl LlmSynthesizer {
         if !self.client.settings().synthesize {
             return Err(SynthFallback::Disabled);
         }
-        let status = chorus_planner::report_status(steps);
+        let status = chorus_heuristic::report_status(steps);
         let messages = synthesize_messages(&self.prompts, query, language, status, steps);
         let text = self.client.complete(&messages, None).await?;
         numbers_grounded(&text, query, steps).map_err(SynthFallback::Ungrounded)?;
@@ -105,7 +105,7 @@ impl LlmSynthesizer {
         if !self.client.settings().synthesize {
             return Err(SynthFallback::Disabled);
         }
-        let status = chorus_planner::report_status(steps);
+        let status = chorus_heuristic::report_status(steps);
         let messages = synthesize_messages(&self.prompts, query, language, status, steps);
         Ok(self.client.stream(&messages).await?)
     }

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use chorus_bus::{Arg, ToolInfo};
-use chorus_planner::Capabilities;
+use chorus_heuristic::Capabilities;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -6,12 +6,12 @@ mod common;
 use std::time::Duration;
 
 use chorus_bus::{Plan, PlanError, PlannerKind, TaskContext};
+use chorus_heuristic::PlanOutcome;
 use chorus_llm::validate::parse_plan;
 use chorus_llm::{
     LlmClient, LlmError, LlmPlanner, LlmSettings, PlanFallback, PlanPath, Prompts, heuristic_first,
     plan_with_fallback, tools::capabilities, wire::ChatMessage,
 };
-use chorus_planner::PlanOutcome;
 use common::{FakeOpenAi, GOOD_PLAN, Reply, live_tools};
 use futures::StreamExt;
 
@@ -156,7 +156,7 @@ async fn on_model_failure_the_heuristic_answer_is_kept_with_the_reason() {
     let llm = planner(&server, 5_000);
     let ctx = TaskContext::default();
     let (outcome, path) = plan_with_fallback(Some(&llm), HARD_QUERY, &ctx, &live_tools()).await;
-    let heuristic = chorus_planner::plan(HARD_QUERY, &ctx, &capabilities(&live_tools()));
+    let heuristic = chorus_heuristic::plan(HARD_QUERY, &ctx, &capabilities(&live_tools()));
     assert!(matches!(heuristic, PlanOutcome::Unplannable { .. }));
     assert_eq!(outcome, heuristic);
     assert_eq!(path.label(), "llm_failed:http_500");

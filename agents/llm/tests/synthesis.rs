@@ -5,11 +5,11 @@
 mod common;
 
 use chorus_bus::{ReportStatus, StepReport};
+use chorus_heuristic::render_report;
 use chorus_llm::{
     LlmError, LlmSynthesizer, Prompts, SynthEvent, SynthFallback, WRITTEN_BY_LLM,
     WRITTEN_BY_TEMPLATE, stream_or_template, write_or_template,
 };
-use chorus_planner::render_report;
 use common::{FakeOpenAi, Reply};
 use futures::StreamExt;
 use serde_json::json;

@@ -17,7 +17,7 @@ pub use store::MemoryStore;
 
 use crate::bus::{Bus, Subscriber, Subscription, Watcher};
 use crate::envelope::Message;
-use crate::error::{BusError, DecodeError};
+use crate::error::BusError;
 use crate::settings::BusSettings;
 use crate::store::Store;
 use crate::topic::Topic;
@@ -128,8 +128,7 @@ impl Inner {
 
     /// Checks and encodes a message for publishing.
     fn encode(&self, msg: &Message) -> Result<String, BusError> {
-        msg.topic.kind()?;
-        encode_checked(msg, self.settings.max_message_bytes)
+        Ok(msg.encode_within(self.settings.max_message_bytes)?)
     }
 
     fn publish_encoded(&self, msg: &Message, data: String) -> String {
@@ -137,19 +136,6 @@ impl Inner {
         let _ = self.mirror.send(Arc::new(msg.clone()));
         id.to_string()
     }
-}
-
-/// Encodes `msg`, refusing it when larger than `limit` bytes.
-pub(crate) fn encode_checked(msg: &Message, limit: usize) -> Result<String, BusError> {
-    let data = msg.to_json();
-    if data.len() > limit {
-        return Err(DecodeError::TooLarge {
-            size: data.len(),
-            limit,
-        }
-        .into());
-    }
-    Ok(data)
 }
 
 #[async_trait]

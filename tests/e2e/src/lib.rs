@@ -331,12 +331,12 @@ impl Cluster {
     }
 
     /// A client of the cluster's Redis through the bus.
-    pub async fn bus(&self) -> chorus_bus::RedisBus {
+    pub async fn bus(&self) -> chorus_bus_redis::RedisBus {
         let settings = chorus_bus::BusSettings {
             redis_url: self.redis.url(),
             ..chorus_bus::BusSettings::default()
         };
-        chorus_bus::RedisBus::connect(settings)
+        chorus_bus_redis::RedisBus::connect(settings)
             .await
             .expect("connect to redis")
     }

@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use chorus_bus::redis_bus::RedisBus;
+use chorus_bus_redis::RedisBus;
 
 use chorus_bus::{Bus, DeadLetter, FinalReport, Message, Payload, PlanReady, ReportStatus, Topic};
 use chorus_e2e::{Cluster, ClusterOptions, answers};

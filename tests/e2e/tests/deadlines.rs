@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chorus_agents::client::ask;
-use chorus_bus::redis_bus::RedisBus;
 use chorus_bus::{Bus, FinalReport, Message, Payload, ReportStatus, TaskContext, Topic};
+use chorus_bus_redis::RedisBus;
 use chorus_e2e::{Cluster, ClusterOptions, answers};
 
 const COMPOUND: &str = "compute (2+4)*3 and tell me the weekday of 2026-12-25";

@@ -10,7 +10,7 @@ mod fake_model;
 use std::time::Duration;
 
 use chorus_agents::client::ask;
-use chorus_bus::redis_bus::RedisBus;
+use chorus_bus_redis::RedisBus;
 
 use chorus_bus::{Bus, TaskContext, Topic};
 use chorus_bus::{FinalReport, Payload, PlanReady, PlannerKind, ReportStatus};

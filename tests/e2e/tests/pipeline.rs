@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use chorus_agents::client::ask;
-use chorus_bus::redis_bus::RedisBus;
+use chorus_bus_redis::RedisBus;
 
 use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, TaskContext, Topic};
 use chorus_e2e::{Cluster, ClusterOptions, answers};

@@ -1,0 +1,46 @@
+//! `chorus agent ROLE`: runs one role against Redis until Ctrl-C or SIGTERM (what
+//! deploy/run-local.sh and docker-compose start).
+
+use chorus_agents::runtime::Shutdown;
+use chorus_agents::settings::Settings;
+use chorus_agents::system::Role;
+use clap::Args;
+
+use crate::compose;
+
+/// Arguments of `chorus agent`.
+#[derive(Debug, Clone, Args)]
+pub struct AgentArgs {
+    /// chief, planner, router, synthesizer, or pool.
+    pub role: String,
+    /// For `pool`: which pool (math, date, or any configured under [pools]).
+    #[arg(long)]
+    pub pool: Option<String>,
+}
+
+/// Runs the role until asked to stop.
+pub async fn run(args: AgentArgs, settings: &Settings) -> anyhow::Result<()> {
+    let role = Role::parse(&args.role, args.pool.as_deref())?;
+    let connector = match &role {
+        Role::Pool(p) => Some(compose::connector_for(settings, p)?),
+        _ => None,
+    };
+    let (redis, infra) = compose::connect_redis_patiently(settings).await;
+    let (trigger, shutdown) = Shutdown::new();
+    if role == Role::Chief {
+        // Bare `PUBLISH task_available '{"query": …}'` from any client becomes a task.
+        let mut stop = shutdown.clone();
+        tokio::spawn(async move {
+            redis
+                .run_publish_ingress(async move { stop.requested().await })
+                .await
+        });
+    }
+    tokio::spawn(async move {
+        chorus_agents::runtime::stop_signal().await;
+        trigger.trigger();
+    });
+    eprintln!("chorus {} ready", role.group());
+    compose::run_with_doors(role, infra, settings, connector, shutdown).await?;
+    Ok(())
+}

@@ -1,0 +1,8 @@
+//! One file per `chorus` subcommand.
+
+pub mod agent;
+pub mod ask;
+pub mod error;
+pub mod probe;
+pub mod trace;
+pub mod watch;

@@ -1,0 +1,82 @@
+//! `chorus`: ask Chorus a question, watch or trace its messages, or run one of its
+//! roles. This file only parses the command line and hands over: each subcommand is a
+//! file of `commands/`, and `compose.rs` wires roles, the HTTP gateway and a transport.
+
+mod commands;
+mod compose;
+mod local;
+mod view;
+
+use std::path::PathBuf;
+
+use chorus_agents::settings::Settings;
+use clap::{Parser, Subcommand};
+
+/// mimalloc: the agents allocate many small JSON strings and maps per message, and glibc
+/// malloc/free was 19–46 % of their CPU (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Chorus: a distributed multi-agent system that answers requests by planning steps,
+/// running them on pools of specialist agents over Redis, and writing one report.
+#[derive(Parser)]
+#[command(name = "chorus", version, about, long_about = None)]
+struct Cli {
+    /// A TOML settings file (environment variables CHORUS__SECTION__KEY override it).
+    #[arg(long, global = true, env = "CHORUS_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Ask a question and print the report.
+    Ask(commands::ask::AskArgs),
+    /// Live tail of every topic (time, topic, from → to, task, short payload).
+    Watch(commands::watch::WatchArgs),
+    /// A task's messages in order across all topics, with per-hop latency.
+    Trace(commands::trace::TraceArgs),
+    /// Run one role against Redis until Ctrl-C / SIGTERM.
+    Agent(commands::agent::AgentArgs),
+    /// Exit 0 when an HTTP GET of URL answers 200 (a container healthcheck).
+    Probe(commands::probe::ProbeArgs),
+    /// Print the OpenAPI document of the Chief's HTTP API.
+    Openapi,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    // Agents log what they do; the other commands keep the terminal for their output.
+    let default_filter = match cli.command {
+        Command::Agent(_) => "info",
+        _ => "error",
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter)),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let settings = Settings::load(cli.config.as_deref())?;
+    let configured = compose::redis_configured(cli.config.as_deref());
+    match cli.command {
+        Command::Ask(args) => {
+            let code = commands::ask::run(args, &settings, configured).await?;
+            std::process::exit(code);
+        }
+        Command::Agent(args) => commands::agent::run(args, &settings).await,
+        Command::Watch(args) => commands::watch::run_command(args, &settings).await,
+        Command::Trace(args) => commands::trace::run_command(args, &settings).await,
+        Command::Probe(args) => std::process::exit(commands::probe::run(args).await),
+        Command::Openapi => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&chorus_gateway::openapi())?
+            );
+            Ok(())
+        }
+    }
+}

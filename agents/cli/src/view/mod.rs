@@ -1,0 +1,7 @@
+//! How the CLI shows messages: times and payload summaries, roles and hops, Mermaid
+//! diagrams, and the progress of `chorus ask`.
+
+pub mod format;
+pub mod mermaid;
+pub mod progress;
+pub mod roles;

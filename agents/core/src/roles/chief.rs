@@ -1,0 +1,155 @@
+//! The Chief: the front door. It normalises bare client requests (giving each a task id
+//! and a deadline), opens every task for the deadline watch, closes it when its report
+//! is out, and writes the report itself when the deadline passes first.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chorus_bus::{Delivery, Message, Payload, Topic, now_us};
+use tracing::{info, warn};
+
+use super::Ctx;
+use crate::report;
+use crate::runtime::{HandleError, Handler, Shutdown};
+use crate::state::once;
+
+/// The Chief's handler for `task_available` and `final_report`.
+pub struct Chief {
+    ctx: Ctx,
+    deadline: Duration,
+}
+
+impl Chief {
+    /// A Chief giving each task `deadline` to finish.
+    pub fn new(ctx: Ctx, deadline: Duration) -> Self {
+        Chief { ctx, deadline }
+    }
+
+    /// The topics the Chief consumes.
+    pub fn topics() -> Vec<Topic> {
+        vec![Topic::task_available(), Topic::final_report()]
+    }
+
+    async fn accept(&self, delivery: &Delivery) -> Result<(), HandleError> {
+        let msg = &delivery.message;
+        let Payload::TaskAvailable(request) = &msg.payload else {
+            return Err(HandleError::Permanent(
+                "task_available without a request".into(),
+            ));
+        };
+        if delivery.bare {
+            // Normalise: the same entry always yields the same task id, and it is
+            // published once however often the entry is delivered.
+            let mut normalised = msg.clone();
+            normalised.from_agent = self.ctx.instance.clone();
+            normalised.deadline_ms = Some(now_us() / 1000 + self.deadline.as_millis() as u64);
+            let key = once::accepted(&msg.task_id);
+            let ttl = self.ctx.state.ttl();
+            if self.ctx.bus.publish_once(&key, ttl, &normalised).await? {
+                info!(task_id = %msg.task_id, query = %request.query, "accepted");
+            }
+            return Ok(());
+        }
+        let deadline_ms = msg
+            .deadline_ms
+            .unwrap_or_else(|| now_us() / 1000 + self.deadline.as_millis() as u64);
+        self.ctx
+            .state
+            .open(&msg.task_id, request, deadline_ms)
+            .await?;
+        Ok(())
+    }
+
+    /// Writes the report of every task whose deadline passed, once. Runs until shutdown.
+    pub async fn watch_deadlines(&self, tick: Duration, mut shutdown: Shutdown) {
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(tick) => {}
+                _ = shutdown.requested() => return,
+            }
+            let due = match self.ctx.state.due(now_us() / 1000, 256).await {
+                Ok(d) => d,
+                Err(e) => {
+                    warn!(error = %e, "reading deadlines failed");
+                    continue;
+                }
+            };
+            for task in due {
+                if let Err(e) = self.expire(&task).await {
+                    warn!(task_id = %task, error = %e, "deadline report failed; will retry");
+                }
+            }
+        }
+    }
+
+    async fn expire(&self, task: &str) -> Result<(), chorus_bus::BusError> {
+        let state = &self.ctx.state;
+        let stored = state.plan(task).await?;
+        let planned = stored.is_some();
+        let plan = match stored {
+            Some(p) => p,
+            None => {
+                let request = state
+                    .request(task)
+                    .await?
+                    .unwrap_or(chorus_bus::TaskRequest {
+                        query: String::new(),
+                        context: Default::default(),
+                    });
+                let language = chorus_heuristic::detect_language(
+                    &request.query,
+                    request.context.language.as_deref(),
+                );
+                chorus_bus::PlanReady {
+                    query: request.query,
+                    context: request.context,
+                    language,
+                    plan: Default::default(),
+                    planner: chorus_bus::PlannerKind::Heuristic,
+                    unplanned: Some("planning did not finish before the deadline".into()),
+                    reply: None,
+                    dispatched: false,
+                }
+            }
+        };
+        let results = state.results(task).await?;
+        let mut final_report = report::build(&plan, &results);
+        if !planned || !report::complete(&plan, &results) {
+            final_report.status = chorus_bus::ReportStatus::DeadlineExceeded;
+        }
+        let msg = Message::new(
+            task,
+            Topic::final_report(),
+            &self.ctx.instance,
+            Payload::FinalReport(final_report),
+        );
+        if self
+            .ctx
+            .bus
+            .publish_once(&once::reported(task), state.ttl(), &msg)
+            .await?
+        {
+            info!(task_id = %task, "deadline passed; partial report written");
+        }
+        state.close(task).await
+    }
+}
+
+#[async_trait]
+impl Handler for Chief {
+    async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
+        match &delivery.message.payload {
+            Payload::TaskAvailable(_) => self.accept(delivery).await,
+            Payload::FinalReport(report) => {
+                let task = &delivery.message.task_id;
+                self.ctx.state.put_report(task, report).await?;
+                self.ctx.state.close(task).await?;
+                Ok(())
+            }
+            _ => Err(HandleError::Permanent(format!(
+                "the chief does not handle {}",
+                delivery.topic
+            ))),
+        }
+    }
+}

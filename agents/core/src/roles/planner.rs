@@ -1,0 +1,412 @@
+//! The Planner: turns each accepted request into a plan (a DAG of steps) and publishes
+//! it once. The heuristic planner always runs first; when a model is configured
+//! (`[llm]`) and the heuristic cannot plan the query, the model is asked for a plan with
+//! the tools live agents offer, bounded by the task's deadline, and any failure falls
+//! back to the heuristic answer. What cannot be planned still gets a `plan_ready`, with
+//! no steps and a message saying what Chorus can do, so the task always reaches its
+//! report.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use chorus_bus::{Delivery, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
+use chorus_heuristic::{Capabilities, PlanOutcome};
+use chorus_llm::{LlmPlanner, PlanFallback, PlanPath, PoolTool, plan_with_fallback};
+use tokio::sync::Mutex;
+use tracing::{Instrument, field, info, info_span, warn};
+
+use super::{Ctx, dispatch};
+use crate::llm;
+use crate::registry::{Registry, capabilities_of};
+use crate::runtime::{HandleError, Handler};
+use crate::state::once;
+
+/// How long a read of the live registry is reused.
+const CAPABILITIES_MAX_AGE: Duration = Duration::from_millis(200);
+
+/// What live agents offer, as the heuristic planner and the model see it.
+#[derive(Clone)]
+struct Live {
+    capabilities: Capabilities,
+    tools: Vec<PoolTool>,
+}
+
+/// The Planner's handler for `task_available`.
+pub struct Planner {
+    ctx: Ctx,
+    registry: Registry,
+    pools: Vec<String>,
+    llm: Option<LlmPlanner>,
+    limits: llm::Limits,
+    cached: Mutex<Option<(Instant, Arc<Live>)>>,
+}
+
+impl Planner {
+    /// A planner planning with the tools live agents offer in `registry`, dispatching
+    /// the first wave of steps to `pools` (the configured ones).
+    pub fn new(ctx: Ctx, registry: Registry, pools: Vec<String>) -> Self {
+        Planner {
+            ctx,
+            registry,
+            pools,
+            llm: None,
+            limits: llm::Limits {
+                deadline: Duration::ZERO,
+                claim_idle: Duration::ZERO,
+            },
+            cached: Mutex::new(None),
+        }
+    }
+
+    /// The same planner, asking `llm` (when given) for what the heuristic cannot plan,
+    /// each call within half the task's remaining time and `limits`.
+    pub fn with_llm(mut self, llm: Option<LlmPlanner>, limits: llm::Limits) -> Self {
+        self.llm = llm;
+        self.limits = limits;
+        self
+    }
+
+    /// The live capabilities and tools, read at most every [`CAPABILITIES_MAX_AGE`].
+    async fn live(&self) -> Result<Arc<Live>, HandleError> {
+        if let Some((at, live)) = self.cached.lock().await.as_ref()
+            && at.elapsed() < CAPABILITIES_MAX_AGE
+        {
+            return Ok(Arc::clone(live));
+        }
+        let agents = self.registry.live().await?;
+        let live = Arc::new(Live {
+            capabilities: capabilities_of(&agents),
+            tools: llm::pool_tools(&agents),
+        });
+        *self.cached.lock().await = Some((Instant::now(), Arc::clone(&live)));
+        Ok(live)
+    }
+
+    /// The topics the Planner consumes.
+    pub fn topics() -> Vec<Topic> {
+        vec![Topic::task_available()]
+    }
+
+    /// The plan for `request` and the way it was made: the heuristic planner alone
+    /// without a model; with one, [`plan_with_fallback`] bounded by the task's deadline.
+    async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<PlanReady, HandleError> {
+        let live = self.live().await?;
+        let Some(model) = &self.llm else {
+            let outcome =
+                chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
+            return Ok(plan_ready(request, outcome));
+        };
+        let deadline_ms = llm::task_deadline_ms(msg, self.limits.deadline);
+        let budget = llm::plan_budget(
+            model.settings(),
+            llm::remaining(Some(deadline_ms)),
+            &self.limits,
+        );
+        let span = info_span!("plan", path = field::Empty, fallback = field::Empty);
+        let call = plan_with_fallback(Some(model), &request.query, &request.context, &live.tools);
+        let (outcome, path) = if budget < llm::MIN_MODEL_BUDGET {
+            // Too close to the deadline for a model call: the heuristic alone.
+            heuristic_past_deadline(request, &live, budget)
+        } else {
+            match tokio::time::timeout(budget, call)
+                .instrument(span.clone())
+                .await
+            {
+                Ok(done) => done,
+                Err(_) => heuristic_past_deadline(request, &live, budget),
+            }
+        };
+        span.record("path", path.label());
+        if let PlanPath::FellBack(reason) = &path {
+            span.record("fallback", field::display(reason));
+            warn!(parent: &span, task_id = %msg.task_id, path = %path.label(), reason = %reason,
+                "model plan not used; heuristic answer published");
+        } else {
+            info!(parent: &span, task_id = %msg.task_id, path = %path.label(), "plan path");
+        }
+        let mut ready = plan_ready(request, outcome);
+        ready.planner = path.planner_kind();
+        Ok(ready)
+    }
+}
+
+/// The heuristic outcome when the model call was cut short by the deadline (or not
+/// made for lack of time). When the heuristic is certain the model was never needed.
+fn heuristic_past_deadline(
+    request: &TaskRequest,
+    live: &Live,
+    budget: Duration,
+) -> (PlanOutcome, PlanPath) {
+    let outcome = chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
+    let path = match outcome {
+        PlanOutcome::Unplannable { .. } => {
+            PlanPath::FellBack(PlanFallback::Call(llm::deadline_timeout(budget)))
+        }
+        _ => PlanPath::Heuristic,
+    };
+    (outcome, path)
+}
+
+/// Turns a planner outcome into the `plan_ready` payload.
+pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> PlanReady {
+    let (plan, language, unplanned, reply) = match outcome {
+        PlanOutcome::Planned { plan, language } => (plan, language, None, None),
+        PlanOutcome::Unplannable { language, message } => {
+            (Default::default(), language, Some(message), None)
+        }
+        PlanOutcome::Capabilities { language, message } => {
+            (Default::default(), language, None, Some(message))
+        }
+    };
+    PlanReady {
+        query: request.query.clone(),
+        context: request.context.clone(),
+        language,
+        plan,
+        planner: PlannerKind::Heuristic,
+        unplanned,
+        reply,
+        dispatched: false,
+    }
+}
+
+#[async_trait]
+impl Handler for Planner {
+    async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
+        if delivery.bare {
+            // The Chief normalises bare requests; the planner plans the normalised one.
+            return Ok(());
+        }
+        let msg = &delivery.message;
+        let Payload::TaskAvailable(request) = &msg.payload else {
+            return Err(HandleError::Permanent(
+                "task_available without a request".into(),
+            ));
+        };
+        let task = &msg.task_id;
+        // A redelivery whose plan is stored carries on with that plan: no second model
+        // call, and what already went out is refused by its once-key.
+        if delivery.deliveries > 1
+            && let Some(stored) = self.ctx.state.plan(task).await?
+        {
+            self.publish(msg, stored, false).await?;
+            return Ok(());
+        }
+        let ready = self.plan(msg, request).await?;
+        info!(
+            steps = ready.plan.steps.len(),
+            planned = ready.unplanned.is_none(),
+            planner = ?ready.planner,
+            "planned"
+        );
+        if !self.publish(msg, ready, true).await? {
+            // A replica racing on the same task (a redelivery to a slow but live one)
+            // stored its plan first: carry on with that one.
+            if let Some(stored) = self.ctx.state.plan(task).await? {
+                self.publish(msg, stored, false).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Planner {
+    /// Publishes `plan_ready` and the plan's first wave (every step that needs no other
+    /// step's result) in one round trip; the Router sends the rest as results come in.
+    /// With `store`, the plan is stored in the same atomic step, unless the task has a
+    /// plan already: then nothing is published and this returns false. Failures of steps
+    /// on pools nobody serves are recorded first.
+    async fn publish(
+        &self,
+        msg: &Message,
+        mut plan: PlanReady,
+        store: bool,
+    ) -> Result<bool, HandleError> {
+        let task = &msg.task_id;
+        let state = &self.ctx.state;
+        let results = dispatch::record_unserved(state, task, &plan, &self.pools).await?;
+        plan.dispatched = true;
+        let stored = match store {
+            true => Some(state.plan_entry(task, &plan)?),
+            false => None,
+        };
+        let me = &self.ctx.instance;
+        let mut out = msg.reply(Topic::plan_ready(), me, Payload::PlanReady(plan));
+        if self.llm.is_some() && out.deadline_ms.is_none() {
+            // The deadline travels with the plan, so the report writer can keep to it.
+            out.deadline_ms = Some(llm::task_deadline_ms(msg, self.limits.deadline));
+        }
+        let first_wave = match &out.payload {
+            Payload::PlanReady(plan) => dispatch::next_steps(&out, me, plan, &results, &self.pools),
+            _ => Vec::new(),
+        };
+        let mut batch = Vec::with_capacity(1 + first_wave.len());
+        batch.push((once::planned(task), out));
+        batch.extend(first_wave);
+        let bus = &self.ctx.bus;
+        match stored {
+            Some((key, value)) => Ok(bus
+                .publish_guarded(&key, &value, &batch, state.ttl())
+                .await?
+                .is_some()),
+            None => {
+                bus.publish_once_many(&batch, state.ttl()).await?;
+                Ok(true)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chorus_bus::memory::MemoryBus;
+    use chorus_bus::{AgentHeartbeat, Bus, BusSettings, ToolInfo};
+    use serde_json::json;
+
+    use crate::state::TaskState;
+
+    /// A planner on the memory bus, with a live math agent offering `sum` and `multiply`
+    /// when `math_live`.
+    async fn planner(math_live: bool) -> (Planner, Arc<MemoryBus>, TaskState) {
+        let bus = MemoryBus::new(BusSettings::default());
+        let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
+        let bus = Arc::new(bus);
+        let registry = Registry::new(state.clone());
+        if math_live {
+            let tool = |name: &str| ToolInfo {
+                name: name.into(),
+                description: String::new(),
+                input_schema: json!({"type": "object"}),
+            };
+            registry
+                .beat(&AgentHeartbeat {
+                    role: "pool".into(),
+                    instance: "pool-math-1".into(),
+                    pool: Some("math".into()),
+                    tools: vec![tool("sum"), tool("multiply")],
+                    ttl_ms: 60_000,
+                })
+                .await
+                .expect("beat");
+        }
+        let ctx = Ctx::new(bus.clone(), state.clone(), "planner");
+        let planner = Planner::new(ctx, registry, vec!["math".into(), "date".into()]);
+        (planner, bus, state)
+    }
+
+    fn delivery(task: &str, query: &str, deliveries: u64) -> Delivery {
+        let request = TaskRequest {
+            query: query.into(),
+            context: Default::default(),
+        };
+        Delivery {
+            topic: Topic::task_available(),
+            entry_id: "1-0".into(),
+            deliveries,
+            message: Message::new(
+                task,
+                Topic::task_available(),
+                "client",
+                Payload::TaskAvailable(request),
+            ),
+            bare: false,
+        }
+    }
+
+    /// The step count of the one `plan_ready` published (which must say it was
+    /// dispatched), and the math steps sent (`"<id> <tool>"`), oldest first.
+    async fn plan_and_first_wave(bus: &MemoryBus) -> (usize, Vec<String>) {
+        let plans = bus.recent(&Topic::plan_ready(), 100).await.expect("recent");
+        let [plan] = plans.as_slice() else {
+            panic!("{} plan_ready messages", plans.len())
+        };
+        let Payload::PlanReady(plan) = &plan.payload else {
+            panic!("not a plan")
+        };
+        assert!(plan.dispatched);
+        let steps = bus
+            .recent(&Topic::pool_task("math"), 100)
+            .await
+            .expect("recent");
+        let steps = steps
+            .iter()
+            .filter_map(|m| match &m.payload {
+                Payload::StepTask(t) => Some(format!("{} {}", t.step_id, t.tool)),
+                _ => None,
+            })
+            .collect();
+        (plan.plan.steps.len(), steps)
+    }
+
+    #[tokio::test]
+    async fn the_plan_goes_out_with_its_first_wave_and_is_stored_first() {
+        let (planner, bus, state) = planner(true).await;
+        planner
+            .handle(&delivery("t1", "(2+4)*3", 1))
+            .await
+            .expect("handled");
+        assert_eq!(plan_and_first_wave(&bus).await, (2, vec!["s1 sum".into()]));
+        let stored = state.plan("t1").await.expect("read").expect("stored");
+        assert_eq!(stored.plan.steps[1].tool, "multiply");
+    }
+
+    #[tokio::test]
+    async fn when_a_racing_replica_stored_its_plan_first_that_plan_goes_out() {
+        let (planner, bus, state) = planner(true).await;
+        let request = TaskRequest {
+            query: "2+4".into(),
+            context: Default::default(),
+        };
+        let theirs = planner
+            .plan(&delivery("t3", "2+4", 1).message, &request)
+            .await
+            .expect("plan");
+        state.put_plan_once("t3", theirs).await.expect("store");
+        // This replica plans "(2+4)*3" (two steps) on its first delivery, but the task
+        // already has a one-step plan: that one is published, once.
+        planner
+            .handle(&delivery("t3", "(2+4)*3", 1))
+            .await
+            .expect("handled");
+        assert_eq!(plan_and_first_wave(&bus).await, (1, vec!["s1 sum".into()]));
+        assert_eq!(
+            state
+                .plan("t3")
+                .await
+                .expect("read")
+                .expect("plan")
+                .plan
+                .steps
+                .len(),
+            1
+        );
+    }
+
+    #[tokio::test]
+    async fn a_redelivered_task_carries_on_with_its_stored_plan_and_sends_nothing_twice() {
+        // The live registry is empty now, so planning afresh would answer "the math pool
+        // is down"; the stored plan (made while it was up) is the one that goes on.
+        let (planner, bus, state) = planner(false).await;
+        let (with_math, _, _) = self::planner(true).await;
+        let first = with_math
+            .plan(
+                &delivery("t2", "2+4", 1).message,
+                &TaskRequest {
+                    query: "2+4".into(),
+                    context: Default::default(),
+                },
+            )
+            .await
+            .expect("plan");
+        state.put_plan_once("t2", first).await.expect("store");
+        for _ in 0..2 {
+            planner
+                .handle(&delivery("t2", "2+4", 2))
+                .await
+                .expect("handled");
+        }
+        assert_eq!(plan_and_first_wave(&bus).await, (1, vec!["s1 sum".into()]));
+    }
+}

@@ -1,0 +1,269 @@
+//! A pool agent: runs the steps of one pool by calling their tools on the pool's MCP
+//! server. Replicas share the pool's consumer group, so each step goes to one of them.
+//! A tool error is a failed step carrying the tool's message; an unreachable server is
+//! retried with backoff until the attempts or the task's deadline run out.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use chorus_bus::{
+    Delivery, Message, Payload, StepOutcome, StepResult, StepTask, ToolRequest, ToolResponse,
+    Topic, now_us,
+};
+use chorus_mcp_common::client::{McpClient, McpError, ToolSpec};
+use serde_json::Value;
+use tokio::sync::RwLock;
+use tracing::{Instrument, debug, info_span, warn};
+
+use super::Ctx;
+use crate::runtime::{HandleError, Handler};
+use crate::state::once;
+
+/// Opens a connection to the pool's MCP server.
+pub type Connector = Arc<
+    dyn Fn() -> Pin<Box<dyn Future<Output = Result<McpClient, McpError>> + Send>> + Send + Sync,
+>;
+
+/// How hard to try an unreachable server.
+#[derive(Debug, Clone, Copy)]
+pub struct Retry {
+    /// Attempts in all, the first included.
+    pub attempts: u32,
+    /// Wait before the second attempt; doubled after each failure.
+    pub initial_backoff: Duration,
+    /// Longest one tool call may take (less when the task's deadline is nearer).
+    pub call_timeout: Duration,
+}
+
+/// The handler of one pool's `<pool>_task`.
+pub struct PoolAgent {
+    ctx: Ctx,
+    pool: String,
+    server: String,
+    connector: Connector,
+    client: RwLock<Option<McpClient>>,
+    /// Tools whose input schema takes `now` and `timezone` (filled from the task
+    /// context); `None` until the server's tool list was read.
+    contextual: RwLock<Option<HashSet<String>>>,
+    retry: Retry,
+}
+
+impl PoolAgent {
+    /// A pool agent for `pool`, reaching its server (named `server` in events) with `connector`.
+    pub fn new(ctx: Ctx, pool: &str, server: &str, connector: Connector, retry: Retry) -> Self {
+        PoolAgent {
+            ctx,
+            pool: pool.to_owned(),
+            server: server.to_owned(),
+            connector,
+            client: RwLock::new(None),
+            contextual: RwLock::new(None),
+            retry,
+        }
+    }
+
+    /// The topic this pool's agents consume.
+    pub fn topics(pool: &str) -> Vec<Topic> {
+        vec![Topic::pool_task(pool)]
+    }
+
+    /// The server's tools (connecting when needed); used for heartbeats and at start.
+    pub async fn tools(&self) -> Result<Vec<ToolSpec>, String> {
+        let list = async {
+            let client = self.client().await?;
+            client.list_tools().await.map_err(|e| e.to_string())
+        };
+        let limit = self.retry.call_timeout;
+        let tools = tokio::time::timeout(limit, list)
+            .await
+            .map_err(|_| format!("listing tools took longer than {limit:?}"))??;
+        let contextual = tools
+            .iter()
+            .filter(|t| {
+                t.input_schema
+                    .get("properties")
+                    .and_then(|p| p.get("now"))
+                    .is_some()
+            })
+            .map(|t| t.name.clone())
+            .collect();
+        *self.contextual.write().await = Some(contextual);
+        Ok(tools)
+    }
+
+    async fn client(&self) -> Result<McpClient, String> {
+        if let Some(c) = self.client.read().await.as_ref() {
+            return Ok(c.clone());
+        }
+        let mut slot = self.client.write().await;
+        if let Some(c) = slot.as_ref() {
+            return Ok(c.clone());
+        }
+        let c = (self.connector)().await.map_err(|e| e.to_string())?;
+        *slot = Some(c.clone());
+        Ok(c)
+    }
+
+    async fn forget_client(&self) {
+        *self.client.write().await = None;
+    }
+
+    /// Calls the tool, retrying an unreachable server with backoff within the deadline.
+    async fn call(&self, task: &StepTask, deadline_ms: Option<u64>) -> StepOutcome {
+        let mut backoff = self.retry.initial_backoff;
+        let mut last_error = String::new();
+        for attempt in 1..=self.retry.attempts.max(1) {
+            if deadline_ms.is_some_and(|d| now_us() / 1000 >= d) {
+                return StepOutcome::Failed {
+                    error: format!("the deadline passed before {} could run", task.tool),
+                };
+            }
+            // Bounded by the call timeout, not the deadline: at the deadline the Chief
+            // reports what finished, and a later result is harmless.
+            let limit = self.retry.call_timeout;
+            let connect = tokio::time::timeout(limit, self.client()).await;
+            let connected =
+                connect.unwrap_or_else(|_| Err(format!("connecting took longer than {limit:?}")));
+            match connected {
+                Ok(client) => {
+                    let call = client.call(&task.tool, task.arguments.clone());
+                    match tokio::time::timeout(limit, call).await {
+                        Ok(Ok(out)) if out.is_error => {
+                            return StepOutcome::Failed { error: out.text };
+                        }
+                        Ok(Ok(out)) => {
+                            return StepOutcome::Ok {
+                                value: out.value,
+                                text: out.text,
+                            };
+                        }
+                        Ok(Err(e)) => {
+                            last_error = e.to_string();
+                            self.forget_client().await;
+                        }
+                        // A server that answers nothing in time is not retried: the
+                        // step fails now, within the task's deadline.
+                        Err(_) => {
+                            return StepOutcome::Failed {
+                                error: format!(
+                                    "{} timed out after {} ms",
+                                    task.tool,
+                                    limit.as_millis()
+                                ),
+                            };
+                        }
+                    }
+                }
+                Err(e) => last_error = e,
+            }
+            if attempt < self.retry.attempts {
+                debug!(attempt, error = %last_error, "MCP server unreachable; retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = backoff.saturating_mul(2);
+            }
+        }
+        StepOutcome::Failed {
+            error: format!("the {} server is unreachable: {last_error}", self.pool),
+        }
+    }
+
+    /// Adds the task context's `now` and `timezone` to tools that take them.
+    async fn with_context(&self, mut task: StepTask) -> StepTask {
+        let takes_context = self
+            .contextual
+            .read()
+            .await
+            .as_ref()
+            .is_some_and(|c| c.contains(&task.tool));
+        if takes_context {
+            if let Some(now) = &task.context.now {
+                task.arguments
+                    .entry("now")
+                    .or_insert_with(|| Value::String(now.clone()));
+            }
+            if let Some(tz) = &task.context.timezone {
+                task.arguments
+                    .entry("timezone")
+                    .or_insert_with(|| Value::String(tz.clone()));
+            }
+        }
+        task
+    }
+
+    async fn run(&self, msg: &Message, task: StepTask) -> Result<(), HandleError> {
+        if self.contextual.read().await.is_none() {
+            // Learn which tools take a reference time (best effort; retried next time).
+            let _ = self.tools().await;
+        }
+        let task = self.with_context(task).await;
+        let request = ToolRequest {
+            step_id: task.step_id.clone(),
+            server: self.server.clone(),
+            tool: task.tool.clone(),
+            arguments: task.arguments.clone(),
+        };
+        let me = &self.ctx.instance;
+        let request = msg.reply(Topic::tool_request(), me, Payload::ToolRequest(request));
+        // The tool_request event is written while the tool runs, not before it.
+        let started = Instant::now();
+        let (announced, outcome) = tokio::join!(
+            self.ctx.bus.publish(&request),
+            self.call(&task, msg.deadline_ms)
+        );
+        let elapsed_us = started.elapsed().as_micros() as u64;
+        announced?;
+        if let StepOutcome::Failed { error } = &outcome {
+            warn!(tool = %task.tool, %error, "step failed");
+        }
+        let response = ToolResponse {
+            step_id: task.step_id.clone(),
+            tool: task.tool.clone(),
+            outcome: outcome.clone(),
+            elapsed_us,
+        };
+        let result = StepResult {
+            step_id: task.step_id.clone(),
+            pool: self.pool.clone(),
+            tool: task.tool.clone(),
+            arguments: task.arguments.clone(),
+            outcome,
+            agent: me.clone(),
+            elapsed_us,
+        };
+        let response = msg.reply(Topic::tool_response(), me, Payload::ToolResponse(response));
+        let result = msg.reply(
+            Topic::pool_result(&self.pool),
+            me,
+            Payload::StepResult(result),
+        );
+        // The response event and the result go out together, each once.
+        let out = [
+            (once::response(&msg.task_id, &task.step_id), response),
+            (once::result(&msg.task_id, &task.step_id), result),
+        ];
+        self.ctx
+            .bus
+            .publish_once_many(&out, self.ctx.state.ttl())
+            .await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Handler for PoolAgent {
+    async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
+        let msg = &delivery.message;
+        let Payload::StepTask(task) = &msg.payload else {
+            return Err(HandleError::Permanent(format!(
+                "{} carries no step",
+                delivery.topic
+            )));
+        };
+        let span = info_span!("step", step_id = %task.step_id, tool = %task.tool);
+        self.run(msg, task.clone()).instrument(span).await
+    }
+}

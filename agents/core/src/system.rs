@@ -1,0 +1,232 @@
+//! Starting roles: builds each role's handler on a bus and store, and runs its loop.
+//! Used by `chorus agent ROLE` (one role per process) and by the one-process mode
+//! (every role in one process on the in-memory bus) alike, so both run the same code.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chorus_bus::{AgentHeartbeat, Bus, Store, Subscription, ToolInfo};
+use futures::FutureExt;
+use tokio::task::JoinSet;
+
+use crate::registry::{Registry, heartbeat_loop};
+
+use crate::roles::pool::{Connector, PoolAgent, Retry};
+use crate::roles::{Ctx, chief::Chief, planner::Planner, router::Router, synthesizer::Synthesizer};
+use crate::runtime::{Handler, Shutdown, run_loop};
+use crate::settings::Settings;
+use crate::state::TaskState;
+
+/// A role a process can run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// The front door and deadline keeper.
+    Chief,
+    /// Query → plan.
+    Planner,
+    /// Plan → steps dispatched when ready.
+    Router,
+    /// Results → the final report.
+    Synthesizer,
+    /// A pool agent for the named pool.
+    Pool(String),
+}
+
+impl Role {
+    /// The role named on the command line (`chorus agent ROLE [--pool NAME]`).
+    pub fn parse(role: &str, pool: Option<&str>) -> Result<Role, RoleError> {
+        match (role, pool) {
+            ("chief", _) => Ok(Role::Chief),
+            ("planner", _) => Ok(Role::Planner),
+            ("router", _) => Ok(Role::Router),
+            ("synthesizer", _) => Ok(Role::Synthesizer),
+            ("pool", Some(p)) => Ok(Role::Pool(p.to_owned())),
+            ("pool", None) => Err(RoleError::UnknownRole(
+                "`chorus agent pool` needs --pool NAME".into(),
+            )),
+            (other, _) => Err(RoleError::UnknownRole(format!(
+                "unknown role {other:?}: use chief, planner, router, synthesizer or pool"
+            ))),
+        }
+    }
+
+    /// The role's consumer-group name.
+    pub fn group(&self) -> String {
+        match self {
+            Role::Chief => "chief".into(),
+            Role::Planner => "planner".into(),
+            Role::Router => "router".into(),
+            Role::Synthesizer => "synthesizer".into(),
+            Role::Pool(p) => format!("pool-{p}"),
+        }
+    }
+}
+
+/// The shared infrastructure a role runs on.
+#[derive(Clone)]
+pub struct Infra {
+    /// The bus.
+    pub bus: Arc<dyn Bus>,
+    /// The state store.
+    pub store: Arc<dyn Store>,
+}
+
+/// Runs `role` until shutdown. `connector` is required for pool roles.
+pub async fn run_role(
+    role: Role,
+    infra: Infra,
+    settings: &Settings,
+    connector: Option<Connector>,
+    shutdown: Shutdown,
+) -> Result<(), RoleError> {
+    let state = TaskState::new(infra.store.clone(), settings.state_ttl());
+    let group = role.group();
+    let ctx = Ctx::new(infra.bus.clone(), state.clone(), &group);
+    let instance = ctx.instance.clone();
+    let mut pool_agent: Option<Arc<PoolAgent>> = None;
+    let pools = settings.pool_names();
+    let in_flight = settings.agents.max_in_flight;
+    let mut tasks = JoinSet::new();
+    let (handler, topics): (Arc<dyn Handler>, _) = match &role {
+        Role::Chief => {
+            let chief = Arc::new(Chief::new(ctx, settings.deadline()));
+            let watcher = chief.clone();
+            let tick = Duration::from_millis(settings.agents.deadline_tick_ms);
+            let s = shutdown.clone();
+            tasks.spawn(async move {
+                watcher.watch_deadlines(tick, s).await;
+                Ok(())
+            });
+            (chief, Chief::topics())
+        }
+        Role::Planner => (
+            Arc::new(
+                Planner::new(ctx, Registry::new(state.clone()), pools.clone()).with_llm(
+                    crate::llm::planner(&settings.llm)?,
+                    crate::llm::Limits::of(settings),
+                ),
+            ),
+            Planner::topics(),
+        ),
+        Role::Router => (
+            Arc::new(Router::new(ctx, pools.clone())),
+            Router::topics(&pools),
+        ),
+        Role::Synthesizer => (
+            Arc::new(Synthesizer::new(ctx, pools.clone()).with_llm(
+                crate::llm::synthesizer(&settings.llm)?,
+                crate::llm::Limits::of(settings),
+            )),
+            Synthesizer::topics(&pools),
+        ),
+        Role::Pool(pool) => {
+            let connector = connector.ok_or_else(|| RoleError::NoServer(pool.clone()))?;
+            let retry = Retry {
+                attempts: settings.agents.mcp_attempts,
+                initial_backoff: Duration::from_millis(settings.agents.mcp_backoff_ms),
+                call_timeout: Duration::from_millis(settings.agents.mcp_call_timeout_ms),
+            };
+            let agent = Arc::new(PoolAgent::new(ctx, pool, pool, connector, retry));
+            pool_agent = Some(agent.clone());
+            (agent, PoolAgent::topics(pool))
+        }
+    };
+    let interval = Duration::from_millis(settings.agents.heartbeat_ms);
+    let beat = Heartbeat {
+        role: role.clone(),
+        instance,
+        pool: pool_agent,
+        ttl: interval * 3,
+    };
+    tasks.spawn(
+        heartbeat_loop(
+            Registry::new(state),
+            infra.bus.clone(),
+            interval,
+            move || beat.clone().make(),
+            shutdown.clone(),
+        )
+        .map(Ok),
+    );
+    let sub = Subscription::new(group, topics);
+    let bus = infra.bus.clone();
+    tasks.spawn(async move {
+        run_loop(bus, sub, handler, in_flight, shutdown)
+            .await
+            .map_err(RoleError::Bus)
+    });
+    while let Some(done) = tasks.join_next().await {
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(e),
+            Err(e) => return Err(RoleError::Panicked(e.to_string())),
+        }
+    }
+    Ok(())
+}
+
+/// What a role says about itself in the registry.
+#[derive(Clone)]
+struct Heartbeat {
+    role: Role,
+    instance: String,
+    pool: Option<Arc<PoolAgent>>,
+    ttl: Duration,
+}
+
+impl Heartbeat {
+    /// The current heartbeat; a pool agent lists its MCP server's tools (none when the
+    /// server is unreachable, which makes the pool count as down).
+    async fn make(self) -> AgentHeartbeat {
+        let (pool, tools) = match (&self.role, &self.pool) {
+            (Role::Pool(name), Some(agent)) => {
+                let tools = match agent.tools().await {
+                    Ok(tools) => tools
+                        .into_iter()
+                        .map(|t| ToolInfo {
+                            name: t.name,
+                            description: t.description,
+                            input_schema: t.input_schema,
+                        })
+                        .collect(),
+                    Err(e) => {
+                        tracing::warn!(pool = %name, error = %e, "MCP server unreachable; the pool counts as down");
+                        Vec::new()
+                    }
+                };
+                (Some(name.clone()), tools)
+            }
+            _ => (None, Vec::new()),
+        };
+        AgentHeartbeat {
+            role: self.role.group(),
+            instance: self.instance,
+            pool,
+            tools,
+            ttl_ms: self.ttl.as_millis() as u64,
+        }
+    }
+}
+
+/// A role could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RoleError {
+    /// The bus failed at start.
+    #[error("bus: {0}")]
+    Bus(#[from] chorus_bus::BusError),
+    /// A pool role was started without a way to reach its MCP server.
+    #[error("no MCP server configured for pool {0}")]
+    NoServer(String),
+    /// The HTTP gateway beside the Chief could not serve.
+    #[error("HTTP API on {0}: {1}")]
+    Http(String, std::io::Error),
+    /// The role's name is not one of the topology's.
+    #[error("{0}")]
+    UnknownRole(String),
+    /// The language model settings cannot be used (`[llm]`).
+    #[error("{0}")]
+    Llm(#[from] crate::llm::LlmInitError),
+    /// A role's task panicked.
+    #[error("a role task panicked: {0}")]
+    Panicked(String),
+}

@@ -1,0 +1,296 @@
+//! `chorus-bench`: runs tasks through the real distributed pipeline and prints latency,
+//! throughput, per-hop latency, Redis commands per task and each process's peak RSS.
+//!
+//! With `--spawn`, or when no Redis answers at `--redis`, it starts the whole system
+//! itself (a `redis-server` on a free port, both MCP servers and every role, each its
+//! own process, as `deploy/run-local.sh` does) and stops it afterwards; otherwise it
+//! loads the system already running on that Redis. It never changes how roles work:
+//! what it measures is what a client of a deployed Chorus sees.
+
+mod cluster;
+mod hops;
+mod load;
+mod procstat;
+mod redis_info;
+mod report;
+mod stats;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chorus_bus::BusError;
+use chorus_bus_redis::RedisBus;
+use clap::Args;
+
+use chorus_agents::settings::Settings;
+use cluster::{Cluster, ClusterOptions, redis_answers};
+use procstat::ProcSample;
+use redis_info::{RedisAddr, RedisInfo};
+use report::{BenchReport, ProcessFigures};
+
+/// Arguments of `chorus-bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// Redis URL of a running Chorus; when nothing answers there (or none is given),
+    /// the benchmark starts its own system.
+    #[arg(long)]
+    pub redis: Option<String>,
+    /// Tasks to run (after the warm-up).
+    #[arg(long, default_value_t = 1000)]
+    pub tasks: usize,
+    /// Tasks in flight at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// The query every task asks.
+    #[arg(long, default_value = "2+4")]
+    pub query: String,
+    /// Print one JSON object as the last line.
+    #[arg(long)]
+    pub json: bool,
+    /// Start redis-server, both MCP servers and every role as processes, whatever
+    /// `--redis` says, and stop them afterwards.
+    #[arg(long)]
+    pub spawn: bool,
+    /// Tasks run before measuring (at the same concurrency).
+    #[arg(long, default_value_t = 200)]
+    pub warmup: usize,
+    /// Math pool agents to start (with `--spawn`).
+    #[arg(long, default_value_t = 1)]
+    pub math_replicas: usize,
+    /// `CHORUS_LOG` of the started processes.
+    #[arg(long, default_value = "warn")]
+    pub agent_log: String,
+    /// Keep the started processes' logs (their directory is printed at the end).
+    #[arg(long)]
+    pub keep_logs: bool,
+}
+
+/// The benchmark failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The bus failed.
+    #[error("bus: {0}")]
+    Bus(#[from] BusError),
+    /// The benchmark's own Redis connection failed.
+    #[error("redis: {0}")]
+    Redis(String),
+    /// The Redis URL cannot be used.
+    #[error("unsupported Redis URL {0:?} (use redis://[user:password@]host[:port])")]
+    Url(String),
+    /// A process or resource could not be started.
+    #[error("could not start {what}: {reason}")]
+    Spawn {
+        /// What.
+        what: String,
+        /// Why.
+        reason: String,
+    },
+    /// A binary is not next to `chorus`.
+    #[error(
+        "{0} not found: build the workspace's binaries (cargo build --release --workspace --bins)"
+    )]
+    MissingBinary(PathBuf),
+    /// Reports stopped coming.
+    #[error("no report for {waited:?}: {done} of {total} tasks finished{}", exited_text(.exited))]
+    Stalled {
+        /// Tasks finished.
+        done: usize,
+        /// Tasks asked for.
+        total: usize,
+        /// How long nothing came.
+        waited: Duration,
+        /// Started processes that exited, with the end of their logs.
+        exited: Vec<String>,
+    },
+    /// The system never completed a task.
+    #[error("the system is not ready: a task did not complete within 30 s ({0})")]
+    NotReady(String),
+    /// Ctrl-C or SIGTERM arrived before the run finished.
+    #[error("interrupted")]
+    Interrupted,
+    /// The arguments make no sense.
+    #[error("invalid arguments: {0}")]
+    Args(String),
+}
+
+fn exited_text(exited: &[String]) -> String {
+    if exited.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", exited.join("; "))
+    }
+}
+
+/// Runs the benchmark: starts the system when needed, warms up, measures, prints the
+/// report (and its JSON as the last line with `--json`), and stops what it started.
+pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), BenchError> {
+    if args.tasks == 0 || args.concurrency == 0 {
+        return Err(BenchError::Args(
+            "--tasks and --concurrency must be above 0".into(),
+        ));
+    }
+    let url = args.redis.clone();
+    let spawn_redis = args.spawn
+        || match &url {
+            None => true,
+            Some(u) => !redis_answers(u, Duration::from_millis(500)).await,
+        };
+    let mut cluster = None;
+    let redis_url = if spawn_redis {
+        let bin_dir = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.parent().map(PathBuf::from))
+            .ok_or_else(|| BenchError::Args("cannot find the running executable".into()))?;
+        let opts = ClusterOptions {
+            spawn_redis: true,
+            redis_url: String::new(),
+            bin_dir,
+            log_filter: args.agent_log.clone(),
+            keep_logs: args.keep_logs,
+            math_replicas: args.math_replicas,
+        };
+        let c = Cluster::start(&opts).await?;
+        let u = c.redis_url.clone();
+        cluster = Some(c);
+        u
+    } else {
+        url.unwrap_or_default()
+    };
+    // Ctrl-C or SIGTERM still stops every process this run started.
+    let result = tokio::select! {
+        r = measure(&args, settings, &redis_url, cluster.as_mut()) => r,
+        _ = chorus_agents::runtime::stop_signal() => Err(BenchError::Interrupted),
+    };
+    if let Some(c) = cluster {
+        c.stop();
+    }
+    let report = result?;
+    print!("{}", report.text());
+    if args.json {
+        println!("{}", report.json());
+    }
+    Ok(())
+}
+
+/// Warms up, measures, and gathers every figure.
+async fn measure(
+    args: &BenchArgs,
+    settings: &Settings,
+    redis_url: &str,
+    mut cluster: Option<&mut Cluster>,
+) -> Result<BenchReport, BenchError> {
+    let mut bus_settings = settings.bus.clone();
+    bus_settings.redis_url = redis_url.to_owned();
+    // The client reads reports of many tasks per round trip.
+    bus_settings.batch_count = bus_settings.batch_count.max(1024);
+    let bus = RedisBus::connect(bus_settings).await?;
+    let mut info =
+        RedisInfo::connect(&RedisAddr::parse(redis_url)?, Duration::from_secs(2)).await?;
+    let mut load = load::Load {
+        query: args.query.clone(),
+        tasks: 1,
+        concurrency: 1,
+        deadline: settings.deadline(),
+        stall: Duration::from_secs(30),
+    };
+    // Ready means a task completes: every role is up and the planner sees live pool
+    // agents (before their first heartbeat it answers "the pool is down").
+    let stalled = |e: BenchError, cluster: &mut Option<&mut Cluster>| match (e, cluster) {
+        (
+            BenchError::Stalled {
+                done,
+                total,
+                waited,
+                ..
+            },
+            Some(c),
+        ) => BenchError::Stalled {
+            done,
+            total,
+            waited,
+            exited: c.exited(),
+        },
+        (e, _) => e,
+    };
+    let ready_by = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match load::run(&bus, &load).await {
+            Ok(r) if r.not_completed.is_empty() => break,
+            Ok(r) if std::time::Instant::now() > ready_by => {
+                return Err(BenchError::NotReady(r.first_failure.unwrap_or_default()));
+            }
+            Ok(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            Err(e) => return Err(stalled(e, &mut cluster)),
+        }
+    }
+    load.stall = Duration::from_secs(10);
+    if args.warmup > 0 {
+        load.tasks = args.warmup;
+        load.concurrency = args.concurrency;
+        if let Err(e) = load::run(&bus, &load).await {
+            return Err(stalled(e, &mut cluster));
+        }
+    }
+    load.tasks = args.tasks;
+    load.concurrency = args.concurrency;
+    let procs_before = samples(cluster.as_deref());
+    let calls_before = info.command_calls().await?;
+    let cpu_before = info.cpu_ms().await?;
+    let measured = match load::run(&bus, &load).await {
+        Ok(m) => m,
+        Err(e) => return Err(stalled(e, &mut cluster)),
+    };
+    let cpu_after = info.cpu_ms().await?;
+    let calls_after = info.command_calls().await?;
+    let procs_after = samples(cluster.as_deref());
+    let pools = settings.pool_names();
+    let per_topic = (args.tasks + args.warmup + 1).saturating_mul(4);
+    let hops = hops::measure(&bus, &pools, &measured.received_us, per_topic).await?;
+    let mut latencies = measured.latencies_us;
+    let latency = stats::Percentiles::of(&mut latencies).ok_or(BenchError::Stalled {
+        done: 0,
+        total: args.tasks,
+        waited: Duration::ZERO,
+        exited: Vec::new(),
+    })?;
+    Ok(BenchReport {
+        query: args.query.clone(),
+        tasks: args.tasks,
+        concurrency: args.concurrency,
+        redis_url: redis_url.to_owned(),
+        spawned: cluster.is_some(),
+        latency,
+        elapsed: measured.elapsed,
+        not_completed: measured.not_completed,
+        first_failure: measured.first_failure,
+        hops,
+        commands: redis_info::delta(&calls_before, &calls_after),
+        redis_cpu_ms: cpu_after - cpu_before,
+        processes: figures(&procs_before, &procs_after),
+    })
+}
+
+/// Samples of the started processes and of this client.
+fn samples(cluster: Option<&Cluster>) -> Vec<(String, ProcSample)> {
+    let mut out = cluster.map(Cluster::sample).unwrap_or_default();
+    if let Some(me) = procstat::own() {
+        out.push(("bench client".to_owned(), me));
+    }
+    out
+}
+
+/// Per-process figures from samples before and after the measured run.
+fn figures(before: &[(String, ProcSample)], after: &[(String, ProcSample)]) -> Vec<ProcessFigures> {
+    let before: HashMap<&str, &ProcSample> = before.iter().map(|(n, s)| (n.as_str(), s)).collect();
+    after
+        .iter()
+        .map(|(name, a)| ProcessFigures {
+            name: name.clone(),
+            after: *a,
+            cpu_ms: a
+                .cpu_ms
+                .saturating_sub(before.get(name.as_str()).map_or(0, |b| b.cpu_ms)),
+        })
+        .collect()
+}

@@ -1,0 +1,34 @@
+//! `chorus-bench`: benchmark the distributed pipeline (see docs/performance.md).
+
+use std::path::PathBuf;
+
+use chorus_agents::settings::Settings;
+use chorus_bench::BenchArgs;
+use clap::Parser;
+
+/// Benchmark Chorus through its real pipeline: every role and both MCP servers as their
+/// own processes on a real Redis (started here with `--spawn`, or a running system's).
+#[derive(Parser)]
+#[command(name = "chorus-bench", version, about, long_about = None)]
+struct Cli {
+    /// A TOML settings file (environment variables CHORUS__SECTION__KEY override it).
+    #[arg(long, env = "CHORUS_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    args: BenchArgs,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let settings = Settings::load(cli.config.as_deref())?;
+    chorus_bench::run_bench(cli.args, &settings).await?;
+    Ok(())
+}

@@ -1,0 +1,26 @@
+//! The Redis transport's own error, and its conversion into the bus's transport-neutral
+//! [`BusError::Transport`]: callers of the `Bus` and `Store` traits never see a Redis type.
+
+use chorus_bus::BusError;
+
+/// A Redis operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RedisBusError {
+    /// Redis answered with an error, or the connection failed.
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    /// Connecting took longer than the configured connect timeout.
+    #[error("redis: timed out {0}")]
+    Timeout(&'static str),
+}
+
+impl From<RedisBusError> for BusError {
+    fn from(e: RedisBusError) -> Self {
+        BusError::Transport(Box::new(e))
+    }
+}
+
+/// Converts a Redis error into a [`BusError`] (for `map_err` before `?`).
+pub(crate) fn bus_err(e: redis::RedisError) -> BusError {
+    RedisBusError::Redis(e).into()
+}

@@ -1,0 +1,85 @@
+//! Consumer groups: created at the stream's start (with the stream when missing) and
+//! re-created when a restarted server lost them; consumers of dead processes (long idle,
+//! nothing pending) are removed so identities do not pile up.
+
+use std::time::Duration;
+
+use redis::aio::ConnectionLike;
+
+use super::reply;
+use chorus_bus::bus::Subscription;
+use chorus_bus::topic::Topic;
+
+/// Creates `role`'s group on each topic (`XGROUP CREATE … 0 MKSTREAM`); an existing
+/// group is kept as it is.
+pub(crate) async fn ensure_groups(
+    conn: &mut impl ConnectionLike,
+    topics: &[Topic],
+    role: &str,
+) -> Result<(), redis::RedisError> {
+    for topic in topics {
+        let created = redis::cmd("XGROUP")
+            .arg("CREATE")
+            .arg(topic.as_str())
+            .arg(role)
+            .arg("0")
+            .arg("MKSTREAM")
+            .exec_async(conn)
+            .await;
+        match created {
+            Ok(()) => {}
+            Err(e) if is_busygroup(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Whether `e` says the group already exists.
+pub(crate) fn is_busygroup(e: &redis::RedisError) -> bool {
+    e.code() == Some("BUSYGROUP") || e.to_string().contains("BUSYGROUP")
+}
+
+/// Whether `e` says the group (or its stream) does not exist.
+pub(crate) fn is_nogroup(e: &redis::RedisError) -> bool {
+    e.code() == Some("NOGROUP") || e.to_string().contains("NOGROUP")
+}
+
+/// Deletes consumers of `sub.role` on its topics that have nothing pending and have
+/// been idle longer than `stale`; returns how many were deleted.
+pub(crate) async fn remove_stale_consumers(
+    conn: &mut impl ConnectionLike,
+    sub: &Subscription,
+    stale: Duration,
+) -> Result<usize, redis::RedisError> {
+    let stale_ms = i64::try_from(stale.as_millis()).unwrap_or(i64::MAX);
+    let mut pipe = redis::pipe();
+    for topic in &sub.topics {
+        pipe.cmd("XINFO")
+            .arg("CONSUMERS")
+            .arg(topic.as_str())
+            .arg(&sub.role);
+    }
+    let infos: Vec<redis::Value> = pipe.query_async(conn).await?;
+    let mut delete = redis::pipe();
+    let mut deleted = 0;
+    for (topic, info) in sub.topics.iter().zip(&infos) {
+        for c in reply::consumers(info) {
+            if c.pending == 0 && c.idle_ms > stale_ms && c.name != sub.consumer {
+                delete
+                    .cmd("XGROUP")
+                    .arg("DELCONSUMER")
+                    .arg(topic.as_str())
+                    .arg(&sub.role)
+                    .arg(&c.name)
+                    .ignore();
+                deleted += 1;
+            }
+        }
+    }
+    if deleted > 0 {
+        delete.exec_async(conn).await?;
+        tracing::info!(role = %sub.role, deleted, "removed stale consumers");
+    }
+    Ok(deleted)
+}

@@ -1,0 +1,338 @@
+//! The Redis Streams bus. One stream per topic (the stream key is the topic name, entry
+//! field `data` holds the JSON envelope), one consumer group per role, every publish
+//! mirrored on the Pub/Sub channel of the same name. Writes go through one shared
+//! `ConnectionManager`; every blocking reader has its own connection.
+
+mod conn;
+mod error;
+mod groups;
+mod ingress;
+mod publish;
+mod reply;
+mod store;
+mod subscriber;
+mod watcher;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::aio::ConnectionManager;
+use redis::{Client, Script};
+
+pub use error::RedisBusError;
+pub use ingress::{INGRESS_KEY_PREFIX, Ingested};
+pub use publish::DATA_FIELD;
+pub use store::RedisStore;
+
+use chorus_bus::bus::{Bus, Subscriber, Subscription, Watcher};
+use chorus_bus::envelope::Message;
+use chorus_bus::error::BusError;
+use chorus_bus::settings::BusSettings;
+use chorus_bus::topic::Topic;
+use error::bus_err;
+use publish::{add_publish, publish_guarded_script, publish_once_script};
+use subscriber::RedisSubscriber;
+use watcher::RedisWatcher;
+
+/// Most messages sent in one pipeline by `publish_many`.
+const PIPELINE_CHUNK: usize = 1000;
+
+pub(crate) struct Shared {
+    client: Client,
+    conn: ConnectionManager,
+    settings: BusSettings,
+    publish_once: Script,
+    publish_guarded: Script,
+}
+
+impl Shared {
+    /// XACKs `tokens` for `role`'s group, one XACK per stream, in one pipeline.
+    pub(crate) async fn ack(
+        &self,
+        role: &str,
+        tokens: &[chorus_bus::AckToken],
+    ) -> Result<(), BusError> {
+        if tokens.is_empty() {
+            return Ok(());
+        }
+        let mut by_topic: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for t in tokens {
+            by_topic
+                .entry(t.topic.as_str())
+                .or_default()
+                .push(t.entry_id.as_str());
+        }
+        let mut pipe = redis::pipe();
+        for (topic, ids) in &by_topic {
+            publish::add_ack(&mut pipe, topic, role, ids);
+        }
+        conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
+            .await
+            .map_err(bus_err)?;
+        Ok(())
+    }
+
+    /// A clone of the shared write connection (clones share one multiplexed socket).
+    fn conn(&self) -> ConnectionManager {
+        self.conn.clone()
+    }
+}
+
+/// The Redis Streams bus. Clones share the connection.
+#[derive(Clone)]
+pub struct RedisBus {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for RedisBus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisBus")
+            .field(
+                "redis_url",
+                &self.shared.client.get_connection_info().addr(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisBus {
+    /// Validates `settings` and connects to `settings.redis_url`.
+    pub async fn connect(settings: BusSettings) -> Result<Self, BusError> {
+        settings.validate()?;
+        let client = Client::open(settings.redis_url.as_str()).map_err(bus_err)?;
+        let conn = conn::connect_manager(&client, &settings)
+            .await
+            .map_err(bus_err)?;
+        Ok(RedisBus {
+            shared: Arc::new(Shared {
+                client,
+                conn,
+                settings,
+                publish_once: publish_once_script(),
+                publish_guarded: publish_guarded_script(),
+            }),
+        })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &BusSettings {
+        &self.shared.settings
+    }
+
+    /// The state store on the same Redis and shared connection.
+    pub fn store(&self) -> RedisStore {
+        RedisStore::new(self.shared.conn())
+    }
+
+    /// A clone of the shared write connection, for commands the bus does not wrap.
+    pub fn connection(&self) -> ConnectionManager {
+        self.shared.conn()
+    }
+
+    /// Appends a raw `data` field to a topic's stream, as an outside client would (no
+    /// encoding, no size check, no mirror); returns the entry id.
+    pub async fn publish_raw(&self, topic: &Topic, data: &str) -> Result<String, BusError> {
+        let id: String = redis::cmd("XADD")
+            .arg(topic.as_str())
+            .arg("MAXLEN")
+            .arg("~")
+            .arg(self.shared.settings.stream_maxlen)
+            .arg("*")
+            .arg(DATA_FIELD)
+            .arg(data)
+            .query_async(&mut self.shared.conn())
+            .await
+            .map_err(bus_err)?;
+        Ok(id)
+    }
+
+    fn encode(&self, msg: &Message) -> Result<String, BusError> {
+        Ok(msg.encode_within(self.shared.settings.max_message_bytes)?)
+    }
+}
+
+#[async_trait]
+impl Bus for RedisBus {
+    async fn ack(&self, role: &str, tokens: &[chorus_bus::AckToken]) -> Result<(), BusError> {
+        self.shared.ack(role, tokens).await
+    }
+
+    async fn publish(&self, msg: &Message) -> Result<String, BusError> {
+        let data = self.encode(msg)?;
+        let mut pipe = redis::pipe();
+        add_publish(
+            &mut pipe,
+            msg.topic.as_str(),
+            &data,
+            self.shared.settings.stream_maxlen,
+        );
+        let (id,): (String,) =
+            conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await })
+                .await
+                .map_err(bus_err)?;
+        Ok(id)
+    }
+
+    async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError> {
+        let encoded = msgs
+            .iter()
+            .map(|m| self.encode(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let maxlen = self.shared.settings.stream_maxlen;
+        for chunk in msgs
+            .iter()
+            .zip(&encoded)
+            .collect::<Vec<_>>()
+            .chunks(PIPELINE_CHUNK)
+        {
+            let mut pipe = redis::pipe();
+            for (msg, data) in chunk {
+                add_publish(&mut pipe, msg.topic.as_str(), data, maxlen);
+            }
+            conn::retry_writes(|| async { pipe.exec_async(&mut self.shared.conn()).await })
+                .await
+                .map_err(bus_err)?;
+        }
+        Ok(())
+    }
+
+    async fn publish_once(
+        &self,
+        key: &str,
+        ttl: Duration,
+        msg: &Message,
+    ) -> Result<bool, BusError> {
+        let data = self.encode(msg)?;
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let mut invocation = self.shared.publish_once.key(key);
+        invocation
+            .key(msg.topic.as_str())
+            .arg(ttl_ms)
+            .arg(self.shared.settings.stream_maxlen)
+            .arg(&data);
+        let id: Option<String> =
+            conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
+                .await
+                .map_err(bus_err)?;
+        Ok(id.is_some())
+    }
+
+    async fn publish_guarded(
+        &self,
+        guard: &str,
+        value: &str,
+        items: &[(String, Message)],
+        ttl: Duration,
+    ) -> Result<Option<Vec<bool>>, BusError> {
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let mut invocation = self.shared.publish_guarded.key(guard);
+        invocation
+            .arg(ttl_ms)
+            .arg(self.shared.settings.stream_maxlen)
+            .arg(value);
+        for (key, msg) in items {
+            let data = self.encode(msg)?;
+            invocation
+                .key(key.as_str())
+                .key(msg.topic.as_str())
+                .arg(data);
+        }
+        let sent: Option<Vec<i64>> =
+            conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
+                .await
+                .map_err(bus_err)?;
+        Ok(sent.map(|v| v.into_iter().map(|n| n == 1).collect()))
+    }
+
+    async fn publish_once_many(
+        &self,
+        items: &[(String, Message)],
+        ttl: Duration,
+    ) -> Result<Vec<bool>, BusError> {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let script = &self.shared.publish_once;
+        let mut invocations = Vec::with_capacity(items.len());
+        for (key, msg) in items {
+            let data = self.encode(msg)?;
+            let mut invocation = script.key(key.as_str());
+            invocation
+                .key(msg.topic.as_str())
+                .arg(ttl_ms)
+                .arg(self.shared.settings.stream_maxlen)
+                .arg(data);
+            invocations.push(invocation);
+        }
+        // One round trip (EVALSHA per item); when the server does not know the script
+        // yet (first use, or after a restart), load it and run the pipeline again.
+        let run = |load: bool| {
+            let mut pipe = redis::pipe();
+            if load {
+                pipe.load_script(script).ignore();
+            }
+            for invocation in &invocations {
+                pipe.invoke_script(invocation);
+            }
+            pipe
+        };
+        let pipe = run(false);
+        let first: Result<Vec<Option<String>>, redis::RedisError> =
+            conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await }).await;
+        let ids = match first {
+            Err(e) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
+                let pipe = run(true);
+                conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await })
+                    .await
+                    .map_err(bus_err)?
+            }
+            other => other.map_err(bus_err)?,
+        };
+        Ok(ids.into_iter().map(|id| id.is_some()).collect())
+    }
+
+    async fn subscribe(&self, sub: Subscription) -> Result<Box<dyn Subscriber>, BusError> {
+        for topic in &sub.topics {
+            topic.kind()?;
+        }
+        let mut conn = self.shared.conn();
+        groups::ensure_groups(&mut conn, &sub.topics, &sub.role)
+            .await
+            .map_err(bus_err)?;
+        let stale = Duration::from_millis(self.shared.settings.stale_consumer_ms);
+        if let Err(e) = groups::remove_stale_consumers(&mut conn, &sub, stale).await {
+            tracing::warn!(role = %sub.role, error = %e, "could not clean stale consumers");
+        }
+        Ok(Box::new(RedisSubscriber::new(self.shared.clone(), sub)))
+    }
+
+    async fn watch(&self, topics: &[Topic]) -> Result<Box<dyn Watcher>, BusError> {
+        let watcher = RedisWatcher::start(self.shared.clone(), topics.to_vec()).await?;
+        Ok(Box::new(watcher))
+    }
+
+    async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError> {
+        let value: redis::Value = redis::cmd("XREVRANGE")
+            .arg(topic.as_str())
+            .arg("+")
+            .arg("-")
+            .arg("COUNT")
+            .arg(count)
+            .query_async(&mut self.shared.conn())
+            .await
+            .map_err(bus_err)?;
+        let mut entries = reply::entries(&value);
+        entries.reverse();
+        Ok(entries
+            .into_iter()
+            .filter_map(|e| {
+                let data = e.data?;
+                Message::decode_on(topic, &data, Some(&e.id))
+                    .ok()
+                    .map(|d| d.into_message())
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,97 @@
+//! Writing to streams: XADD with an approximate cap plus the PUBLISH mirror, pipelined
+//! in one round trip, the `publish_once` script that does SET NX PX, XADD and PUBLISH
+//! atomically, and the `publish_guarded` script that does the same for several messages
+//! behind one guard key.
+
+use redis::{Pipeline, Script};
+
+use chorus_bus::dead_letter::truncate_utf8;
+
+/// The field of a stream entry holding the JSON envelope.
+pub const DATA_FIELD: &str = "data";
+
+/// Adds XADD (returning the entry id) and PUBLISH (ignored) of `data` on `topic`.
+pub(crate) fn add_publish(pipe: &mut Pipeline, topic: &str, data: &str, maxlen: usize) {
+    pipe.cmd("XADD")
+        .arg(topic)
+        .arg("MAXLEN")
+        .arg("~")
+        .arg(maxlen)
+        .arg("*")
+        .arg(DATA_FIELD)
+        .arg(data);
+    pipe.cmd("PUBLISH").arg(topic).arg(data).ignore();
+}
+
+/// Adds XACK of `ids` on `topic` for `role` (ignored).
+pub(crate) fn add_ack(pipe: &mut Pipeline, topic: &str, role: &str, ids: &[&str]) {
+    if ids.is_empty() {
+        return;
+    }
+    pipe.cmd("XACK").arg(topic).arg(role).arg(ids).ignore();
+}
+
+/// KEYS[1] = once-key, KEYS[2] = stream (and channel); ARGV = ttl ms, maxlen, data.
+/// Returns the entry id, or nil when the key was already set.
+const PUBLISH_ONCE_LUA: &str = r#"
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then
+  local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'data', ARGV[3])
+  redis.call('PUBLISH', KEYS[2], ARGV[3])
+  return id
+end
+return false
+"#;
+
+/// The `publish_once` script.
+pub(crate) fn publish_once_script() -> Script {
+    Script::new(PUBLISH_ONCE_LUA)
+}
+
+/// KEYS[1] = guard, then per item its once-key and stream; ARGV = ttl ms, maxlen, guard
+/// value, then per item its data. Returns false when the guard was set already (nothing
+/// published), else per item 1 when it published and 0 when its once-key was set.
+const PUBLISH_GUARDED_LUA: &str = r#"
+if not redis.call('SET', KEYS[1], ARGV[3], 'NX', 'PX', ARGV[1]) then
+  return false
+end
+local out = {}
+for i = 1, (#KEYS - 1) / 2 do
+  local stream, data = KEYS[2 * i + 1], ARGV[3 + i]
+  if redis.call('SET', KEYS[2 * i], '1', 'NX', 'PX', ARGV[1]) then
+    redis.call('XADD', stream, 'MAXLEN', '~', ARGV[2], '*', 'data', data)
+    redis.call('PUBLISH', stream, data)
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"#;
+
+/// The `publish_guarded` script.
+pub(crate) fn publish_guarded_script() -> Script {
+    Script::new(PUBLISH_GUARDED_LUA)
+}
+
+/// FNV-1a 64-bit hash, stable across processes and builds (for dedupe keys).
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A short description of a payload for logs.
+pub(crate) fn preview(data: &str) -> &str {
+    truncate_utf8(data, 200)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dedupe_hash_is_the_published_fnv1a() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

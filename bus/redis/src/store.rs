@@ -1,0 +1,181 @@
+//! The Redis [`Store`], on the bus's shared `ConnectionManager`. Key names are the
+//! caller's; by convention they start with `chorus:` (`chorus:task:<id>:plan`,
+//! `chorus:registry`), so a shared Redis stays readable.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::aio::ConnectionManager;
+
+use super::conn::retry_writes;
+use crate::error::bus_err;
+use chorus_bus::error::BusError;
+use chorus_bus::store::Store;
+
+/// Key-value state on Redis.
+#[derive(Clone)]
+pub struct RedisStore {
+    conn: ConnectionManager,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore").finish_non_exhaustive()
+    }
+}
+
+/// `WRONGTYPE` becomes [`BusError::WrongType`] (as in the memory store); the rest stays.
+fn store_error(key: &str, e: redis::RedisError) -> BusError {
+    if e.code() == Some("WRONGTYPE") || e.to_string().contains("WRONGTYPE") {
+        BusError::WrongType {
+            key: key.to_owned(),
+        }
+    } else {
+        bus_err(e)
+    }
+}
+
+/// A TTL in milliseconds, at least 1 (Redis refuses 0).
+fn ms(ttl: Duration) -> u64 {
+    u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1)
+}
+
+impl RedisStore {
+    /// A store on `conn`.
+    pub fn new(conn: ConnectionManager) -> Self {
+        RedisStore { conn }
+    }
+
+    /// Runs a command, retrying on connection errors (see `retry_writes`).
+    async fn run<T: redis::FromRedisValue>(
+        &self,
+        key: &str,
+        cmd: &redis::Cmd,
+    ) -> Result<T, BusError> {
+        retry_writes(|| async { cmd.query_async(&mut self.conn.clone()).await })
+            .await
+            .map_err(|e| store_error(key, e))
+    }
+
+    /// Runs a pipeline, retrying on connection errors.
+    async fn run_pipe<T: redis::FromRedisValue>(
+        &self,
+        key: &str,
+        pipe: &redis::Pipeline,
+    ) -> Result<T, BusError> {
+        retry_writes(|| async { pipe.query_async(&mut self.conn.clone()).await })
+            .await
+            .map_err(|e| store_error(key, e))
+    }
+}
+
+#[async_trait]
+impl Store for RedisStore {
+    async fn get(&self, key: &str) -> Result<Option<String>, BusError> {
+        self.run(key, redis::cmd("GET").arg(key)).await
+    }
+
+    async fn set(&self, key: &str, value: &str, ttl: Duration) -> Result<(), BusError> {
+        self.run(
+            key,
+            redis::cmd("SET").arg(key).arg(value).arg("PX").arg(ms(ttl)),
+        )
+        .await
+    }
+
+    async fn set_nx(&self, key: &str, value: &str, ttl: Duration) -> Result<bool, BusError> {
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(key).arg(value).arg("NX").arg("PX").arg(ms(ttl));
+        let set: Option<String> = self.run(key, &cmd).await?;
+        Ok(set.is_some())
+    }
+
+    async fn del(&self, key: &str) -> Result<(), BusError> {
+        self.run(key, redis::cmd("DEL").arg(key)).await
+    }
+
+    async fn hset(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<(), BusError> {
+        let mut pipe = redis::pipe();
+        pipe.cmd("HSET").arg(key).arg(field).arg(value).ignore();
+        pipe.cmd("PEXPIRE").arg(key).arg(ms(ttl)).ignore();
+        self.run_pipe(key, &pipe).await
+    }
+
+    async fn hset_nx(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<bool, BusError> {
+        let mut pipe = redis::pipe();
+        pipe.cmd("HSETNX").arg(key).arg(field).arg(value);
+        pipe.cmd("PEXPIRE").arg(key).arg(ms(ttl)).ignore();
+        let (set,): (i64,) = self.run_pipe(key, &pipe).await?;
+        Ok(set == 1)
+    }
+
+    async fn hset_nx_and_read(
+        &self,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+        other_key: &str,
+    ) -> Result<chorus_bus::HashAndValue, BusError> {
+        let mut pipe = redis::pipe();
+        pipe.cmd("HSETNX").arg(key).arg(field).arg(value);
+        pipe.cmd("PEXPIRE").arg(key).arg(ms(ttl)).ignore();
+        pipe.cmd("GET").arg(other_key);
+        pipe.cmd("HGETALL").arg(key);
+        let (set, other, hash): (
+            i64,
+            Option<String>,
+            std::collections::HashMap<String, String>,
+        ) = self.run_pipe(key, &pipe).await?;
+        Ok(chorus_bus::HashAndValue {
+            inserted: set == 1,
+            other,
+            hash: hash.into_iter().collect(),
+        })
+    }
+
+    async fn hgetall(&self, key: &str) -> Result<Vec<(String, String)>, BusError> {
+        let map: std::collections::HashMap<String, String> =
+            self.run(key, redis::cmd("HGETALL").arg(key)).await?;
+        Ok(map.into_iter().collect())
+    }
+
+    async fn hdel(&self, key: &str, field: &str) -> Result<(), BusError> {
+        self.run(key, redis::cmd("HDEL").arg(key).arg(field)).await
+    }
+
+    async fn zadd(&self, key: &str, member: &str, score: i64) -> Result<(), BusError> {
+        self.run(key, redis::cmd("ZADD").arg(key).arg(score).arg(member))
+            .await
+    }
+
+    async fn zrange_to(&self, key: &str, max: i64, limit: usize) -> Result<Vec<String>, BusError> {
+        let mut cmd = redis::cmd("ZRANGEBYSCORE");
+        cmd.arg(key)
+            .arg("-inf")
+            .arg(max)
+            .arg("LIMIT")
+            .arg(0)
+            .arg(limit);
+        self.run(key, &cmd).await
+    }
+
+    async fn zrem(&self, key: &str, member: &str) -> Result<bool, BusError> {
+        let removed: i64 = self
+            .run(key, redis::cmd("ZREM").arg(key).arg(member))
+            .await?;
+        Ok(removed == 1)
+    }
+}

@@ -1,0 +1,283 @@
+//! A role's consumer on Redis: claims entries idle past `claim_idle_ms` (every half of
+//! that time), reads new ones with XREADGROUP on its own connection, dead-letters what
+//! cannot be handled and acks in pipelines. Connection errors are retried inside
+//! `next_batch` until its block time is spent, so a restarted Redis is invisible to
+//! callers except for a few empty batches.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::Value;
+use tokio::time::Instant;
+
+use super::Shared;
+use super::conn::{ReadConn, is_connection_error};
+use super::groups::{ensure_groups, is_nogroup};
+use super::publish::{add_ack, add_publish};
+use super::reply::{self, StreamEntry};
+use crate::error::bus_err;
+use chorus_bus::bus::{AckToken, Delivery, Subscriber, Subscription};
+use chorus_bus::envelope::Message;
+use chorus_bus::error::BusError;
+use chorus_bus::intake::{Intake, RawEntry, handler_dead_letter, intake};
+use chorus_bus::topic::Topic;
+
+/// One entry read, with its delivery count.
+struct Read {
+    topic: Topic,
+    entry: StreamEntry,
+    deliveries: u64,
+}
+
+/// A consumer of one role on Redis.
+pub(crate) struct RedisSubscriber {
+    shared: Arc<Shared>,
+    sub: Subscription,
+    read: ReadConn,
+    last_claim: Option<Instant>,
+}
+
+impl RedisSubscriber {
+    pub(crate) fn new(shared: Arc<Shared>, sub: Subscription) -> Self {
+        let read = ReadConn::new(shared.client.clone(), &shared.settings);
+        RedisSubscriber {
+            shared,
+            sub,
+            read,
+            last_claim: None,
+        }
+    }
+
+    fn claim_due(&self) -> bool {
+        let every = self.shared.settings.claim_idle() / 2;
+        self.last_claim.is_none_or(|t| t.elapsed() >= every)
+    }
+
+    /// Claims entries of the role idle past the claim time: XPENDING IDLE for their
+    /// delivery counts, then XCLAIM (which re-checks idleness, so two replicas never
+    /// both claim one entry).
+    async fn claim(&mut self, room: usize) -> Result<Vec<Read>, redis::RedisError> {
+        let min_idle = self.shared.settings.claim_idle_ms;
+        let mut conn = self.shared.conn();
+        let mut pipe = redis::pipe();
+        for topic in &self.sub.topics {
+            pipe.cmd("XPENDING")
+                .arg(topic.as_str())
+                .arg(&self.sub.role)
+                .arg("IDLE")
+                .arg(min_idle)
+                .arg("-")
+                .arg("+")
+                .arg(room);
+        }
+        let pending: Vec<Value> = pipe.query_async(&mut conn).await?;
+        let mut claims = redis::pipe();
+        let mut counts: Vec<BTreeMap<String, u64>> = Vec::new();
+        for (topic, rows) in self.sub.topics.iter().zip(&pending) {
+            let rows = reply::pending_rows(rows);
+            if !rows.is_empty() {
+                claims
+                    .cmd("XCLAIM")
+                    .arg(topic.as_str())
+                    .arg(&self.sub.role)
+                    .arg(&self.sub.consumer)
+                    .arg(min_idle)
+                    .arg(rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>());
+            }
+            counts.push(rows.into_iter().map(|r| (r.id, r.deliveries)).collect());
+        }
+        self.last_claim = Some(Instant::now());
+        if counts.iter().all(BTreeMap::is_empty) {
+            return Ok(Vec::new());
+        }
+        let claimed: Vec<Value> = claims.query_async(&mut conn).await?;
+        let mut claimed = claimed.iter();
+        let mut out = Vec::new();
+        for (topic, counts) in self.sub.topics.iter().zip(&counts) {
+            if counts.is_empty() {
+                continue;
+            }
+            let Some(value) = claimed.next() else { break };
+            for entry in reply::entries(value) {
+                let deliveries = counts.get(&entry.id).map_or(2, |n| n + 1);
+                out.push(Read {
+                    topic: topic.clone(),
+                    entry,
+                    deliveries,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// New entries (`>`), blocking up to `block` when given.
+    async fn read_new(
+        &mut self,
+        room: usize,
+        block: Option<Duration>,
+    ) -> Result<Vec<Read>, redis::RedisError> {
+        let mut cmd = redis::cmd("XREADGROUP");
+        cmd.arg("GROUP")
+            .arg(&self.sub.role)
+            .arg(&self.sub.consumer)
+            .arg("COUNT")
+            .arg(room);
+        if let Some(b) = block {
+            cmd.arg("BLOCK").arg(b.as_millis().max(1) as u64);
+        }
+        cmd.arg("STREAMS");
+        for topic in &self.sub.topics {
+            cmd.arg(topic.as_str());
+        }
+        for _ in &self.sub.topics {
+            cmd.arg(">");
+        }
+        let value: Value = cmd.query_async(self.read.get().await?).await?;
+        self.read.healthy();
+        let mut out = Vec::new();
+        for (stream, entries) in reply::read_reply(&value) {
+            let Some(topic) = self.sub.topics.iter().find(|t| t.as_str() == stream) else {
+                continue;
+            };
+            out.extend(entries.into_iter().map(|entry| Read {
+                topic: topic.clone(),
+                entry,
+                deliveries: 1,
+            }));
+        }
+        Ok(out)
+    }
+
+    /// Turns read entries into deliveries; dead letters and their acks go in one atomic
+    /// pipeline. A failure there is logged: those entries stay pending and come back.
+    async fn take(&self, reads: Vec<Read>) -> Vec<Delivery> {
+        let settings = &self.shared.settings;
+        let mut out = Vec::with_capacity(reads.len());
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        let mut any = false;
+        for read in reads {
+            let raw = RawEntry {
+                topic: &read.topic,
+                entry_id: &read.entry.id,
+                data: read.entry.data.as_deref(),
+                deliveries: read.deliveries,
+            };
+            match intake(
+                raw,
+                &self.sub.role,
+                settings.max_deliveries,
+                settings.max_message_bytes,
+            ) {
+                Intake::Deliver(d) => out.push(*d),
+                Intake::DeadLetter(dl) => {
+                    tracing::warn!(topic = %read.topic, entry_id = %read.entry.id, role = %self.sub.role, "dead-lettering entry");
+                    add_dead_letter(&mut pipe, &dl, settings.stream_maxlen);
+                    add_ack(
+                        &mut pipe,
+                        read.topic.as_str(),
+                        &self.sub.role,
+                        &[&read.entry.id],
+                    );
+                    any = true;
+                }
+                Intake::Drop(reason) => {
+                    tracing::error!(topic = %read.topic, entry_id = %read.entry.id, %reason, "dropping dead letter");
+                    add_ack(
+                        &mut pipe,
+                        read.topic.as_str(),
+                        &self.sub.role,
+                        &[&read.entry.id],
+                    );
+                    any = true;
+                }
+            }
+        }
+        if any && let Err(e) = pipe.exec_async(&mut self.shared.conn()).await {
+            tracing::warn!(error = %e, "could not write dead letters; the entries will be redelivered");
+        }
+        out
+    }
+}
+
+/// Adds the dead letter's XADD and PUBLISH.
+fn add_dead_letter(pipe: &mut redis::Pipeline, dl: &Message, maxlen: usize) {
+    add_publish(pipe, dl.topic.as_str(), &dl.to_json(), maxlen);
+}
+
+#[async_trait]
+impl Subscriber for RedisSubscriber {
+    async fn next_batch(&mut self) -> Result<Vec<Delivery>, BusError> {
+        let deadline = Instant::now() + self.shared.settings.block();
+        let max = self.shared.settings.batch_count;
+        loop {
+            let mut reads = Vec::new();
+            if self.claim_due() {
+                match self.claim(max).await {
+                    Ok(c) => reads = c,
+                    Err(e) if is_connection_error(&e) || is_nogroup(&e) => {
+                        tracing::debug!(error = %e, "claim failed; retrying later");
+                    }
+                    Err(e) => return Err(bus_err(e)),
+                }
+            }
+            let now = Instant::now();
+            let block = reads
+                .is_empty()
+                .then(|| deadline.saturating_duration_since(now));
+            if block.is_some_and(|b| b.is_zero()) {
+                return Ok(Vec::new());
+            }
+            let room = max.saturating_sub(reads.len());
+            if room > 0 {
+                match self.read_new(room, block).await {
+                    Ok(new) => reads.extend(new),
+                    Err(e) if is_nogroup(&e) => {
+                        tracing::warn!(role = %self.sub.role, "consumer group missing; re-creating it");
+                        let mut conn = self.shared.conn();
+                        if let Err(e) =
+                            ensure_groups(&mut conn, &self.sub.topics, &self.sub.role).await
+                        {
+                            tracing::warn!(error = %e, "could not re-create groups");
+                            let pause = self.read.broken();
+                            tokio::time::sleep_until((Instant::now() + pause).min(deadline)).await;
+                        }
+                    }
+                    Err(e) if is_connection_error(&e) => {
+                        let pause = self.read.broken();
+                        tracing::warn!(error = %e, ?pause, "read connection lost; reconnecting");
+                        tokio::time::sleep_until((Instant::now() + pause).min(deadline)).await;
+                    }
+                    Err(e) => return Err(bus_err(e)),
+                }
+            }
+            let batch = self.take(reads).await;
+            if !batch.is_empty() || Instant::now() >= deadline {
+                return Ok(batch);
+            }
+        }
+    }
+
+    async fn ack(&self, tokens: &[AckToken]) -> Result<(), BusError> {
+        self.shared.ack(&self.sub.role, tokens).await
+    }
+
+    async fn dead_letter(&self, delivery: &Delivery, reason: &str) -> Result<(), BusError> {
+        let dl = handler_dead_letter(delivery, &self.sub.role, reason);
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        add_dead_letter(&mut pipe, &dl, self.shared.settings.stream_maxlen);
+        add_ack(
+            &mut pipe,
+            delivery.topic.as_str(),
+            &self.sub.role,
+            &[&delivery.entry_id],
+        );
+        pipe.exec_async(&mut self.shared.conn())
+            .await
+            .map_err(bus_err)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,128 @@
+//! A group-less reader: XREAD from the last entry each stream had when the watcher was
+//! made, on its own connection, so it sees every later message exactly once and acks
+//! nothing. Unlike the Pub/Sub mirror it loses nothing while briefly disconnected.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use redis::Value;
+use tokio::time::Instant;
+
+use super::Shared;
+use super::conn::{ReadConn, is_connection_error};
+use super::reply;
+use crate::error::bus_err;
+use chorus_bus::bus::Watcher;
+use chorus_bus::envelope::Message;
+use chorus_bus::error::BusError;
+use chorus_bus::topic::Topic;
+
+/// Watches topics from the moment it was started.
+pub(crate) struct RedisWatcher {
+    shared: Arc<Shared>,
+    read: ReadConn,
+    topics: Vec<Topic>,
+    last_ids: Vec<String>,
+}
+
+impl RedisWatcher {
+    /// Notes each stream's last entry id (`0-0` for an empty stream) and returns the watcher.
+    pub(crate) async fn start(shared: Arc<Shared>, topics: Vec<Topic>) -> Result<Self, BusError> {
+        for t in &topics {
+            t.kind()?;
+        }
+        let mut pipe = redis::pipe();
+        for t in &topics {
+            pipe.cmd("XREVRANGE")
+                .arg(t.as_str())
+                .arg("+")
+                .arg("-")
+                .arg("COUNT")
+                .arg(1);
+        }
+        let lasts: Vec<Value> = if topics.is_empty() {
+            Vec::new()
+        } else {
+            pipe.query_async(&mut shared.conn())
+                .await
+                .map_err(bus_err)?
+        };
+        let last_ids = lasts
+            .iter()
+            .map(|v| {
+                reply::entries(v)
+                    .into_iter()
+                    .next()
+                    .map_or_else(|| "0-0".to_owned(), |e| e.id)
+            })
+            .collect();
+        let read = ReadConn::new(shared.client.clone(), &shared.settings);
+        Ok(RedisWatcher {
+            shared,
+            read,
+            topics,
+            last_ids,
+        })
+    }
+
+    async fn read(&mut self, block_ms: u64) -> Result<Vec<Message>, redis::RedisError> {
+        let mut cmd = redis::cmd("XREAD");
+        cmd.arg("COUNT")
+            .arg(self.shared.settings.batch_count)
+            .arg("BLOCK")
+            .arg(block_ms.max(1))
+            .arg("STREAMS");
+        for t in &self.topics {
+            cmd.arg(t.as_str());
+        }
+        for id in &self.last_ids {
+            cmd.arg(id);
+        }
+        let value: Value = cmd.query_async(self.read.get().await?).await?;
+        self.read.healthy();
+        let mut out = Vec::new();
+        for (stream, entries) in reply::read_reply(&value) {
+            let Some(i) = self.topics.iter().position(|t| t.as_str() == stream) else {
+                continue;
+            };
+            for e in entries {
+                self.last_ids[i] = e.id.clone();
+                let Some(data) = e.data else { continue };
+                if data.len() > self.shared.settings.max_message_bytes {
+                    continue;
+                }
+                if let Ok(d) = Message::decode_on(&self.topics[i], &data, Some(&e.id)) {
+                    out.push(d.into_message());
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[async_trait]
+impl Watcher for RedisWatcher {
+    async fn next_batch(&mut self) -> Result<Vec<Message>, BusError> {
+        let deadline = Instant::now() + self.shared.settings.block();
+        if self.topics.is_empty() {
+            tokio::time::sleep_until(deadline).await;
+            return Ok(Vec::new());
+        }
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(Vec::new());
+            }
+            match self.read(left.as_millis() as u64).await {
+                Ok(batch) if !batch.is_empty() => return Ok(batch),
+                Ok(_) => {}
+                Err(e) if is_connection_error(&e) => {
+                    let pause = self.read.broken();
+                    tracing::warn!(error = %e, ?pause, "watch connection lost; reconnecting");
+                    tokio::time::sleep_until((Instant::now() + pause).min(deadline)).await;
+                }
+                Err(e) => return Err(bus_err(e)),
+            }
+        }
+    }
+}
