@@ -13,7 +13,8 @@ use chorus_agents::roles::pool::Connector;
 use chorus_agents::runtime::{Shutdown, ShutdownTrigger};
 use chorus_agents::settings::Settings;
 use chorus_agents::state::TaskState;
-use chorus_agents::system::{Infra, Role, run_role};
+use chorus_agents::system::{Infra, run_role};
+use chorus_agents::topology::Role;
 
 /// A running one-process system.
 pub struct LocalSystem {

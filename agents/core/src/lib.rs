@@ -16,3 +16,4 @@ pub mod runtime;
 pub mod settings;
 pub mod state;
 pub mod system;
+pub mod topology;

@@ -78,6 +78,8 @@ impl ShutdownTrigger {
 
 /// Runs `handler` on `sub` until shutdown, with at most `max_in_flight` deliveries in
 /// progress at once (back-pressure: no new batch is read while all permits are taken).
+/// Bare client requests reach the handler only when `takes_bare` (the topology's word
+/// for the role); other roles ack them unseen, as the Chief turns them into tasks.
 /// Handled deliveries are acked by a separate task as soon as they finish (batched with
 /// whatever else finished meanwhile); permanent failures are dead-lettered.
 pub async fn run_loop(
@@ -85,6 +87,7 @@ pub async fn run_loop(
     sub: Subscription,
     handler: Arc<dyn Handler>,
     max_in_flight: usize,
+    takes_bare: bool,
     mut shutdown: Shutdown,
 ) -> Result<(), chorus_bus::BusError> {
     let role = sub.role.clone();
@@ -108,6 +111,10 @@ pub async fn run_loop(
             }
         };
         for delivery in batch {
+            if delivery.bare && !takes_bare {
+                let _ = ack_tx.send(delivery.ack_token());
+                continue;
+            }
             let Ok(permit) = permits.clone().acquire_owned().await else {
                 break;
             };

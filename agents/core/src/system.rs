@@ -16,51 +16,7 @@ use crate::roles::{Ctx, chief::Chief, planner::Planner, router::Router, synthesi
 use crate::runtime::{Handler, Shutdown, run_loop};
 use crate::settings::Settings;
 use crate::state::TaskState;
-
-/// A role a process can run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
-    /// The front door and deadline keeper.
-    Chief,
-    /// Query → plan.
-    Planner,
-    /// Plan → steps dispatched when ready.
-    Router,
-    /// Results → the final report.
-    Synthesizer,
-    /// A pool agent for the named pool.
-    Pool(String),
-}
-
-impl Role {
-    /// The role named on the command line (`chorus agent ROLE [--pool NAME]`).
-    pub fn parse(role: &str, pool: Option<&str>) -> Result<Role, RoleError> {
-        match (role, pool) {
-            ("chief", _) => Ok(Role::Chief),
-            ("planner", _) => Ok(Role::Planner),
-            ("router", _) => Ok(Role::Router),
-            ("synthesizer", _) => Ok(Role::Synthesizer),
-            ("pool", Some(p)) => Ok(Role::Pool(p.to_owned())),
-            ("pool", None) => Err(RoleError::UnknownRole(
-                "`chorus agent pool` needs --pool NAME".into(),
-            )),
-            (other, _) => Err(RoleError::UnknownRole(format!(
-                "unknown role {other:?}: use chief, planner, router, synthesizer or pool"
-            ))),
-        }
-    }
-
-    /// The role's consumer-group name.
-    pub fn group(&self) -> String {
-        match self {
-            Role::Chief => "chief".into(),
-            Role::Planner => "planner".into(),
-            Role::Router => "router".into(),
-            Role::Synthesizer => "synthesizer".into(),
-            Role::Pool(p) => format!("pool-{p}"),
-        }
-    }
-}
+use crate::topology::{Role, Topology};
 
 /// The shared infrastructure a role runs on.
 #[derive(Clone)]
@@ -87,7 +43,7 @@ pub async fn run_role(
     let pools = settings.pool_names();
     let in_flight = settings.agents.max_in_flight;
     let mut tasks = JoinSet::new();
-    let (handler, topics): (Arc<dyn Handler>, _) = match &role {
+    let handler: Arc<dyn Handler> = match &role {
         Role::Chief => {
             let chief = Arc::new(Chief::new(ctx, settings.deadline()));
             let watcher = chief.clone();
@@ -97,28 +53,19 @@ pub async fn run_role(
                 watcher.watch_deadlines(tick, s).await;
                 Ok(())
             });
-            (chief, Chief::topics())
+            chief
         }
-        Role::Planner => (
-            Arc::new(
-                Planner::new(ctx, Registry::new(state.clone()), pools.clone()).with_llm(
-                    crate::llm::planner(&settings.llm)?,
-                    crate::llm::Limits::of(settings),
-                ),
-            ),
-            Planner::topics(),
-        ),
-        Role::Router => (
-            Arc::new(Router::new(ctx, pools.clone())),
-            Router::topics(&pools),
-        ),
-        Role::Synthesizer => (
-            Arc::new(Synthesizer::new(ctx, pools.clone()).with_llm(
-                crate::llm::synthesizer(&settings.llm)?,
+        Role::Planner => Arc::new(
+            Planner::new(ctx, Registry::new(state.clone()), pools.clone()).with_llm(
+                crate::llm::planner(&settings.llm)?,
                 crate::llm::Limits::of(settings),
-            )),
-            Synthesizer::topics(&pools),
+            ),
         ),
+        Role::Router => Arc::new(Router::new(ctx, pools.clone())),
+        Role::Synthesizer => Arc::new(Synthesizer::new(ctx, pools.clone()).with_llm(
+            crate::llm::synthesizer(&settings.llm)?,
+            crate::llm::Limits::of(settings),
+        )),
         Role::Pool(pool) => {
             let connector = connector.ok_or_else(|| RoleError::NoServer(pool.clone()))?;
             let retry = Retry {
@@ -128,7 +75,7 @@ pub async fn run_role(
             };
             let agent = Arc::new(PoolAgent::new(ctx, pool, pool, connector, retry));
             pool_agent = Some(agent.clone());
-            (agent, PoolAgent::topics(pool))
+            agent
         }
     };
     let interval = Duration::from_millis(settings.agents.heartbeat_ms);
@@ -148,10 +95,12 @@ pub async fn run_role(
         )
         .map(Ok),
     );
+    let topics = Topology::new(&pools).reads(&role);
+    let takes_bare = role.takes_bare();
     let sub = Subscription::new(group, topics);
     let bus = infra.bus.clone();
     tasks.spawn(async move {
-        run_loop(bus, sub, handler, in_flight, shutdown)
+        run_loop(bus, sub, handler, in_flight, takes_bare, shutdown)
             .await
             .map_err(RoleError::Bus)
     });
@@ -220,9 +169,6 @@ pub enum RoleError {
     /// The HTTP gateway beside the Chief could not serve.
     #[error("HTTP API on {0}: {1}")]
     Http(String, std::io::Error),
-    /// The role's name is not one of the topology's.
-    #[error("{0}")]
-    UnknownRole(String),
     /// The language model settings cannot be used (`[llm]`).
     #[error("{0}")]
     Llm(#[from] crate::llm::LlmInitError),

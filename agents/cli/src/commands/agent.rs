@@ -3,7 +3,7 @@
 
 use chorus_agents::runtime::Shutdown;
 use chorus_agents::settings::Settings;
-use chorus_agents::system::Role;
+use chorus_agents::topology::Role;
 use clap::Args;
 
 use crate::compose;

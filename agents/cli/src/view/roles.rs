@@ -1,7 +1,8 @@
 //! Who sent a message and who receives it, as roles: instance names like
 //! `router-0192f0c27a3e7000…` become `router`, and a message with no `to_agent` goes to
-//! the roles that consume its topic.
+//! the roles the topology table says read its topic.
 
+use chorus_agents::topology::{Role, Topology};
 use chorus_bus::{Message, Topic, TopicKind};
 
 use super::format::is_bare;
@@ -60,7 +61,7 @@ pub fn hop(msg: &Message) -> Hop {
     }
     let to = match &msg.to_agent {
         Some(to) => vec![receiver_role(&msg.topic, to)],
-        None => consumers(msg, kind, &from),
+        None => consumers(msg, &from),
     };
     Hop {
         from,
@@ -86,26 +87,21 @@ fn mcp_of(role: &str) -> String {
     }
 }
 
-/// The roles that consume a message's topic, the main one first.
-fn consumers(msg: &Message, kind: Option<TopicKind>, from: &str) -> Vec<String> {
-    let v = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect();
-    match kind {
-        Some(TopicKind::TaskAvailable) if is_bare(msg) => v(&["chief"]),
-        Some(TopicKind::TaskAvailable) => v(&["planner"]),
-        Some(TopicKind::PlanReady) => v(&["synthesizer", "router"]),
-        Some(TopicKind::PoolTask) => {
-            vec![format!("pool-{}", msg.topic.pool().unwrap_or("?"))]
-        }
-        Some(TopicKind::PoolResult) => v(&["router", "synthesizer"]),
-        Some(TopicKind::ToolRequest) => vec![mcp_of(from)],
-        Some(TopicKind::FinalReport) => v(&["chief"]),
-        Some(TopicKind::ClarificationNeeded) | Some(TopicKind::VerificationDone) => v(&["chief"]),
-        Some(TopicKind::ClarificationAnswer) | Some(TopicKind::RenavigateRequest) => {
-            v(&["planner"])
-        }
-        Some(TopicKind::DeadLetter) => v(&["operators"]),
-        Some(TopicKind::AgentHeartbeat) => v(&["registry"]),
-        Some(TopicKind::ToolResponse) | None => v(&["watchers"]),
+/// The roles that receive a message with no `to_agent`, the main one first, from the
+/// topology table; a topic no role reads goes to whoever reads it outside the roles
+/// (the MCP server behind a pool agent, operators, the registry…).
+fn consumers(msg: &Message, from: &str) -> Vec<String> {
+    let pools: Vec<String> = msg.topic.pool().map(str::to_owned).into_iter().collect();
+    let topology = Topology::new(&pools);
+    let sender = Role::from_group(from);
+    let receivers = topology.receivers(&msg.topic, sender.as_ref(), is_bare(msg));
+    if !receivers.is_empty() {
+        return receivers.iter().map(Role::group).collect();
+    }
+    match Topology::outside_reader(&msg.topic) {
+        Some("mcp") => vec![mcp_of(from)],
+        Some(who) => vec![who.to_owned()],
+        None => vec!["watchers".to_owned()],
     }
 }
 

@@ -25,11 +25,6 @@ impl Chief {
         Chief { ctx, deadline }
     }
 
-    /// The topics the Chief consumes.
-    pub fn topics() -> Vec<Topic> {
-        vec![Topic::task_available(), Topic::final_report()]
-    }
-
     async fn accept(&self, delivery: &Delivery) -> Result<(), HandleError> {
         let msg = &delivery.message;
         let Payload::TaskAvailable(request) = &msg.payload else {

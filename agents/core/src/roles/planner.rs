@@ -83,11 +83,6 @@ impl Planner {
         Ok(live)
     }
 
-    /// The topics the Planner consumes.
-    pub fn topics() -> Vec<Topic> {
-        vec![Topic::task_available()]
-    }
-
     /// The plan for `request` and the way it was made: the heuristic planner alone
     /// without a model; with one, [`plan_with_fallback`] bounded by the task's deadline.
     async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<PlanReady, HandleError> {
@@ -174,10 +169,6 @@ pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> Pl
 #[async_trait]
 impl Handler for Planner {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
-        if delivery.bare {
-            // The Chief normalises bare requests; the planner plans the normalised one.
-            return Ok(());
-        }
         let msg = &delivery.message;
         let Payload::TaskAvailable(request) = &msg.payload else {
             return Err(HandleError::Permanent(

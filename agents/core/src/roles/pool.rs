@@ -66,11 +66,6 @@ impl PoolAgent {
         }
     }
 
-    /// The topic this pool's agents consume.
-    pub fn topics(pool: &str) -> Vec<Topic> {
-        vec![Topic::pool_task(pool)]
-    }
-
     /// The server's tools (connecting when needed); used for heartbeats and at start.
     pub async fn tools(&self) -> Result<Vec<ToolSpec>, String> {
         let list = async {

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use chorus_bus::{Delivery, Message, Payload, PlanReady, StepResult, Topic};
+use chorus_bus::{Delivery, Message, Payload, PlanReady, StepResult};
 use tracing::debug;
 
 use super::{Ctx, dispatch};
@@ -25,13 +25,6 @@ impl Router {
     /// A router for the given pools.
     pub fn new(ctx: Ctx, pools: Vec<String>) -> Self {
         Router { ctx, pools }
-    }
-
-    /// The topics the Router consumes: `plan_ready` and `<pool>_result` for each pool.
-    pub fn topics(pools: &[String]) -> Vec<Topic> {
-        let mut t = vec![Topic::plan_ready()];
-        t.extend(pools.iter().map(|p| Topic::pool_result(p)));
-        t
     }
 
     /// Dispatches (once) every step of `plan` that is ready and has no result yet, all

@@ -53,12 +53,6 @@ impl Synthesizer {
         self
     }
 
-    /// The topics the Synthesizer consumes: `plan_ready` and `<pool>_result` for each pool.
-    pub fn topics(pools: &[String]) -> Vec<Topic> {
-        // The same fan-in inputs as the Router's.
-        super::router::Router::topics(pools)
-    }
-
     async fn finish_if_complete(
         &self,
         msg: &Message,

@@ -1,0 +1,417 @@
+//! The topology table: for each role, its consumer group, the topics it reads and the
+//! topics it writes. This is the one place that says who talks to whom. Roles subscribe
+//! from it, `chorus watch`/`trace` draw "from → to" from it, the benchmark names its
+//! hops from it, and the table in docs/topics.md is generated from it (a test fails
+//! when the doc is stale). Adding a role or a pool touches this table and the role's
+//! own file only.
+
+use std::fmt;
+
+use chorus_bus::Topic;
+
+/// A role a process can run.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The front door and deadline keeper.
+    Chief,
+    /// Query → plan.
+    Planner,
+    /// Plan → steps dispatched when ready.
+    Router,
+    /// Results → the final report.
+    Synthesizer,
+    /// A pool agent for the named pool.
+    Pool(String),
+}
+
+/// A set of topics in a row of the table: one fixed topic, or a pool topic for every
+/// configured pool, or the role's own pool's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Topics {
+    /// One fixed topic.
+    One(&'static str),
+    /// `<pool>_task` of every configured pool.
+    EveryPoolTask,
+    /// `<pool>_result` of every configured pool.
+    EveryPoolResult,
+    /// `<pool>_task` of the row's own pool.
+    OwnPoolTask,
+    /// `<pool>_result` of the row's own pool.
+    OwnPoolResult,
+}
+
+use Topics::{EveryPoolResult, EveryPoolTask, One, OwnPoolResult, OwnPoolTask};
+
+/// One row: a role, what it reads, what it writes, and its job in a few words.
+struct Row {
+    /// The role's name on the command line (`chorus agent NAME`).
+    name: &'static str,
+    /// Topics it reads through its consumer group.
+    reads: &'static [Topics],
+    /// Topics it writes.
+    writes: &'static [Topics],
+    /// Whether it takes bare client requests (`{"query": …}`) on `task_available`;
+    /// roles that do not never see them.
+    takes_bare: bool,
+    /// What it does.
+    job: &'static str,
+}
+
+/// The table. Every role heartbeats on `agent_heartbeat` as well (not listed).
+const TABLE: &[Row] = &[
+    Row {
+        name: "chief",
+        reads: &[One(Topic::TASK_AVAILABLE), One(Topic::FINAL_REPORT)],
+        writes: &[One(Topic::TASK_AVAILABLE), One(Topic::FINAL_REPORT)],
+        takes_bare: true,
+        job: "front door: accepts bare requests and the PUBLISH ingress through the one submit, keeps deadlines and writes the report when one passes",
+    },
+    Row {
+        name: "planner",
+        reads: &[One(Topic::TASK_AVAILABLE)],
+        writes: &[One(Topic::PLAN_READY), EveryPoolTask],
+        takes_bare: false,
+        job: "turns a request into a plan and sends its first wave of steps",
+    },
+    Row {
+        name: "router",
+        reads: &[One(Topic::PLAN_READY), EveryPoolResult],
+        writes: &[EveryPoolTask],
+        takes_bare: false,
+        job: "dispatches every later step when its inputs are ready",
+    },
+    Row {
+        name: "synthesizer",
+        reads: &[One(Topic::PLAN_READY), EveryPoolResult],
+        writes: &[One(Topic::FINAL_REPORT)],
+        takes_bare: false,
+        job: "fan-in: writes the one report when every step is final",
+    },
+    Row {
+        name: "pool",
+        reads: &[OwnPoolTask],
+        writes: &[
+            OwnPoolResult,
+            One(Topic::TOOL_REQUEST),
+            One(Topic::TOOL_RESPONSE),
+        ],
+        takes_bare: false,
+        job: "calls the step's tool on its pool's MCP server",
+    },
+];
+
+/// Readers outside the roles: who a message on a topic no role reads is for.
+const OUTSIDE_READERS: &[(&str, &str)] = &[
+    (Topic::TOOL_REQUEST, "mcp"),
+    (Topic::TOOL_RESPONSE, "watchers"),
+    (Topic::FINAL_REPORT, "clients"),
+    (Topic::DEAD_LETTER, "operators"),
+    (Topic::AGENT_HEARTBEAT, "registry"),
+    (Topic::CLARIFICATION_NEEDED, "clients"),
+    (Topic::VERIFICATION_DONE, "watchers"),
+    (Topic::CLARIFICATION_ANSWER, "planner"),
+    (Topic::RENAVIGATE_REQUEST, "planner"),
+];
+
+impl Role {
+    /// The role named on the command line (`chorus agent ROLE [--pool NAME]`).
+    pub fn parse(role: &str, pool: Option<&str>) -> Result<Role, UnknownRole> {
+        let known = TABLE.iter().map(|r| r.name).collect::<Vec<_>>().join(", ");
+        match (role, pool) {
+            ("chief", _) => Ok(Role::Chief),
+            ("planner", _) => Ok(Role::Planner),
+            ("router", _) => Ok(Role::Router),
+            ("synthesizer", _) => Ok(Role::Synthesizer),
+            ("pool", Some(p)) if chorus_bus::topic::is_pool_name(p) => Ok(Role::Pool(p.to_owned())),
+            ("pool", Some(p)) => Err(UnknownRole(format!(
+                "{p:?} is not a pool name (lowercase letters, digits and '-')"
+            ))),
+            ("pool", None) => Err(UnknownRole("`chorus agent pool` needs --pool NAME".into())),
+            (other, _) => Err(UnknownRole(format!(
+                "unknown role {other:?}: use one of {known}"
+            ))),
+        }
+    }
+
+    /// The role's name in the table (`pool` for every pool).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Role::Chief => "chief",
+            Role::Planner => "planner",
+            Role::Router => "router",
+            Role::Synthesizer => "synthesizer",
+            Role::Pool(_) => "pool",
+        }
+    }
+
+    /// The role's consumer-group name (`pool-<pool>` for a pool's agents), which is
+    /// also the prefix of its instance names.
+    pub fn group(&self) -> String {
+        match self {
+            Role::Pool(p) => format!("pool-{p}"),
+            other => other.name().to_owned(),
+        }
+    }
+
+    /// The role whose consumer group is `group` (`pool-math` → the math pool's agents).
+    pub fn from_group(group: &str) -> Option<Role> {
+        match group.strip_prefix("pool-") {
+            Some(pool) if chorus_bus::topic::is_pool_name(pool) => Some(Role::Pool(pool.into())),
+            Some(_) => None,
+            None => Role::parse(group, None).ok(),
+        }
+    }
+
+    /// Its row in the table.
+    fn row(&self) -> &'static Row {
+        let name = self.name();
+        TABLE.iter().find(|r| r.name == name).unwrap_or(&TABLE[0])
+    }
+
+    /// Whether bare client requests reach this role.
+    pub fn takes_bare(&self) -> bool {
+        self.row().takes_bare
+    }
+
+    /// What the role does.
+    pub fn job(&self) -> &'static str {
+        self.row().job
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.group())
+    }
+}
+
+/// A role name that is not in the table.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UnknownRole(String);
+
+/// The table for a set of configured pools.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Topology {
+    pools: Vec<String>,
+}
+
+impl Topology {
+    /// The topology with `pools` configured.
+    pub fn new(pools: &[String]) -> Self {
+        Topology {
+            pools: pools.to_vec(),
+        }
+    }
+
+    /// The configured pools.
+    pub fn pools(&self) -> &[String] {
+        &self.pools
+    }
+
+    /// Every role of a system with these pools: the fixed roles, then one per pool.
+    pub fn roles(&self) -> Vec<Role> {
+        let mut roles = vec![Role::Chief, Role::Planner, Role::Router, Role::Synthesizer];
+        roles.extend(self.pools.iter().cloned().map(Role::Pool));
+        roles
+    }
+
+    /// The topics `role` reads through its consumer group.
+    pub fn reads(&self, role: &Role) -> Vec<Topic> {
+        self.expand(role, role.row().reads)
+    }
+
+    /// The topics `role` writes.
+    pub fn writes(&self, role: &Role) -> Vec<Topic> {
+        self.expand(role, role.row().writes)
+    }
+
+    /// The consumer groups that read `topic`, in table order.
+    pub fn readers(&self, topic: &Topic) -> Vec<Role> {
+        self.roles()
+            .into_iter()
+            .filter(|r| self.reads(r).contains(topic))
+            .collect()
+    }
+
+    /// The roles that write `topic`, in table order.
+    pub fn writers(&self, topic: &Topic) -> Vec<Role> {
+        self.roles()
+            .into_iter()
+            .filter(|r| self.writes(r).contains(topic))
+            .collect()
+    }
+
+    /// Who a message on `topic` from `sender` is for, main receiver first: the roles
+    /// reading it, except those that write it too (the Chief reads the requests and
+    /// reports it may write itself: it keeps books on them, it is not their receiver);
+    /// a receiver whose writes overlap the sender's (a peer) comes after the others.
+    /// Bare requests are for the roles that take them.
+    pub fn receivers(&self, topic: &Topic, sender: Option<&Role>, bare: bool) -> Vec<Role> {
+        if bare {
+            return self
+                .readers(topic)
+                .into_iter()
+                .filter(Role::takes_bare)
+                .collect();
+        }
+        let sender_writes = sender.map(|s| self.writes(s)).unwrap_or_default();
+        let (peers, others): (Vec<Role>, Vec<Role>) = self
+            .readers(topic)
+            .into_iter()
+            .filter(|r| !self.writes(r).contains(topic))
+            .partition(|r| self.writes(r).iter().any(|t| sender_writes.contains(t)));
+        others.into_iter().chain(peers).collect()
+    }
+
+    /// Who reads `topic` when no role does (`mcp`, `operators`, …), if anyone.
+    pub fn outside_reader(topic: &Topic) -> Option<&'static str> {
+        OUTSIDE_READERS
+            .iter()
+            .find(|(t, _)| *t == topic.as_str())
+            .map(|(_, who)| *who)
+    }
+
+    /// Every topic of a system with these pools: the fixed ones, then each pool's pair.
+    pub fn topics(&self) -> Vec<Topic> {
+        let mut out: Vec<Topic> = Topic::FIXED
+            .iter()
+            .filter_map(|t| Topic::parse(t).ok())
+            .collect();
+        for pool in &self.pools {
+            out.push(Topic::pool_task(pool));
+            out.push(Topic::pool_result(pool));
+        }
+        out
+    }
+
+    fn expand(&self, role: &Role, sets: &[Topics]) -> Vec<Topic> {
+        let own = match role {
+            Role::Pool(p) => Some(p.as_str()),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for set in sets {
+            match set {
+                One(name) => out.extend(Topic::parse(name).ok()),
+                EveryPoolTask => out.extend(self.pools.iter().map(|p| Topic::pool_task(p))),
+                EveryPoolResult => out.extend(self.pools.iter().map(|p| Topic::pool_result(p))),
+                OwnPoolTask => out.extend(own.map(Topic::pool_task)),
+                OwnPoolResult => out.extend(own.map(Topic::pool_result)),
+            }
+        }
+        out
+    }
+
+    /// The Markdown table of docs/topics.md ("who reads and writes what"), one row per
+    /// role, with `<pool>` standing for any pool.
+    pub fn markdown() -> String {
+        let pool = Topology::new(&["<pool>".to_owned()]);
+        let names = |topics: Vec<Topic>| -> String {
+            topics
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut out = String::from(
+            "| role | consumer group | reads | writes | takes bare requests | job |\n|---|---|---|---|---|---|\n",
+        );
+        for role in pool.roles() {
+            let bare = if role.takes_bare() { "yes" } else { "no" };
+            out.push_str(&format!(
+                "| {} | `{}` | {} | {} | {bare} | {} |\n",
+                role.name(),
+                role.group(),
+                names(pool.reads(&role)),
+                names(pool.writes(&role)),
+                role.job()
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(topics: Vec<Topic>) -> Vec<String> {
+        topics.into_iter().map(|t| t.to_string()).collect()
+    }
+
+    #[test]
+    fn every_role_reads_what_the_flow_needs() {
+        let t = Topology::new(&["math".into(), "date".into()]);
+        assert_eq!(
+            names(t.reads(&Role::Chief)),
+            ["task_available", "final_report"]
+        );
+        assert_eq!(
+            names(t.reads(&Role::Router)),
+            ["plan_ready", "math_result", "date_result"]
+        );
+        assert_eq!(names(t.reads(&Role::Pool("date".into()))), ["date_task"]);
+        assert_eq!(
+            names(t.writes(&Role::Planner)),
+            ["plan_ready", "math_task", "date_task"]
+        );
+    }
+
+    #[test]
+    fn readers_and_writers_of_a_topic_come_from_the_same_rows() {
+        let t = Topology::new(&["math".into()]);
+        let groups = |roles: Vec<Role>| roles.iter().map(Role::group).collect::<Vec<_>>();
+        assert_eq!(
+            groups(t.readers(&Topic::pool_result("math"))),
+            ["router", "synthesizer"]
+        );
+        assert_eq!(
+            groups(t.writers(&Topic::pool_task("math"))),
+            ["planner", "router"]
+        );
+        assert_eq!(groups(t.readers(&Topic::pool_task("math"))), ["pool-math"]);
+        assert!(t.readers(&Topic::tool_request()).is_empty());
+        assert_eq!(
+            Topology::outside_reader(&Topic::tool_request()),
+            Some("mcp")
+        );
+    }
+
+    #[test]
+    fn a_message_goes_first_to_the_receiver_that_is_not_the_senders_peer() {
+        let t = Topology::new(&["math".into()]);
+        let groups = |roles: Vec<Role>| roles.iter().map(Role::group).collect::<Vec<_>>();
+        let plan = t.receivers(&Topic::plan_ready(), Some(&Role::Planner), false);
+        assert_eq!(groups(plan), ["synthesizer", "router"]);
+        let pool = Role::Pool("math".into());
+        let result = t.receivers(&Topic::pool_result("math"), Some(&pool), false);
+        assert_eq!(groups(result), ["router", "synthesizer"]);
+        let request = t.receivers(&Topic::task_available(), None, false);
+        assert_eq!(groups(request), ["planner"]);
+        let bare = t.receivers(&Topic::task_available(), None, true);
+        assert_eq!(groups(bare), ["chief"]);
+        assert_eq!(Role::from_group("pool-math"), Some(pool));
+        assert_eq!(Role::from_group("router"), Some(Role::Router));
+        assert_eq!(Role::from_group("mcp-math"), None);
+    }
+
+    #[test]
+    fn only_the_chief_takes_bare_requests_and_unknown_roles_are_named() {
+        let t = Topology::new(&["math".into()]);
+        let bare: Vec<String> = t
+            .roles()
+            .iter()
+            .filter(|r| r.takes_bare())
+            .map(Role::group)
+            .collect();
+        assert_eq!(bare, ["chief"]);
+        let err = Role::parse("planer", None).expect_err("unknown");
+        assert!(err.to_string().contains("\"planer\""), "{err}");
+        assert!(err.to_string().contains("synthesizer"), "{err}");
+        assert_eq!(
+            Role::parse("pool", Some("math")).expect("pool"),
+            Role::Pool("math".into())
+        );
+    }
+}
