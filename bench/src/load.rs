@@ -6,8 +6,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use chorus_bus::{Bus, Message, Payload, ReportStatus, TaskRequest, Topic, now_us};
-use uuid::Uuid;
+use chorus_bus::{
+    Bus, Deadline, Message, Payload, ReportStatus, TaskId, TaskRequest, Topic, now_us,
+};
 
 use super::BenchError;
 
@@ -48,12 +49,12 @@ fn new_task(query: &str, deadline: Duration) -> Message {
         context: Default::default(),
     };
     let mut msg = Message::new(
-        Uuid::now_v7().to_string(),
+        TaskId::generate(),
         Topic::task_available(),
         "bench",
         Payload::TaskAvailable(request),
     );
-    msg.deadline_ms = Some(now_us() / 1000 + deadline.as_millis() as u64);
+    msg.deadline_ms = Some(Deadline::after(deadline));
     msg
 }
 
@@ -82,7 +83,7 @@ pub async fn run(bus: &dyn Bus, load: &Load) -> Result<LoadResult, BenchError> {
             } else {
                 bus.publish_many(&msgs).await?;
             }
-            in_flight.extend(msgs.into_iter().map(|m| (m.task_id, at)));
+            in_flight.extend(msgs.into_iter().map(|m| (m.task_id.to_string(), at)));
             sent += free;
         }
         if in_flight.is_empty() {
@@ -92,7 +93,7 @@ pub async fn run(bus: &dyn Bus, load: &Load) -> Result<LoadResult, BenchError> {
         let now = Instant::now();
         let wall = now_us();
         for m in batch {
-            let Some(at) = in_flight.remove(&m.task_id) else {
+            let Some(at) = in_flight.remove(m.task_id.as_str()) else {
                 continue;
             };
             out.latencies_us
@@ -106,7 +107,7 @@ pub async fn run(bus: &dyn Bus, load: &Load) -> Result<LoadResult, BenchError> {
                     out.first_failure = Some(format!("task {}: {}", m.task_id, report.text));
                 }
             }
-            out.received_us.insert(m.task_id, wall);
+            out.received_us.insert(m.task_id.to_string(), wall);
             last_progress = now;
         }
         if last_progress.elapsed() > load.stall {

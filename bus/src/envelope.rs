@@ -7,14 +7,14 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::error::DecodeError;
+use crate::ids::{Deadline, TaskId};
 use crate::payload::{Payload, TaskRequest};
 use crate::topic::{Topic, TopicKind};
 
 /// Version of the message contract; bumped on incompatible changes.
 pub const CONTRACT_VERSION: u32 = 1;
 
-/// Longest task id accepted from a client.
-pub const MAX_TASK_ID_LEN: usize = 128;
+pub use crate::ids::MAX_TASK_ID_LEN;
 
 /// W3C trace context carried across processes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -29,7 +29,7 @@ pub struct Message {
     /// Unique message id (UUID v7).
     pub id: Uuid,
     /// The task this message belongs to (correlation id).
-    pub task_id: String,
+    pub task_id: TaskId,
     /// The topic, which fixes the payload's type.
     pub topic: Topic,
     /// The sending agent (`chief`, `planner`, `math-3f2a…`, `client`).
@@ -46,7 +46,7 @@ pub struct Message {
     pub trace: Option<TraceContext>,
     /// The task's deadline in milliseconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deadline_ms: Option<u64>,
+    pub deadline_ms: Option<Deadline>,
     /// The payload; its type is fixed by `topic`.
     pub payload: Payload,
 }
@@ -55,7 +55,7 @@ pub struct Message {
 #[derive(Deserialize)]
 struct RawMessage {
     id: Uuid,
-    task_id: String,
+    task_id: TaskId,
     topic: String,
     from_agent: String,
     #[serde(default)]
@@ -65,7 +65,7 @@ struct RawMessage {
     #[serde(default)]
     trace: Option<TraceContext>,
     #[serde(default)]
-    deadline_ms: Option<u64>,
+    deadline_ms: Option<Deadline>,
     payload: serde_json::Value,
 }
 
@@ -89,7 +89,7 @@ pub fn now_us() -> u64 {
 impl Message {
     /// A new message with a fresh UUID v7 id and the current time.
     pub fn new(
-        task_id: impl Into<String>,
+        task_id: impl Into<TaskId>,
         topic: Topic,
         from_agent: impl Into<String>,
         payload: Payload,
@@ -148,7 +148,7 @@ impl Message {
         let raw: RawMessage = serde_json::from_str(data)?;
         let topic = Topic::parse(&raw.topic)?;
         let payload = decode_payload(&topic, raw.payload)?;
-        validate_task_id(&raw.task_id)?;
+        TaskId::parse(&raw.task_id)?;
         Ok(Message {
             id: raw.id,
             task_id: raw.task_id,
@@ -195,11 +195,8 @@ impl Message {
             None => Uuid::now_v7(),
         };
         let task_id = match bare.task_id {
-            Some(t) => {
-                validate_task_id(&t)?;
-                t
-            }
-            None => id.to_string(),
+            Some(t) => TaskId::parse(&t)?,
+            None => TaskId::from(id),
         };
         let mut msg = Message::new(
             task_id,
@@ -239,21 +236,7 @@ impl Decoded {
 
 /// Checks a client-chosen task id: 1..=128 letters, digits, `-`, `_`, `.`, `:`.
 pub fn validate_task_id(task_id: &str) -> Result<(), DecodeError> {
-    let ok = !task_id.is_empty()
-        && task_id.len() <= MAX_TASK_ID_LEN
-        && task_id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'));
-    if ok {
-        Ok(())
-    } else {
-        Err(DecodeError::InvalidField {
-            field: "task_id",
-            reason: format!(
-                "must be 1..={MAX_TASK_ID_LEN} characters of letters, digits, '-', '_', '.', ':'"
-            ),
-        })
-    }
+    TaskId::parse(task_id).map(|_| ())
 }
 
 /// A UUID v7 derived from a stream entry id (`<ms>-<seq>`) and the stream's name, so the

@@ -7,8 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Step identifier, unique within one plan (`s1`, `s2`, …).
-pub type StepId = String;
+pub use crate::ids::StepId;
 
 /// One argument of a step: a literal value, or the result of an earlier step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -102,7 +101,7 @@ impl Plan {
                 if !earlier.contains(dep) {
                     return Err(PlanError::BadReference {
                         step: step.id.clone(),
-                        target: dep.to_owned(),
+                        target: dep.into(),
                     });
                 }
             }

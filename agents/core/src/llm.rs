@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use chorus_bus::{AgentHeartbeat, Message, now_us};
+use chorus_bus::{AgentHeartbeat, Deadline, Message};
 use chorus_llm::{LlmError, LlmPlanner, LlmSettings, LlmSynthesizer, PoolTool};
 
 /// The share of a task's remaining time a model plan may take: the steps and the report
@@ -76,14 +76,14 @@ pub fn pool_tools(live: &[AgentHeartbeat]) -> Vec<PoolTool> {
 /// publishing a full envelope without a deadline gets one from the Chief's state, which
 /// does not travel on the messages; this is the same value or an earlier one when `msg`
 /// is the request, a later one when it is a result.)
-pub fn task_deadline_ms(msg: &Message, deadline: Duration) -> u64 {
+pub fn task_deadline_ms(msg: &Message, deadline: Duration) -> Deadline {
     msg.deadline_ms
-        .unwrap_or_else(|| msg.timestamp_us / 1000 + deadline.as_millis() as u64)
+        .unwrap_or_else(|| Deadline::after_from(msg.timestamp_us / 1000, deadline))
 }
 
-/// Time left before `deadline_ms` (milliseconds since the epoch), `None` without one.
-pub fn remaining(deadline_ms: Option<u64>) -> Option<Duration> {
-    deadline_ms.map(|d| Duration::from_millis(d.saturating_sub(now_us() / 1000)))
+/// Time left before `deadline`, `None` without one.
+pub fn remaining(deadline: Option<Deadline>) -> Option<Duration> {
+    deadline.map(Deadline::remaining)
 }
 
 /// What bounds a model call besides the model's own timeout.
@@ -233,7 +233,7 @@ mod tests {
         );
         msg.timestamp_us = 5_000_000;
         assert_eq!(task_deadline_ms(&msg, Duration::from_secs(10)), 15_000);
-        msg.deadline_ms = Some(7_000);
+        msg.deadline_ms = Some(Deadline::from_millis(7_000));
         assert_eq!(task_deadline_ms(&msg, Duration::from_secs(10)), 7_000);
     }
 

@@ -4,11 +4,11 @@
 
 use std::collections::HashMap;
 
-use chorus_bus::{FinalReport, PlanReady, ReportStatus, StepReport, StepResult};
+use chorus_bus::{FinalReport, PlanReady, ReportStatus, StepId, StepReport, StepResult};
 
 /// The report for `plan` given the results so far; steps without a result are shown as
 /// unfinished (which only happens at the deadline).
-pub fn build(plan: &PlanReady, results: &HashMap<String, StepResult>) -> FinalReport {
+pub fn build(plan: &PlanReady, results: &HashMap<StepId, StepResult>) -> FinalReport {
     if let (Some(reply), true) = (&plan.reply, plan.plan.steps.is_empty()) {
         return FinalReport {
             query: plan.query.clone(),
@@ -81,6 +81,6 @@ pub fn unserved(plan: &PlanReady, pools: &[String]) -> Vec<StepResult> {
 }
 
 /// Whether every step of the plan has a result.
-pub fn complete(plan: &PlanReady, results: &HashMap<String, StepResult>) -> bool {
+pub fn complete(plan: &PlanReady, results: &HashMap<StepId, StepResult>) -> bool {
     plan.plan.steps.iter().all(|s| results.contains_key(&s.id))
 }

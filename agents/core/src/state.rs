@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_bus::{BusError, FinalReport, PlanReady, StepResult, Store, TaskRequest};
+use chorus_bus::{
+    BusError, Deadline, FinalReport, PlanReady, StepId, StepResult, Store, TaskRequest,
+};
 
 /// The sorted set of open tasks scored by deadline (ms since the epoch).
 pub const DEADLINES_KEY: &str = "chorus:deadlines";
@@ -121,7 +123,7 @@ impl TaskState {
         &self,
         task: &str,
         result: &StepResult,
-    ) -> Result<(Option<PlanReady>, HashMap<String, StepResult>), BusError> {
+    ) -> Result<(Option<PlanReady>, HashMap<StepId, StepResult>), BusError> {
         let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
         let read = self
             .store
@@ -140,17 +142,17 @@ impl TaskState {
         let results = read
             .hash
             .into_iter()
-            .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (k, r)))
+            .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (StepId::from(k), r)))
             .collect();
         Ok((plan, results))
     }
 
     /// Every recorded result by step id (unreadable entries skipped).
-    pub async fn results(&self, task: &str) -> Result<HashMap<String, StepResult>, BusError> {
+    pub async fn results(&self, task: &str) -> Result<HashMap<StepId, StepResult>, BusError> {
         let fields = self.store.hgetall(&results_key(task)).await?;
         Ok(fields
             .into_iter()
-            .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (k, r)))
+            .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (StepId::from(k), r)))
             .collect())
     }
 
@@ -159,17 +161,11 @@ impl TaskState {
         &self,
         task: &str,
         request: &TaskRequest,
-        deadline_ms: u64,
+        deadline: Deadline,
     ) -> Result<(), BusError> {
         let json = serde_json::to_string(request).map_err(chorus_bus::DecodeError::from)?;
         self.store.set(&request_key(task), &json, self.ttl).await?;
-        self.store
-            .zadd(
-                DEADLINES_KEY,
-                task,
-                i64::try_from(deadline_ms).unwrap_or(i64::MAX),
-            )
-            .await
+        self.store.zadd(DEADLINES_KEY, task, deadline.score()).await
     }
 
     /// The request as the Chief stored it.

@@ -42,6 +42,19 @@ enum Topics {
 
 use Topics::{EveryPoolResult, EveryPoolTask, One, OwnPoolResult, OwnPoolTask};
 
+impl Topics {
+    /// Whether both stand for the same kind of topic, whatever the pools: a fixed topic
+    /// is its own kind, and every pool's tasks (or results) are one kind.
+    fn same_kind(&self, other: &Topics) -> bool {
+        match (self, other) {
+            (One(a), One(b)) => a == b,
+            (EveryPoolTask | OwnPoolTask, EveryPoolTask | OwnPoolTask) => true,
+            (EveryPoolResult | OwnPoolResult, EveryPoolResult | OwnPoolResult) => true,
+            _ => false,
+        }
+    }
+}
+
 /// One row: a role, what it reads, what it writes, and its job in a few words.
 struct Row {
     /// The role's name on the command line (`chorus agent NAME`).
@@ -255,12 +268,20 @@ impl Topology {
                 .filter(Role::takes_bare)
                 .collect();
         }
-        let sender_writes = sender.map(|s| self.writes(s)).unwrap_or_default();
+        let peer = |r: &Role| {
+            sender.is_some_and(|s| {
+                let theirs = s.row().writes;
+                r.row()
+                    .writes
+                    .iter()
+                    .any(|w| theirs.iter().any(|t| t.same_kind(w)))
+            })
+        };
         let (peers, others): (Vec<Role>, Vec<Role>) = self
             .readers(topic)
             .into_iter()
             .filter(|r| !self.writes(r).contains(topic))
-            .partition(|r| self.writes(r).iter().any(|t| sender_writes.contains(t)));
+            .partition(peer);
         others.into_iter().chain(peers).collect()
     }
 
@@ -387,6 +408,9 @@ mod tests {
         let pool = Role::Pool("math".into());
         let result = t.receivers(&Topic::pool_result("math"), Some(&pool), false);
         assert_eq!(groups(result), ["router", "synthesizer"]);
+        let no_pools = Topology::new(&[]);
+        let plan = no_pools.receivers(&Topic::plan_ready(), Some(&Role::Planner), false);
+        assert_eq!(groups(plan), ["synthesizer", "router"]);
         let request = t.receivers(&Topic::task_available(), None, false);
         assert_eq!(groups(request), ["planner"]);
         let bare = t.receivers(&Topic::task_available(), None, true);

@@ -16,7 +16,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
-use chorus_bus::{Bus, Message, Payload, TaskContext, TaskRequest, Topic, now_us};
+use chorus_bus::{Bus, Deadline, Message, Payload, TaskContext, TaskRequest, Topic};
 use serde::{Deserialize, Serialize};
 
 pub use errors::ApiError;
@@ -147,9 +147,9 @@ impl ApiState {
             query: body.query,
             context: body.context,
         };
-        let deadline_ms = now_us() / 1000 + self.deadline.as_millis() as u64;
+        let deadline = Deadline::after(self.deadline);
         self.state
-            .open(&task_id, &request, deadline_ms)
+            .open(&task_id, &request, deadline)
             .await
             .map_err(ApiError::from_bus)?;
         let mut msg = Message::new(
@@ -158,7 +158,7 @@ impl ApiState {
             self.instance.clone(),
             Payload::TaskAvailable(request),
         );
-        msg.deadline_ms = Some(deadline_ms);
+        msg.deadline_ms = Some(deadline);
         self.bus.publish(&msg).await.map_err(ApiError::from_bus)?;
         Ok(msg)
     }

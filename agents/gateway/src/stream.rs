@@ -21,7 +21,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use chorus_bus::{FinalReport, Message, Payload, PlanReady, ReportStatus, StepResult};
+use chorus_bus::{FinalReport, Message, Payload, PlanReady, ReportStatus, StepId, StepResult};
 use chorus_llm::{LlmSynthesizer, SynthEvent, SynthStream, stream_or_template};
 use futures::StreamExt;
 use serde_json::json;
@@ -61,7 +61,7 @@ pub async fn chat_stream(
     let (tx, rx) = mpsc::channel(64);
     let until = Instant::now() + api.deadline + GRACE;
     let follow = Follow {
-        task: msg.task_id.clone(),
+        task: msg.task_id.to_string(),
         tx,
         writer: api.writer.clone(),
         plan: None,
@@ -89,7 +89,7 @@ struct Follow {
     tx: Tx,
     writer: Option<LlmSynthesizer>,
     plan: Option<PlanReady>,
-    results: HashMap<String, StepResult>,
+    results: HashMap<StepId, StepResult>,
     report: Option<FinalReport>,
     writing: Writing,
 }

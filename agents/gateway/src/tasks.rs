@@ -30,7 +30,7 @@ pub async fn create(
     Ok((
         StatusCode::ACCEPTED,
         Json(Accepted {
-            task_id: msg.task_id,
+            task_id: msg.task_id.into(),
         }),
     ))
 }

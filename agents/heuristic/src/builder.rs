@@ -27,7 +27,7 @@ impl PlanBuilder {
         arguments: Vec<(&str, Arg)>,
         output: bool,
     ) -> Arg {
-        let id = format!("s{}", self.steps.len() + 1);
+        let id = chorus_bus::StepId::from(format!("s{}", self.steps.len() + 1));
         let arguments: BTreeMap<String, Arg> = arguments
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v))

@@ -71,7 +71,7 @@ pub enum PlanFallback {
     #[error("step {step:?} uses pool {pool:?}, which no live agent serves")]
     UnknownPool {
         /// The step.
-        step: String,
+        step: chorus_bus::StepId,
         /// The pool it named.
         pool: String,
     },
@@ -79,7 +79,7 @@ pub enum PlanFallback {
     #[error("step {step:?} uses tool {tool:?}, which pool {pool:?} does not offer")]
     UnknownTool {
         /// The step.
-        step: String,
+        step: chorus_bus::StepId,
         /// The pool.
         pool: String,
         /// The tool it named.
@@ -89,7 +89,7 @@ pub enum PlanFallback {
     #[error("step {step:?} has arguments that do not fit tool {tool:?}: {reason}")]
     BadArguments {
         /// The step.
-        step: String,
+        step: chorus_bus::StepId,
         /// The tool.
         tool: String,
         /// What is wrong (missing, unknown or mistyped argument).

@@ -68,7 +68,7 @@ pub async fn dead_letters(bus: &dyn Bus) -> Vec<DeadLetter> {
 
 /// Task ids of deliveries.
 pub fn task_ids(ds: &[Delivery]) -> Vec<String> {
-    ds.iter().map(|d| d.message.task_id.clone()).collect()
+    ds.iter().map(|d| d.message.task_id.to_string()).collect()
 }
 
 /// Whether every item is distinct.

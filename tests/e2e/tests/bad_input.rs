@@ -72,7 +72,7 @@ async fn seen(bus: &RedisBus) -> Seen {
         .expect("reports")
     {
         if let Payload::FinalReport(r) = m.payload {
-            reports.entry(m.task_id).or_default().push(r);
+            reports.entry(m.task_id.into()).or_default().push(r);
         }
     }
     let dead = bus

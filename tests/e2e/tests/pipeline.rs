@@ -137,7 +137,7 @@ async fn raw_publish_and_xadd_clients_get_reports() {
         for m in watcher.next_batch().await.expect("batch") {
             if let Payload::FinalReport(r) = m.payload {
                 assert!(
-                    reports.insert(m.task_id.clone(), r).is_none(),
+                    reports.insert(m.task_id.to_string(), r).is_none(),
                     "second report for {}",
                     m.task_id
                 );

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chorus_bus::{Delivery, Message, Payload, Topic, now_us};
+use chorus_bus::{Deadline, Delivery, Message, Payload, Topic, now_ms};
 use tracing::{info, warn};
 
 use super::Ctx;
@@ -37,7 +37,7 @@ impl Chief {
             // published once however often the entry is delivered.
             let mut normalised = msg.clone();
             normalised.from_agent = self.ctx.instance.clone();
-            normalised.deadline_ms = Some(now_us() / 1000 + self.deadline.as_millis() as u64);
+            normalised.deadline_ms = Some(Deadline::after(self.deadline));
             let key = once::accepted(&msg.task_id);
             let ttl = self.ctx.state.ttl();
             if self.ctx.bus.publish_once(&key, ttl, &normalised).await? {
@@ -45,13 +45,10 @@ impl Chief {
             }
             return Ok(());
         }
-        let deadline_ms = msg
+        let deadline = msg
             .deadline_ms
-            .unwrap_or_else(|| now_us() / 1000 + self.deadline.as_millis() as u64);
-        self.ctx
-            .state
-            .open(&msg.task_id, request, deadline_ms)
-            .await?;
+            .unwrap_or_else(|| Deadline::after(self.deadline));
+        self.ctx.state.open(&msg.task_id, request, deadline).await?;
         Ok(())
     }
 
@@ -62,7 +59,7 @@ impl Chief {
                 _ = tokio::time::sleep(tick) => {}
                 _ = shutdown.requested() => return,
             }
-            let due = match self.ctx.state.due(now_us() / 1000, 256).await {
+            let due = match self.ctx.state.due(now_ms(), 256).await {
                 Ok(d) => d,
                 Err(e) => {
                     warn!(error = %e, "reading deadlines failed");

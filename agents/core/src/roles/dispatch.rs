@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 
 use chorus_bus::{
-    Arg, BusError, Message, Payload, PlanReady, Step, StepOutcome, StepResult, StepTask, Topic,
+    Arg, BusError, Message, Payload, PlanReady, Step, StepId, StepOutcome, StepResult, StepTask,
+    Topic,
 };
 use serde_json::{Map, Value};
 
@@ -23,7 +24,7 @@ pub async fn open_plan(
     task: &str,
     plan: PlanReady,
     pools: &[String],
-) -> Result<(PlanReady, HashMap<String, StepResult>), BusError> {
+) -> Result<(PlanReady, HashMap<StepId, StepResult>), BusError> {
     let plan = state.put_plan_once(task, plan).await?;
     let results = record_unserved(state, task, &plan, pools).await?;
     Ok((plan, results))
@@ -36,7 +37,7 @@ pub async fn record_unserved(
     task: &str,
     plan: &PlanReady,
     pools: &[String],
-) -> Result<HashMap<String, StepResult>, BusError> {
+) -> Result<HashMap<StepId, StepResult>, BusError> {
     let mut results = HashMap::new();
     for failed in report::unserved(plan, pools) {
         state.put_result(task, &failed).await?;
@@ -62,7 +63,7 @@ pub fn next_steps(
     msg: &Message,
     from: &str,
     plan: &PlanReady,
-    results: &HashMap<String, StepResult>,
+    results: &HashMap<StepId, StepResult>,
     pools: &[String],
 ) -> Vec<(String, Message)> {
     let mut out = Vec::new();
@@ -115,7 +116,7 @@ fn failed(msg: &Message, step: &Step, from: &str, error: String) -> Message {
 }
 
 /// Whether `step` can run, given the results so far.
-fn readiness(step: &Step, results: &HashMap<String, StepResult>) -> Readiness {
+fn readiness(step: &Step, results: &HashMap<StepId, StepResult>) -> Readiness {
     let mut arguments = Map::new();
     for (name, arg) in &step.arguments {
         let value = match arg {

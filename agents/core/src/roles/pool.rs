@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use chorus_bus::{
-    Delivery, Message, Payload, StepOutcome, StepResult, StepTask, ToolRequest, ToolResponse,
-    Topic, now_us,
+    Deadline, Delivery, Message, Payload, StepOutcome, StepResult, StepTask, ToolRequest,
+    ToolResponse, Topic,
 };
 use chorus_mcp_common::client::{McpClient, McpError, ToolSpec};
 use serde_json::Value;
@@ -108,11 +108,11 @@ impl PoolAgent {
     }
 
     /// Calls the tool, retrying an unreachable server with backoff within the deadline.
-    async fn call(&self, task: &StepTask, deadline_ms: Option<u64>) -> StepOutcome {
+    async fn call(&self, task: &StepTask, deadline: Option<Deadline>) -> StepOutcome {
         let mut backoff = self.retry.initial_backoff;
         let mut last_error = String::new();
         for attempt in 1..=self.retry.attempts.max(1) {
-            if deadline_ms.is_some_and(|d| now_us() / 1000 >= d) {
+            if deadline.is_some_and(Deadline::passed) {
                 return StepOutcome::Failed {
                     error: format!("the deadline passed before {} could run", task.tool),
                 };

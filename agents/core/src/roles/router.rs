@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use chorus_bus::{Delivery, Message, Payload, PlanReady, StepResult};
+use chorus_bus::{Delivery, Message, Payload, PlanReady, StepId, StepResult};
 use tracing::debug;
 
 use super::{Ctx, dispatch};
@@ -33,7 +33,7 @@ impl Router {
         &self,
         msg: &Message,
         plan: &PlanReady,
-        results: &HashMap<String, StepResult>,
+        results: &HashMap<StepId, StepResult>,
     ) -> Result<(), HandleError> {
         let out = dispatch::next_steps(msg, &self.ctx.instance, plan, results, &self.pools);
         if out.is_empty() {

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chorus_bus::{Delivery, FinalReport, Message, Payload, PlanReady, StepResult, Topic};
+use chorus_bus::{Delivery, FinalReport, Message, Payload, PlanReady, StepId, StepResult, Topic};
 use chorus_llm::{LlmSynthesizer, SynthFallback, WRITTEN_BY_TEMPLATE, write_or_template};
 use tracing::{info, warn};
 
@@ -57,7 +57,7 @@ impl Synthesizer {
         &self,
         msg: &Message,
         plan: &PlanReady,
-        results: Option<HashMap<String, StepResult>>,
+        results: Option<HashMap<StepId, StepResult>>,
     ) -> Result<(), HandleError> {
         let task = &msg.task_id;
         let results = match results {
