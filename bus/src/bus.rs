@@ -101,6 +101,17 @@ pub trait Watcher: Send {
     async fn next_batch(&mut self) -> Result<Vec<Message>, BusError>;
 }
 
+/// Raw payloads published by outside clients on a topic's channel (`PUBLISH
+/// task_available '{"query": …}'`): the PUBLISH ingress. The transport only carries
+/// them; what they become (a task, a dead letter, nothing for the bus's own mirror) is
+/// decided by the one way in (`chorus_agents::door`).
+#[async_trait]
+pub trait IngressFeed: Send {
+    /// The next payload, as published (invalid UTF-8 replaced); `None` when the
+    /// subscription ended (a lost connection): subscribe again to go on.
+    async fn next(&mut self) -> Option<String>;
+}
+
 /// The message bus.
 #[async_trait]
 pub trait Bus: Send + Sync {
@@ -149,6 +160,11 @@ pub trait Bus: Send + Sync {
 
     /// Starts watching `topics` from now on, with no consumer group.
     async fn watch(&self, topics: &[Topic]) -> Result<Box<dyn Watcher>, BusError>;
+
+    /// Subscribes to what outside clients publish on `topic`'s channel (the PUBLISH
+    /// ingress). The channel also carries the bus's own mirror of every envelope
+    /// published on the topic: telling the two apart is the caller's job.
+    async fn ingress(&self, topic: &Topic) -> Result<Box<dyn IngressFeed>, BusError>;
 
     /// Acknowledges entries delivered to `role`'s group (pipelined), from any task of
     /// the process: acks need not wait for the subscriber's next read.

@@ -88,12 +88,37 @@ macro_rules! string_id {
                 id.0
             }
         }
+
+        impl From<&str> for $name {
+            fn from(id: &str) -> Self {
+                $name(id.to_owned())
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(id: String) -> Self {
+                $name(id)
+            }
+        }
+
+        impl From<&String> for $name {
+            fn from(id: &String) -> Self {
+                $name(id.clone())
+            }
+        }
+
+        impl From<&$name> for $name {
+            fn from(id: &$name) -> Self {
+                id.clone()
+            }
+        }
     };
 }
 
 /// A task's id: the correlation id of every message of the task, and the key of its
 /// state. 1..=128 letters, digits, `-`, `_`, `.`, `:` when a client chooses it; a
-/// UUID v7 when Chorus does.
+/// UUID v7 when Chorus does. Ids from outside go through [`TaskId::parse`] (or
+/// [`FromStr`]); ids Chorus builds itself convert with `From`.
 #[derive(
     Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
 )]
@@ -140,32 +165,6 @@ impl From<uuid::Uuid> for TaskId {
     }
 }
 
-/// Ids built by Chorus itself (derived ids, test ids) are taken as they are; ids from
-/// outside go through [`TaskId::parse`] (or [`FromStr`]).
-impl From<&str> for TaskId {
-    fn from(id: &str) -> Self {
-        TaskId(id.to_owned())
-    }
-}
-
-impl From<String> for TaskId {
-    fn from(id: String) -> Self {
-        TaskId(id)
-    }
-}
-
-impl From<&String> for TaskId {
-    fn from(id: &String) -> Self {
-        TaskId(id.clone())
-    }
-}
-
-impl From<&TaskId> for TaskId {
-    fn from(id: &TaskId) -> Self {
-        id.clone()
-    }
-}
-
 impl FromStr for TaskId {
     type Err = DecodeError;
     fn from_str(s: &str) -> Result<Self, DecodeError> {
@@ -192,24 +191,6 @@ impl FromStr for TaskId {
 pub struct StepId(String);
 
 string_id!(StepId);
-
-impl From<&str> for StepId {
-    fn from(id: &str) -> Self {
-        StepId(id.to_owned())
-    }
-}
-
-impl From<String> for StepId {
-    fn from(id: String) -> Self {
-        StepId(id)
-    }
-}
-
-impl From<&String> for StepId {
-    fn from(id: &String) -> Self {
-        StepId(id.clone())
-    }
-}
 
 impl FromStr for StepId {
     type Err = std::convert::Infallible;

@@ -21,7 +21,7 @@ pub mod settings;
 pub mod store;
 pub mod topic;
 
-pub use bus::{AckToken, Bus, Delivery, Subscriber, Subscription, Watcher};
+pub use bus::{AckToken, Bus, Delivery, IngressFeed, Subscriber, Subscription, Watcher};
 pub use envelope::{CONTRACT_VERSION, Decoded, Message, TraceContext, now_us};
 pub use error::{BusError, DecodeError};
 pub use ids::{Deadline, StepId, TaskId, now_ms};

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
+use chorus_agents::door::{Limits, run_publish_ingress};
 use chorus_agents::roles::pool::Connector;
 use chorus_agents::runtime::Shutdown;
 use chorus_agents::settings::{PoolSettings, Settings};
@@ -76,8 +77,8 @@ pub fn connector_for(settings: &Settings, pool: &str) -> anyhow::Result<Connecto
     }))
 }
 
-/// Runs `role` until shutdown; beside a Chief, the HTTP gateway on `agents.http_bind`
-/// (unless it is empty).
+/// Runs `role` until shutdown; beside a Chief, its doors: the PUBLISH ingress, and the
+/// HTTP gateway on `agents.http_bind` (unless it is empty).
 pub async fn run_with_doors(
     role: Role,
     infra: Infra,
@@ -86,6 +87,16 @@ pub async fn run_with_doors(
     shutdown: Shutdown,
 ) -> Result<(), RoleError> {
     let mut tasks = JoinSet::new();
+    if role == Role::Chief {
+        // Bare `PUBLISH task_available '{"query": …}'` from any client becomes a task.
+        let mut stop = shutdown.clone();
+        let (bus, bus_settings) = (infra.bus.clone(), settings.bus.clone());
+        tasks.spawn(async move {
+            let stopped = async move { stop.requested().await };
+            run_publish_ingress(bus.as_ref(), &bus_settings, &Limits::default(), stopped).await;
+            Ok(())
+        });
+    }
     if role == Role::Chief && !settings.agents.http_bind.is_empty() {
         let api = chorus_gateway::ApiState::new(
             infra.clone(),

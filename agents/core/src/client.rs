@@ -1,11 +1,13 @@
 //! Asking Chorus a question through the bus, as the CLI and tests do: watch
-//! `final_report` first, publish the request on `task_available`, and wait for the
-//! report of that task (progress events are passed to a callback as they come).
+//! `final_report` first, hand the request to the one way in ([`crate::door::submit`]),
+//! and wait for the report of that task (progress events are passed to a callback as
+//! they come).
 
 use std::time::{Duration, Instant};
 
-use chorus_bus::{Bus, BusError, FinalReport, Message, Payload, TaskContext, TaskRequest, Topic};
-use uuid::Uuid;
+use chorus_bus::{Bus, BusError, FinalReport, Message, Payload, TaskContext, Topic};
+
+use crate::door::{Limits, Submission, SubmitError, submit};
 
 /// Asking failed.
 #[derive(Debug, thiserror::Error)]
@@ -13,6 +15,9 @@ pub enum AskError {
     /// The bus failed.
     #[error(transparent)]
     Bus(#[from] BusError),
+    /// The door refused the request.
+    #[error("refused: {0}")]
+    Refused(SubmitError),
     /// No report came in time.
     #[error("no report for task {task_id} within {waited:?}")]
     Timeout {
@@ -32,21 +37,22 @@ pub async fn ask(
     timeout: Duration,
     mut progress: impl FnMut(&Message),
 ) -> Result<(String, FinalReport), AskError> {
-    let task_id = Uuid::now_v7().to_string();
-    let mut topics: Vec<Topic> = vec![Topic::final_report(), Topic::plan_ready()];
-    topics.push(Topic::tool_response());
+    let topics = [
+        Topic::final_report(),
+        Topic::plan_ready(),
+        Topic::tool_response(),
+    ];
     let mut watcher = bus.watch(&topics).await?;
-    let request = TaskRequest {
-        query: query.to_owned(),
+    let submission = Submission {
         context,
+        ..Submission::new(query, "cli")
     };
-    let msg = Message::new(
-        task_id.clone(),
-        Topic::task_available(),
-        "cli",
-        Payload::TaskAvailable(request),
-    );
-    bus.publish(&msg).await?;
+    let accepted = match submit(bus, None, &Limits::default(), submission).await {
+        Ok(accepted) => accepted,
+        Err(SubmitError::Bus(e)) => return Err(e.into()),
+        Err(refused) => return Err(AskError::Refused(refused)),
+    };
+    let task_id = accepted.message.task_id.to_string();
     let started = Instant::now();
     while started.elapsed() < timeout {
         let batch = tokio::time::timeout(

@@ -8,6 +8,7 @@
 //! [`chorus_bus::Store`], so any replica carries on any task.
 
 pub mod client;
+pub mod door;
 pub mod llm;
 pub mod registry;
 pub mod report;

@@ -40,6 +40,15 @@ impl ApiError {
         }
     }
 
+    /// From the one way in's refusal: 400 with its code for a bad request, 503 when the
+    /// bus failed.
+    pub fn from_submit(e: chorus_agents::door::SubmitError) -> Self {
+        match e {
+            chorus_agents::door::SubmitError::Bus(bus) => ApiError::from_bus(bus),
+            refused => ApiError::bad_request(refused.code(), &refused.to_string()),
+        }
+    }
+
     /// From a JSON body the extractor refused: 413 when too large, 415 without a JSON
     /// content type, 400 otherwise.
     pub fn from_json(rejection: axum::extract::rejection::JsonRejection) -> Self {

@@ -16,7 +16,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
-use chorus_bus::{Bus, Deadline, Message, Payload, TaskContext, TaskRequest, Topic};
+use chorus_agents::door::{Limits, Submission, submit};
+use chorus_bus::{Bus, Message, TaskContext};
 use serde::{Deserialize, Serialize};
 
 pub use errors::ApiError;
@@ -120,46 +121,23 @@ async fn health() -> axum::Json<serde_json::Value> {
 }
 
 impl ApiState {
-    /// Validates a new task, records it (so polling finds it at once) and publishes it.
+    /// Hands a new task to the one way in (validation, limits, id, deadline, exactly-once
+    /// acceptance); it is opened before this returns, so polling finds it at once.
     async fn submit(&self, body: NewTask) -> Result<Message, ApiError> {
-        let chars = body.query.chars().count();
-        if body.query.trim().is_empty() {
-            return Err(ApiError::bad_request("empty_query", "the query is empty"));
-        }
-        if chars > self.max_query_chars {
-            return Err(ApiError::bad_request(
-                "query_too_long",
-                &format!(
-                    "the query has {chars} characters, over the limit of {}",
-                    self.max_query_chars
-                ),
-            ));
-        }
-        let task_id = match body.task_id {
-            Some(id) => {
-                chorus_bus::envelope::validate_task_id(&id)
-                    .map_err(|e| ApiError::bad_request("invalid_task_id", &e.to_string()))?;
-                id
-            }
-            None => uuid::Uuid::now_v7().to_string(),
+        let limits = Limits {
+            deadline: Some(self.deadline),
+            max_query_chars: self.max_query_chars,
         };
-        let request = TaskRequest {
+        let submission = Submission {
             query: body.query,
             context: body.context,
+            task_id: body.task_id,
+            from: self.instance.clone(),
+            once: None,
         };
-        let deadline = Deadline::after(self.deadline);
-        self.state
-            .open(&task_id, &request, deadline)
+        let accepted = submit(self.bus.as_ref(), Some(&self.state), &limits, submission)
             .await
-            .map_err(ApiError::from_bus)?;
-        let mut msg = Message::new(
-            task_id,
-            Topic::task_available(),
-            self.instance.clone(),
-            Payload::TaskAvailable(request),
-        );
-        msg.deadline_ms = Some(deadline);
-        self.bus.publish(&msg).await.map_err(ApiError::from_bus)?;
-        Ok(msg)
+            .map_err(ApiError::from_submit)?;
+        Ok(accepted.message)
     }
 }

@@ -21,11 +21,10 @@ use redis::aio::ConnectionManager;
 use redis::{Client, Script};
 
 pub use error::RedisBusError;
-pub use ingress::{INGRESS_KEY_PREFIX, Ingested};
 pub use publish::DATA_FIELD;
 pub use store::RedisStore;
 
-use chorus_bus::bus::{Bus, Subscriber, Subscription, Watcher};
+use chorus_bus::bus::{Bus, IngressFeed, Subscriber, Subscription, Watcher};
 use chorus_bus::envelope::Message;
 use chorus_bus::error::BusError;
 use chorus_bus::settings::BusSettings;
@@ -311,6 +310,11 @@ impl Bus for RedisBus {
     async fn watch(&self, topics: &[Topic]) -> Result<Box<dyn Watcher>, BusError> {
         let watcher = RedisWatcher::start(self.shared.clone(), topics.to_vec()).await?;
         Ok(Box::new(watcher))
+    }
+
+    async fn ingress(&self, topic: &Topic) -> Result<Box<dyn IngressFeed>, BusError> {
+        topic.kind()?;
+        Ok(Box::new(self.ingress_feed(topic).await?))
     }
 
     async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError> {

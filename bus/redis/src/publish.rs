@@ -5,8 +5,6 @@
 
 use redis::{Pipeline, Script};
 
-use chorus_bus::dead_letter::truncate_utf8;
-
 /// The field of a stream entry holding the JSON envelope.
 pub const DATA_FIELD: &str = "data";
 
@@ -71,27 +69,4 @@ return out
 /// The `publish_guarded` script.
 pub(crate) fn publish_guarded_script() -> Script {
     Script::new(PUBLISH_GUARDED_LUA)
-}
-
-/// FNV-1a 64-bit hash, stable across processes and builds (for dedupe keys).
-pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// A short description of a payload for logs.
-pub(crate) fn preview(data: &str) -> &str {
-    truncate_utf8(data, 200)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_dedupe_hash_is_the_published_fnv1a() {
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
-    }
 }

@@ -15,7 +15,7 @@ use tokio::sync::{Notify, broadcast};
 
 pub use store::MemoryStore;
 
-use crate::bus::{Bus, Subscriber, Subscription, Watcher};
+use crate::bus::{Bus, IngressFeed, Subscriber, Subscription, Watcher};
 use crate::envelope::Message;
 use crate::error::BusError;
 use crate::settings::BusSettings;
@@ -34,6 +34,9 @@ struct Inner {
     appended: Notify,
     /// Every published message that decodes, for watchers (the Pub/Sub mirror's twin).
     mirror: broadcast::Sender<Arc<Message>>,
+    /// What outside clients "PUBLISH" ([`MemoryBus::publish_channel`]), and the mirror
+    /// of every envelope, as the raw text a channel would carry.
+    channels: broadcast::Sender<(Topic, Arc<str>)>,
     store: MemoryStore,
 }
 
@@ -65,12 +68,14 @@ impl MemoryBus {
     /// so bus and state use one keyspace, as on Redis).
     pub fn with_store(settings: BusSettings, store: MemoryStore) -> Self {
         let (mirror, _) = broadcast::channel(WATCH_CAPACITY);
+        let (channels, _) = broadcast::channel(WATCH_CAPACITY);
         MemoryBus {
             inner: Arc::new(Inner {
                 settings,
                 logs: Mutex::new(HashMap::new()),
                 appended: Notify::new(),
                 mirror,
+                channels,
                 store,
             }),
         }
@@ -94,6 +99,15 @@ impl MemoryBus {
             let _ = self.inner.mirror.send(Arc::new(decoded.into_message()));
         }
         id.to_string()
+    }
+
+    /// Publishes `payload` on `topic`'s channel, as an outside client's `PUBLISH` would
+    /// (for the PUBLISH ingress); returns how many ingress feeds received it.
+    pub fn publish_channel(&self, topic: &Topic, payload: &str) -> usize {
+        self.inner
+            .channels
+            .send((topic.clone(), Arc::from(payload)))
+            .unwrap_or(0)
     }
 
     /// Number of entries in a topic's stream.
@@ -132,9 +146,32 @@ impl Inner {
     }
 
     fn publish_encoded(&self, msg: &Message, data: String) -> String {
-        let id = self.append(&msg.topic, Arc::from(data));
+        let data: Arc<str> = Arc::from(data);
+        let id = self.append(&msg.topic, data.clone());
         let _ = self.mirror.send(Arc::new(msg.clone()));
+        if self.channels.receiver_count() > 0 {
+            let _ = self.channels.send((msg.topic.clone(), data));
+        }
         id.to_string()
+    }
+}
+
+/// A memory bus channel's ingress feed.
+struct MemoryIngress {
+    topic: Topic,
+    rx: broadcast::Receiver<(Topic, Arc<str>)>,
+}
+
+#[async_trait]
+impl IngressFeed for MemoryIngress {
+    async fn next(&mut self) -> Option<String> {
+        loop {
+            match self.rx.recv().await {
+                Ok((topic, payload)) if topic == self.topic => return Some(payload.to_string()),
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
     }
 }
 
@@ -229,6 +266,14 @@ impl Bus for MemoryBus {
             self.inner.settings.block(),
             self.inner.settings.batch_count,
         )))
+    }
+
+    async fn ingress(&self, topic: &Topic) -> Result<Box<dyn IngressFeed>, BusError> {
+        topic.kind()?;
+        Ok(Box::new(MemoryIngress {
+            topic: topic.clone(),
+            rx: self.inner.channels.subscribe(),
+        }))
     }
 
     async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError> {

@@ -1,5 +1,5 @@
 //! `chorus agent ROLE`: runs one role against Redis until Ctrl-C or SIGTERM (what
-//! deploy/run-local.sh and docker-compose start).
+//! deploy/run-local.sh and docker-compose start), with its doors beside the Chief.
 
 use chorus_agents::runtime::Shutdown;
 use chorus_agents::settings::Settings;
@@ -25,17 +25,8 @@ pub async fn run(args: AgentArgs, settings: &Settings) -> anyhow::Result<()> {
         Role::Pool(p) => Some(compose::connector_for(settings, p)?),
         _ => None,
     };
-    let (redis, infra) = compose::connect_redis_patiently(settings).await;
+    let (_, infra) = compose::connect_redis_patiently(settings).await;
     let (trigger, shutdown) = Shutdown::new();
-    if role == Role::Chief {
-        // Bare `PUBLISH task_available '{"query": …}'` from any client becomes a task.
-        let mut stop = shutdown.clone();
-        tokio::spawn(async move {
-            redis
-                .run_publish_ingress(async move { stop.requested().await })
-                .await
-        });
-    }
     tokio::spawn(async move {
         chorus_agents::runtime::stop_signal().await;
         trigger.trigger();

@@ -1,14 +1,17 @@
-//! The Chief: the front door. It normalises bare client requests (giving each a task id
-//! and a deadline), opens every task for the deadline watch, closes it when its report
-//! is out, and writes the report itself when the deadline passes first.
+//! The Chief: the front door. Bare client requests read from the `task_available`
+//! stream go through the one way in ([`crate::door::submit`]: the same entry always
+//! yields the same task id, and is accepted once however often it is delivered); it
+//! opens every task for the deadline watch, closes it when its report is out, and
+//! writes the report itself when the deadline passes first.
 
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chorus_bus::{Deadline, Delivery, Message, Payload, Topic, now_ms};
+use chorus_bus::{Deadline, Delivery, Message, Payload, TaskRequest, Topic, now_ms};
 use tracing::{info, warn};
 
 use super::Ctx;
+use crate::door::{Limits, Submission, SubmitError, refuse_on_bus, submit};
 use crate::report;
 use crate::runtime::{HandleError, Handler, Shutdown};
 use crate::state::once;
@@ -33,23 +36,40 @@ impl Chief {
             ));
         };
         if delivery.bare {
-            // Normalise: the same entry always yields the same task id, and it is
-            // published once however often the entry is delivered.
-            let mut normalised = msg.clone();
-            normalised.from_agent = self.ctx.instance.clone();
-            normalised.deadline_ms = Some(Deadline::after(self.deadline));
-            let key = once::accepted(&msg.task_id);
-            let ttl = self.ctx.state.ttl();
-            if self.ctx.bus.publish_once(&key, ttl, &normalised).await? {
-                info!(task_id = %msg.task_id, query = %request.query, "accepted");
-            }
-            return Ok(());
+            return self.submit_bare(msg, request).await;
         }
         let deadline = msg
             .deadline_ms
             .unwrap_or_else(|| Deadline::after(self.deadline));
         self.ctx.state.open(&msg.task_id, request, deadline).await?;
         Ok(())
+    }
+
+    /// A bare request from the stream, through the one way in; a refused one gets its
+    /// refusal report (once, under the task's acceptance key).
+    async fn submit_bare(&self, msg: &Message, request: &TaskRequest) -> Result<(), HandleError> {
+        let limits = Limits {
+            deadline: Some(self.deadline),
+            ..Limits::default()
+        };
+        let submission = Submission {
+            query: request.query.clone(),
+            context: request.context.clone(),
+            task_id: Some(msg.task_id.to_string()),
+            from: self.ctx.instance.clone(),
+            once: None,
+        };
+        let state = &self.ctx.state;
+        match submit(self.ctx.bus.as_ref(), Some(state), &limits, submission).await {
+            Ok(_) => Ok(()),
+            Err(SubmitError::Bus(e)) => Err(e.into()),
+            Err(refused) => {
+                let once = (once::accepted(&msg.task_id), state.ttl());
+                refuse_on_bus(self.ctx.bus.as_ref(), &msg.task_id, request, &refused, once).await?;
+                info!(task_id = %msg.task_id, reason = %refused, "refused at the door");
+                Ok(())
+            }
+        }
     }
 
     /// Writes the report of every task whose deadline passed, once. Runs until shutdown.

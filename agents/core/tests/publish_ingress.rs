@@ -1,13 +1,14 @@
-//! PUBLISH ingress on Redis: a bare `PUBLISH task_available '{"query":…}'` becomes one
-//! normalised stream entry however many listeners run; invalid payloads become one dead
-//! letter; the bus's own mirror never loops back in.
+//! The PUBLISH door on a real Redis: a bare `PUBLISH task_available '{"query":…}'`
+//! becomes one normalised stream entry however many listeners run; invalid payloads
+//! become one dead letter; the bus's own mirror never loops back in.
 
-#[path = "../../tests/suite/mod.rs"]
+#[path = "../../../bus/tests/suite/mod.rs"]
 mod suite;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use chorus_agents::door::{Ingested, Limits, ingest, run_publish_ingress};
 use chorus_bus::*;
 use chorus_bus_redis::*;
 use chorus_testkit::RedisServer;
@@ -35,9 +36,10 @@ async fn start_listeners(redis: &RedisServer, n: usize) -> Listeners {
     for _ in 0..n {
         let bus = RedisBus::connect(settings(redis)).await.expect("connect");
         let stop = stop.clone();
+        let bus_settings = settings(redis);
         handles.push(tokio::spawn(async move {
-            bus.run_publish_ingress(async move { stop.notified().await })
-                .await;
+            let stopped = async move { stop.notified().await };
+            run_publish_ingress(&bus, &bus_settings, &Limits::default(), stopped).await;
         }));
     }
     wait_for("listeners subscribed", || {
@@ -156,7 +158,9 @@ async fn the_ingress_ignores_the_mirror_of_published_envelopes() {
     let msg = suite::samples::task_request("2+4");
     bus.publish(&msg).await.expect("publish");
     assert_eq!(
-        bus.ingest(&msg.to_json()).await.expect("ingest"),
+        ingest(&bus, &settings(&redis), &Limits::default(), &msg.to_json())
+            .await
+            .expect("ingest"),
         Ingested::Mirror
     );
     tokio::time::sleep(Duration::from_millis(300)).await;

@@ -1,0 +1,222 @@
+//! The PUBLISH door: a client with no SDK may `PUBLISH task_available '{"query":…}'`.
+//! Every Chief replica listens on the channel (through [`Bus::ingress`]); a bare request
+//! goes through [`submit`] under a once-key, so however many replicas listen, one
+//! PUBLISH makes one task: the key is the task's own `accepted` key when the request
+//! names its `task_id`, else a hash of the raw payload (identical bare payloads
+//! published within `bus.ingress_dedupe_ms` are one task). Full envelopes on the
+//! channel are the bus's own mirror and are ignored, so nothing loops. What cannot be
+//! read becomes one dead letter; a request the door refuses gets a refusal report.
+
+use std::future::Future;
+use std::time::Duration;
+
+use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message, truncate_utf8};
+use chorus_bus::envelope::Decoded;
+use chorus_bus::{Bus, BusError, BusSettings, DecodeError, Message, Payload, Topic};
+
+use super::refusal::refuse_on_bus;
+use super::submit::{Limits, Submission, SubmitError, submit};
+use crate::state::once;
+
+/// Prefix of the ingress dedupe keys (`chorus:ingress:raw:<hash>`,
+/// `chorus:ingress:dead:<hash>`).
+pub const INGRESS_KEY_PREFIX: &str = "chorus:ingress:";
+
+/// The role named in dead letters written by the ingress.
+const INGRESS_ROLE: &str = "ingress";
+
+/// What one ingress payload became.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ingested {
+    /// A full envelope (the mirror of a stream entry): ignored.
+    Mirror,
+    /// A bare request, submitted by this listener.
+    Published,
+    /// A bare request another listener (or an earlier PUBLISH) already submitted.
+    Duplicate,
+    /// A bare request the door refused; a refusal report was written (once).
+    Refused(String),
+    /// Invalid: a dead letter was written (once) with the reason.
+    DeadLettered(String),
+}
+
+/// Runs the PUBLISH door on `bus` until `shutdown` completes, subscribing again by
+/// itself after connection losses (pausing up to a second between attempts).
+pub async fn run_publish_ingress(
+    bus: &dyn Bus,
+    settings: &BusSettings,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()>,
+) {
+    tokio::pin!(shutdown);
+    let topic = Topic::task_available();
+    let mut pause = Duration::from_millis(50);
+    loop {
+        let session = async {
+            let mut feed = bus.ingress(&topic).await?;
+            pause = Duration::from_millis(50);
+            while let Some(raw) = feed.next().await {
+                match ingest(bus, settings, limits, &raw).await {
+                    Ok(outcome) => tracing::debug!(?outcome, "ingress payload handled"),
+                    Err(e) => tracing::warn!(error = %e, payload = truncate_utf8(&raw, 200),
+                        "ingress payload failed"),
+                }
+            }
+            Ok::<(), BusError>(())
+        };
+        tokio::select! {
+            () = &mut shutdown => return,
+            result = session => match result {
+                Ok(()) => tracing::warn!("ingress subscription ended; subscribing again"),
+                Err(e) => tracing::warn!(error = %e, "ingress subscription failed; subscribing again"),
+            },
+        }
+        tokio::select! {
+            () = &mut shutdown => return,
+            () = tokio::time::sleep(pause) => {}
+        }
+        pause = (pause * 2).min(Duration::from_secs(1));
+    }
+}
+
+/// Handles one payload published on the `task_available` channel.
+pub async fn ingest(
+    bus: &dyn Bus,
+    settings: &BusSettings,
+    limits: &Limits,
+    raw: &str,
+) -> Result<Ingested, BusError> {
+    let ttl = Duration::from_millis(settings.ingress_dedupe_ms);
+    let topic = Topic::task_available();
+    let hash = format!("{:016x}", fnv1a64(raw.as_bytes()));
+    let decoded = if raw.len() > settings.max_message_bytes {
+        Err(DecodeError::TooLarge {
+            size: raw.len(),
+            limit: settings.max_message_bytes,
+        })
+    } else {
+        Message::decode_on(&topic, raw, None)
+    };
+    match decoded {
+        Ok(Decoded::Envelope(_)) => Ok(Ingested::Mirror),
+        Ok(Decoded::Bare(msg)) => {
+            let Payload::TaskAvailable(request) = msg.payload else {
+                return Ok(Ingested::Mirror);
+            };
+            let given = task_id_given(raw);
+            let once_key = match given {
+                true => (once::accepted(&msg.task_id), settings.state_ttl()),
+                false => (format!("{INGRESS_KEY_PREFIX}raw:{hash}"), ttl),
+            };
+            let submission = Submission {
+                query: request.query.clone(),
+                context: request.context.clone(),
+                task_id: given.then(|| msg.task_id.to_string()),
+                from: "client".to_owned(),
+                once: Some(once_key.clone()),
+            };
+            match submit(bus, None, limits, submission).await {
+                Ok(accepted) if accepted.fresh => Ok(Ingested::Published),
+                Ok(_) => Ok(Ingested::Duplicate),
+                Err(SubmitError::Bus(e)) => Err(e),
+                Err(refused) => {
+                    let reason = refused.to_string();
+                    refuse_on_bus(bus, &msg.task_id, &request, &refused, once_key).await?;
+                    Ok(Ingested::Refused(reason))
+                }
+            }
+        }
+        Err(e) if looks_like_envelope(raw) && !matches!(e, DecodeError::TooLarge { .. }) => {
+            // A broken envelope on the mirror channel was not published by us as a
+            // request; its stream entry (if any) is dead-lettered by consumers.
+            Ok(Ingested::Mirror)
+        }
+        Err(e) => {
+            let reason = format!("invalid ingress request: {e}");
+            let dl = dead_letter_message(&DeadLetterInfo {
+                topic: Topic::TASK_AVAILABLE,
+                entry_id: "",
+                role: INGRESS_ROLE,
+                deliveries: 1,
+                reason: &reason,
+                original: raw,
+                task_id: None,
+            });
+            let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
+            bus.publish_once(&key, ttl, &dl).await?;
+            Ok(Ingested::DeadLettered(reason))
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: the same payload hashes alike in every listener, whatever its
+/// version or platform (std's hashers promise neither).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Whether the raw JSON carries its own `task_id`.
+fn task_id_given(raw: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(raw)
+        .ok()
+        .is_some_and(|v| v.get("task_id").is_some_and(|t| t.is_string()))
+}
+
+/// Whether the raw JSON has the envelope's `topic` and `payload` fields.
+fn looks_like_envelope(raw: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(raw)
+        .ok()
+        .is_some_and(|v| v.get("topic").is_some() && v.get("payload").is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use chorus_bus::memory::MemoryBus;
+
+    use super::*;
+
+    #[test]
+    fn the_dedupe_hash_is_the_published_fnv1a() {
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[tokio::test]
+    async fn a_bare_publish_on_the_memory_bus_becomes_one_task_and_a_blank_one_a_refusal() {
+        let settings = BusSettings::default();
+        let bus = Arc::new(MemoryBus::new(settings.clone()));
+        let limits = Limits::default();
+        let raw = r#"{"query":"2+4"}"#;
+        let first = ingest(bus.as_ref(), &settings, &limits, raw).await;
+        assert_eq!(first.expect("ingest"), Ingested::Published);
+        let second = ingest(bus.as_ref(), &settings, &limits, raw).await;
+        assert_eq!(second.expect("ingest"), Ingested::Duplicate);
+        assert_eq!(bus.len(&Topic::task_available()), 1);
+        let blank = ingest(
+            bus.as_ref(),
+            &settings,
+            &limits,
+            r#"{"query":"  ","task_id":"b-1"}"#,
+        )
+        .await
+        .expect("ingest");
+        assert!(
+            matches!(blank, Ingested::Refused(ref r) if r.contains("empty")),
+            "{blank:?}"
+        );
+        let reports = bus
+            .recent(&Topic::final_report(), 10)
+            .await
+            .expect("recent");
+        assert_eq!(reports.len(), 1);
+        assert_eq!(reports[0].task_id, "b-1");
+        let Payload::FinalReport(report) = &reports[0].payload else {
+            panic!("not a report")
+        };
+        assert!(report.text.contains("empty"), "{}", report.text);
+    }
+}

@@ -1,0 +1,14 @@
+//! The one way in. Every door — `chorus ask`, the HTTP API, a bare `XADD` on
+//! `task_available` (normalised by the Chief), a bare `PUBLISH` (the ingress), and the
+//! doors still to come — hands its request to [`submit`], the one place for
+//! validation, limits, task ids, deadlines and exactly-once acceptance. Each door then
+//! answers in its own way (a 202, an SSE stream, a wait for the report, a refusal
+//! report on the bus).
+
+mod ingress;
+mod refusal;
+mod submit;
+
+pub use ingress::{Ingested, ingest, run_publish_ingress};
+pub use refusal::refuse_on_bus;
+pub use submit::{Accepted, Limits, Submission, SubmitError, submit};

@@ -1,0 +1,42 @@
+//! A door's refusal on the bus: a client that sent its request on the bus listens on
+//! `final_report`, so a request the door refuses ends as that task's one report, with
+//! status `failed` and the reason in the user's language.
+
+use std::time::Duration;
+
+use chorus_bus::{Bus, BusError, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
+
+use super::submit::SubmitError;
+use crate::report;
+
+/// Publishes, under `once` (key and lifetime), the final report refusing `request`
+/// (task `task_id`) for `why`. Returns whether it was published now.
+pub async fn refuse_on_bus(
+    bus: &dyn Bus,
+    task_id: &str,
+    request: &TaskRequest,
+    why: &SubmitError,
+    once: (String, Duration),
+) -> Result<bool, BusError> {
+    let language =
+        chorus_heuristic::detect_language(&request.query, request.context.language.as_deref());
+    let plan = PlanReady {
+        query: request.query.clone(),
+        context: request.context.clone(),
+        unplanned: Some(why.message_in(&language)),
+        language,
+        plan: Default::default(),
+        planner: PlannerKind::Heuristic,
+        reply: None,
+        dispatched: false,
+    };
+    let mut refusal = report::build(&plan, &Default::default());
+    refusal.status = chorus_bus::ReportStatus::Failed;
+    let msg = Message::new(
+        task_id,
+        Topic::final_report(),
+        "door",
+        Payload::FinalReport(refusal),
+    );
+    bus.publish_once(&once.0, once.1, &msg).await
+}
