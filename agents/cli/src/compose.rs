@@ -91,9 +91,11 @@ pub async fn run_with_doors(
         // Bare `PUBLISH task_available '{"query": …}'` from any client becomes a task.
         let mut stop = shutdown.clone();
         let (bus, bus_settings) = (infra.bus.clone(), settings.bus.clone());
+        let state = TaskState::new(infra.store.clone(), settings.state_ttl());
         tasks.spawn(async move {
             let stopped = async move { stop.requested().await };
-            run_publish_ingress(bus.as_ref(), &bus_settings, &Limits::default(), stopped).await;
+            let limits = Limits::default();
+            run_publish_ingress(bus.as_ref(), Some(&state), &bus_settings, &limits, stopped).await;
             Ok(())
         });
     }

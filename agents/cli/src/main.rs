@@ -62,7 +62,19 @@ async fn main() -> anyhow::Result<()> {
         .init();
     let settings = Settings::load(cli.config.as_deref())?;
     let configured = compose::redis_configured(cli.config.as_deref());
-    match cli.command {
+    match run(cli.command, &settings, configured).await {
+        Err(e) if e.is::<commands::preflight::NotReady>() => {
+            // One line, not a chain: what is wrong and how to fix it.
+            eprintln!("chorus: {e}");
+            std::process::exit(2);
+        }
+        other => other,
+    }
+}
+
+async fn run(command: Command, settings: &Settings, configured: bool) -> anyhow::Result<()> {
+    let settings = settings.clone();
+    match command {
         Command::Ask(args) => {
             let code = commands::ask::run(args, &settings, configured).await?;
             std::process::exit(code);

@@ -9,6 +9,7 @@ use chorus_heuristic::Capabilities;
 use serde::{Deserialize, Serialize};
 
 use crate::state::TaskState;
+use crate::topology::{Role, Topology};
 
 /// The hash of live agents: field = instance, value = [`Entry`] JSON.
 pub const AGENTS_KEY: &str = "chorus:agents";
@@ -78,6 +79,16 @@ pub fn capabilities_of(agents: &[AgentHeartbeat]) -> Capabilities {
             .iter()
             .flat_map(move |p| a.tools.iter().map(move |t| (p.clone(), t.name.clone())))
     }))
+}
+
+/// The roles of `topology` with no live agent among `live` (the Chief included: the
+/// caller asking is usually beside one, or is one).
+pub fn missing_roles(live: &[AgentHeartbeat], topology: &Topology) -> Vec<Role> {
+    topology
+        .roles()
+        .into_iter()
+        .filter(|role| !live.iter().any(|a| a.role == role.group()))
+        .collect()
 }
 
 /// Beats every `interval` until `shutdown`, with heartbeats made by `make` (so a pool's

@@ -39,7 +39,7 @@ async fn start_listeners(redis: &RedisServer, n: usize) -> Listeners {
         let bus_settings = settings(redis);
         handles.push(tokio::spawn(async move {
             let stopped = async move { stop.notified().await };
-            run_publish_ingress(&bus, &bus_settings, &Limits::default(), stopped).await;
+            run_publish_ingress(&bus, None, &bus_settings, &Limits::default(), stopped).await;
         }));
     }
     wait_for("listeners subscribed", || {
@@ -158,9 +158,15 @@ async fn the_ingress_ignores_the_mirror_of_published_envelopes() {
     let msg = suite::samples::task_request("2+4");
     bus.publish(&msg).await.expect("publish");
     assert_eq!(
-        ingest(&bus, &settings(&redis), &Limits::default(), &msg.to_json())
-            .await
-            .expect("ingest"),
+        ingest(
+            &bus,
+            None,
+            &settings(&redis),
+            &Limits::default(),
+            &msg.to_json()
+        )
+        .await
+        .expect("ingest"),
         Ingested::Mirror
     );
     tokio::time::sleep(Duration::from_millis(300)).await;

@@ -40,12 +40,30 @@ impl ApiError {
         }
     }
 
-    /// From the one way in's refusal: 400 with its code for a bad request, 503 when the
-    /// bus failed.
+    /// From the one way in's refusal, with its code: 409 for a task id taken by another
+    /// request, 422 for an unusable context field, 400 for another bad request, 503 when
+    /// the bus failed.
     pub fn from_submit(e: chorus_agents::door::SubmitError) -> Self {
-        match e {
-            chorus_agents::door::SubmitError::Bus(bus) => ApiError::from_bus(bus),
-            refused => ApiError::bad_request(refused.code(), &refused.to_string()),
+        use chorus_agents::door::SubmitError as E;
+        let status = match &e {
+            E::Bus(_) => return ApiError::from_bus_ref(&e),
+            E::TaskIdTaken { .. } => StatusCode::CONFLICT,
+            E::InvalidContext(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError {
+            status,
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+
+    /// 503 for a refusal that is the bus's fault.
+    fn from_bus_ref(e: &chorus_agents::door::SubmitError) -> Self {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            code: "bus_unavailable",
+            message: e.to_string(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! the router, so tests can serve it on any listener.
 
 mod errors;
+mod health;
 pub mod hub;
 mod openapi;
 mod probe;
@@ -17,7 +18,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use chorus_agents::door::{Limits, Submission, submit};
-use chorus_bus::{Bus, Message, TaskContext};
+use chorus_bus::{Bus, TaskContext};
 use serde::{Deserialize, Serialize};
 
 pub use errors::ApiError;
@@ -28,6 +29,7 @@ pub use probe::probe;
 use chorus_agents::settings::Settings;
 use chorus_agents::state::TaskState;
 use chorus_agents::system::Infra;
+use chorus_agents::topology::Topology;
 
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -49,6 +51,8 @@ pub struct ApiState {
     pub instance: String,
     /// The model that streams report tokens, when one is configured.
     pub writer: Option<chorus_llm::LlmSynthesizer>,
+    /// The roles a healthy system runs (for `/healthz`).
+    pub topology: Topology,
 }
 
 /// The body of `POST /tasks` and `POST /chat/stream`.
@@ -87,6 +91,7 @@ impl ApiState {
             max_query_chars: chorus_heuristic::MAX_QUERY_CHARS,
             instance: format!("chief-{}", uuid::Uuid::now_v7().simple()),
             writer: chorus_agents::llm::synthesizer(&settings.llm)?,
+            topology: Topology::new(&pools),
         })
     }
 }
@@ -94,7 +99,7 @@ impl ApiState {
 /// Builds the API's router.
 pub fn app(state: ApiState) -> Router {
     Router::new()
-        .route("/healthz", get(health))
+        .route("/healthz", get(health::health))
         .route("/tasks", post(tasks::create))
         .route("/tasks/{id}", get(tasks::status))
         .route("/chat/stream", post(stream::chat_stream))
@@ -116,14 +121,11 @@ pub async fn serve(
         .await
 }
 
-async fn health() -> axum::Json<serde_json::Value> {
-    axum::Json(serde_json::json!({"status": "ok"}))
-}
-
 impl ApiState {
     /// Hands a new task to the one way in (validation, limits, id, deadline, exactly-once
-    /// acceptance); it is opened before this returns, so polling finds it at once.
-    async fn submit(&self, body: NewTask) -> Result<Message, ApiError> {
+    /// acceptance); it is opened before this returns, so polling finds it at once. A
+    /// reused task id with the same request is that task (`fresh: false`).
+    async fn submit(&self, body: NewTask) -> Result<chorus_agents::door::Accepted, ApiError> {
         let limits = Limits {
             deadline: Some(self.deadline),
             max_query_chars: self.max_query_chars,
@@ -135,9 +137,8 @@ impl ApiState {
             from: self.instance.clone(),
             once: None,
         };
-        let accepted = submit(self.bus.as_ref(), Some(&self.state), &limits, submission)
+        submit(self.bus.as_ref(), Some(&self.state), &limits, submission)
             .await
-            .map_err(ApiError::from_submit)?;
-        Ok(accepted.message)
+            .map_err(ApiError::from_submit)
     }
 }

@@ -49,17 +49,22 @@ pub fn openapi() -> Value {
             "description": "Submit requests to Chorus and follow them to their final report."
         },
         "paths": {
-            "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "alive",
-                "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+            "/healthz": {"get": {"summary": "Health: every role of the topology has a live agent", "responses": {
+                "200": {"description": "ok: {\"status\":\"ok\"}",
+                    "content": {"application/json": {"schema": {"type": "object"}}}},
+                "503": {"description": "degraded: {\"status\":\"degraded\",\"missing\":[roles]}",
+                    "content": {"application/json": {"schema": {"type": "object"}}}}}}},
             "/tasks": {"post": {
                 "summary": "Submit a task",
                 "requestBody": json_body(&new_task),
                 "responses": {
                     "202": {"description": "accepted", "content": {"application/json": {"schema": accepted}}},
+                    "200": {"description": "the task id was sent before with the same request: that task's state", "content": {"application/json": {"schema": status}}},
                     "400": error_response("empty or too long query, invalid task id, malformed JSON"),
+                    "409": error_response("the task id is taken by another request (task_id_taken)"),
                     "413": error_response("body too large"),
                     "415": error_response("not JSON"),
-                    "422": error_response("JSON of the wrong shape"),
+                    "422": error_response("JSON of the wrong shape, or an unusable context field (invalid_context)"),
                     "503": error_response("the bus is unavailable")
                 }
             }},
@@ -77,7 +82,8 @@ pub fn openapi() -> Value {
                 "responses": {
                     "200": {"description": stream_doc, "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                     "400": error_response("empty or too long query, invalid task id, malformed JSON"),
-                    "422": error_response("JSON of the wrong shape")
+                    "409": error_response("the task id is taken by another request (task_id_taken)"),
+                    "422": error_response("JSON of the wrong shape, or an unusable context field (invalid_context)")
                 }
             }}
         },

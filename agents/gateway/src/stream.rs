@@ -57,17 +57,26 @@ pub async fn chat_stream(
     let Json(body) = body.map_err(ApiError::from_json)?;
     // Subscribe before publishing so no progress is missed.
     let progress = api.hub.subscribe().await.map_err(ApiError::from_bus)?;
-    let msg = api.submit(body).await?;
+    let accepted = api.submit(body).await?;
+    let task = accepted.message.task_id.to_string();
+    // The same task sent again: when its report is out, it is the whole stream.
+    let done = match accepted.fresh {
+        true => None,
+        false => api.state.report(&task).await.map_err(ApiError::from_bus)?,
+    };
     let (tx, rx) = mpsc::channel(64);
     let until = Instant::now() + api.deadline + GRACE;
     let follow = Follow {
-        task: msg.task_id.to_string(),
+        task,
         tx,
         writer: api.writer.clone(),
         plan: None,
         results: HashMap::new(),
-        report: None,
-        writing: Writing::NotStarted,
+        writing: match done {
+            Some(_) => Writing::Done,
+            None => Writing::NotStarted,
+        },
+        report: done,
     };
     tokio::spawn(follow.run(progress, until));
     Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))

@@ -4,6 +4,7 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use chorus_bus::FinalReport;
 use serde::{Deserialize, Serialize};
 
@@ -20,19 +21,20 @@ pub struct TaskStatus {
     pub report: Option<FinalReport>,
 }
 
-/// Submits a task.
+/// Submits a task: 202 with its id; a task id sent again with the same request is the
+/// same task: 200 with its state (and report, once done), nothing run twice.
 pub async fn create(
     State(api): State<ApiState>,
     body: Result<Json<NewTask>, JsonRejection>,
-) -> Result<(StatusCode, Json<Accepted>), ApiError> {
+) -> Result<Response, ApiError> {
     let Json(body) = body.map_err(ApiError::from_json)?;
-    let msg = api.submit(body).await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(Accepted {
-            task_id: msg.task_id.into(),
-        }),
-    ))
+    let accepted = api.submit(body).await?;
+    let task_id = accepted.message.task_id.to_string();
+    if accepted.fresh {
+        return Ok((StatusCode::ACCEPTED, Json(Accepted { task_id })).into_response());
+    }
+    let Json(status) = status(State(api), Path(task_id)).await?;
+    Ok((StatusCode::OK, Json(status)).into_response())
 }
 
 /// A task's state and, once done, its report.

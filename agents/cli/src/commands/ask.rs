@@ -9,7 +9,7 @@ use chorus_agents::settings::Settings;
 use chorus_bus::{ReportStatus, TaskContext};
 use clap::Args;
 
-use crate::compose;
+use super::preflight;
 use crate::local::LocalSystem;
 use crate::view::progress::Progress;
 
@@ -58,7 +58,9 @@ pub async fn run(
         system = Some(s);
         infra
     } else {
-        compose::connect_redis(settings).await?.1
+        let infra = preflight::connect(settings).await?;
+        preflight::require_live(&infra, settings).await?;
+        infra
     };
     let mut progress = Progress::new(!args.json);
     let timeout = Duration::from_secs(args.timeout);

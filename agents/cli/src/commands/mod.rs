@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod ask;
 pub mod error;
+pub mod preflight;
 pub mod probe;
 pub mod trace;
 pub mod watch;

@@ -119,7 +119,7 @@ pub fn table(task_id: &str, msgs: &[Message]) -> String {
 
 /// `chorus trace` on the Redis at `bus.redis_url`.
 pub async fn run_command(args: TraceArgs, settings: &Settings) -> anyhow::Result<()> {
-    let (_, infra) = crate::compose::connect_redis(settings).await?;
+    let infra = super::preflight::connect(settings).await?;
     Ok(run(args, infra, &settings.pool_names()).await?)
 }
 

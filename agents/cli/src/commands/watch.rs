@@ -85,7 +85,8 @@ pub fn line(msg: &Message) -> String {
 
 /// `chorus watch` on the Redis at `bus.redis_url`.
 pub async fn run_command(args: WatchArgs, settings: &Settings) -> anyhow::Result<()> {
-    let (_, infra) = crate::compose::connect_redis(settings).await?;
+    let infra = super::preflight::connect(settings).await?;
+    super::preflight::require_live(&infra, settings).await?;
     Ok(run(args, infra, &settings.pool_names()).await?)
 }
 

@@ -14,9 +14,9 @@ use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message, truncate_utf8
 use chorus_bus::envelope::Decoded;
 use chorus_bus::{Bus, BusError, BusSettings, DecodeError, Message, Payload, Topic};
 
-use super::refusal::refuse_on_bus;
+use super::refusal::{dead_letter_refused, refuse_on_bus};
 use super::submit::{Limits, Submission, SubmitError, submit};
-use crate::state::once;
+use crate::state::{TaskState, once};
 
 /// Prefix of the ingress dedupe keys (`chorus:ingress:raw:<hash>`,
 /// `chorus:ingress:dead:<hash>`).
@@ -44,6 +44,7 @@ pub enum Ingested {
 /// itself after connection losses (pausing up to a second between attempts).
 pub async fn run_publish_ingress(
     bus: &dyn Bus,
+    state: Option<&TaskState>,
     settings: &BusSettings,
     limits: &Limits,
     shutdown: impl Future<Output = ()>,
@@ -56,7 +57,7 @@ pub async fn run_publish_ingress(
             let mut feed = bus.ingress(&topic).await?;
             pause = Duration::from_millis(50);
             while let Some(raw) = feed.next().await {
-                match ingest(bus, settings, limits, &raw).await {
+                match ingest(bus, state, settings, limits, &raw).await {
                     Ok(outcome) => tracing::debug!(?outcome, "ingress payload handled"),
                     Err(e) => tracing::warn!(error = %e, payload = truncate_utf8(&raw, 200),
                         "ingress payload failed"),
@@ -79,9 +80,11 @@ pub async fn run_publish_ingress(
     }
 }
 
-/// Handles one payload published on the `task_available` channel.
+/// Handles one payload published on the `task_available` channel; with `state`, a
+/// reused task id is checked against the request that took it.
 pub async fn ingest(
     bus: &dyn Bus,
+    state: Option<&TaskState>,
     settings: &BusSettings,
     limits: &Limits,
     raw: &str,
@@ -115,10 +118,24 @@ pub async fn ingest(
                 from: "client".to_owned(),
                 once: Some(once_key.clone()),
             };
-            match submit(bus, None, limits, submission).await {
+            match submit(bus, state, limits, submission).await {
                 Ok(accepted) if accepted.fresh => Ok(Ingested::Published),
                 Ok(_) => Ok(Ingested::Duplicate),
                 Err(SubmitError::Bus(e)) => Err(e),
+                Err(taken @ SubmitError::TaskIdTaken { .. }) => {
+                    let reason = taken.to_string();
+                    let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
+                    dead_letter_refused(
+                        bus,
+                        INGRESS_ROLE,
+                        &msg.task_id,
+                        &request,
+                        &taken,
+                        (key, ttl),
+                    )
+                    .await?;
+                    Ok(Ingested::DeadLettered(reason))
+                }
                 Err(refused) => {
                     let reason = refused.to_string();
                     refuse_on_bus(bus, &msg.task_id, &request, &refused, once_key).await?;
@@ -191,13 +208,14 @@ mod tests {
         let bus = Arc::new(MemoryBus::new(settings.clone()));
         let limits = Limits::default();
         let raw = r#"{"query":"2+4"}"#;
-        let first = ingest(bus.as_ref(), &settings, &limits, raw).await;
+        let first = ingest(bus.as_ref(), None, &settings, &limits, raw).await;
         assert_eq!(first.expect("ingest"), Ingested::Published);
-        let second = ingest(bus.as_ref(), &settings, &limits, raw).await;
+        let second = ingest(bus.as_ref(), None, &settings, &limits, raw).await;
         assert_eq!(second.expect("ingest"), Ingested::Duplicate);
         assert_eq!(bus.len(&Topic::task_available()), 1);
         let blank = ingest(
             bus.as_ref(),
+            None,
             &settings,
             &limits,
             r#"{"query":"  ","task_id":"b-1"}"#,

@@ -5,10 +5,12 @@
 //! answers in its own way (a 202, an SSE stream, a wait for the report, a refusal
 //! report on the bus).
 
+mod context;
 mod ingress;
 mod refusal;
 mod submit;
 
+pub use context::{BadField, LANGUAGES};
 pub use ingress::{Ingested, ingest, run_publish_ingress};
-pub use refusal::refuse_on_bus;
+pub use refusal::{dead_letter_refused, refuse_on_bus};
 pub use submit::{Accepted, Limits, Submission, SubmitError, submit};

@@ -1,9 +1,12 @@
 //! A door's refusal on the bus: a client that sent its request on the bus listens on
 //! `final_report`, so a request the door refuses ends as that task's one report, with
-//! status `failed` and the reason in the user's language.
+//! status `failed` and the reason in the user's language. A request reusing a task id
+//! taken by another request cannot have a report of its own (the id's one report is the
+//! other request's): it becomes a dead letter saying so.
 
 use std::time::Duration;
 
+use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message};
 use chorus_bus::{Bus, BusError, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
 
 use super::submit::SubmitError;
@@ -39,4 +42,28 @@ pub async fn refuse_on_bus(
         Payload::FinalReport(refusal),
     );
     bus.publish_once(&once.0, once.1, &msg).await
+}
+
+/// Publishes, under `once`, the dead letter of a request the door cannot take as the
+/// task it names (its id is taken by another request), written by `role`.
+pub async fn dead_letter_refused(
+    bus: &dyn Bus,
+    role: &str,
+    task_id: &str,
+    request: &TaskRequest,
+    why: &SubmitError,
+    once: (String, Duration),
+) -> Result<bool, BusError> {
+    let original =
+        serde_json::json!({"task_id": task_id, "query": request.query, "context": request.context});
+    let letter = dead_letter_message(&DeadLetterInfo {
+        topic: Topic::TASK_AVAILABLE,
+        entry_id: "",
+        role,
+        deliveries: 1,
+        reason: &why.to_string(),
+        original: &original.to_string(),
+        task_id: Some(task_id),
+    });
+    bus.publish_once(&once.0, once.1, &letter).await
 }

@@ -8,6 +8,7 @@ use chorus_bus::{
     Bus, BusError, Deadline, DecodeError, Message, Payload, TaskContext, TaskId, TaskRequest, Topic,
 };
 
+use super::context::{BadField, check as check_context};
 use crate::state::{TaskState, once};
 
 /// What a door may accept.
@@ -85,6 +86,18 @@ pub enum SubmitError {
     /// The client's task id is not a valid one.
     #[error("{0}")]
     InvalidTaskId(DecodeError),
+    /// A context field cannot be used.
+    #[error("invalid {}: {}", .0.field, .0.reason)]
+    InvalidContext(BadField),
+    /// The task id was taken by another request (another query or context) within the
+    /// task state's lifetime.
+    #[error(
+        "task id {task_id} is taken by another request; choose another id or resend the same request"
+    )]
+    TaskIdTaken {
+        /// The id.
+        task_id: TaskId,
+    },
     /// The bus or the state store failed; the request may be retried.
     #[error(transparent)]
     Bus(#[from] BusError),
@@ -98,6 +111,8 @@ impl SubmitError {
             SubmitError::EmptyQuery => "empty_query",
             SubmitError::QueryTooLong { .. } => "query_too_long",
             SubmitError::InvalidTaskId(_) => "invalid_task_id",
+            SubmitError::InvalidContext(_) => "invalid_context",
+            SubmitError::TaskIdTaken { .. } => "task_id_taken",
             SubmitError::Bus(_) => "bus_unavailable",
         }
     }
@@ -120,10 +135,17 @@ impl SubmitError {
     }
 }
 
-/// Checks `s` against `limits`, gives it its task id and (when the limits say) its
-/// deadline, publishes it once on `task_available` and, when `state` is given and it
-/// was fresh, opens it for the deadline watch (so a client polling the HTTP API finds
-/// it at once; the Chief opens every request it sees in any case).
+/// Checks `s` against `limits` (query, task id, context), gives it its task id and
+/// (when the limits say) its deadline, publishes it once on `task_available` and, when
+/// `state` is given and it was fresh, opens it for the deadline watch (so a client
+/// polling the HTTP API finds it at once; the Chief opens every request it sees in any
+/// case).
+///
+/// A task id is an idempotency key. With `state` (the doors where clients choose ids:
+/// HTTP, a bare XADD or PUBLISH), the acceptance key holds the request's fingerprint:
+/// the same id with the same request is the same task (`fresh: false`, nothing runs
+/// twice); with another request it is [`SubmitError::TaskIdTaken`], for as long as the
+/// key lives (the task state's TTL, `bus.state_ttl_secs`).
 pub async fn submit(
     bus: &dyn Bus,
     state: Option<&TaskState>,
@@ -144,10 +166,13 @@ pub async fn submit(
         Some(id) => TaskId::parse(id).map_err(SubmitError::InvalidTaskId)?,
         None => TaskId::generate(),
     };
+    check_context(&s.context).map_err(SubmitError::InvalidContext)?;
     let request = TaskRequest {
         query: s.query,
         context: s.context,
     };
+    let fingerprint = serde_json::to_string(&request)
+        .map_err(|e| SubmitError::Bus(DecodeError::from(e).into()))?;
     let mut message = Message::new(
         task_id.clone(),
         Topic::task_available(),
@@ -163,7 +188,10 @@ pub async fn submit(
             state_ttl.unwrap_or(DEFAULT_ONCE_TTL),
         ),
     };
-    let fresh = bus.publish_once(&key, ttl, &message).await?;
+    let fresh = match state {
+        Some(state) => accept_once(bus, state, &key, ttl, &fingerprint, &message).await?,
+        None => bus.publish_once(&key, ttl, &message).await?,
+    };
     if let (true, Some(state), Some(deadline), Payload::TaskAvailable(request)) =
         (fresh, state, message.deadline_ms, &message.payload)
     {
@@ -175,9 +203,36 @@ pub async fn submit(
     Ok(Accepted { message, fresh })
 }
 
+/// Publishes `message` under `key` holding `fingerprint`; when the key is taken, the
+/// request is the same task if the fingerprints agree, else refused.
+async fn accept_once(
+    bus: &dyn Bus,
+    state: &TaskState,
+    key: &str,
+    ttl: Duration,
+    fingerprint: &str,
+    message: &Message,
+) -> Result<bool, SubmitError> {
+    let item = [(format!("{key}:published"), message.clone())];
+    if bus
+        .publish_guarded(key, fingerprint, &item, ttl)
+        .await?
+        .is_some()
+    {
+        return Ok(true);
+    }
+    match state.store().get(key).await? {
+        // Accepted by a door that keeps no fingerprint (ids it generated itself).
+        Some(stored) if stored != fingerprint && stored != "1" => Err(SubmitError::TaskIdTaken {
+            task_id: message.task_id.clone(),
+        }),
+        _ => Ok(false),
+    }
+}
+
 /// How long a door without task state keeps a task's acceptance key (the bus's default
-/// state TTL).
-const DEFAULT_ONCE_TTL: Duration = Duration::from_secs(3600);
+/// state TTL, `bus.state_ttl_secs`).
+const DEFAULT_ONCE_TTL: Duration = Duration::from_secs(86_400);
 
 #[cfg(test)]
 mod tests {
@@ -227,6 +282,44 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_reused_task_id_is_the_same_task_for_the_same_request_and_refused_for_another() {
+        let (bus, state) = setup();
+        let limits = Limits {
+            deadline: Some(Duration::from_secs(5)),
+            ..Limits::default()
+        };
+        let mut first = Submission::new("2+4", "http");
+        first.task_id = Some("h-1".into());
+        let mut other = first.clone();
+        other.query = "3+3".into();
+        assert!(
+            submit(bus.as_ref(), Some(&state), &limits, first.clone())
+                .await
+                .expect("first")
+                .fresh
+        );
+        let again = submit(bus.as_ref(), Some(&state), &limits, first)
+            .await
+            .expect("same");
+        assert!(!again.fresh);
+        let taken = submit(bus.as_ref(), Some(&state), &limits, other)
+            .await
+            .expect_err("taken");
+        assert_eq!(taken.code(), "task_id_taken");
+        assert!(taken.to_string().contains("h-1"), "{taken}");
+        assert_eq!(bus.len(&Topic::task_available()), 1);
+        assert_eq!(
+            state
+                .request("h-1")
+                .await
+                .expect("read")
+                .expect("open")
+                .query,
+            "2+4"
+        );
+    }
+
+    #[tokio::test]
     async fn bad_requests_are_refused_with_a_code_and_nothing_is_published() {
         let (bus, state) = setup();
         let limits = Limits::default();
@@ -239,6 +332,16 @@ mod tests {
                     ..Submission::new("2+4", "cli")
                 },
                 "invalid_task_id",
+            ),
+            (
+                Submission {
+                    context: TaskContext {
+                        timezone: Some("Mars/Olympus".into()),
+                        ..TaskContext::default()
+                    },
+                    ..Submission::new("what day is it", "cli")
+                },
+                "invalid_context",
             ),
         ];
         for (s, code) in cases {

@@ -11,7 +11,7 @@ use chorus_bus::{Deadline, Delivery, Message, Payload, TaskRequest, Topic, now_m
 use tracing::{info, warn};
 
 use super::Ctx;
-use crate::door::{Limits, Submission, SubmitError, refuse_on_bus, submit};
+use crate::door::{Limits, Submission, SubmitError, dead_letter_refused, refuse_on_bus, submit};
 use crate::report;
 use crate::runtime::{HandleError, Handler, Shutdown};
 use crate::state::once;
@@ -36,7 +36,7 @@ impl Chief {
             ));
         };
         if delivery.bare {
-            return self.submit_bare(msg, request).await;
+            return self.submit_bare(msg, request, &delivery.entry_id).await;
         }
         let deadline = msg
             .deadline_ms
@@ -47,7 +47,12 @@ impl Chief {
 
     /// A bare request from the stream, through the one way in; a refused one gets its
     /// refusal report (once, under the task's acceptance key).
-    async fn submit_bare(&self, msg: &Message, request: &TaskRequest) -> Result<(), HandleError> {
+    async fn submit_bare(
+        &self,
+        msg: &Message,
+        request: &TaskRequest,
+        delivery_entry: &str,
+    ) -> Result<(), HandleError> {
         let limits = Limits {
             deadline: Some(self.deadline),
             ..Limits::default()
@@ -63,6 +68,19 @@ impl Chief {
         match submit(self.ctx.bus.as_ref(), Some(state), &limits, submission).await {
             Ok(_) => Ok(()),
             Err(SubmitError::Bus(e)) => Err(e.into()),
+            Err(taken @ SubmitError::TaskIdTaken { .. }) => {
+                // The entry id makes the key: a redelivery writes no second letter.
+                let key = format!(
+                    "{}:refused:{}",
+                    once::accepted(&msg.task_id),
+                    delivery_entry
+                );
+                let once = (key, state.ttl());
+                let bus = self.ctx.bus.as_ref();
+                dead_letter_refused(bus, "chief", &msg.task_id, request, &taken, once).await?;
+                info!(task_id = %msg.task_id, reason = %taken, "refused at the door");
+                Ok(())
+            }
             Err(refused) => {
                 let once = (once::accepted(&msg.task_id), state.ttl());
                 refuse_on_bus(self.ctx.bus.as_ref(), &msg.task_id, request, &refused, once).await?;
