@@ -18,9 +18,17 @@ use crate::error::DecodeError;
 /// Longest task id accepted from a client.
 pub const MAX_TASK_ID_LEN: usize = 128;
 
-/// Implements the string-like traits of an id newtype.
+/// Declares an id newtype over `String` (a plain JSON string on the wire, inlined in
+/// the schemas) with its string-like traits.
 macro_rules! string_id {
-    ($name:ident) => {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+        #[serde(transparent)]
+        #[schemars(inline)]
+        pub struct $name(String);
+
         impl $name {
             /// The id as text.
             pub fn as_str(&self) -> &str {
@@ -115,18 +123,13 @@ macro_rules! string_id {
     };
 }
 
-/// A task's id: the correlation id of every message of the task, and the key of its
-/// state. 1..=128 letters, digits, `-`, `_`, `.`, `:` when a client chooses it; a
-/// UUID v7 when Chorus does. Ids from outside go through [`TaskId::parse`] (or
-/// [`FromStr`]); ids Chorus builds itself convert with `From`.
-#[derive(
-    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(transparent)]
-#[schemars(inline)]
-pub struct TaskId(String);
-
-string_id!(TaskId);
+string_id!(
+    /// A task's id: the correlation id of every message of the task, and the key of its
+    /// state. 1..=128 letters, digits, `-`, `_`, `.`, `:` when a client chooses it; a
+    /// UUID v7 when Chorus does. Ids from outside go through [`TaskId::parse`] (or
+    /// [`FromStr`]); ids Chorus builds itself convert with `From`.
+    TaskId
+);
 
 impl TaskId {
     /// A fresh id (UUID v7, so ids sort by creation time).
@@ -172,25 +175,10 @@ impl FromStr for TaskId {
     }
 }
 
-/// A step's id within its plan (`s1`, `s2`, …).
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(transparent)]
-#[schemars(inline)]
-pub struct StepId(String);
-
-string_id!(StepId);
+string_id!(
+    /// A step's id within its plan (`s1`, `s2`, …).
+    StepId
+);
 
 impl FromStr for StepId {
     type Err = std::convert::Infallible;

@@ -12,7 +12,7 @@ use chorus_agents::roles::pool::Connector;
 use chorus_agents::runtime::Shutdown;
 use chorus_agents::settings::{PoolSettings, Settings};
 use chorus_agents::state::TaskState;
-use chorus_agents::system::{Infra, RoleError, run_role};
+use chorus_agents::system::{Infra, RoleError, join_all, run_role};
 use chorus_agents::topology::Role;
 use chorus_bus_redis::RedisBus;
 use chorus_mcp_common::client::{McpClient, McpError};
@@ -116,12 +116,5 @@ pub async fn run_with_doors(
     }
     let settings = settings.clone();
     tasks.spawn(async move { run_role(role, infra, &settings, connector, shutdown).await });
-    while let Some(done) = tasks.join_next().await {
-        match done {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(e),
-            Err(e) => return Err(RoleError::Panicked(e.to_string())),
-        }
-    }
-    Ok(())
+    join_all(tasks).await
 }

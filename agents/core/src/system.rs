@@ -104,6 +104,12 @@ pub async fn run_role(
             .await
             .map_err(RoleError::Bus)
     });
+    join_all(tasks).await
+}
+
+/// Waits for every task of a role (its loop, heartbeat, watchers, doors); the first
+/// failure (or panic) ends the wait with its error.
+pub async fn join_all(mut tasks: JoinSet<Result<(), RoleError>>) -> Result<(), RoleError> {
     while let Some(done) = tasks.join_next().await {
         match done {
             Ok(Ok(())) => {}

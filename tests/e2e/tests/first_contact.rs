@@ -19,14 +19,22 @@ fn base(cluster: &Cluster) -> String {
     format!("http://127.0.0.1:{}", cluster.http_port)
 }
 
-/// Every final report on the stream for `task`.
-async fn reports_of(bus: &RedisBus, task: &str) -> Vec<FinalReport> {
-    bus.recent(&Topic::final_report(), 10_000)
+/// The payloads of `task`'s messages on `topic`, oldest first.
+async fn payloads_of(bus: &RedisBus, topic: Topic, task: &str) -> Vec<Payload> {
+    bus.recent(&topic, 10_000)
         .await
-        .expect("reports")
+        .expect("recent")
         .into_iter()
         .filter(|m| m.task_id == task)
-        .filter_map(|m| match m.payload {
+        .map(|m| m.payload)
+        .collect()
+}
+
+/// Every final report on the stream for `task`.
+async fn reports_of(bus: &RedisBus, task: &str) -> Vec<FinalReport> {
+    let all = payloads_of(bus, Topic::final_report(), task).await;
+    all.into_iter()
+        .filter_map(|p| match p {
             Payload::FinalReport(r) => Some(r),
             _ => None,
         })
@@ -35,12 +43,9 @@ async fn reports_of(bus: &RedisBus, task: &str) -> Vec<FinalReport> {
 
 /// Every dead letter on the stream for `task`.
 async fn dead_letters_of(bus: &RedisBus, task: &str) -> Vec<DeadLetter> {
-    bus.recent(&Topic::dead_letter(), 10_000)
-        .await
-        .expect("dead letters")
-        .into_iter()
-        .filter(|m| m.task_id == task)
-        .filter_map(|m| match m.payload {
+    let all = payloads_of(bus, Topic::dead_letter(), task).await;
+    all.into_iter()
+        .filter_map(|p| match p {
             Payload::DeadLetter(d) => Some(d),
             _ => None,
         })

@@ -250,39 +250,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_request_is_published_once_with_its_deadline_and_opened() {
-        let (bus, state) = setup();
-        let limits = Limits {
-            deadline: Some(Duration::from_secs(5)),
-            ..Limits::default()
-        };
-        let mut s = Submission::new("2+4", "http");
-        s.task_id = Some("h-1".into());
-        let first = submit(bus.as_ref(), Some(&state), &limits, s.clone())
-            .await
-            .expect("submit");
-        assert!(first.fresh);
-        assert_eq!(first.message.task_id, "h-1");
-        let deadline = first.message.deadline_ms.expect("deadline");
-        assert!(deadline.remaining() > Duration::from_secs(4));
-        assert_eq!(
-            state
-                .request("h-1")
-                .await
-                .expect("read")
-                .expect("open")
-                .query,
-            "2+4"
-        );
-        let again = submit(bus.as_ref(), Some(&state), &limits, s)
-            .await
-            .expect("submit");
-        assert!(!again.fresh);
-        assert_eq!(bus.len(&Topic::task_available()), 1);
-    }
-
-    #[tokio::test]
-    async fn a_reused_task_id_is_the_same_task_for_the_same_request_and_refused_for_another() {
+    async fn a_request_is_accepted_once_with_its_deadline_and_its_id_is_an_idempotency_key() {
         let (bus, state) = setup();
         let limits = Limits {
             deadline: Some(Duration::from_secs(5)),
@@ -292,12 +260,13 @@ mod tests {
         first.task_id = Some("h-1".into());
         let mut other = first.clone();
         other.query = "3+3".into();
-        assert!(
-            submit(bus.as_ref(), Some(&state), &limits, first.clone())
-                .await
-                .expect("first")
-                .fresh
-        );
+        let accepted = submit(bus.as_ref(), Some(&state), &limits, first.clone())
+            .await
+            .expect("first");
+        assert!(accepted.fresh);
+        assert_eq!(accepted.message.task_id, "h-1");
+        let deadline = accepted.message.deadline_ms.expect("deadline");
+        assert!(deadline.remaining() > Duration::from_secs(4));
         let again = submit(bus.as_ref(), Some(&state), &limits, first)
             .await
             .expect("same");
