@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use chorus_bus::{AgentHeartbeat, BusError, Message, Payload, Topic, now_us};
+use chorus_bus::{AgentHeartbeat, BusError, Message, Payload, Topic, now_ms};
 use chorus_heuristic::Capabilities;
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +37,7 @@ impl Registry {
     pub async fn beat(&self, heartbeat: &AgentHeartbeat) -> Result<(), BusError> {
         let entry = Entry {
             heartbeat: heartbeat.clone(),
-            expires_ms: now_us() / 1000 + heartbeat.ttl_ms,
+            expires_ms: now_ms().saturating_add(heartbeat.ttl_ms),
         };
         let json = serde_json::to_string(&entry).map_err(chorus_bus::DecodeError::from)?;
         self.state
@@ -53,7 +53,7 @@ impl Registry {
 
     /// Every live agent's last heartbeat; expired entries are removed on the way.
     pub async fn live(&self) -> Result<Vec<AgentHeartbeat>, BusError> {
-        let now = now_us() / 1000;
+        let now = now_ms();
         let mut live = Vec::new();
         for (instance, json) in self.state.store().hgetall(AGENTS_KEY).await? {
             match serde_json::from_str::<Entry>(&json) {

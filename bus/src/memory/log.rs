@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::envelope::now_us;
+use crate::ids::now_ms;
 
 /// A stream entry id, ordered like Redis ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -68,7 +68,7 @@ pub(crate) struct Log {
 impl Log {
     /// Appends an entry, trimming the oldest ones past `maxlen`; returns its id.
     pub(crate) fn append(&mut self, data: Arc<str>, maxlen: usize) -> EntryId {
-        let ms = now_us() / 1000;
+        let ms = now_ms();
         let id = if ms > self.last_id.ms {
             EntryId { ms, seq: 0 }
         } else {
