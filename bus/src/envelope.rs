@@ -1,13 +1,11 @@
 //! The envelope every message travels in, and its JSON encoding. The payload's type is
 //! fixed by the topic, so decoding reads the topic first and then the payload.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::error::DecodeError;
-use crate::ids::{Deadline, TaskId};
+use crate::ids::{Deadline, TaskId, now_us};
 use crate::payload::{Payload, TaskRequest};
 use crate::topic::{Topic, TopicKind};
 
@@ -76,14 +74,6 @@ struct BareRequest {
     task_id: Option<String>,
     #[serde(flatten)]
     request: TaskRequest,
-}
-
-/// Microseconds since the Unix epoch.
-pub fn now_us() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_micros() as u64)
-        .unwrap_or(0)
 }
 
 impl Message {

@@ -8,11 +8,10 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::ops::Deref;
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::envelope::now_us;
 use crate::error::DecodeError;
 
 /// Longest task id accepted from a client.
@@ -273,6 +272,14 @@ impl FromStr for Deadline {
                 reason: format!("{s:?} is not milliseconds since the epoch: {e}"),
             })
     }
+}
+
+/// Microseconds since the Unix epoch.
+pub fn now_us() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_micros() as u64)
+        .unwrap_or(0)
 }
 
 /// Milliseconds since the Unix epoch.

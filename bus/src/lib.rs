@@ -22,9 +22,9 @@ pub mod store;
 pub mod topic;
 
 pub use bus::{AckToken, Bus, Delivery, IngressFeed, Subscriber, Subscription, Watcher};
-pub use envelope::{CONTRACT_VERSION, Decoded, Message, TraceContext, now_us};
+pub use envelope::{CONTRACT_VERSION, Decoded, Message, TraceContext};
 pub use error::{BusError, DecodeError};
-pub use ids::{Deadline, StepId, TaskId, now_ms};
+pub use ids::{Deadline, StepId, TaskId, now_ms, now_us};
 pub use memory::{MemoryBus, MemoryStore};
 pub use payload::*;
 pub use plan::{Arg, Plan, PlanError, Step};
