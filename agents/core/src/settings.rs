@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 /// Settings of the agents.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct AgentSettings {
     /// How long a task may take before the Chief reports what finished.
     pub deadline_ms: u64,
@@ -49,6 +49,7 @@ impl Default for AgentSettings {
 
 /// Where a pool's MCP server is.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub struct PoolSettings {
     /// Streamable HTTP endpoint, e.g. `http://127.0.0.1:7301/mcp`.
     #[serde(default)]
@@ -59,9 +60,10 @@ pub struct PoolSettings {
     pub mcp_command: Option<String>,
 }
 
-/// All settings of a Chorus process.
+/// All settings of a Chorus process. Every section refuses keys it does not know, so
+/// a typo (`[agents] deadine_ms`) stops the process at start with the key named.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// The bus (Redis URL, batching, claiming, caps).
     pub bus: chorus_bus::settings::BusSettings,
@@ -137,9 +139,12 @@ impl Settings {
             key: "file".into(),
             reason: e.to_string(),
         })?;
-        let settings: Settings = loaded.try_deserialize().map_err(|e| SettingsError {
-            key: config_error_key(&e),
-            reason: e.to_string(),
+        let settings: Settings = loaded.try_deserialize().map_err(|e| {
+            let reason = e.to_string();
+            SettingsError {
+                key: config_error_key(&e, &reason),
+                reason,
+            }
         })?;
         settings.validate()?;
         Ok(settings)
@@ -202,12 +207,64 @@ impl Settings {
     }
 }
 
-/// The key a `config` error is about, when it names one.
-fn config_error_key(e: &config::ConfigError) -> String {
-    let text = e.to_string();
-    text.split("for key `")
-        .nth(1)
-        .and_then(|rest| rest.split('`').next())
-        .map(str::to_owned)
-        .unwrap_or_else(|| "settings".to_owned())
+/// The key a `config` error is about, when it names one: `section.key` for a key a
+/// section does not know (serde names the field, `config` the section).
+fn config_error_key(e: &config::ConfigError, text: &str) -> String {
+    let quoted = |after: &str| {
+        text.split(after)
+            .nth(1)
+            .and_then(|rest| rest.split('`').next())
+            .map(str::to_owned)
+    };
+    let section = match e {
+        config::ConfigError::At { key: Some(k), .. } => Some(k.clone()),
+        _ => quoted("for key `"),
+    };
+    match (section, quoted("unknown field `")) {
+        (Some(section), Some(field)) => format!("{section}.{field}"),
+        (None, Some(field)) => field,
+        (Some(section), None) => section,
+        (None, None) => "settings".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(text: &str) -> tempfile::NamedTempFile {
+        let file = tempfile::Builder::new()
+            .suffix(".toml")
+            .tempfile()
+            .expect("temp file");
+        std::fs::write(file.path(), text).expect("write");
+        file
+    }
+
+    #[test]
+    fn a_misspelt_key_in_any_section_is_named() {
+        for (text, key) in [
+            ("[agents]\ndeadine_ms = 5000\n", "agents.deadine_ms"),
+            ("[pools.math]\nmcp_ulr = \"http://x/mcp\"\n", "mcp_ulr"),
+            ("[llm]\nbase_ur = \"http://x/v1\"\n", "base_ur"),
+            ("[bus]\nblok_ms = 5\n", "blok_ms"),
+            ("[agent]\ndeadline_ms = 5\n", "agent"),
+        ] {
+            let file = write(text);
+            let err = Settings::load(Some(file.path())).expect_err(text);
+            assert!(err.to_string().contains(key), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn known_keys_load() {
+        let file =
+            write("[agents]\ndeadline_ms = 5000\n[pools.math]\nmcp_url = \"http://x/mcp\"\n");
+        let settings = Settings::load(Some(file.path())).expect("valid");
+        assert_eq!(settings.agents.deadline_ms, 5000);
+        assert_eq!(
+            settings.pools["math"].mcp_url.as_deref(),
+            Some("http://x/mcp")
+        );
+    }
 }

@@ -20,7 +20,7 @@ pub const DEFAULT_TEMPERATURE: f32 = 0.0;
 /// The `[llm]` settings section. The model is used only when [`LlmSettings::enabled`]
 /// is true and both `base_url` and `model` are set (see [`LlmSettings::is_active`]).
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct LlmSettings {
     /// Whether the model may be used at all (a kill switch; on by default, but nothing
     /// happens until `base_url` and `model` are set).
