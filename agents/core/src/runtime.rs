@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use chorus_bus::{AckToken, Bus, Delivery, Subscription};
+use chorus_bus::{AckToken, Bus, BusError, DecodeError, Delivery, Subscription, Topic};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tracing::{Instrument, debug, info_span, warn};
 
@@ -14,17 +14,62 @@ use tracing::{Instrument, debug, info_span, warn};
 pub enum HandleError {
     /// The message can never be handled (bad content): dead-letter it with the reason.
     #[error("permanent: {0}")]
-    Permanent(String),
-    /// A transient failure (Redis, a server down): leave it pending to be redelivered.
+    Permanent(#[from] Refusal),
+    /// A transient failure (Redis unreachable, the bus closed): leave it pending to be
+    /// redelivered.
     #[error("transient: {0}")]
-    Transient(String),
+    Transient(#[source] BusError),
 }
 
-impl From<chorus_bus::BusError> for HandleError {
-    fn from(e: chorus_bus::BusError) -> Self {
+/// Why a message can never be handled.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The role does not take this topic (the topology routed it elsewhere).
+    #[error("the {role} does not handle {topic}")]
+    NotHandled {
+        /// The role's name.
+        role: &'static str,
+        /// The topic it arrived on.
+        topic: Topic,
+    },
+    /// The payload is not the one the role needs from this topic.
+    #[error("{topic} carries no {expected}")]
+    NoPayload {
+        /// The topic it arrived on.
+        topic: Topic,
+        /// What the role needed (`request`, `step`).
+        expected: &'static str,
+    },
+    /// State or a message the handler read does not decode.
+    #[error("{0}")]
+    Undecodable(#[from] DecodeError),
+}
+
+impl HandleError {
+    /// The role does not take messages on `topic`.
+    pub fn not_handled(role: &'static str, topic: &Topic) -> Self {
+        Refusal::NotHandled {
+            role,
+            topic: topic.clone(),
+        }
+        .into()
+    }
+
+    /// The message on `topic` lacks the `expected` payload.
+    pub fn no_payload(topic: &Topic, expected: &'static str) -> Self {
+        Refusal::NoPayload {
+            topic: topic.clone(),
+            expected,
+        }
+        .into()
+    }
+}
+
+impl From<BusError> for HandleError {
+    fn from(e: BusError) -> Self {
         match e {
-            chorus_bus::BusError::Decode(d) => HandleError::Permanent(d.to_string()),
-            other => HandleError::Transient(other.to_string()),
+            BusError::Decode(d) => HandleError::Permanent(Refusal::Undecodable(d)),
+            other => HandleError::Transient(other),
         }
     }
 }
@@ -128,12 +173,12 @@ pub async fn run_loop(
                         Ok(()) => {
                             let _ = acks.send(delivery.ack_token());
                         }
-                        Err(HandleError::Permanent(reason)) => {
-                            warn!(%reason, "cannot be handled; dead-lettering");
-                            let _ = failed.send((delivery, reason));
+                        Err(HandleError::Permanent(refusal)) => {
+                            warn!(reason = %refusal, "cannot be handled; dead-lettering");
+                            let _ = failed.send((delivery, refusal.to_string()));
                         }
-                        Err(HandleError::Transient(reason)) => {
-                            debug!(%reason, "left pending for redelivery");
+                        Err(HandleError::Transient(cause)) => {
+                            debug!(reason = %cause, "left pending for redelivery");
                         }
                     }
                     drop(permit);

@@ -31,9 +31,7 @@ impl Chief {
     async fn accept(&self, delivery: &Delivery) -> Result<(), HandleError> {
         let msg = &delivery.message;
         let Payload::TaskAvailable(request) = &msg.payload else {
-            return Err(HandleError::Permanent(
-                "task_available without a request".into(),
-            ));
+            return Err(HandleError::no_payload(&delivery.topic, "request"));
         };
         if delivery.bare {
             return self.submit_bare(msg, request, &delivery.entry_id).await;
@@ -176,10 +174,7 @@ impl Handler for Chief {
                 self.ctx.state.close(task).await?;
                 Ok(())
             }
-            _ => Err(HandleError::Permanent(format!(
-                "the chief does not handle {}",
-                delivery.topic
-            ))),
+            _ => Err(HandleError::not_handled("chief", &delivery.topic)),
         }
     }
 }

@@ -171,9 +171,7 @@ impl Handler for Planner {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
         let msg = &delivery.message;
         let Payload::TaskAvailable(request) = &msg.payload else {
-            return Err(HandleError::Permanent(
-                "task_available without a request".into(),
-            ));
+            return Err(HandleError::no_payload(&delivery.topic, "request"));
         };
         let task = &msg.task_id;
         // A redelivery whose plan is stored carries on with that plan: no second model

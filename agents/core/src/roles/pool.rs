@@ -67,15 +67,8 @@ impl PoolAgent {
     }
 
     /// The server's tools (connecting when needed); used for heartbeats and at start.
-    pub async fn tools(&self) -> Result<Vec<ToolSpec>, String> {
-        let list = async {
-            let client = self.client().await?;
-            client.list_tools().await.map_err(|e| e.to_string())
-        };
-        let limit = self.retry.call_timeout;
-        let tools = tokio::time::timeout(limit, list)
-            .await
-            .map_err(|_| format!("listing tools took longer than {limit:?}"))??;
+    pub async fn tools(&self) -> Result<Vec<ToolSpec>, McpError> {
+        let tools = self.client().await?.list_tools().await?;
         let contextual = tools
             .iter()
             .filter(|t| {
@@ -90,7 +83,10 @@ impl PoolAgent {
         Ok(tools)
     }
 
-    async fn client(&self) -> Result<McpClient, String> {
+    /// The client, connected on first use. Once made it is kept: the MCP client bounds
+    /// every call by `call_timeout` and opens a new session by itself when its server
+    /// restarts; only the first connection is bounded here.
+    async fn client(&self) -> Result<McpClient, McpError> {
         if let Some(c) = self.client.read().await.as_ref() {
             return Ok(c.clone());
         }
@@ -98,72 +94,63 @@ impl PoolAgent {
         if let Some(c) = slot.as_ref() {
             return Ok(c.clone());
         }
-        let c = (self.connector)().await.map_err(|e| e.to_string())?;
+        let limit = self.retry.call_timeout;
+        let connected = tokio::time::timeout(limit, (self.connector)())
+            .await
+            .map_err(|_| McpError::Unreachable {
+                endpoint: self.server.clone(),
+                reason: format!("connecting took longer than {limit:?}"),
+            })??;
+        let c = connected.with_call_timeout(limit);
         *slot = Some(c.clone());
         Ok(c)
     }
 
-    async fn forget_client(&self) {
-        *self.client.write().await = None;
-    }
-
-    /// Calls the tool, retrying an unreachable server with backoff within the deadline.
+    /// Calls the tool: a tool error or a permanent MCP error (an unknown method, a
+    /// protocol error) fails the step at once, as does a call that answers nothing
+    /// within the call timeout (the task's deadline is near); an unreachable server is
+    /// retried with backoff, within the attempts and the deadline.
     async fn call(&self, task: &StepTask, deadline: Option<Deadline>) -> StepOutcome {
+        let failed = |error: String| StepOutcome::Failed { error };
         let mut backoff = self.retry.initial_backoff;
-        let mut last_error = String::new();
+        let mut last_error = None;
         for attempt in 1..=self.retry.attempts.max(1) {
             if deadline.is_some_and(Deadline::passed) {
-                return StepOutcome::Failed {
-                    error: format!("the deadline passed before {} could run", task.tool),
-                };
+                return failed(format!(
+                    "the deadline passed before {} could run",
+                    task.tool
+                ));
             }
-            // Bounded by the call timeout, not the deadline: at the deadline the Chief
-            // reports what finished, and a later result is harmless.
-            let limit = self.retry.call_timeout;
-            let connect = tokio::time::timeout(limit, self.client()).await;
-            let connected =
-                connect.unwrap_or_else(|_| Err(format!("connecting took longer than {limit:?}")));
-            match connected {
-                Ok(client) => {
-                    let call = client.call(&task.tool, task.arguments.clone());
-                    match tokio::time::timeout(limit, call).await {
-                        Ok(Ok(out)) if out.is_error => {
-                            return StepOutcome::Failed { error: out.text };
-                        }
-                        Ok(Ok(out)) => {
-                            return StepOutcome::Ok {
-                                value: out.value,
-                                text: out.text,
-                            };
-                        }
-                        Ok(Err(e)) => {
-                            last_error = e.to_string();
-                            self.forget_client().await;
-                        }
-                        // A server that answers nothing in time is not retried: the
-                        // step fails now, within the task's deadline.
-                        Err(_) => {
-                            return StepOutcome::Failed {
-                                error: format!(
-                                    "{} timed out after {} ms",
-                                    task.tool,
-                                    limit.as_millis()
-                                ),
-                            };
-                        }
-                    }
+            let called = match self.client().await {
+                Ok(client) => client.call(&task.tool, task.arguments.clone()).await,
+                Err(e) => Err(e),
+            };
+            match called {
+                Ok(out) if out.is_error => return failed(out.text),
+                Ok(out) => {
+                    return StepOutcome::Ok {
+                        value: out.value,
+                        text: out.text,
+                    };
                 }
-                Err(e) => last_error = e,
+                Err(McpError::Timeout { timeout, .. }) => {
+                    return failed(format!(
+                        "{} timed out after {} ms",
+                        task.tool,
+                        timeout.as_millis()
+                    ));
+                }
+                Err(e) if e.is_retryable() => last_error = Some(e),
+                Err(e) => return failed(e.to_string()),
             }
             if attempt < self.retry.attempts {
-                debug!(attempt, error = %last_error, "MCP server unreachable; retrying");
+                debug!(attempt, error = ?last_error, "MCP server unreachable; retrying");
                 tokio::time::sleep(backoff).await;
                 backoff = backoff.saturating_mul(2);
             }
         }
-        StepOutcome::Failed {
-            error: format!("the {} server is unreachable: {last_error}", self.pool),
-        }
+        let why = last_error.map(|e| e.to_string()).unwrap_or_default();
+        failed(format!("the {} server is unreachable: {why}", self.pool))
     }
 
     /// Adds the task context's `now` and `timezone` to tools that take them.
@@ -253,10 +240,7 @@ impl Handler for PoolAgent {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
         let msg = &delivery.message;
         let Payload::StepTask(task) = &msg.payload else {
-            return Err(HandleError::Permanent(format!(
-                "{} carries no step",
-                delivery.topic
-            )));
+            return Err(HandleError::no_payload(&delivery.topic, "step"));
         };
         let span = info_span!("step", step_id = %task.step_id, tool = %task.tool);
         self.run(msg, task.clone()).instrument(span).await

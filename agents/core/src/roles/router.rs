@@ -78,10 +78,7 @@ impl Handler for Router {
                     (None, _) => Ok(()),
                 }
             }
-            _ => Err(HandleError::Permanent(format!(
-                "the router does not handle {}",
-                delivery.topic
-            ))),
+            _ => Err(HandleError::not_handled("router", &delivery.topic)),
         }
     }
 }

@@ -180,10 +180,7 @@ impl Handler for Synthesizer {
                     (None, _) => Ok(()),
                 }
             }
-            _ => Err(HandleError::Permanent(format!(
-                "the synthesizer does not handle {}",
-                delivery.topic
-            ))),
+            _ => Err(HandleError::not_handled("synthesizer", &delivery.topic)),
         }
     }
 }
