@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::BenchError;
 use super::procstat::{ProcSample, sample};
-use super::redis_info::{RedisAddr, RedisInfo};
+use super::redis_info::RedisInfo;
 
 /// What to start.
 #[derive(Debug, Clone)]
@@ -66,14 +66,8 @@ pub fn free_ports<const N: usize>() -> Result<[u16; N], BenchError> {
 
 /// Whether something answers `PING` at `url` within `timeout`.
 pub async fn redis_answers(url: &str, timeout: Duration) -> bool {
-    let Ok(addr) = RedisAddr::parse(url) else {
-        return false;
-    };
-    let ping = async {
-        let mut c = RedisInfo::connect(&addr, timeout).await?;
-        c.command(&["PING"]).await
-    };
-    matches!(tokio::time::timeout(timeout, ping).await, Ok(Ok(r)) if r == "PONG")
+    let ping = async { RedisInfo::connect(url, timeout).await?.ping().await };
+    matches!(tokio::time::timeout(timeout, ping).await, Ok(Ok(())))
 }
 
 impl Cluster {

@@ -26,7 +26,7 @@ use clap::Args;
 use chorus_agents::settings::Settings;
 use cluster::{Cluster, ClusterOptions, redis_answers};
 use procstat::ProcSample;
-use redis_info::{RedisAddr, RedisInfo};
+use redis_info::RedisInfo;
 use report::{BenchReport, ProcessFigures};
 
 /// Arguments of `chorus-bench`.
@@ -185,8 +185,7 @@ async fn measure(
     // The client reads reports of many tasks per round trip.
     bus_settings.batch_count = bus_settings.batch_count.max(1024);
     let bus = RedisBus::connect(bus_settings).await?;
-    let mut info =
-        RedisInfo::connect(&RedisAddr::parse(redis_url)?, Duration::from_secs(2)).await?;
+    let mut info = RedisInfo::connect(redis_url, Duration::from_secs(2)).await?;
     let mut load = load::Load {
         query: args.query.clone(),
         tasks: 1,

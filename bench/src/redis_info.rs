@@ -1,127 +1,66 @@
-//! A minimal Redis client for the benchmark's own bookkeeping (`PING`, `INFO`), over a
-//! plain TCP connection speaking RESP. It is kept apart from the bus on purpose: the
-//! bus has no generic command API, and the benchmark must not add round trips to it.
+//! The benchmark's own bookkeeping on Redis (`PING`, `INFO commandstats`, `INFO cpu`),
+//! through the `redis` crate on a connection of its own. It is kept apart from the bus
+//! on purpose: the bus has no generic command API, and the benchmark must not add round
+//! trips to the bus's connections.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
+use redis::aio::MultiplexedConnection;
+use redis::{AsyncConnectionConfig, Client};
 
 use super::BenchError;
 
-/// Where a Redis URL points.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RedisAddr {
-    /// `host:port`.
-    pub host_port: String,
-    /// Username, when the URL has one.
-    pub user: Option<String>,
-    /// Password, when the URL has one.
-    pub password: Option<String>,
-}
-
-impl RedisAddr {
-    /// Parses `redis://[user[:password]@]host[:port][/db]`.
-    pub fn parse(url: &str) -> Result<RedisAddr, BenchError> {
-        let rest = url
-            .strip_prefix("redis://")
-            .ok_or_else(|| BenchError::Url(url.to_owned()))?;
-        let rest = rest.split('/').next().unwrap_or_default();
-        let (auth, host) = match rest.rsplit_once('@') {
-            Some((a, h)) => (Some(a), h),
-            None => (None, rest),
-        };
-        if host.is_empty() {
-            return Err(BenchError::Url(url.to_owned()));
-        }
-        let host_port = if host.contains(':') {
-            host.to_owned()
-        } else {
-            format!("{host}:6379")
-        };
-        let (user, password) = match auth {
-            None => (None, None),
-            Some(a) => match a.split_once(':') {
-                Some((u, p)) => ((!u.is_empty()).then(|| u.to_owned()), Some(p.to_owned())),
-                None => (None, Some(a.to_owned())),
-            },
-        };
-        Ok(RedisAddr {
-            host_port,
-            user,
-            password,
-        })
-    }
-}
-
-/// One connection sending one command at a time.
+/// One connection to the Redis under test.
 pub struct RedisInfo {
-    conn: BufReader<TcpStream>,
+    conn: MultiplexedConnection,
+}
+
+/// A Redis error as the benchmark reports it.
+fn redis_error(e: redis::RedisError) -> BenchError {
+    BenchError::Redis(e.to_string())
 }
 
 impl RedisInfo {
-    /// Connects (and authenticates) within `timeout`.
-    pub async fn connect(addr: &RedisAddr, timeout: Duration) -> Result<RedisInfo, BenchError> {
-        let stream = tokio::time::timeout(timeout, TcpStream::connect(&addr.host_port))
+    /// Connects (and authenticates, with the URL's credentials) within `timeout`.
+    pub async fn connect(url: &str, timeout: Duration) -> Result<RedisInfo, BenchError> {
+        let client = Client::open(url).map_err(|_| BenchError::Url(url.to_owned()))?;
+        let config = AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(timeout))
+            .set_response_timeout(Some(timeout));
+        let conn = client
+            .get_multiplexed_async_connection_with_config(&config)
             .await
-            .map_err(|_| BenchError::Redis(format!("connecting to {} timed out", addr.host_port)))?
-            .map_err(|e| BenchError::Redis(format!("connecting to {}: {e}", addr.host_port)))?;
-        let mut info = RedisInfo {
-            conn: BufReader::new(stream),
-        };
-        if let Some(password) = &addr.password {
-            let mut args = vec!["AUTH"];
-            if let Some(user) = &addr.user {
-                args.push(user);
-            }
-            args.push(password);
-            info.command(&args).await?;
-        }
-        Ok(info)
+            .map_err(redis_error)?;
+        Ok(RedisInfo { conn })
     }
 
-    /// Sends one command and returns its reply as text (bulk or simple string, or integer).
-    pub async fn command(&mut self, args: &[&str]) -> Result<String, BenchError> {
-        let mut out = format!("*{}\r\n", args.len());
-        for a in args {
-            out.push_str(&format!("${}\r\n{a}\r\n", a.len()));
-        }
-        let io = |e: std::io::Error| BenchError::Redis(e.to_string());
-        self.conn
-            .get_mut()
-            .write_all(out.as_bytes())
+    /// Whether the server answers `PING`.
+    pub async fn ping(&mut self) -> Result<(), BenchError> {
+        redis::cmd("PING")
+            .query_async::<String>(&mut self.conn)
             .await
-            .map_err(io)?;
-        let mut line = String::new();
-        self.conn.read_line(&mut line).await.map_err(io)?;
-        let line = line.trim_end();
-        match line.split_at_checked(1) {
-            Some(("+", s)) | Some((":", s)) => Ok(s.to_owned()),
-            Some(("-", e)) => Err(BenchError::Redis(e.to_owned())),
-            Some(("$", len)) => {
-                let len: usize = len
-                    .parse()
-                    .map_err(|_| BenchError::Redis(format!("bad bulk length {len:?}")))?;
-                let mut buf = vec![0u8; len + 2];
-                self.conn.read_exact(&mut buf).await.map_err(io)?;
-                buf.truncate(len);
-                String::from_utf8(buf).map_err(|e| BenchError::Redis(e.to_string()))
-            }
-            _ => Err(BenchError::Redis(format!("unexpected reply {line:?}"))),
-        }
+            .map(|_| ())
+            .map_err(redis_error)
+    }
+
+    /// The text of `INFO <section>`.
+    async fn info(&mut self, section: &str) -> Result<String, BenchError> {
+        redis::cmd("INFO")
+            .arg(section)
+            .query_async(&mut self.conn)
+            .await
+            .map_err(redis_error)
     }
 
     /// Calls per command so far (`INFO commandstats`).
     pub async fn command_calls(&mut self) -> Result<BTreeMap<String, u64>, BenchError> {
-        Ok(parse_commandstats(
-            &self.command(&["INFO", "commandstats"]).await?,
-        ))
+        Ok(parse_commandstats(&self.info("commandstats").await?))
     }
 
     /// Redis's CPU time so far (user + system, `INFO cpu`), in milliseconds.
     pub async fn cpu_ms(&mut self) -> Result<f64, BenchError> {
-        let text = self.command(&["INFO", "cpu"]).await?;
+        let text = self.info("cpu").await?;
         let field = |name: &str| -> f64 {
             text.lines()
                 .find_map(|l| l.strip_prefix(name)?.strip_prefix(':')?.trim().parse().ok())
@@ -186,14 +125,19 @@ mod tests {
     }
 
     #[test]
-    fn urls_with_and_without_credentials_parse() {
-        let a = RedisAddr::parse("redis://127.0.0.1:7000/0").expect("url");
-        assert_eq!(a.host_port, "127.0.0.1:7000");
-        assert_eq!(a.password, None);
-        let b = RedisAddr::parse("redis://bob:secret@redis").expect("url");
-        assert_eq!(b.host_port, "redis:6379");
-        assert_eq!(b.user.as_deref(), Some("bob"));
-        assert_eq!(b.password.as_deref(), Some("secret"));
-        assert!(RedisAddr::parse("http://x").is_err());
+    fn urls_with_and_without_credentials_are_understood() {
+        use redis::IntoConnectionInfo;
+        let a = "redis://127.0.0.1:7000/0"
+            .into_connection_info()
+            .expect("url");
+        assert_eq!(a.addr().to_string(), "127.0.0.1:7000");
+        assert_eq!(a.redis_settings().password(), None);
+        let b = "redis://bob:secret@redis"
+            .into_connection_info()
+            .expect("url");
+        assert_eq!(b.addr().to_string(), "redis:6379");
+        assert_eq!(b.redis_settings().username(), Some("bob"));
+        assert_eq!(b.redis_settings().password(), Some("secret"));
+        assert!("http://x".into_connection_info().is_err());
     }
 }
