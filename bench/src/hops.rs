@@ -12,21 +12,81 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chorus_bus::{Bus, Message, Topic};
+use chorus_agents::topology::{Role, Topology};
+use chorus_bus::{Bus, Message, Topic, TopicKind};
 
 use super::BenchError;
 use super::stats::Percentiles;
 
-/// The hops, in order, named for who does the work.
-pub const HOPS: [&str; 7] = [
-    "request → plan_ready (planner)",
-    "plan_ready → step task (planner, first wave)",
-    "step task → tool_request (pool agent)",
-    "tool_request → tool_response (MCP call)",
-    "tool_response → step result (pool agent)",
-    "step result → final_report (router + synthesizer)",
-    "final_report → client (watcher)",
-];
+/// The stage topics in order; `pool`'s topics stand for every pool's.
+fn stage_topics(pool: &str) -> [Topic; 7] {
+    [
+        Topic::task_available(),
+        Topic::plan_ready(),
+        Topic::pool_task(pool),
+        Topic::tool_request(),
+        Topic::tool_response(),
+        Topic::pool_result(pool),
+        Topic::final_report(),
+    ]
+}
+
+/// How a stage topic is named in a hop's label.
+fn stage_name(topic: &Topic) -> &str {
+    match topic.kind() {
+        Ok(TopicKind::TaskAvailable) => "request",
+        Ok(TopicKind::PoolTask) => "step task",
+        Ok(TopicKind::PoolResult) => "step result",
+        _ => topic.as_str(),
+    }
+}
+
+/// Who does the work of the hop from a message on `from` to one on `to`, from the
+/// topology table: the roles that write `to` and read or write `from` (the Planner
+/// writes `plan_ready` and the first steps, the Router later steps on reading results);
+/// a message answered outside the roles is answered by its outside reader (the MCP
+/// server answers a `tool_request`); after the last stage, its reader (the client).
+fn worker(topology: &Topology, from: &Topic, to: Option<&Topic>) -> String {
+    let outside = |topic: &Topic| match Topology::outside_reader(topic) {
+        Some("mcp") => "MCP server".to_owned(),
+        Some("clients") => "client".to_owned(),
+        Some(who) => who.to_owned(),
+        None => "?".to_owned(),
+    };
+    let answered_outside = topology.readers(from).is_empty()
+        && Topology::outside_reader(from) == Some("mcp");
+    let Some(to) = to.filter(|_| !answered_outside) else {
+        return outside(from);
+    };
+    let names: Vec<&str> = topology
+        .writers(to)
+        .into_iter()
+        .filter(|r| topology.reads(r).contains(from) || topology.writes(r).contains(from))
+        .map(|r| match r {
+            Role::Pool(_) => "pool agent",
+            other => other.name(),
+        })
+        .collect();
+    names.join(" + ")
+}
+
+/// The hops, in order, each named for its two stages and who does the work.
+pub fn labels(pools: &[String]) -> Vec<String> {
+    let pool = pools.first().map_or("math", String::as_str);
+    let topology = Topology::new(&[pool.to_owned()]);
+    let stages = stage_topics(pool);
+    let mut out: Vec<String> = stages
+        .windows(2)
+        .map(|w| {
+            let who = worker(&topology, &w[0], Some(&w[1]));
+            format!("{} → {} ({who})", stage_name(&w[0]), stage_name(&w[1]))
+        })
+        .collect();
+    let last = &stages[stages.len() - 1];
+    let who = worker(&topology, last, None);
+    out.push(format!("{} → client ({who})", stage_name(last)));
+    out
+}
 
 /// Stage times of one task, µs since the epoch.
 #[derive(Debug, Default, Clone, Copy)]
@@ -86,19 +146,21 @@ pub async fn measure(
     pools: &[String],
     received: &HashMap<String, u64>,
     per_topic: usize,
-) -> Result<Vec<(&'static str, Option<Percentiles>)>, BenchError> {
+) -> Result<Vec<(String, Option<Percentiles>)>, BenchError> {
     let mut messages = Vec::new();
     for topic in topics(pools) {
         messages.extend(bus.recent(&topic, per_topic).await?);
     }
-    Ok(from_messages(&messages, received))
+    Ok(from_messages(&messages, received, pools))
 }
 
-/// Per-hop latency percentiles from the messages of the tasks in `received`.
+/// Per-hop latency percentiles (named by [`labels`] for `pools`) from the messages of
+/// the tasks in `received`.
 pub fn from_messages(
     messages: &[Message],
     received: &HashMap<String, u64>,
-) -> Vec<(&'static str, Option<Percentiles>)> {
+    pools: &[String],
+) -> Vec<(String, Option<Percentiles>)> {
     let wanted: HashSet<&str> = received.keys().map(String::as_str).collect();
     let mut stages: HashMap<&str, Stages> = HashMap::with_capacity(received.len());
     for m in messages {
@@ -120,7 +182,8 @@ pub fn from_messages(
             s.0[7] = Some(*at);
         }
     }
-    let mut samples: Vec<Vec<u64>> = vec![Vec::with_capacity(stages.len()); HOPS.len()];
+    let names = labels(pools);
+    let mut samples: Vec<Vec<u64>> = vec![Vec::with_capacity(stages.len()); names.len()];
     for s in stages.values() {
         for (hop, sample) in samples.iter_mut().enumerate() {
             if let (Some(a), Some(b)) = (s.0[hop], s.0[hop + 1]) {
@@ -128,9 +191,10 @@ pub fn from_messages(
             }
         }
     }
-    HOPS.iter()
+    names
+        .into_iter()
         .zip(samples.iter_mut())
-        .map(|(name, sample)| (*name, Percentiles::of(sample)))
+        .map(|(name, sample)| (name, Percentiles::of(sample)))
         .collect()
 }
 
@@ -169,9 +233,25 @@ mod tests {
             at("other", Topic::plan_ready(), 5),
         ];
         let received = HashMap::from([("t1".to_owned(), 2_100)]);
-        let hops = from_messages(&msgs, &received);
+        let hops = from_messages(&msgs, &received, &["math".into()]);
         let p50: Vec<u64> = hops.iter().map(|(_, p)| p.expect("sampled").p50).collect();
         assert_eq!(p50, vec![300, 100, 100, 300, 10, 190, 100]);
+    }
+
+    #[test]
+    fn hops_are_named_for_who_does_the_work_in_the_topology() {
+        assert_eq!(
+            labels(&["math".into(), "date".into()]),
+            vec![
+                "request → plan_ready (planner)",
+                "plan_ready → step task (planner + router)",
+                "step task → tool_request (pool agent)",
+                "tool_request → tool_response (MCP server)",
+                "tool_response → step result (pool agent)",
+                "step result → final_report (synthesizer)",
+                "final_report → client (client)",
+            ]
+        );
     }
 
     #[test]
@@ -181,7 +261,7 @@ mod tests {
             at("t1", Topic::final_report(), 2_000),
         ];
         let received = HashMap::from([("t1".to_owned(), 2_500)]);
-        let hops = from_messages(&msgs, &received);
+        let hops = from_messages(&msgs, &received, &["math".into()]);
         assert!(hops[0].1.is_none());
         assert_eq!(hops[6].1.map(|p| p.p50), Some(500));
     }

@@ -42,7 +42,7 @@ pub struct BenchReport {
     /// The text of the first report that was not `completed`.
     pub first_failure: Option<String>,
     /// Per-hop latency.
-    pub hops: Vec<(&'static str, Option<Percentiles>)>,
+    pub hops: Vec<(String, Option<Percentiles>)>,
     /// Redis commands during the measured run, by command.
     pub commands: BTreeMap<String, u64>,
     /// Redis CPU time during the measured run, in ms.
@@ -196,7 +196,10 @@ mod tests {
             elapsed: Duration::from_millis(2),
             not_completed: BTreeMap::new(),
             first_failure: None,
-            hops: vec![(super::super::hops::HOPS[0], Percentiles::of(&mut [300]))],
+            hops: vec![(
+                super::super::hops::labels(&[])[0].clone(),
+                Percentiles::of(&mut [300]),
+            )],
             commands: BTreeMap::from([("xadd".to_owned(), 20), ("evalsha".to_owned(), 12)]),
             redis_cpu_ms: 1.0,
             processes: vec![ProcessFigures {
