@@ -53,8 +53,8 @@ fn worker(topology: &Topology, from: &Topic, to: Option<&Topic>) -> String {
         Some(who) => who.to_owned(),
         None => "?".to_owned(),
     };
-    let answered_outside = topology.readers(from).is_empty()
-        && Topology::outside_reader(from) == Some("mcp");
+    let answered_outside =
+        topology.readers(from).is_empty() && Topology::outside_reader(from) == Some("mcp");
     let Some(to) = to.filter(|_| !answered_outside) else {
         return outside(from);
     };

@@ -1,40 +1,45 @@
-//! Progress of `chorus ask` on stderr: on a terminal, one line redrawn in place with a
-//! bar of finished steps; otherwise (a pipe, a log) one plain line per event.
+//! Progress of `chorus ask` on stderr: on a terminal, one `indicatif` bar of finished
+//! steps redrawn in place; otherwise (a pipe, a log) one plain line per event.
 
 use std::io::{IsTerminal, Write};
 
 use chorus_bus::{Message, Payload, StepOutcome};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Shows a task's progress as its messages pass.
 pub struct Progress {
-    terminal: bool,
+    /// The bar on a terminal; `None` for plain lines.
+    bar: Option<ProgressBar>,
     enabled: bool,
-    steps: usize,
-    done: usize,
-    last: String,
 }
 
 impl Progress {
     /// Progress on stderr; nothing at all when `enabled` is false.
     pub fn new(enabled: bool) -> Self {
-        Progress {
-            terminal: std::io::stderr().is_terminal(),
-            enabled,
-            steps: 0,
-            done: 0,
-            last: String::new(),
-        }
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template("[{bar:20}] {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("█░");
+            bar.set_style(style);
+            bar
+        });
+        Progress { bar, enabled }
     }
 
     /// Takes one message of the task into account.
     pub fn event(&mut self, m: &Message) {
         let note = match &m.payload {
             Payload::PlanReady(p) => {
-                self.steps = p.plan.steps.len();
-                format!("planned {} step(s)", self.steps)
+                if let Some(bar) = &self.bar {
+                    bar.set_length(p.plan.steps.len() as u64);
+                }
+                format!("planned {} step(s)", p.plan.steps.len())
             }
             Payload::ToolResponse(r) => {
-                self.done += 1;
+                if let Some(bar) = &self.bar {
+                    bar.inc(1);
+                }
                 match &r.outcome {
                     StepOutcome::Ok { value, .. } => {
                         let v = value
@@ -50,35 +55,27 @@ impl Progress {
             }
             _ => return,
         };
-        self.show(&note);
+        self.show(note);
     }
 
-    fn show(&mut self, note: &str) {
+    fn show(&mut self, note: String) {
         if !self.enabled {
             return;
         }
-        let mut err = std::io::stderr().lock();
-        if self.terminal {
-            let width = 20;
-            let filled = (self.done * width)
-                .checked_div(self.steps)
-                .unwrap_or(0)
-                .min(width);
-            let bar = format!("{}{}", "█".repeat(filled), "░".repeat(width - filled));
-            let _ = write!(err, "\r\x1b[2K[{bar}] {}/{} {note}", self.done, self.steps);
-        } else {
-            let _ = writeln!(err, "· {note}");
+        match &self.bar {
+            Some(bar) => bar.set_message(note),
+            None => {
+                let mut err = std::io::stderr().lock();
+                let _ = writeln!(err, "· {note}");
+                let _ = err.flush();
+            }
         }
-        let _ = err.flush();
-        self.last = note.to_owned();
     }
 
-    /// Clears the progress line (on a terminal) before the report is printed.
+    /// Clears the progress bar (on a terminal) before the report is printed.
     pub fn finish(&mut self) {
-        if self.enabled && self.terminal && !self.last.is_empty() {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
         }
     }
 }
