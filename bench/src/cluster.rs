@@ -1,13 +1,15 @@
 //! The system under test, started by the benchmark: a `redis-server` on a free port,
 //! both MCP servers and every role as separate processes (the binaries next to the
 //! running `chorus`), exactly as `deploy/run-local.sh` runs them. Everything started
-//! here is stopped by PID when the cluster is stopped or dropped.
+//! here is stopped by PID when the cluster is stopped or dropped. Processes are started
+//! by the launcher the end-to-end tests use (`chorus_testkit::launcher`).
 
-use std::fs::File;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+use chorus_testkit::free_port;
+use chorus_testkit::launcher::{self, Output, Proc};
 
 use super::BenchError;
 use super::procstat::{ProcSample, sample};
@@ -30,12 +32,6 @@ pub struct ClusterOptions {
     pub math_replicas: usize,
 }
 
-/// A started process.
-struct Proc {
-    name: String,
-    child: Child,
-}
-
 /// The started processes, stopped (by PID) on [`Cluster::stop`] or drop.
 pub struct Cluster {
     procs: Vec<Proc>,
@@ -44,24 +40,6 @@ pub struct Cluster {
     stopped: bool,
     /// The Redis URL every process uses.
     pub redis_url: String,
-}
-
-/// `N` distinct free TCP ports on the loopback interface: every probe listener is held
-/// until all are chosen, so the kernel cannot hand the same port out twice.
-pub fn free_ports<const N: usize>() -> Result<[u16; N], BenchError> {
-    let error = |e: std::io::Error| BenchError::Spawn {
-        what: "a free port".into(),
-        reason: e.to_string(),
-    };
-    let listeners = (0..N)
-        .map(|_| TcpListener::bind("127.0.0.1:0"))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(error)?;
-    let mut ports = [0; N];
-    for (port, l) in ports.iter_mut().zip(&listeners) {
-        *port = l.local_addr().map_err(error)?.port();
-    }
-    Ok(ports)
 }
 
 /// Whether something answers `PING` at `url` within `timeout`.
@@ -92,28 +70,12 @@ impl Cluster {
             redis_url: opts.redis_url.clone(),
         };
         if opts.spawn_redis {
-            let [port] = free_ports()?;
-            let port = port.to_string();
-            let redis = std::env::var("CHORUS_REDIS_SERVER")
-                .unwrap_or_else(|_| "/usr/bin/redis-server".to_owned());
-            let redis = if Path::new(&redis).exists() {
-                redis
-            } else {
-                "redis-server".to_owned()
-            };
-            let mut cmd = Command::new(redis);
-            cmd.args([
-                "--port",
-                &port,
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ])
-            .args(["--daemonize", "no", "--dir"])
-            .arg(&cluster.dir);
+            let port = free_port();
+            let mut cmd = Command::new(chorus_testkit::redis_server_binary());
+            cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+                .arg("--dir")
+                .arg(&cluster.dir);
             cluster.spawn("redis-server", cmd)?;
             cluster.redis_url = format!("redis://127.0.0.1:{port}");
             wait_until(Duration::from_secs(10), "redis-server", || {
@@ -121,88 +83,51 @@ impl Cluster {
             })
             .await?;
         }
-        let [math_port, date_port] = free_ports()?;
-        for (name, port) in [
+        let (math_port, date_port) = (free_port(), free_port());
+        let servers = [
             ("chorus-mcp-math", math_port),
             ("chorus-mcp-date", date_port),
-        ] {
-            let mut cmd = Command::new(binary(&opts.bin_dir, name)?);
-            cmd.args([
-                "--transport",
-                "http",
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-            ]);
+        ];
+        for (name, port) in servers {
+            let cmd = launcher::mcp_http(&binary(&opts.bin_dir, name)?, port);
             cluster.spawn(name, cmd)?;
         }
-        for (name, port) in [
-            ("chorus-mcp-math", math_port),
-            ("chorus-mcp-date", date_port),
-        ] {
-            wait_until(Duration::from_secs(10), name, || async move {
-                tokio::net::TcpStream::connect(("127.0.0.1", port))
-                    .await
-                    .is_ok()
-            })
-            .await?;
+        for (name, port) in servers {
+            let opened = tokio::task::spawn_blocking(move || {
+                launcher::port_opens(port, Duration::from_secs(10))
+            });
+            if !matches!(opened.await, Ok(true)) {
+                return Err(BenchError::Spawn {
+                    what: name.into(),
+                    reason: "not listening within 10 s".into(),
+                });
+            }
         }
         let chorus = binary(&opts.bin_dir, "chorus")?;
-        let env = [
-            ("CHORUS__BUS__REDIS_URL", cluster.redis_url.clone()),
-            (
-                "CHORUS__POOLS__MATH__MCP_URL",
-                format!("http://127.0.0.1:{math_port}/mcp"),
-            ),
-            (
-                "CHORUS__POOLS__DATE__MCP_URL",
-                format!("http://127.0.0.1:{date_port}/mcp"),
-            ),
-            ("CHORUS_LOG", opts.log_filter.clone()),
-        ];
-        let mut roles: Vec<(String, Vec<&str>)> = ["chief", "planner", "router", "synthesizer"]
-            .iter()
-            .map(|r| (r.to_string(), vec!["agent", *r]))
-            .collect();
+        let env = launcher::role_env(&cluster.redis_url, math_port, date_port);
+        let mut roles: Vec<(String, &str, Option<&str>)> =
+            ["chief", "planner", "router", "synthesizer"]
+                .iter()
+                .map(|r| (r.to_string(), *r, None))
+                .collect();
         for i in 0..opts.math_replicas.max(1) {
-            roles.push((
-                format!("pool-math-{i}"),
-                vec!["agent", "pool", "--pool", "math"],
-            ));
+            roles.push((format!("pool-math-{i}"), "pool", Some("math")));
         }
-        roles.push(("pool-date".into(), vec!["agent", "pool", "--pool", "date"]));
-        for (name, args) in roles {
-            let mut cmd = Command::new(&chorus);
-            cmd.args(&args).envs(env.iter().map(|(k, v)| (k, v)));
+        roles.push(("pool-date".into(), "pool", Some("date")));
+        for (name, role, pool) in roles {
+            let cmd = launcher::role(&chorus, role, pool, &env, &opts.log_filter);
             cluster.spawn(&name, cmd)?;
         }
         Ok(cluster)
     }
 
-    fn spawn(&mut self, name: &str, mut cmd: Command) -> Result<(), BenchError> {
-        // As deploy/run-local.sh and the images do: mimalloc commits arenas on demand.
-        if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_none() {
-            cmd.env("MIMALLOC_ARENA_EAGER_COMMIT", "0");
-        }
-        let log =
-            File::create(self.dir.join(format!("{name}.log"))).map_err(|e| BenchError::Spawn {
-                what: name.into(),
-                reason: e.to_string(),
-            })?;
-        let child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .map_err(|e| BenchError::Spawn {
-                what: name.into(),
-                reason: e.to_string(),
-            })?;
-        self.procs.push(Proc {
-            name: name.to_owned(),
-            child,
-        });
+    fn spawn(&mut self, name: &str, cmd: Command) -> Result<(), BenchError> {
+        let log = Output::File(self.dir.join(format!("{name}.log")));
+        let proc = Proc::spawn(name, cmd, log).map_err(|e| BenchError::Spawn {
+            what: name.into(),
+            reason: e.to_string(),
+        })?;
+        self.procs.push(proc);
         Ok(())
     }
 
@@ -210,25 +135,17 @@ impl Cluster {
     pub fn sample(&self) -> Vec<(String, ProcSample)> {
         self.procs
             .iter()
-            .filter_map(|p| Some((p.name.clone(), sample(p.child.id())?)))
+            .filter_map(|p| Some((p.name.clone(), sample(p.pid())?)))
             .collect()
     }
 
     /// Names of started processes that have exited, with the end of their log.
     pub fn exited(&mut self) -> Vec<String> {
-        let dir = self.dir.clone();
         self.procs
             .iter_mut()
-            .filter_map(|p| matches!(p.child.try_wait(), Ok(Some(_))).then_some(&*p))
-            .map(|p| {
-                let log = std::fs::read_to_string(dir.join(format!("{}.log", p.name)))
-                    .unwrap_or_default();
-                let tail: Vec<&str> = log.lines().rev().take(5).collect();
-                format!(
-                    "{} exited: {}",
-                    p.name,
-                    tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
-                )
+            .filter_map(|p| {
+                let gone = !p.is_running();
+                gone.then(|| format!("{} exited: {}", p.name, p.log_tail(5)))
             })
             .collect()
     }
@@ -243,21 +160,9 @@ impl Cluster {
             return;
         }
         self.stopped = true;
-        for p in self.procs.iter().rev() {
-            let _ = Command::new("kill")
-                .args(["-TERM", &p.child.id().to_string()])
-                .stderr(Stdio::null())
-                .status();
-        }
         let deadline = Instant::now() + Duration::from_secs(2);
         for mut p in self.procs.drain(..).rev() {
-            while Instant::now() < deadline && matches!(p.child.try_wait(), Ok(None)) {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            if matches!(p.child.try_wait(), Ok(None)) {
-                let _ = p.child.kill();
-            }
-            let _ = p.child.wait();
+            p.terminate_by(deadline);
         }
         if self.keep_logs {
             eprintln!("chorus-bench: logs kept in {}", self.dir.display());

@@ -3,12 +3,12 @@
 //! The binaries come from the workspace's target directory (`tests/run.sh` builds them).
 
 use std::collections::BTreeMap;
-use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chorus_testkit::RedisServer;
+use chorus_testkit::launcher::{self, Output};
 
 /// The values of a report's output steps in plan order: the value (strings unquoted),
 /// `failed: <error>` for a failed step, `unfinished` for one the deadline cut off.
@@ -85,46 +85,13 @@ pub use chorus_testkit::free_port;
 
 /// Waits until something listens on `port`.
 pub fn wait_for_port(port: u16, within: Duration) {
-    let start = Instant::now();
-    while start.elapsed() < within {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("nothing listened on port {port} within {within:?}");
+    assert!(
+        launcher::port_opens(port, within),
+        "nothing listened on port {port} within {within:?}"
+    );
 }
 
-/// A child process killed (SIGKILL) when dropped.
-pub struct Proc {
-    /// The name it was started under.
-    pub name: String,
-    child: Child,
-}
-
-impl Proc {
-    /// The process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Kills it now (SIGKILL), as a crash would.
-    pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// Whether it is still running.
-    pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
+pub use chorus_testkit::launcher::Proc;
 
 /// How to start a cluster.
 #[derive(Debug, Clone)]
@@ -171,19 +138,10 @@ impl Cluster {
         let date_port = free_port();
         let http_port = free_port();
         let mut env = opts.env.clone();
+        env.extend(launcher::role_env(&redis.url(), math_port, date_port));
         env.insert(
             "CHORUS__AGENTS__HTTP_BIND".into(),
             format!("127.0.0.1:{http_port}"),
-        );
-        env.insert("MIMALLOC_ARENA_EAGER_COMMIT".into(), "0".into());
-        env.insert("CHORUS__BUS__REDIS_URL".into(), redis.url());
-        env.insert(
-            "CHORUS__POOLS__MATH__MCP_URL".into(),
-            format!("http://127.0.0.1:{math_port}/mcp"),
-        );
-        env.insert(
-            "CHORUS__POOLS__DATE__MCP_URL".into(),
-            format!("http://127.0.0.1:{date_port}/mcp"),
         );
         env.entry("CHORUS__BUS__CLAIM_IDLE_MS".into())
             .or_insert_with(|| "1500".into());
@@ -246,27 +204,10 @@ impl Cluster {
 
     /// Starts an MCP server binary over Streamable HTTP on `port`.
     pub fn start_mcp(&mut self, name: &str, binary: &str, port: u16) {
-        let child = Command::new(bin(binary))
-            .args([
-                "--transport",
-                "http",
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
+        let cmd = launcher::mcp_http(&bin(binary), port);
+        let proc = Proc::spawn(name, cmd, Output::Inherit)
             .unwrap_or_else(|e| panic!("starting {binary}: {e}"));
-        self.procs.insert(
-            name.to_owned(),
-            Proc {
-                name: name.to_owned(),
-                child,
-            },
-        );
+        self.procs.insert(name.to_owned(), proc);
     }
 
     /// Starts `chorus agent ROLE [--pool P]` under `name` (replacing a dead one of that name).
@@ -282,30 +223,12 @@ impl Cluster {
         pool: Option<&str>,
         extra: &[(&str, String)],
     ) {
-        let mut cmd = Command::new(bin("chorus"));
-        cmd.arg("agent").arg(role);
-        if let Some(p) = pool {
-            cmd.args(["--pool", p]);
-        }
-        cmd.envs(&self.env)
-            .envs(extra.iter().map(|(k, v)| (*k, v.as_str())))
-            .env(
-                "CHORUS_LOG",
-                std::env::var("CHORUS_LOG").unwrap_or_else(|_| "warn".into()),
-            )
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
-        let child = cmd
-            .spawn()
+        let log = std::env::var("CHORUS_LOG").unwrap_or_else(|_| "warn".into());
+        let mut cmd = launcher::role(&bin("chorus"), role, pool, &self.env, &log);
+        cmd.envs(extra.iter().map(|(k, v)| (*k, v.as_str())));
+        let proc = Proc::spawn(name, cmd, Output::Inherit)
             .unwrap_or_else(|e| panic!("starting chorus agent {role}: {e}"));
-        self.procs.insert(
-            name.to_owned(),
-            Proc {
-                name: name.to_owned(),
-                child,
-            },
-        );
+        self.procs.insert(name.to_owned(), proc);
     }
 
     /// Freezes (SIGSTOP) or thaws (SIGCONT) the named process.

@@ -20,6 +20,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+pub mod launcher;
+
 /// How long to wait for a started server to answer PING.
 const START_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a graceful stop may take before the process is killed.
