@@ -11,7 +11,9 @@
 # Binaries come from $CHORUS_BIN (default target/debug). More knobs: CHAOS_DEADLINE_MS,
 # CHAOS_CLAIM_IDLE_MS, CHAOS_SEED, CHAOS_KEEP=1 (keep the temp dir with every log).
 # Last line: tasks=N crashes=K lost=L duplicates=D wrong=W; exit status 0 only when
-# L, D and W are all 0. The driver (deploy/chaos/chaos.py) needs python3, stdlib only.
+# L, D and W are all 0. The driver (deploy/chaos/chaos.py) runs in a venv made here
+# when missing ($CHAOS_VENV, default target/chaos-venv) with redis-py ($CHAOS_REDIS_PY_SPEC,
+# default redis==5.2.1) as its Redis client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHORUS_BIN=${CHORUS_BIN:-target/debug}
@@ -25,6 +27,11 @@ command -v "${CHORUS_REDIS_SERVER:-redis-server}" >/dev/null || {
   echo "chaos.sh: redis-server not found (set CHORUS_REDIS_SERVER)" >&2
   exit 2
 }
+venv=${CHAOS_VENV:-target/chaos-venv}
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check "${CHAOS_REDIS_PY_SPEC:-redis==5.2.1}"
 # exec: the driver receives INT/TERM itself and kills every process it started, by PID.
 export PYTHONDONTWRITEBYTECODE=1
-exec python3 deploy/chaos/chaos.py "$@"
+exec "$venv/bin/python" deploy/chaos/chaos.py "$@"

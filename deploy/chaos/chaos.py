@@ -15,7 +15,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import procs  # noqa: E402
 import tasks  # noqa: E402
-from resp import Redis, fields  # noqa: E402
+from redis_client import Redis, fields  # noqa: E402
 
 
 def args():

@@ -3,8 +3,6 @@
 //! no agent exits, and good tasks sent at the same time get their right answers.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use chorus_bus_redis::RedisBus;
@@ -12,34 +10,20 @@ use chorus_bus_redis::RedisBus;
 use chorus_bus::{Bus, DeadLetter, FinalReport, Message, Payload, PlanReady, ReportStatus, Topic};
 use chorus_e2e::{Cluster, ClusterOptions, answers};
 
-/// Sends one command as raw RESP over TCP (any bytes, no client library) and returns the
-/// reply's first line or bulk string.
+/// Sends one command with arguments as raw bytes (invalid UTF-8 included) through the
+/// redis crate, and returns the reply as text: a bulk or simple string, or an integer.
 fn resp(port: u16, args: &[&[u8]]) -> String {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    let mut out = format!("*{}\r\n", args.len()).into_bytes();
-    for a in args {
-        out.extend(format!("${}\r\n", a.len()).as_bytes());
-        out.extend_from_slice(a);
-        out.extend(b"\r\n");
+    let client = redis::Client::open(format!("redis://127.0.0.1:{port}")).expect("client");
+    let mut conn = client.get_connection().expect("connect");
+    let mut cmd = redis::cmd(&String::from_utf8_lossy(args[0]));
+    for a in &args[1..] {
+        cmd.arg(*a);
     }
-    s.write_all(&out).expect("write");
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let n = s.read(&mut chunk).expect("read");
-        assert!(n > 0, "redis closed the connection");
-        buf.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&buf).into_owned();
-        if let Some(rest) = text.strip_prefix('$') {
-            let mut parts = rest.splitn(2, "\r\n");
-            let len: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or(0);
-            if let Some(body) = parts.next().filter(|b| b.len() >= len + 2) {
-                return body[..len].to_owned();
-            }
-        } else if text.ends_with("\r\n") {
-            assert!(!text.starts_with('-'), "redis error: {text}");
-            return text.trim_end().to_owned();
-        }
+    match cmd.query::<redis::Value>(&mut conn).expect("redis reply") {
+        redis::Value::BulkString(b) => String::from_utf8_lossy(&b).into_owned(),
+        redis::Value::SimpleString(s) => s,
+        redis::Value::Int(n) => n.to_string(),
+        other => panic!("unexpected reply {other:?}"),
     }
 }
 
