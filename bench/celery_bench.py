@@ -1,4 +1,4 @@
-"""Measures the Celery chain and chord (see celery_tasks.py) like `chorus bench` does:
+"""Measures the Celery chain and chord (see celery_tasks.py) like `chorus-bench` does:
 p50/p99 end-to-end latency at concurrency 1, and throughput with many in flight.
 
     python celery_bench.py --mode chain|chord --tasks N --concurrency C --query Q
