@@ -108,6 +108,60 @@ where
     }
 }
 
+/// What a tool server binary is: its name (the command's and the server's), what it
+/// serves (the `--help` text), and its default HTTP port.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerBinary {
+    /// The server's identity.
+    pub identity: ServerIdentity,
+    /// One paragraph for `--help`.
+    pub about: &'static str,
+}
+
+/// The whole `main` of a tool server binary: parses [`ServeArgs`] (with `--help` and
+/// `--version`), starts logging, and serves the handlers `factory` makes.
+pub async fn server_main<S, F>(binary: ServerBinary, factory: F) -> Result<(), ServeError>
+where
+    S: ServerHandler,
+    F: Fn() -> S + Send + Sync + 'static,
+{
+    use clap::{Args as _, FromArgMatches as _};
+    let command = clap::Command::new(binary.identity.name).version(env!("CARGO_PKG_VERSION"));
+    // After the arguments: their own doc line would otherwise become the about text.
+    let matches = ServeArgs::augment_args(command)
+        .about(binary.about)
+        .get_matches();
+    let args = ServeArgs::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    init_tracing();
+    run_server(factory, binary.identity, &args).await
+}
+
+/// The `main` of a tool server binary (and its allocator, mimalloc: cheaper than glibc
+/// malloc for the many small allocations per call): `tool_server_main!(name, port,
+/// factory, about)` serves what `factory` makes under `name` ([`server_main`]). The
+/// binary crate depends on `tokio`, `anyhow` and `mimalloc`.
+#[macro_export]
+macro_rules! tool_server_main {
+    ($name:expr, $port:expr, $factory:expr, $about:expr) => {
+        #[global_allocator]
+        static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+        #[tokio::main]
+        async fn main() -> anyhow::Result<()> {
+            let identity = $crate::ServerIdentity {
+                name: $name,
+                default_port: $port,
+            };
+            let binary = $crate::ServerBinary {
+                identity,
+                about: $about,
+            };
+            $crate::server_main(binary, $factory).await?;
+            Ok(())
+        }
+    };
+}
+
 /// Resolves on Ctrl-C or SIGTERM.
 pub async fn shutdown_signal() {
     let ctrl_c = async {

@@ -19,7 +19,7 @@ pub mod stdio;
 pub mod testing;
 pub mod tool;
 
-pub use cli::{ServeArgs, ServerIdentity, TransportKind, run_server};
+pub use cli::{ServeArgs, ServerBinary, ServerIdentity, TransportKind, run_server, server_main};
 pub use client::{McpClient, McpError, ToolOutput, ToolSpec};
 pub use http::{HttpServerHandle, HttpSettings, spawn_http};
 pub use tool::{ToolDef, ToolReply, into_call_result};

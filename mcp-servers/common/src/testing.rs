@@ -27,6 +27,28 @@ where
         .unwrap_or_else(|e| panic!("bind {name}: {e}"))
 }
 
+/// Runs `check` with a client over each transport in turn: `binary`'s stdio, HTTP to a
+/// server of `factory` (named `name`) in this process, and the in-process pipe.
+pub async fn on_every_transport<S, F, C, Fut>(binary: &Path, factory: F, name: &str, check: C)
+where
+    S: ServerHandler,
+    F: Fn() -> S + Clone + Send + Sync + 'static,
+    C: Fn(McpClient) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    check(stdio_client(binary).await).await;
+    let server = http_server(factory.clone(), name).await;
+    let over_http = McpClient::connect_http(&server.url)
+        .await
+        .unwrap_or_else(|e| panic!("connect to {name} over HTTP: {e}"));
+    check(over_http).await;
+    server.stop().await.expect("stop the HTTP server");
+    let in_process = McpClient::in_process(factory())
+        .await
+        .unwrap_or_else(|e| panic!("{name} in process: {e}"));
+    check(in_process).await;
+}
+
 /// Turns `json!({...})` into an arguments map.
 pub fn args(value: Value) -> Map<String, Value> {
     match value {

@@ -28,32 +28,17 @@ async fn assert_lists_every_tool(client: &McpClient) {
     }
 }
 
-#[tokio::test]
-async fn stdio_binary_lists_tools_and_answers_every_case() {
-    let client = stdio_client().await;
+/// Every tool listed, every success and every error case, through `client`.
+async fn every_case(client: McpClient) {
     assert_lists_every_tool(&client).await;
     assert_success_cases(&client).await;
     assert_error_cases(&client).await;
 }
 
 #[tokio::test]
-async fn http_server_lists_tools_and_answers_every_case() {
-    let server = http_server().await;
-    let client = McpClient::connect_http(&server.url).await.expect("connect");
-    assert_lists_every_tool(&client).await;
-    assert_success_cases(&client).await;
-    assert_error_cases(&client).await;
-    server.stop().await.expect("stop");
-}
-
-#[tokio::test]
-async fn in_process_client_answers_every_case() {
-    let client = McpClient::in_process(MathServer::new())
-        .await
-        .expect("in-process");
-    assert_lists_every_tool(&client).await;
-    assert_success_cases(&client).await;
-    assert_error_cases(&client).await;
+async fn stdio_http_and_in_process_clients_list_every_tool_and_answer_every_case() {
+    let binary = math_binary();
+    testing::on_every_transport(binary, MathServer::new, "chorus-mcp-math", every_case).await;
 }
 
 #[tokio::test]
