@@ -134,6 +134,14 @@ pub fn report_budget(
     remaining.map_or(own, |r| own.min(r.saturating_sub(REPORT_RESERVE)))
 }
 
+/// How long a Synthesizer holds the right to write a report whose model call has
+/// `budget`: the budget and half of what is left of the claim idle time, so the holder
+/// has time to publish, and a message redelivered because the holder died (after the
+/// claim idle time) finds the hold gone.
+pub fn writing_hold(budget: Duration, limits: &Limits) -> Duration {
+    budget + limits.claim_idle.saturating_sub(budget) / 2
+}
+
 /// The error a call cut short by the deadline falls back with.
 pub fn deadline_timeout(budget: Duration) -> LlmError {
     LlmError::Timeout(budget.as_millis() as u64)
@@ -217,6 +225,10 @@ mod tests {
         assert_eq!(
             report_budget(&s, Some(Duration::from_secs(10)), &quick_claims),
             Duration::from_millis(900)
+        );
+        assert_eq!(
+            writing_hold(Duration::from_millis(900), &quick_claims),
+            Duration::from_millis(950)
         );
     }
 
