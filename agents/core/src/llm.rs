@@ -43,10 +43,17 @@ pub fn planner(settings: &LlmSettings) -> Result<Option<LlmPlanner>, LlmInitErro
     Ok(Some(planner))
 }
 
+/// Whether `settings` have a model write the reports: a model configured and
+/// `synthesize` on. The Synthesizer then streams each report onto its token stream, and
+/// the HTTP gateway relays it.
+pub fn writes_reports(settings: &LlmSettings) -> bool {
+    settings.is_active() && settings.synthesize
+}
+
 /// The model report writer, when `settings` configure a model and `synthesize` is on;
 /// `None` otherwise.
 pub fn synthesizer(settings: &LlmSettings) -> Result<Option<LlmSynthesizer>, LlmInitError> {
-    if !settings.is_active() || !settings.synthesize {
+    if !writes_reports(settings) {
         return Ok(None);
     }
     let synth = LlmSynthesizer::new(settings, settings.prompts()?)?;
