@@ -9,7 +9,9 @@
 //!   `max_deliveries` deliveries it goes to the `dead_letter` stream with the reason;
 //! - an entry that does not decode (malformed JSON, wrong payload for the topic, too
 //!   large) is dead-lettered at once with the decode error and never reaches a handler;
-//! - every published message is mirrored on a Pub/Sub channel named like its topic.
+//! - every published message is mirrored on a Pub/Sub channel named like its topic;
+//! - a task's report token stream ([`crate::tokens`], `report_tokens:<task_id>`) is no
+//!   topic: no envelope, no group, no mirror; readers read it from its first entry.
 
 use std::time::Duration;
 
@@ -17,6 +19,8 @@ use async_trait::async_trait;
 
 use crate::envelope::Message;
 use crate::error::BusError;
+use crate::ids::TaskId;
+use crate::tokens::{ReportToken, TokenReader};
 use crate::topic::Topic;
 
 /// Who subscribes, and to what.
@@ -172,4 +176,20 @@ pub trait Bus: Send + Sync {
 
     /// The last `count` messages of a topic's stream, oldest first (undecodable entries skipped).
     async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError>;
+
+    /// Appends `tokens`, in order, to `task`'s report token stream ([`crate::tokens`]),
+    /// in one round trip: the stream is capped near
+    /// [`crate::tokens::TOKEN_STREAM_MAXLEN`] entries and expires `ttl` after this append.
+    /// Returns how many entries the stream holds now (more than `tokens.len()` when
+    /// something was written before).
+    async fn append_tokens(
+        &self,
+        task: &TaskId,
+        tokens: &[ReportToken],
+        ttl: Duration,
+    ) -> Result<usize, BusError>;
+
+    /// A reader of `task`'s report token stream from its first entry (the stream need not
+    /// exist yet).
+    async fn read_tokens(&self, task: &TaskId) -> Result<Box<dyn TokenReader>, BusError>;
 }

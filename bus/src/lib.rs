@@ -19,6 +19,7 @@ pub mod plan;
 pub mod schema;
 pub mod settings;
 pub mod store;
+pub mod tokens;
 pub mod topic;
 
 pub use bus::{AckToken, Bus, Delivery, IngressFeed, Subscriber, Subscription, Watcher};
@@ -30,4 +31,5 @@ pub use payload::*;
 pub use plan::{Arg, Plan, PlanError, Step};
 pub use settings::BusSettings;
 pub use store::{HashAndValue, Store};
+pub use tokens::{ReportToken, TokenReader, TokensDone, token_stream_key};
 pub use topic::{Topic, TopicKind};

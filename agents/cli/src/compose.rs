@@ -104,8 +104,7 @@ pub async fn run_with_doors(
             infra.clone(),
             TaskState::new(infra.store.clone(), settings.state_ttl()),
             settings,
-        )
-        .map_err(RoleError::Llm)?;
+        );
         let bind = settings.agents.http_bind.clone();
         let mut s = shutdown.clone();
         tasks.spawn(async move {

@@ -17,4 +17,5 @@ pub mod runtime;
 pub mod settings;
 pub mod state;
 pub mod system;
+pub mod token_stream;
 pub mod topology;

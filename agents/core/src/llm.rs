@@ -43,10 +43,17 @@ pub fn planner(settings: &LlmSettings) -> Result<Option<LlmPlanner>, LlmInitErro
     Ok(Some(planner))
 }
 
+/// Whether `settings` have a model write the reports: a model configured and
+/// `synthesize` on. The Synthesizer then streams each report onto its token stream, and
+/// the HTTP gateway relays it.
+pub fn writes_reports(settings: &LlmSettings) -> bool {
+    settings.is_active() && settings.synthesize
+}
+
 /// The model report writer, when `settings` configure a model and `synthesize` is on;
 /// `None` otherwise.
 pub fn synthesizer(settings: &LlmSettings) -> Result<Option<LlmSynthesizer>, LlmInitError> {
-    if !settings.is_active() || !settings.synthesize {
+    if !writes_reports(settings) {
         return Ok(None);
     }
     let synth = LlmSynthesizer::new(settings, settings.prompts()?)?;
@@ -134,6 +141,14 @@ pub fn report_budget(
     remaining.map_or(own, |r| own.min(r.saturating_sub(REPORT_RESERVE)))
 }
 
+/// How long a Synthesizer holds the right to write a report whose model call has
+/// `budget`: the budget and half of what is left of the claim idle time, so the holder
+/// has time to publish, and a message redelivered because the holder died (after the
+/// claim idle time) finds the hold gone.
+pub fn writing_hold(budget: Duration, limits: &Limits) -> Duration {
+    budget + limits.claim_idle.saturating_sub(budget) / 2
+}
+
 /// The error a call cut short by the deadline falls back with.
 pub fn deadline_timeout(budget: Duration) -> LlmError {
     LlmError::Timeout(budget.as_millis() as u64)
@@ -217,6 +232,10 @@ mod tests {
         assert_eq!(
             report_budget(&s, Some(Duration::from_secs(10)), &quick_claims),
             Duration::from_millis(900)
+        );
+        assert_eq!(
+            writing_hold(Duration::from_millis(900), &quick_claims),
+            Duration::from_millis(950)
         );
     }
 

@@ -15,10 +15,22 @@ pub enum HandleError {
     /// The message can never be handled (bad content): dead-letter it with the reason.
     #[error("permanent: {0}")]
     Permanent(#[from] Refusal),
-    /// A transient failure (Redis unreachable, the bus closed): leave it pending to be
-    /// redelivered.
+    /// A transient failure (Redis unreachable, another replica busy with the same
+    /// work): leave it pending to be redelivered.
     #[error("transient: {0}")]
-    Transient(#[source] BusError),
+    Transient(#[source] Pending),
+}
+
+/// Why a message is left pending for redelivery.
+#[derive(Debug, thiserror::Error)]
+pub enum Pending {
+    /// The bus or the store failed.
+    #[error(transparent)]
+    Bus(BusError),
+    /// Another replica holds this piece of work for now (e.g. it is writing the
+    /// report); the redelivery finds it done, or takes it over.
+    #[error("{0}")]
+    Busy(&'static str),
 }
 
 /// Why a message can never be handled.
@@ -69,7 +81,7 @@ impl From<BusError> for HandleError {
     fn from(e: BusError) -> Self {
         match e {
             BusError::Decode(d) => HandleError::Permanent(Refusal::Undecodable(d)),
-            other => HandleError::Transient(other),
+            other => HandleError::Transient(Pending::Bus(other)),
         }
     }
 }

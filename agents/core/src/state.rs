@@ -64,6 +64,11 @@ pub mod once {
     pub fn reported(task: &str) -> String {
         format!("chorus:task:{task}:once:final")
     }
+    /// A Synthesizer is writing the task's report with the model (held for the call's
+    /// budget and a margin, so one model call streams at a time).
+    pub fn writing(task: &str) -> String {
+        format!("chorus:task:{task}:once:writing")
+    }
 }
 
 impl TaskState {

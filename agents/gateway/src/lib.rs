@@ -49,8 +49,10 @@ pub struct ApiState {
     pub max_query_chars: usize,
     /// The name this Chief publishes under.
     pub instance: String,
-    /// The model that streams report tokens, when one is configured.
-    pub writer: Option<chorus_llm::LlmSynthesizer>,
+    /// Whether a model writes reports (`[llm]` configured, `synthesize` on), so
+    /// `POST /chat/stream` relays each report's token stream as `token` events. The
+    /// gateway itself calls no model.
+    pub tokens: bool,
     /// The roles a healthy system runs (for `/healthz`).
     pub topology: Topology,
 }
@@ -76,23 +78,20 @@ pub struct Accepted {
 }
 
 impl ApiState {
-    /// The API's state for a Chief on `infra`, with `settings`' deadline and model.
-    pub fn new(
-        infra: Infra,
-        state: TaskState,
-        settings: &Settings,
-    ) -> Result<Self, chorus_agents::llm::LlmInitError> {
+    /// The API's state for a Chief on `infra`, with `settings`' deadline, and tokens
+    /// when they configure a model to write reports.
+    pub fn new(infra: Infra, state: TaskState, settings: &Settings) -> Self {
         let pools = settings.pool_names();
-        Ok(ApiState {
+        ApiState {
             hub: Hub::new(infra.bus.clone(), &pools),
             bus: infra.bus,
             state,
             deadline: settings.deadline(),
             max_query_chars: chorus_heuristic::MAX_QUERY_CHARS,
             instance: format!("chief-{}", uuid::Uuid::now_v7().simple()),
-            writer: chorus_agents::llm::synthesizer(&settings.llm)?,
+            tokens: chorus_agents::llm::writes_reports(&settings.llm),
             topology: Topology::new(&pools),
-        })
+        }
     }
 }
 

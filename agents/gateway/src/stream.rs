@@ -2,14 +2,18 @@
 //! Events: `accepted` (task id), `plan`, one `step` per step result, then `report` (the
 //! final report), or `error` when no report comes within the deadline and a grace period.
 //!
-//! With a model configured (`[llm]`, `synthesize` on), the report is also written live:
-//! once every step of the plan has its result, the model's answer streams as `token`
-//! events (`{"text": …}`, each number held back until it is checked against the
-//! results), and a `replace` event (`{"text", "written_by", "reason"}`) tells the client
-//! to replace what it showed when the model's answer is refused midway. The `report`
-//! event comes last, after the tokens. When the report arrives before the steps were
-//! seen complete (a deadline report, steps on an unserved pool), the tokens are written
-//! from the report's steps; a report without steps, or past its deadline, comes as one
+//! With a model configured (`[llm]`, `synthesize` on), the report is also shown live:
+//! once every step of the plan has its result, the pieces the Synthesizer writes onto the
+//! task's token stream (`report_tokens:<task_id>`, its one model call) are relayed as
+//! `token` events (`{"text": …}`, each number held back by the Synthesizer until it is
+//! checked against the results), and a `replace` event (`{"text", "written_by",
+//! "reason"}`) tells the client to replace what it showed when the model's answer was
+//! refused midway. The `report` event comes last, after the tokens, and its text is what
+//! the tokens showed: should the published report say otherwise (a deadline report
+//! written while the tokens came), a `replace` with its text (reason `superseded`) comes
+//! first. The gateway calls no model. When the report arrives before the steps were seen
+//! complete (steps on an unserved pool), the tokens are read from the stream the
+//! Synthesizer already wrote; a report without steps, or past its deadline, comes as one
 //! `token` with its text. Without a model: no `token` events, exactly as before.
 
 use std::collections::HashMap;
@@ -21,9 +25,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use chorus_bus::{FinalReport, Message, Payload, PlanReady, ReportStatus, StepId, StepResult};
-use chorus_llm::{LlmSynthesizer, SynthEvent, SynthStream, stream_or_template};
-use futures::StreamExt;
+use chorus_bus::{
+    Bus, FinalReport, Message, Payload, PlanReady, ReportStatus, ReportToken, StepId, StepResult,
+    TaskId, TokenReader,
+};
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::{Instant, timeout_at};
@@ -34,6 +39,12 @@ use chorus_agents::report;
 
 /// Extra time past the deadline before the stream gives up.
 const GRACE: Duration = Duration::from_secs(2);
+
+/// Longest wait for the next tokens before looking for the report again.
+const TOKEN_WAIT: Duration = Duration::from_millis(200);
+
+/// The `reason` of a `replace` sent because the report says other than the tokens.
+const SUPERSEDED: &str = "superseded";
 
 type Tx = mpsc::Sender<Result<Event, Infallible>>;
 
@@ -58,7 +69,7 @@ pub async fn chat_stream(
     // Subscribe before publishing so no progress is missed.
     let progress = api.hub.subscribe().await.map_err(ApiError::from_bus)?;
     let accepted = api.submit(body).await?;
-    let task = accepted.message.task_id.to_string();
+    let task = accepted.message.task_id.clone();
     // The same task sent again: when its report is out, it is the whole stream.
     let done = match accepted.fresh {
         true => None,
@@ -69,7 +80,8 @@ pub async fn chat_stream(
     let follow = Follow {
         task,
         tx,
-        writer: api.writer.clone(),
+        bus: api.bus.clone(),
+        tokens: api.tokens,
         plan: None,
         results: HashMap::new(),
         writing: match done {
@@ -77,6 +89,7 @@ pub async fn chat_stream(
             None => Writing::NotStarted,
         },
         report: done,
+        shown: None,
     };
     tokio::spawn(follow.run(progress, until));
     Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
@@ -86,33 +99,30 @@ pub async fn chat_stream(
 enum Writing {
     /// Not yet: the steps are not all final.
     NotStarted,
-    /// The model's tokens are coming.
-    Streaming(SynthStream),
-    /// Written, or nothing to write (no model).
+    /// The task's token stream is being relayed.
+    Relaying(Box<dyn TokenReader>),
+    /// Relayed, or nothing to relay (no model).
     Done,
 }
 
 /// One task followed for one client.
 struct Follow {
-    task: String,
+    task: TaskId,
     tx: Tx,
-    writer: Option<LlmSynthesizer>,
+    bus: Arc<dyn Bus>,
+    /// Whether a model writes reports (so the client gets `token` events).
+    tokens: bool,
     plan: Option<PlanReady>,
     results: HashMap<StepId, StepResult>,
     report: Option<FinalReport>,
     writing: Writing,
-}
-
-/// What the follower waits on next.
-enum Next {
-    Progress(Result<Arc<Message>, broadcast::error::RecvError>),
-    Token(Option<SynthEvent>),
-    TimedOut,
+    /// The text the client was shown by `token` and `replace` events, if any.
+    shown: Option<String>,
 }
 
 impl Follow {
     async fn run(mut self, mut progress: broadcast::Receiver<Arc<Message>>, until: Instant) {
-        if self.writer.is_none() {
+        if !self.tokens {
             self.writing = Writing::Done;
         }
         let accepted = json!({"task_id": self.task});
@@ -123,40 +133,76 @@ impl Follow {
             if matches!(self.writing, Writing::Done)
                 && let Some(report) = self.report.take()
             {
-                let _ = send(&self.tx, "report", &report).await;
+                self.finish(report).await;
                 return;
             }
-            let next = match &mut self.writing {
-                Writing::Streaming(tokens) => match timeout_at(until, tokens.next()).await {
-                    Ok(ev) => Next::Token(ev),
-                    Err(_) => Next::TimedOut,
-                },
-                _ => match timeout_at(until, progress.recv()).await {
-                    Ok(m) => Next::Progress(m),
-                    Err(_) => Next::TimedOut,
-                },
-            };
-            let open = match next {
-                Next::Progress(Ok(m)) => self.on_message(&m).await,
-                Next::Progress(Err(broadcast::error::RecvError::Lagged(n))) => {
-                    tracing::warn!(task_id = %self.task, skipped = n, "stream lagged");
-                    true
-                }
-                Next::Token(ev) => self.on_token(ev).await,
-                Next::Progress(Err(_)) | Next::TimedOut => {
-                    if self.report.is_some() {
-                        // Out of time for tokens: the report still goes out.
-                        self.writing = Writing::Done;
-                        continue;
+            let open = match &mut self.writing {
+                Writing::Relaying(reader) => {
+                    // With the report in hand every token is written: read what is there.
+                    let wait = if self.report.is_some() {
+                        Duration::ZERO
+                    } else {
+                        TOKEN_WAIT
+                    };
+                    match timeout_at(until, reader.next(wait)).await {
+                        Ok(Ok(entries)) => {
+                            let drained = wait.is_zero() && entries.is_empty();
+                            let open = self.relay(entries).await;
+                            if drained {
+                                self.writing = Writing::Done;
+                            }
+                            open && self.notice_progress(&mut progress).await
+                        }
+                        Ok(Err(e)) => {
+                            tracing::warn!(task_id = %self.task, error = %e,
+                                "reading the report's tokens failed; the report will say it all");
+                            self.writing = Writing::Done;
+                            true
+                        }
+                        Err(_) => self.timed_out().await,
                     }
-                    let err =
-                        json!({"task_id": self.task, "error": "no report before the deadline"});
-                    let _ = send(&self.tx, "error", &err).await;
-                    return;
                 }
+                _ => match timeout_at(until, progress.recv()).await {
+                    Ok(Ok(m)) => self.on_message(&m).await,
+                    Ok(Err(broadcast::error::RecvError::Lagged(n))) => {
+                        tracing::warn!(task_id = %self.task, skipped = n, "stream lagged");
+                        true
+                    }
+                    Ok(Err(_)) | Err(_) => self.timed_out().await,
+                },
             };
             if !open {
-                return; // the client went away
+                return; // the client went away, or the time is up
+            }
+        }
+    }
+
+    /// Out of time (or no progress to come): the report goes out if it is here, else
+    /// an `error`. Returns whether to go on.
+    async fn timed_out(&mut self) -> bool {
+        if self.report.is_some() {
+            // Out of time for tokens: the report still goes out.
+            self.writing = Writing::Done;
+            return true;
+        }
+        let err = json!({"task_id": self.task, "error": "no report before the deadline"});
+        let _ = send(&self.tx, "error", &err).await;
+        false
+    }
+
+    /// Takes the progress that came while tokens were relayed (the report, mostly).
+    async fn notice_progress(&mut self, progress: &mut broadcast::Receiver<Arc<Message>>) -> bool {
+        loop {
+            match progress.try_recv() {
+                Ok(m) => {
+                    if !self.on_message(&m).await {
+                        return false;
+                    }
+                }
+                Err(broadcast::error::TryRecvError::Lagged(n)) => {
+                    tracing::warn!(task_id = %self.task, skipped = n, "stream lagged");
+                }
+                Err(_) => return true,
             }
         }
     }
@@ -169,19 +215,19 @@ impl Follow {
             Payload::PlanReady(p) => {
                 let open = send(&self.tx, "plan", p).await;
                 self.plan = Some(p.clone());
-                self.start_when_final();
+                self.start_when_final().await;
                 open
             }
             Payload::StepResult(r) => {
                 let open = send(&self.tx, "step", r).await;
                 self.results.insert(r.step_id.clone(), r.clone());
-                self.start_when_final();
+                self.start_when_final().await;
                 open
             }
             Payload::FinalReport(r) => {
                 self.report = Some(r.clone());
                 if matches!(self.writing, Writing::NotStarted) {
-                    return self.start_from_report(r).await;
+                    self.start_from_report(r).await;
                 }
                 true
             }
@@ -189,80 +235,84 @@ impl Follow {
         }
     }
 
-    /// Starts the model's report once every step of the plan has its result.
-    fn start_when_final(&mut self) {
-        let (Writing::NotStarted, Some(writer), Some(plan)) =
-            (&self.writing, &self.writer, &self.plan)
-        else {
+    /// Starts relaying the report's tokens once every step of the plan has its result.
+    async fn start_when_final(&mut self) {
+        let (Writing::NotStarted, Some(plan)) = (&self.writing, &self.plan) else {
             return;
         };
         if plan.plan.steps.is_empty() || !report::complete(plan, &self.results) {
             return;
         }
-        let built = report::build(plan, &self.results);
-        self.writing = Writing::Streaming(stream_or_template(
-            Some(writer.clone()),
-            plan.query.clone(),
-            plan.language.clone(),
-            built.steps,
-            built.status,
-            plan.unplanned.clone(),
-        ));
+        self.relay_tokens().await;
     }
 
-    /// The report came first: tokens from its steps, or its text as one token when it
-    /// has no steps or is a deadline report.
-    async fn start_from_report(&mut self, r: &FinalReport) -> bool {
+    /// The report came first: its tokens are all on the stream already, unless it has no
+    /// steps or is a deadline report (then its text comes as one token).
+    async fn start_from_report(&mut self, r: &FinalReport) {
         let finished = r.steps.iter().all(|s| s.outcome.is_some());
-        match &self.writer {
-            Some(writer)
-                if !r.steps.is_empty()
-                    && finished
-                    && r.status != ReportStatus::DeadlineExceeded =>
-            {
-                let unplanned = self.plan.as_ref().and_then(|p| p.unplanned.clone());
-                self.writing = Writing::Streaming(stream_or_template(
-                    Some(writer.clone()),
-                    r.query.clone(),
-                    r.language.clone(),
-                    r.steps.clone(),
-                    r.status,
-                    unplanned,
-                ));
-                true
-            }
-            _ => {
-                self.writing = Writing::Done;
-                send(&self.tx, "token", &json!({"text": r.text})).await
-            }
+        if !r.steps.is_empty() && finished && r.status != ReportStatus::DeadlineExceeded {
+            self.relay_tokens().await;
+        } else {
+            self.writing = Writing::Done;
         }
     }
 
-    async fn on_token(&mut self, ev: Option<SynthEvent>) -> bool {
-        match ev {
-            Some(SynthEvent::Token(text)) => send(&self.tx, "token", &json!({"text": text})).await,
-            Some(SynthEvent::Done {
-                text,
-                written_by,
-                fallback,
-                replace,
-            }) => {
-                self.writing = Writing::Done;
-                if let Some(reason) = &fallback {
-                    tracing::warn!(task_id = %self.task, code = %reason.code(), reason = %reason,
-                        "streamed report not the model's; template sent");
-                }
-                if !replace {
-                    return true;
-                }
-                let reason = fallback.map(|f| f.code());
-                let data = json!({"text": text, "written_by": written_by, "reason": reason});
-                send(&self.tx, "replace", &data).await
+    /// Starts reading the task's token stream from its first entry.
+    async fn relay_tokens(&mut self) {
+        self.writing = match self.bus.read_tokens(&self.task).await {
+            Ok(reader) => Writing::Relaying(reader),
+            Err(e) => {
+                tracing::warn!(task_id = %self.task, error = %e,
+                    "cannot read the report's tokens; the report will say it all");
+                Writing::Done
             }
-            None => {
-                self.writing = Writing::Done;
-                true
+        };
+    }
+
+    /// Sends token stream entries as `token` and `replace` events; the last entry ends
+    /// the relaying.
+    async fn relay(&mut self, entries: Vec<ReportToken>) -> bool {
+        for entry in entries {
+            match entry {
+                ReportToken::Text(text) => {
+                    self.shown.get_or_insert_default().push_str(&text);
+                    if !send(&self.tx, "token", &json!({"text": text})).await {
+                        return false;
+                    }
+                }
+                ReportToken::Done(done) => {
+                    self.writing = Writing::Done;
+                    if !done.replace {
+                        return true;
+                    }
+                    let data = json!({"text": done.text, "written_by": done.written_by,
+                        "reason": done.reason});
+                    self.shown = Some(done.text);
+                    return send(&self.tx, "replace", &data).await;
+                }
             }
         }
+        true
+    }
+
+    /// Sends the report, after making what the client was shown say what it says.
+    async fn finish(&mut self, report: FinalReport) {
+        if self.tokens {
+            let sent = match &self.shown {
+                None => send(&self.tx, "token", &json!({"text": report.text})).await,
+                Some(shown) if *shown != report.text => {
+                    tracing::warn!(task_id = %self.task, written_by = %report.written_by,
+                        "the report differs from the tokens shown; replaced");
+                    let data = json!({"text": report.text, "written_by": report.written_by,
+                        "reason": SUPERSEDED});
+                    send(&self.tx, "replace", &data).await
+                }
+                Some(_) => true,
+            };
+            if !sent {
+                return;
+            }
+        }
+        let _ = send(&self.tx, "report", &report).await;
     }
 }

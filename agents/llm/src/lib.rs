@@ -6,7 +6,8 @@
 //! ([`plan_with_fallback`]); a model-made plan is used only when it fits the live tools
 //! ([`validate`]); a model-written report is used only when every number in it comes
 //! from the results ([`numbers_grounded`]), else the template writes it
-//! ([`write_or_template`]). Every failure (timeout, HTTP error, invalid JSON, unknown
+//! ([`write_or_template`]; streamed, with each number held back until checked:
+//! [`stream_or_template`]). Every failure (timeout, HTTP error, invalid JSON, unknown
 //! tool, cycle, ungrounded number) falls back and says why. This crate never publishes
 //! on the bus and never fails a task: the Planner and Synthesizer roles call it.
 

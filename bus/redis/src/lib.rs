@@ -11,6 +11,7 @@ mod publish;
 mod reply;
 mod store;
 mod subscriber;
+mod tokens;
 mod watcher;
 
 use std::sync::Arc;
@@ -27,11 +28,14 @@ pub use store::RedisStore;
 use chorus_bus::bus::{Bus, IngressFeed, Subscriber, Subscription, Watcher};
 use chorus_bus::envelope::Message;
 use chorus_bus::error::BusError;
+use chorus_bus::ids::TaskId;
 use chorus_bus::settings::BusSettings;
+use chorus_bus::tokens::{ReportToken, TokenReader};
 use chorus_bus::topic::Topic;
 use error::bus_err;
 use publish::{add_publish, publish_guarded_script, publish_once_script};
 use subscriber::RedisSubscriber;
+use tokens::RedisTokenReader;
 use watcher::RedisWatcher;
 
 /// Most messages sent in one pipeline by `publish_many`.
@@ -338,5 +342,18 @@ impl Bus for RedisBus {
                     .map(|d| d.into_message())
             })
             .collect())
+    }
+
+    async fn append_tokens(
+        &self,
+        task: &TaskId,
+        tokens: &[ReportToken],
+        ttl: Duration,
+    ) -> Result<usize, BusError> {
+        tokens::append(&self.shared, task, tokens, ttl).await
+    }
+
+    async fn read_tokens(&self, task: &TaskId) -> Result<Box<dyn TokenReader>, BusError> {
+        Ok(Box::new(RedisTokenReader::new(self.shared.clone(), task)))
     }
 }

@@ -89,6 +89,28 @@ pub(crate) fn read_reply(v: &Value) -> Vec<(String, Vec<StreamEntry>)> {
         .collect()
 }
 
+/// The field lists of the entries of an XREAD reply, over every stream in it (nil
+/// when the block timed out), each with its entry id; deleted entries are skipped.
+pub(crate) fn read_fields(v: &Value) -> Vec<(String, Vec<(String, String)>)> {
+    pairs_or_arrays(v)
+        .iter()
+        .flat_map(|(_, list)| items(list))
+        .filter_map(|e| {
+            let parts = items(&e);
+            let id = text(parts.first()?)?;
+            let fields = parts.get(1)?;
+            if matches!(fields, Value::Nil) {
+                return None;
+            }
+            let fields = pairs(fields)
+                .into_iter()
+                .filter_map(|(k, v)| Some((k, text(&v)?)))
+                .collect();
+            Some((id, fields))
+        })
+        .collect()
+}
+
 /// `[[stream, entries], …]` (RESP2) or `{stream: entries}` (RESP3).
 fn pairs_or_arrays(v: &Value) -> Vec<(String, Value)> {
     match v {
@@ -200,6 +222,36 @@ mod tests {
             ]
         );
         assert!(read_reply(&Value::Nil).is_empty());
+    }
+
+    #[test]
+    fn a_read_reply_gives_every_field_of_each_entry() {
+        let reply = Value::Array(vec![Value::Array(vec![
+            bulk("report_tokens:t1"),
+            Value::Array(vec![
+                Value::Array(vec![
+                    bulk("1-0"),
+                    Value::Array(vec![bulk("text"), bulk("2+4 is ")]),
+                ]),
+                Value::Array(vec![bulk("2-0"), Value::Nil]),
+                Value::Array(vec![
+                    bulk("3-0"),
+                    Value::Array(vec![bulk("done"), bulk("true"), bulk("text"), bulk("6")]),
+                ]),
+            ]),
+        ])]);
+        let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+        assert_eq!(
+            read_fields(&reply),
+            vec![
+                ("1-0".to_owned(), vec![pair("text", "2+4 is ")]),
+                (
+                    "3-0".to_owned(),
+                    vec![pair("done", "true"), pair("text", "6")]
+                ),
+            ]
+        );
+        assert!(read_fields(&Value::Nil).is_empty());
     }
 
     #[test]

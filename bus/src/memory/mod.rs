@@ -5,6 +5,7 @@
 mod log;
 mod store;
 mod subscriber;
+mod tokens;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -18,11 +19,14 @@ pub use store::MemoryStore;
 use crate::bus::{Bus, IngressFeed, Subscriber, Subscription, Watcher};
 use crate::envelope::Message;
 use crate::error::BusError;
+use crate::ids::TaskId;
 use crate::settings::BusSettings;
 use crate::store::Store;
+use crate::tokens::{ReportToken, TokenReader, token_stream_key};
 use crate::topic::Topic;
 use log::{EntryId, Log};
 use subscriber::{MemorySubscriber, MemoryWatcher};
+use tokens::{MemoryTokenReader, TokenStreams};
 
 /// Capacity of the watch broadcast; a watcher lagging further loses the oldest messages.
 const WATCH_CAPACITY: usize = 16_384;
@@ -38,6 +42,8 @@ struct Inner {
     /// of every envelope, as the raw text a channel would carry.
     channels: broadcast::Sender<(Topic, Arc<str>)>,
     store: MemoryStore,
+    /// Every task's report token stream.
+    tokens: Arc<TokenStreams>,
 }
 
 /// The in-memory bus. Clones share the same streams.
@@ -77,6 +83,7 @@ impl MemoryBus {
                 mirror,
                 channels,
                 store,
+                tokens: Arc::default(),
             }),
         }
     }
@@ -291,5 +298,24 @@ impl Bus for MemoryBus {
                     .map(|d| d.into_message())
             })
             .collect())
+    }
+
+    async fn append_tokens(
+        &self,
+        task: &TaskId,
+        tokens: &[ReportToken],
+        ttl: Duration,
+    ) -> Result<usize, BusError> {
+        Ok(self
+            .inner
+            .tokens
+            .append(&token_stream_key(task), tokens, ttl))
+    }
+
+    async fn read_tokens(&self, task: &TaskId) -> Result<Box<dyn TokenReader>, BusError> {
+        Ok(Box::new(MemoryTokenReader::new(
+            self.inner.tokens.clone(),
+            token_stream_key(task),
+        )))
     }
 }

@@ -483,3 +483,135 @@ pub async fn the_store_keeps_values_hashes_and_sorted_sets(h: &impl Harness) {
     tokio::time::sleep(Duration::from_millis(80)).await;
     assert_eq!(store.get("chorus:t:short").await.expect("get"), None);
 }
+
+fn text(t: &str) -> ReportToken {
+    ReportToken::Text(t.to_owned())
+}
+
+fn done(t: &str, replace: bool) -> ReportToken {
+    ReportToken::Done(TokensDone {
+        text: t.to_owned(),
+        written_by: "llm".to_owned(),
+        replace,
+        reason: replace.then(|| "ungrounded".to_owned()),
+    })
+}
+
+/// Reads `reader` until its done entry, or `rounds` empty waits.
+async fn read_to_done(reader: &mut dyn TokenReader, rounds: usize) -> Vec<ReportToken> {
+    let mut out = Vec::new();
+    for _ in 0..rounds {
+        out.extend(reader.next(Duration::from_millis(200)).await.expect("read"));
+        if matches!(out.last(), Some(ReportToken::Done(_))) {
+            break;
+        }
+    }
+    out
+}
+
+pub async fn report_tokens_are_read_in_order_from_the_first_by_any_reader(h: &impl Harness) {
+    let (writer, reader_bus) = (h.bus().await, h.bus().await);
+    let (task, other) = (TaskId::from("tok-1"), TaskId::from("tok-2"));
+    let ttl = Duration::from_secs(60);
+    let first = [text("2+4 "), text("is ")];
+    assert_eq!(
+        writer
+            .append_tokens(&task, &first, ttl)
+            .await
+            .expect("append"),
+        2
+    );
+    let mut early = reader_bus.read_tokens(&task).await.expect("reader");
+    assert_eq!(
+        early
+            .next(Duration::ZERO)
+            .await
+            .expect("read what is there"),
+        first.to_vec()
+    );
+    let rest = [text("6."), done("2+4 is 6.", false)];
+    assert_eq!(
+        writer
+            .append_tokens(&task, &rest, ttl)
+            .await
+            .expect("append"),
+        4
+    );
+    writer
+        .append_tokens(&other, &[text("elsewhere")], ttl)
+        .await
+        .expect("append");
+    assert_eq!(read_to_done(early.as_mut(), 10).await, rest.to_vec());
+    assert!(early.next(Duration::ZERO).await.expect("read").is_empty());
+    // A reader made after the end reads everything from the first entry.
+    let mut late = reader_bus.read_tokens(&task).await.expect("reader");
+    let all: Vec<ReportToken> = first.iter().chain(&rest).cloned().collect();
+    assert_eq!(read_to_done(late.as_mut(), 10).await, all);
+    // A stream nobody wrote is empty, not an error.
+    let mut none = reader_bus
+        .read_tokens(&TaskId::from("tok-none"))
+        .await
+        .expect("reader");
+    assert!(none.next(Duration::ZERO).await.expect("read").is_empty());
+    assert!(
+        none.next(Duration::from_millis(50))
+            .await
+            .expect("read")
+            .is_empty()
+    );
+}
+
+pub async fn a_token_reader_waits_for_tokens_appended_after_it_started(h: &impl Harness) {
+    let bus = h.bus().await;
+    let task = TaskId::from("tok-wait");
+    let mut reader = bus.read_tokens(&task).await.expect("reader");
+    let writer = h.bus().await;
+    let (t, w) = (task.clone(), writer.clone());
+    let append = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let tokens = [text("late "), done("late answer", true)];
+        w.append_tokens(&t, &tokens, Duration::from_secs(60))
+            .await
+            .expect("append");
+    });
+    let started = std::time::Instant::now();
+    let got = read_to_done(reader.as_mut(), 5).await;
+    append.await.expect("appender");
+    assert_eq!(got, vec![text("late "), done("late answer", true)]);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+pub async fn token_streams_are_capped_and_expire_with_their_ttl(h: &impl Harness) {
+    let bus = h.bus().await;
+    let task = TaskId::from("tok-cap");
+    let many: Vec<ReportToken> = (0..5000).map(|i| text(&format!("{i} "))).collect();
+    let len = bus
+        .append_tokens(&task, &many, Duration::from_secs(60))
+        .await
+        .expect("append");
+    // The cap is 4096; Redis trims approximately (whole nodes of 100 entries).
+    assert!((4096..=4196).contains(&len), "len {len}");
+    let mut reader = bus.read_tokens(&task).await.expect("reader");
+    let mut read = Vec::new();
+    loop {
+        let batch = reader.next(Duration::ZERO).await.expect("read");
+        if batch.is_empty() {
+            break;
+        }
+        read.extend(batch);
+    }
+    assert_eq!(read.len(), len);
+    assert_eq!(read.last(), many.last(), "the newest entries are kept");
+
+    let short = TaskId::from("tok-short");
+    bus.append_tokens(&short, &[text("gone soon")], Duration::from_millis(50))
+        .await
+        .expect("append");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let mut reader = bus.read_tokens(&short).await.expect("reader");
+    assert!(reader.next(Duration::ZERO).await.expect("read").is_empty());
+}

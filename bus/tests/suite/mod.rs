@@ -96,6 +96,9 @@ macro_rules! bus_suite {
             a_watcher_sees_messages_published_after_it_started,
             streams_are_capped_near_the_configured_length,
             the_store_keeps_values_hashes_and_sorted_sets,
+            report_tokens_are_read_in_order_from_the_first_by_any_reader,
+            a_token_reader_waits_for_tokens_appended_after_it_started,
+            token_streams_are_capped_and_expire_with_their_ttl,
         );
     };
     (@tests $make:path; $($name:ident),* $(,)?) => {

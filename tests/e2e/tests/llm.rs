@@ -1,12 +1,14 @@
 //! The language model wired into the running system: real redis-server, real MCP
 //! servers, every role its own `chorus agent` process, and a fake OpenAI-compatible
 //! server in this test process (the only fake: a model). The model plans what the
-//! heuristic planner cannot, writes grounded reports, streams them over
-//! `POST /chat/stream`, and every failure falls back to what Chorus does without it.
+//! heuristic planner cannot, writes grounded reports in one streaming call whose pieces
+//! go onto the task's token stream (`report_tokens:<task_id>`, relayed over
+//! `POST /chat/stream`), and every failure falls back to what Chorus does without it.
 
 #[path = "llm/fake_model.rs"]
 mod fake_model;
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use chorus_agents::client::ask;
@@ -16,7 +18,7 @@ use chorus_bus::{Bus, TaskContext, Topic};
 use chorus_bus::{FinalReport, Payload, PlanReady, PlannerKind, ReportStatus};
 use chorus_e2e::{Cluster, ClusterOptions};
 use fake_model::{FakeModel, Reply, Script};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// A query the heuristic planner cannot plan.
 const PRIMES: &str = "what is the sum of the first two primes";
@@ -166,12 +168,11 @@ async fn chat_stream_sends_the_models_tokens_after_the_steps_then_the_report() {
     assert_eq!(report["steps"][2]["outcome"]["value"], "17");
     assert_eq!(report["written_by"], "llm");
     assert_eq!(report["text"].as_str().map(str::trim), Some(answer));
-    // The heuristic planned it (no model plan); the report was streamed once and
-    // written once by the Synthesizer.
+    // The heuristic planned it (no model plan); the model was asked once, streaming,
+    // by the Synthesizer: the gateway relayed that one call.
     let asked = model.asked();
     assert_eq!(count(&asked, "plan"), 0);
-    assert!(asked.contains(&("report", true)), "{asked:?}");
-    assert!(asked.contains(&("report", false)), "{asked:?}");
+    assert_eq!(asked, vec![("report", true)]);
 
     // A number the tools never produced, midway: the tokens before it were shown, the
     // number never is; `replace` carries the template, and the report is the template.
@@ -237,4 +238,139 @@ async fn a_model_slower_than_the_deadline_falls_back_within_it() {
     assert_eq!(report.written_by, "template");
     assert_eq!(count(&model.asked(), "plan"), 1);
     assert_eq!(count(&model.asked(), "report"), 1);
+}
+
+/// Posts `query` to `POST /chat/stream` and reads every event.
+async fn chat_stream(cluster: &Cluster, query: &str) -> Vec<(String, Value)> {
+    let response = reqwest::Client::new()
+        .post(format!(
+            "http://127.0.0.1:{}/chat/stream",
+            cluster.http_port
+        ))
+        .json(&json!({"query": query}))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    chorus_e2e::read_events(response).await
+}
+
+/// What an SSE client shows: the `token` texts, replaced by a `replace`'s text.
+fn shown_over_sse(events: &[(String, Value)]) -> String {
+    let mut shown = String::new();
+    for (name, data) in events {
+        let text = data["text"].as_str().unwrap_or_default();
+        match name.as_str() {
+            "token" => shown.push_str(text),
+            "replace" => shown = text.to_owned(),
+            _ => {}
+        }
+    }
+    shown
+}
+
+/// The task's token stream read straight from Redis, as any client can
+/// (`XREAD STREAMS report_tokens:<task_id> 0`): what it shows (the `text` of each entry,
+/// replaced by the last one's when it says `replace true`), and the last entry's fields.
+async fn shown_on_redis(bus: &RedisBus, task: &str) -> (String, HashMap<String, String>) {
+    let key = format!("report_tokens:{task}");
+    let reply: redis::streams::StreamReadReply = redis::cmd("XREAD")
+        .arg("STREAMS")
+        .arg(&key)
+        .arg("0")
+        .query_async(&mut bus.connection())
+        .await
+        .expect("XREAD");
+    let entries = &reply.keys.first().expect("the token stream exists").ids;
+    let fields = |e: &redis::streams::StreamId| -> HashMap<String, String> {
+        e.map
+            .keys()
+            .filter_map(|k| Some((k.clone(), e.get::<String>(k)?)))
+            .collect()
+    };
+    let (last, pieces) = entries.split_last().expect("entries");
+    let mut shown: String = pieces.iter().map(|e| fields(e)["text"].clone()).collect();
+    let done = fields(last);
+    assert_eq!(
+        done.get("done").map(String::as_str),
+        Some("true"),
+        "{done:?}"
+    );
+    if done["replace"] == "true" {
+        shown = done["text"].clone();
+    }
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(&key)
+        .query_async(&mut bus.connection())
+        .await
+        .expect("PTTL");
+    assert!(ttl > 0, "the token stream expires (PTTL {ttl})");
+    (shown, done)
+}
+
+/// The task's report as published on `final_report`.
+async fn published_report(bus: &RedisBus, task: &str) -> FinalReport {
+    let reports = bus
+        .recent(&Topic::final_report(), 100)
+        .await
+        .expect("final_report history");
+    let mine: Vec<FinalReport> = reports
+        .into_iter()
+        .filter(|m| m.task_id == task)
+        .filter_map(|m| match m.payload {
+            Payload::FinalReport(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(mine.len(), 1, "one report per task");
+    mine.into_iter().next().expect("a report")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tokens_on_redis_and_over_http_show_exactly_the_reports_text() {
+    let answer = "(2+4)*3 - 1: 2+4 is 6, times 3 is 18, less 1 is 17.";
+    let model = FakeModel::start(Script {
+        plan: Reply::Status(500),
+        report: Reply::Text(answer.into()),
+    })
+    .await;
+    let cluster = Cluster::start(ClusterOptions {
+        env: model.env(),
+        ..ClusterOptions::default()
+    });
+    let bus = cluster.bus().await;
+
+    // A grounded answer: the pieces, on Redis and over HTTP, are the report's text.
+    let events = chat_stream(&cluster, "(2+4)*3 - 1").await;
+    let task = events[0].1["task_id"].as_str().expect("task id").to_owned();
+    let report = published_report(&bus, &task).await;
+    let (on_redis, done) = shown_on_redis(&bus, &task).await;
+    assert_eq!(report.written_by, "llm");
+    assert_eq!(report.text, answer);
+    assert_eq!(on_redis, report.text);
+    assert_eq!(shown_over_sse(&events), report.text);
+    assert_eq!(done["written_by"], "llm");
+    assert_eq!(done["replace"], "false");
+    assert_eq!(done["text"], report.text);
+    assert!(!events.iter().any(|(n, _)| n == "replace"), "{events:?}");
+    assert_eq!(model.asked(), vec![("report", true)], "one call per report");
+
+    // Refused midway: both show the template in the end, and so does the report.
+    model.set(Script {
+        plan: Reply::Status(500),
+        report: Reply::Text("(2+4)*3 - 1 is 17, or maybe 99.".into()),
+    });
+    let events = chat_stream(&cluster, "(2+4)*3 - 1").await;
+    let task = events[0].1["task_id"].as_str().expect("task id").to_owned();
+    let report = published_report(&bus, &task).await;
+    let (on_redis, done) = shown_on_redis(&bus, &task).await;
+    assert_eq!(report.written_by, "template");
+    assert_eq!(done["replace"], "true");
+    assert_eq!(done["reason"], "ungrounded");
+    assert_eq!(done["written_by"], "template");
+    assert_eq!(on_redis, report.text);
+    assert_eq!(shown_over_sse(&events), report.text);
+    assert!(events.iter().any(|(n, _)| n == "replace"), "{events:?}");
+    assert!(!report.text.contains("99"), "{}", report.text);
+    assert_eq!(count(&model.asked(), "report"), 2);
 }

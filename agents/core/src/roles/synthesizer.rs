@@ -5,8 +5,13 @@
 //!
 //! With a model configured (`[llm]`, `synthesize` on) the report's text is the model's
 //! when every number in it comes from the results, else the template's; the structured
-//! steps are the same either way. The model call is bounded by the task's deadline (less
-//! a reserve) and is skipped when the report is already out.
+//! steps are the same either way. The model is called once per report, streaming: its
+//! pieces go onto the task's token stream (`report_tokens:<task_id>`) as they come, and
+//! the report's text is exactly what that stream showed (see [`crate::token_stream`]).
+//! The call is bounded by the task's deadline (less a reserve), skipped when the report
+//! is already out, and made by one handler at a time: a handler that sees another one
+//! writing leaves its message pending, to find the report out when it comes again (or
+//! to write it, when the writer died).
 
 use std::collections::HashMap;
 
@@ -14,14 +19,15 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chorus_bus::{Delivery, FinalReport, Message, Payload, PlanReady, StepId, StepResult, Topic};
-use chorus_llm::{LlmSynthesizer, SynthFallback, WRITTEN_BY_TEMPLATE, write_or_template};
+use chorus_llm::{LlmSynthesizer, stream_or_template};
 use tracing::{info, warn};
 
 use super::{Ctx, dispatch};
 use crate::llm;
 use crate::report;
-use crate::runtime::{HandleError, Handler};
+use crate::runtime::{HandleError, Handler, Pending};
 use crate::state::once;
+use crate::token_stream;
 
 /// The Synthesizer's handler for `plan_ready` and every pool's results.
 pub struct Synthesizer {
@@ -72,17 +78,26 @@ impl Synthesizer {
         if let Some(model) = &self.llm
             && !report.steps.is_empty()
         {
-            if self
-                .ctx
-                .state
-                .store()
-                .get(&once::reported(task))
-                .await?
-                .is_some()
-            {
+            let store = self.ctx.state.store();
+            if store.get(&once::reported(task)).await?.is_some() {
                 return Ok(()); // already out: no model call for nothing
             }
-            self.write_with(model, msg, plan, &mut report).await;
+            let budget = llm::report_budget(
+                model.settings(),
+                llm::remaining(Some(llm::task_deadline_ms(msg, self.limits.deadline))),
+                &self.limits,
+            );
+            let hold = llm::writing_hold(budget, &self.limits);
+            if !store
+                .set_nx(&once::writing(task), &self.ctx.instance, hold)
+                .await?
+            {
+                return Err(HandleError::Transient(Pending::Busy(
+                    "another synthesizer is writing this report",
+                )));
+            }
+            self.write_with(model, msg, plan, &mut report, budget)
+                .await?;
         }
         let status = report.status;
         let out = msg
@@ -104,47 +119,41 @@ impl Synthesizer {
         Ok(())
     }
 
-    /// Replaces the template text of `report` with the model's when it is grounded and
-    /// comes within the task's deadline; logs why when it does not.
+    /// Writes the text of `report` with the model's stream onto the task's token stream
+    /// (the template's when the model's answer is refused or `budget` runs out), and logs
+    /// who wrote it.
     async fn write_with(
         &self,
         model: &LlmSynthesizer,
         msg: &Message,
         plan: &PlanReady,
         report: &mut FinalReport,
-    ) {
-        let deadline_ms = llm::task_deadline_ms(msg, self.limits.deadline);
-        let budget = llm::report_budget(
-            model.settings(),
-            llm::remaining(Some(deadline_ms)),
-            &self.limits,
-        );
-        let cut_short = || SynthFallback::Call(llm::deadline_timeout(budget));
-        let (text, written_by, fallback) = if budget < llm::MIN_MODEL_BUDGET {
-            (None, WRITTEN_BY_TEMPLATE, Some(cut_short()))
-        } else {
-            let call = write_or_template(
-                Some(model),
-                &plan.query,
-                &plan.language,
-                &report.steps,
+        budget: Duration,
+    ) -> Result<(), HandleError> {
+        let events = (budget >= llm::MIN_MODEL_BUDGET).then(|| {
+            stream_or_template(
+                Some(model.clone()),
+                plan.query.clone(),
+                plan.language.clone(),
+                report.steps.clone(),
                 report.status,
-                plan.unplanned.as_deref(),
-            );
-            match tokio::time::timeout(budget, call).await {
-                Ok((text, by, fallback)) => (Some(text), by, fallback),
-                Err(_) => (None, WRITTEN_BY_TEMPLATE, Some(cut_short())),
-            }
-        };
-        if let Some(text) = text {
-            report.text = text;
-        }
-        report.written_by = written_by.to_owned();
-        match fallback {
+                plan.unplanned.clone(),
+            )
+        });
+        let template = std::mem::take(&mut report.text);
+        let ttl = self.ctx.state.ttl();
+        let written =
+            token_stream::relay(&*self.ctx.bus, &msg.task_id, ttl, events, budget, template)
+                .await?;
+        report.text = written.text;
+        report.written_by = written.written_by.to_owned();
+        let written_by = written.written_by;
+        match written.fallback {
             Some(reason) => warn!(task_id = %msg.task_id, written_by, code = %reason.code(),
                 reason = %reason, "model report not used; template published"),
             None => info!(task_id = %msg.task_id, written_by, "report written"),
         }
+        Ok(())
     }
 }
 
