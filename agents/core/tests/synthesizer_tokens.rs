@@ -132,18 +132,28 @@ async fn shown(bus: &MemoryBus) -> (Vec<String>, String, TokensDone) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_report_is_written_once_streaming_and_says_what_its_tokens_showed() {
-    let answer = "Adding 2 and 4 gives 6.";
+/// A fake model that plans nothing (500) and writes `answer`, and an empty memory bus.
+async fn model_answering(answer: &str) -> (FakeModel, MemoryBus) {
     let model = FakeModel::start(Script {
         plan: Reply::Status(500),
         report: Reply::Text(answer.into()),
     })
     .await;
-    let bus = MemoryBus::default();
-    let synth = synthesizer(&bus, &model);
+    (model, MemoryBus::default())
+}
+
+/// `synth` handles the plan, then its one result.
+async fn plan_and_result(synth: &Synthesizer) {
     synth.handle(&delivery(plan())).await.expect("plan");
     synth.handle(&delivery(result())).await.expect("result");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_report_is_written_once_streaming_and_says_what_its_tokens_showed() {
+    let answer = "Adding 2 and 4 gives 6.";
+    let (model, bus) = model_answering(answer).await;
+    let synth = synthesizer(&bus, &model);
+    plan_and_result(&synth).await;
 
     let report = report(&bus).await;
     let (pieces, text, done) = shown(&bus).await;
@@ -165,15 +175,9 @@ async fn the_report_is_written_once_streaming_and_says_what_its_tokens_showed() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_refused_midway_ends_with_replace_and_the_report_is_the_template() {
-    let model = FakeModel::start(Script {
-        plan: Reply::Status(500),
-        report: Reply::Text("Adding 2 and 4 gives 6, or maybe 99.".into()),
-    })
-    .await;
-    let bus = MemoryBus::default();
+    let (model, bus) = model_answering("Adding 2 and 4 gives 6, or maybe 99.").await;
     let synth = synthesizer(&bus, &model);
-    synth.handle(&delivery(plan())).await.expect("plan");
-    synth.handle(&delivery(result())).await.expect("result");
+    plan_and_result(&synth).await;
 
     let report = report(&bus).await;
     let (pieces, text, done) = shown(&bus).await;
@@ -190,12 +194,7 @@ async fn an_answer_refused_midway_ends_with_replace_and_the_report_is_the_templa
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_finishing_at_once_make_one_call_and_one_stream() {
     let answer = "Adding 2 and 4 gives 6.";
-    let model = FakeModel::start(Script {
-        plan: Reply::Status(500),
-        report: Reply::Text(answer.into()),
-    })
-    .await;
-    let bus = MemoryBus::default();
+    let (model, bus) = model_answering(answer).await;
     let (a, b) = (synthesizer(&bus, &model), synthesizer(&bus, &model));
     a.handle(&delivery(plan())).await.expect("plan");
     let (da, db) = (delivery(result()), delivery(result()));
