@@ -7,7 +7,7 @@ use std::path::Path;
 use rmcp::ServerHandler;
 use serde_json::{Map, Value};
 
-use crate::{HttpServerHandle, HttpSettings, McpClient, ToolOutput, spawn_http};
+use crate::{HttpServerHandle, HttpSettings, McpClient, ToolOutput, ToolSpec, spawn_http};
 
 /// A client talking to `binary` over stdio (`--transport stdio`).
 pub async fn stdio_client(binary: &Path) -> McpClient {
@@ -63,4 +63,45 @@ pub async fn call(client: &McpClient, tool: &str, arguments: Value) -> ToolOutpu
         .call(tool, args(arguments))
         .await
         .unwrap_or_else(|e| panic!("{tool} call failed: {e}"))
+}
+
+/// Checks that `client` lists exactly the tools `names`, each with a description and
+/// an object input schema, and returns them for the server's own checks.
+pub async fn assert_lists(client: &McpClient, names: &[&str]) -> Vec<ToolSpec> {
+    let tools = client.list_tools().await.expect("list tools");
+    let listed: std::collections::BTreeSet<_> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(listed, names.iter().copied().collect());
+    for tool in &tools {
+        assert!(
+            tool.description.len() > 20,
+            "{} needs a description",
+            tool.name
+        );
+        assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+    }
+    tools
+}
+
+/// Calls each `(tool, arguments, expected)` and checks it is a tool error whose text
+/// contains `expected`; returns the outputs for the server's own checks.
+pub async fn assert_tool_errors(
+    client: &McpClient,
+    cases: Vec<(&'static str, Value, &'static str)>,
+) -> Vec<ToolOutput> {
+    let mut outputs = Vec::with_capacity(cases.len());
+    for (tool, arguments, expected) in cases {
+        let output = call(client, tool, arguments.clone()).await;
+        assert!(
+            output.is_error,
+            "{tool} {arguments} should fail, got {}",
+            output.text
+        );
+        assert!(
+            output.text.contains(expected),
+            "{tool} {arguments}: '{}' lacks '{expected}'",
+            output.text
+        );
+        outputs.push(output);
+    }
+    outputs
 }

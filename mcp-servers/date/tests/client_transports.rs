@@ -3,8 +3,6 @@
 
 mod support;
 
-use std::collections::BTreeSet;
-
 use chorus_mcp_common::McpClient;
 use chorus_mcp_date::DateServer;
 use serde_json::json;
@@ -21,15 +19,7 @@ const TOOLS: [&str; 7] = [
 ];
 
 async fn assert_lists_every_tool(client: &McpClient) {
-    let tools = client.list_tools().await.expect("list tools");
-    let names: BTreeSet<_> = tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, TOOLS.into_iter().collect());
-    for tool in &tools {
-        assert!(
-            tool.description.len() > 20,
-            "{} needs a description",
-            tool.name
-        );
+    for tool in testing::assert_lists(client, &TOOLS).await {
         let properties = &tool.input_schema["properties"];
         assert!(
             properties["now"].is_object() && properties["timezone"].is_object(),

@@ -3,8 +3,6 @@
 
 mod support;
 
-use std::collections::BTreeSet;
-
 use chorus_mcp_common::McpClient;
 use chorus_mcp_math::MathServer;
 use support::*;
@@ -14,16 +12,7 @@ const TOOLS: [&str; 10] = [
 ];
 
 async fn assert_lists_every_tool(client: &McpClient) {
-    let tools = client.list_tools().await.expect("list tools");
-    let names: BTreeSet<_> = tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, TOOLS.into_iter().collect());
-    for tool in &tools {
-        assert!(
-            tool.description.len() > 20,
-            "{} needs a description",
-            tool.name
-        );
-        assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+    for tool in testing::assert_lists(client, &TOOLS).await {
         assert!(tool.input_schema["required"].is_array(), "{}", tool.name);
     }
 }

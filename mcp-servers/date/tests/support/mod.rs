@@ -261,17 +261,5 @@ pub async fn assert_success_cases(client: &McpClient) {
 
 /// Asserts every error case is a tool error with a readable message.
 pub async fn assert_error_cases(client: &McpClient) {
-    for (tool, arguments, expected) in error_cases() {
-        let output = call(client, tool, arguments.clone()).await;
-        assert!(
-            output.is_error,
-            "{tool} {arguments} should fail, got {}",
-            output.text
-        );
-        assert!(
-            output.text.contains(expected),
-            "{tool} {arguments}: '{}' lacks '{expected}'",
-            output.text
-        );
-    }
+    testing::assert_tool_errors(client, error_cases()).await;
 }
