@@ -32,6 +32,16 @@ async fn publish_retrying(bus: &RedisBus, msg: &Message) {
     panic!("publish did not succeed after the restart");
 }
 
+/// A bus on `redis` and a `math` subscriber of `math_task`.
+async fn math_subscriber(redis: &RedisServer) -> (RedisBus, Box<dyn Subscriber>) {
+    let bus = RedisBus::connect(settings(redis)).await.expect("connect");
+    let sub = bus
+        .subscribe(Subscription::new("math", vec![Topic::pool_task("math")]))
+        .await
+        .expect("subscribe");
+    (bus, sub)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_redis_restart_mid_stream_loses_nothing_and_needs_no_new_clients() {
     let mut redis = RedisServer::start_with(RedisOptions::with_aof());
@@ -83,11 +93,7 @@ async fn a_redis_restart_mid_stream_loses_nothing_and_needs_no_new_clients() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_consumer_recreates_its_group_when_the_server_lost_it() {
     let redis = RedisServer::start();
-    let bus = RedisBus::connect(settings(&redis)).await.expect("connect");
-    let mut sub = bus
-        .subscribe(Subscription::new("math", vec![Topic::pool_task("math")]))
-        .await
-        .expect("subscribe");
+    let (bus, mut sub) = math_subscriber(&redis).await;
     assert!(collect(sub.as_mut(), 1, 2).await.is_empty());
     assert_eq!(redis.cli(&["FLUSHALL"]), "OK");
     bus.publish(&math_task("after-flush"))
@@ -118,11 +124,7 @@ async fn every_publish_is_mirrored_on_the_channel_of_its_topic() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_entry_without_a_data_field_is_dead_lettered() {
     let redis = RedisServer::start();
-    let bus = RedisBus::connect(settings(&redis)).await.expect("connect");
-    let mut sub = bus
-        .subscribe(Subscription::new("math", vec![Topic::pool_task("math")]))
-        .await
-        .expect("subscribe");
+    let (bus, mut sub) = math_subscriber(&redis).await;
     redis.cli(&["XADD", "math_task", "*", "payload", "{}"]);
     bus.publish(&math_task("good")).await.expect("publish");
     let got = collect(sub.as_mut(), 1, 20).await;

@@ -48,21 +48,27 @@ async fn ask_with_plan(bus: &RedisBus, query: &str) -> (PlanReady, FinalReport) 
     (plan.expect("a plan_ready was seen"), report)
 }
 
+/// A fake model following `script`, and a cluster whose roles use it.
+async fn cluster_with(script: Script) -> (FakeModel, Cluster) {
+    let model = FakeModel::start(script).await;
+    let cluster = Cluster::start(ClusterOptions {
+        env: model.env(),
+        ..ClusterOptions::default()
+    });
+    (model, cluster)
+}
+
 fn count(asked: &[(&str, bool)], kind: &str) -> usize {
     asked.iter().filter(|(k, _)| *k == kind).count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_model_plans_and_writes_through_every_process_and_each_failure_falls_back() {
-    let model = FakeModel::start(Script {
+    let (model, cluster) = cluster_with(Script {
         plan: Reply::Text(PRIMES_PLAN.into()),
         report: Reply::Text(PRIMES_ANSWER.into()),
     })
     .await;
-    let cluster = Cluster::start(ClusterOptions {
-        env: model.env(),
-        ..ClusterOptions::default()
-    });
     let bus = cluster.bus().await;
 
     // 1. The heuristic cannot plan it; the model's plan runs and its answer is grounded.
@@ -130,15 +136,11 @@ async fn the_model_plans_and_writes_through_every_process_and_each_failure_falls
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_stream_sends_the_models_tokens_after_the_steps_then_the_report() {
     let answer = "2+4 is 6, times 3 is 18, and 18 - 1 is 17.";
-    let model = FakeModel::start(Script {
+    let (model, cluster) = cluster_with(Script {
         plan: Reply::Status(500),
         report: Reply::Text(answer.into()),
     })
     .await;
-    let cluster = Cluster::start(ClusterOptions {
-        env: model.env(),
-        ..ClusterOptions::default()
-    });
     chorus_e2e::wait_for_port(cluster.http_port, Duration::from_secs(10));
     let response = reqwest::Client::new()
         .post(format!(
@@ -329,15 +331,11 @@ async fn published_report(bus: &RedisBus, task: &str) -> FinalReport {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tokens_on_redis_and_over_http_show_exactly_the_reports_text() {
     let answer = "(2+4)*3 - 1: 2+4 is 6, times 3 is 18, less 1 is 17.";
-    let model = FakeModel::start(Script {
+    let (model, cluster) = cluster_with(Script {
         plan: Reply::Status(500),
         report: Reply::Text(answer.into()),
     })
     .await;
-    let cluster = Cluster::start(ClusterOptions {
-        env: model.env(),
-        ..ClusterOptions::default()
-    });
     let bus = cluster.bus().await;
 
     // A grounded answer: the pieces, on Redis and over HTTP, are the report's text.
