@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::{MathError, decimal::format};
 
 pub mod abs;
+mod binary;
 pub mod divide;
 pub mod modulo;
 pub mod multiply;
@@ -21,23 +22,28 @@ pub mod subtract;
 pub mod sum;
 
 /// A tool's argument handling: arguments in, reply or error out.
-pub type Runner = fn(&Args<'_>) -> Result<ToolReply, MathError>;
+pub type Runner = Box<dyn Fn(&Args<'_>) -> Result<ToolReply, MathError> + Send + Sync>;
 
 /// Every math tool with its runner, in listing order.
 pub fn registry() -> &'static [(ToolDef, Runner)] {
     static REGISTRY: OnceLock<Vec<(ToolDef, Runner)>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
+        let [sum, subtract, multiply, divide, modulo, percent] =
+            binary::tools().map(binary::Binary::entry);
+        let single = |def: ToolDef, run: fn(&Args<'_>) -> Result<ToolReply, MathError>| {
+            (def, Box::new(run) as Runner)
+        };
         vec![
-            (sum::def(), sum::run as Runner),
-            (subtract::def(), subtract::run),
-            (multiply::def(), multiply::run),
-            (divide::def(), divide::run),
-            (power::def(), power::run),
-            (sqrt::def(), sqrt::run),
-            (modulo::def(), modulo::run),
-            (abs::def(), abs::run),
-            (round::def(), round::run),
-            (percent::def(), percent::run),
+            sum,
+            subtract,
+            multiply,
+            divide,
+            single(power::def(), power::run),
+            single(sqrt::def(), sqrt::run),
+            modulo,
+            single(abs::def(), abs::run),
+            single(round::def(), round::run),
+            percent,
         ]
     })
 }

@@ -1,32 +1,9 @@
 //! `modulo {a, b}` → remainder of a ÷ b.
+//! Its MCP definition is in the table of two-operand tools (`super::binary`).
 
 use bigdecimal::{BigDecimal, num_traits::Zero};
-use chorus_mcp_common::{ToolDef, ToolReply, args::Args};
-use serde_json::json;
 
-use super::{decimal_reply, object_schema, operand_schema};
-use crate::{MathError, decimal::operand};
-
-/// The tool definition.
-pub fn def() -> ToolDef {
-    super::def(
-        "modulo",
-        "Remainder of a divided by b (truncated division, so the remainder has the sign of a): modulo(10, 3) = \"1\", modulo(-7, 3) = \"-1\", modulo(5.5, 2) = \"1.5\". b = 0 is an error.",
-        object_schema(
-            json!({ "a": operand_schema("Dividend"), "b": operand_schema("Divisor (must not be 0)") }),
-            &["a", "b"],
-        ),
-    )
-}
-
-/// Reads `a` and `b`.
-pub fn run(args: &Args<'_>) -> Result<ToolReply, MathError> {
-    args.only(&["a", "b"])?;
-    Ok(decimal_reply(&modulo(
-        &operand(args, "a")?,
-        &operand(args, "b")?,
-    )?))
-}
+use crate::MathError;
 
 /// a − b × trunc(a / b), exact.
 pub fn modulo(a: &BigDecimal, b: &BigDecimal) -> Result<BigDecimal, MathError> {
