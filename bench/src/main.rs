@@ -9,7 +9,7 @@ use clap::Parser;
 /// Benchmark Chorus through its real pipeline: every role and both MCP servers as their
 /// own processes on a real Redis (started here with `--spawn`, or a running system's).
 #[derive(Parser)]
-#[command(name = "chorus-bench", version, about, long_about = None)]
+#[command(name = "chorus-bench", version)]
 struct Cli {
     /// A TOML settings file (environment variables CHORUS__SECTION__KEY override it).
     #[arg(long, env = "CHORUS_CONFIG")]

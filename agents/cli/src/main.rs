@@ -20,7 +20,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Chorus: a distributed multi-agent system that answers requests by planning steps,
 /// running them on pools of specialist agents over Redis, and writing one report.
 #[derive(Parser)]
-#[command(name = "chorus", version, about, long_about = None)]
+#[command(name = "chorus", version)]
 struct Cli {
     /// A TOML settings file (environment variables CHORUS__SECTION__KEY override it).
     #[arg(long, global = true, env = "CHORUS_CONFIG")]
