@@ -49,7 +49,7 @@ for port in "$math_port" "$date_port"; do
     sleep 0.1
   done
 done
-for role in chief planner router synthesizer; do start "$bin/chorus" agent "$role"; done
+for role in chief planner router synthesizer verifier; do start "$bin/chorus" agent "$role"; done
 for _ in $(seq 1 "${CHORUS_MATH_REPLICAS:-1}"); do start "$bin/chorus" agent pool --pool math; done
 for _ in $(seq 1 "${CHORUS_DATE_REPLICAS:-1}"); do start "$bin/chorus" agent pool --pool date; done
 echo "run-local.sh: ${#pids[@]} processes up against $redis_url (Ctrl-C stops them)" >&2

@@ -142,7 +142,7 @@ mcp_healthy() {
 wait_for 120 "every container healthy" all_healthy
 wait_for 30 "math-mcp /healthz" mcp_healthy math-mcp 7301
 wait_for 30 "date-mcp /healthz" mcp_healthy date-mcp 7302
-for s in chief planner router synthesizer math date; do wait_for 60 "$s ready" ready "$s" 1; done
+for s in chief planner router synthesizer verifier math date; do wait_for 60 "$s ready" ready "$s" 1; done
 say "stack up in $(($(date +%s) - run_start))s (http :$CHORUS_HTTP_PORT, redis 127.0.0.1:$CHORUS_REDIS_PORT)"
 
 # --- reports -----------------------------------------------------------------------

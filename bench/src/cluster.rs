@@ -106,7 +106,7 @@ impl Cluster {
         let chorus = binary(&opts.bin_dir, "chorus")?;
         let env = launcher::role_env(&cluster.redis_url, math_port, date_port);
         let mut roles: Vec<(String, &str, Option<&str>)> =
-            ["chief", "planner", "router", "synthesizer"]
+            ["chief", "planner", "router", "synthesizer", "verifier"]
                 .iter()
                 .map(|r| (r.to_string(), *r, None))
                 .collect();

@@ -68,6 +68,27 @@ pub struct PlanReady {
     /// client) is stored and dispatched by the Router.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dispatched: bool,
+    /// Which attempt at the task this plan is: 1 for the first plan, n + 1 for the plan
+    /// the Planner makes after the verdict REITERATE on attempt n (it re-runs only the
+    /// steps that failed for a reason that can pass, and what depends on them).
+    #[serde(
+        default = "first_iteration",
+        skip_serializing_if = "is_first_iteration"
+    )]
+    pub iteration: u32,
+    /// Why earlier attempts were not final, one line per failed step and attempt
+    /// (`attempt 1: s1 sum: sum timed out after 1000 ms`); empty on the first attempt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retried: Vec<String>,
+}
+
+/// The first attempt at a task (the default of every `iteration` field).
+pub fn first_iteration() -> u32 {
+    1
+}
+
+fn is_first_iteration(n: &u32) -> bool {
+    *n == 1
 }
 
 /// `<pool>_task`: one step with its arguments resolved, sent to a pool.
@@ -85,6 +106,13 @@ pub struct StepTask {
     /// The request's context (date tools take `now` and `timezone` from it).
     #[serde(default)]
     pub context: TaskContext,
+    /// The attempt (plan iteration) this step belongs to; its once-keys and its result
+    /// are that attempt's own, so a late result of an earlier attempt is ignored.
+    #[serde(
+        default = "first_iteration",
+        skip_serializing_if = "is_first_iteration"
+    )]
+    pub iteration: u32,
 }
 
 /// How a step ended.
@@ -102,6 +130,13 @@ pub enum StepOutcome {
     Failed {
         /// What went wrong, in words a user understands.
         error: String,
+        /// True when the failure can pass (the tool server was unreachable, the call
+        /// timed out, no live agent served the pool, the server restarted mid-call): a
+        /// later attempt may succeed, so the verdict is REITERATE. False (and absent on
+        /// the wire) for failures that cannot pass: a tool error such as a division by
+        /// zero, an invalid argument, an unknown tool.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        transient: bool,
     },
 }
 
@@ -109,6 +144,33 @@ impl StepOutcome {
     /// Whether the step succeeded.
     pub fn is_ok(&self) -> bool {
         matches!(self, StepOutcome::Ok { .. })
+    }
+
+    /// A failure that cannot pass (a tool error, an invalid argument).
+    pub fn failed(error: impl Into<String>) -> StepOutcome {
+        StepOutcome::Failed {
+            error: error.into(),
+            transient: false,
+        }
+    }
+
+    /// A failure that can pass (unreachable server, timeout, no live agent).
+    pub fn failed_transient(error: impl Into<String>) -> StepOutcome {
+        StepOutcome::Failed {
+            error: error.into(),
+            transient: true,
+        }
+    }
+
+    /// Whether this is a failure that can pass.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StepOutcome::Failed {
+                transient: true,
+                ..
+            }
+        )
     }
 }
 
@@ -132,6 +194,12 @@ pub struct StepResult {
     /// How long the tool call took, in microseconds.
     #[serde(default)]
     pub elapsed_us: u64,
+    /// The attempt (plan iteration) the step ran in.
+    #[serde(
+        default = "first_iteration",
+        skip_serializing_if = "is_first_iteration"
+    )]
+    pub iteration: u32,
 }
 
 /// `tool_request`: a pool agent is calling an MCP tool (an event for tracing).
@@ -221,6 +289,14 @@ pub struct FinalReport {
     /// Who wrote the text: `template` or `llm`.
     #[serde(default)]
     pub written_by: String,
+    /// How many attempts the task took (1 when the first plan's steps were final).
+    #[serde(default = "first_iteration")]
+    pub iterations: u32,
+    /// Why the earlier attempts were not final (one line per failed step and attempt),
+    /// and, when the last attempt still had failures that could pass, why Chorus
+    /// stopped trying (`agents.max_iterations` reached, or the deadline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retried: Vec<String>,
 }
 
 /// `clarification_needed`: the planner asks the user for more.
@@ -240,24 +316,68 @@ pub struct ClarificationAnswer {
     pub answer: String,
 }
 
-/// `renavigate_request`: ask the planner to plan again.
+/// A step that failed for a reason that can pass, as a verdict and a re-plan name it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct RenavigateRequest {
-    /// Why a new plan is wanted.
+pub struct FailedStep {
+    /// The step's id.
+    pub step_id: StepId,
+    /// Its pool.
+    pub pool: String,
+    /// Its tool.
+    pub tool: String,
+    /// Why it failed.
     pub reason: String,
-    /// The step that prompted it, if any.
-    #[serde(default)]
-    pub failed_step: Option<StepId>,
 }
 
-/// `verification_done`: a check of a report finished.
+impl FailedStep {
+    /// The step as one line of a report (`s1 sum: sum timed out after 1000 ms`).
+    pub fn line(&self) -> String {
+        format!("{} {}: {}", self.step_id, self.tool, self.reason)
+    }
+}
+
+/// `renavigate_request`: the Verifier asks the Planner to re-plan a task whose attempt
+/// `iteration` ended with failures that can pass.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RenavigateRequest {
+    /// The attempt that failed (the new plan is attempt `iteration + 1`).
+    pub iteration: u32,
+    /// The steps that failed for a reason that can pass; they and what depends on them
+    /// run again, every other result is kept.
+    pub failed_steps: Vec<FailedStep>,
+    /// Why a new plan is wanted, in one line.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// The verdict on an attempt at a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Verdict {
+    /// The attempt's results are final: every step succeeded, or failed for a reason
+    /// that cannot pass, or Chorus stopped trying (attempts or time ran out). The
+    /// report goes out with this verdict.
+    Finished,
+    /// Some step failed for a reason that can pass, and there is time and an attempt
+    /// left: the Planner re-plans what failed.
+    Reiterate,
+}
+
+/// `verification_done`: the verdict on attempt `iteration` of a task, reached when every
+/// step of its plan was final.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VerificationDone {
-    /// Whether the report passed.
-    pub ok: bool,
-    /// Notes on what was checked.
+    /// The attempt (plan iteration) judged.
+    pub iteration: u32,
+    /// FINISHED or REITERATE.
+    pub verdict: Verdict,
+    /// Why, one line each: the failures that can pass (REITERATE), or why Chorus stopped
+    /// trying although some could (FINISHED); empty when every step is final for good.
     #[serde(default)]
-    pub notes: String,
+    pub reasons: Vec<String>,
+    /// The steps that failed for a reason that can pass.
+    #[serde(default)]
+    pub failed_steps: Vec<FailedStep>,
 }
 
 /// `dead_letter`: a message that could not be handled, with why.

@@ -121,6 +121,14 @@ impl Topic {
     pub fn clarification_needed() -> Self {
         Topic(Self::CLARIFICATION_NEEDED.to_owned())
     }
+    /// `verification_done`.
+    pub fn verification_done() -> Self {
+        Topic(Self::VERIFICATION_DONE.to_owned())
+    }
+    /// `renavigate_request`.
+    pub fn renavigate_request() -> Self {
+        Topic(Self::RENAVIGATE_REQUEST.to_owned())
+    }
     /// `dead_letter`.
     pub fn dead_letter() -> Self {
         Topic(Self::DEAD_LETTER.to_owned())

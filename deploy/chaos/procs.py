@@ -82,10 +82,10 @@ class Proc:
 
 
 class Cluster:
-    """Redis, both MCP servers, and every role: chief, planner, router, synthesizer, two
-    replicas of each pool."""
+    """Redis, both MCP servers, and every role: chief, planner, router, synthesizer,
+    verifier, two replicas of each pool."""
 
-    ROLES = ["chief", "planner", "router", "synthesizer",
+    ROLES = ["chief", "planner", "router", "synthesizer", "verifier",
              "pool-math-0", "pool-math-1", "pool-date-0", "pool-date-1"]
 
     def __init__(self, bin_dir, work, settings):

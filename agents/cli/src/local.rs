@@ -14,7 +14,7 @@ use chorus_agents::runtime::{Shutdown, ShutdownTrigger};
 use chorus_agents::settings::Settings;
 use chorus_agents::state::TaskState;
 use chorus_agents::system::{Infra, run_role};
-use chorus_agents::topology::Role;
+use chorus_agents::topology::{Role, Topology};
 
 /// A running one-process system.
 pub struct LocalSystem {
@@ -50,9 +50,7 @@ impl LocalSystem {
         settings.pools.retain(|name, _| in_process(name).is_some());
         // One-process mode answers through the in-memory bus; it opens no port.
         settings.agents.http_bind.clear();
-        let mut roles = vec![Role::Chief, Role::Planner, Role::Router, Role::Synthesizer];
-        roles.extend(settings.pool_names().into_iter().map(Role::Pool));
-        for role in roles {
+        for role in Topology::new(&settings.pool_names()).roles() {
             let connector = match &role {
                 Role::Pool(p) => in_process(p),
                 _ => None,

@@ -1,4 +1,4 @@
-//! Chorus agents: the Chief, Planner, Router, pool agents and Synthesizer, each a
+//! Chorus agents: the Chief, Planner, Router, pool agents, Synthesizer and Verifier, each a
 //! handler over the [`chorus_bus::Bus`], plus what runs them (the loop, task state, the
 //! live registry, settings). A library: it names no transport, serves no HTTP and
 //! parses no command line; the `chorus` binary (agents/cli) composes it with the Redis
@@ -19,3 +19,4 @@ pub mod state;
 pub mod system;
 pub mod token_stream;
 pub mod topology;
+pub mod verdict;

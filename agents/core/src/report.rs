@@ -9,6 +9,17 @@ use chorus_bus::{FinalReport, PlanReady, ReportStatus, StepId, StepReport, StepR
 /// The report for `plan` given the results so far; steps without a result are shown as
 /// unfinished (which only happens at the deadline).
 pub fn build(plan: &PlanReady, results: &HashMap<StepId, StepResult>) -> FinalReport {
+    build_stopped(plan, results, &[])
+}
+
+/// [`build`] for a task where Chorus stopped trying although some step failed for a
+/// reason that can pass (`stopped`: why, from the verdict): the reasons go into
+/// `retried` and the attempts line says so.
+pub fn build_stopped(
+    plan: &PlanReady,
+    results: &HashMap<StepId, StepResult>,
+    stopped: &[String],
+) -> FinalReport {
     if let (Some(reply), true) = (&plan.reply, plan.plan.steps.is_empty()) {
         return FinalReport {
             query: plan.query.clone(),
@@ -17,6 +28,8 @@ pub fn build(plan: &PlanReady, results: &HashMap<StepId, StepResult>) -> FinalRe
             language: plan.language.clone(),
             steps: Vec::new(),
             written_by: "template".to_owned(),
+            iterations: plan.iteration,
+            retried: plan.retried.clone(),
         };
     }
     let steps: Vec<StepReport> = plan
@@ -41,13 +54,20 @@ pub fn build(plan: &PlanReady, results: &HashMap<StepId, StepResult>) -> FinalRe
     } else {
         chorus_heuristic::report_status(&steps)
     };
-    let text = chorus_heuristic::render_report(
+    let mut text = chorus_heuristic::render_report(
         &plan.query,
         &plan.language,
         &steps,
         status,
         plan.unplanned.as_deref(),
     );
+    if let Some(line) =
+        chorus_heuristic::attempts_line(&plan.language, plan.iteration, &plan.retried, stopped)
+    {
+        text.push('\n');
+        text.push_str(&line);
+        text.push('\n');
+    }
     FinalReport {
         query: plan.query.clone(),
         status,
@@ -55,6 +75,8 @@ pub fn build(plan: &PlanReady, results: &HashMap<StepId, StepResult>) -> FinalRe
         language: plan.language.clone(),
         steps,
         written_by: "template".to_owned(),
+        iterations: plan.iteration,
+        retried: plan.retried.iter().chain(stopped).cloned().collect(),
     }
 }
 
@@ -71,11 +93,13 @@ pub fn unserved(plan: &PlanReady, pools: &[String]) -> Vec<StepResult> {
             pool: s.pool.clone(),
             tool: s.tool.clone(),
             arguments: Default::default(),
-            outcome: chorus_bus::StepOutcome::Failed {
-                error: format!("no agent serves the {} pool", s.pool),
-            },
+            outcome: chorus_bus::StepOutcome::failed(format!(
+                "no agent serves the {} pool",
+                s.pool
+            )),
             agent: "chorus".to_owned(),
             elapsed_us: 0,
+            iteration: plan.iteration,
         })
         .collect()
 }

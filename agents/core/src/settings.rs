@@ -27,6 +27,14 @@ pub struct AgentSettings {
     /// How often each agent announces itself in the live registry; an agent missing
     /// three beats counts as down.
     pub heartbeat_ms: u64,
+    /// Attempts at a task in all (the first included): after an attempt whose steps
+    /// failed for a reason that can pass (unreachable server, timeout, no live agent),
+    /// the Planner re-plans what failed while attempts and time are left.
+    pub max_iterations: u32,
+    /// How long planning waits for a pool with no live agent (and a re-run step for
+    /// its server to answer again) before saying the pool is down; never past the
+    /// task's deadline.
+    pub pool_wait_ms: u64,
     /// Where the Chief serves its HTTP API (`POST /chat/stream`, `/tasks`, `/healthz`);
     /// empty to serve none.
     pub http_bind: String,
@@ -42,6 +50,8 @@ impl Default for AgentSettings {
             mcp_backoff_ms: 100,
             mcp_call_timeout_ms: 5_000,
             heartbeat_ms: 1_000,
+            max_iterations: 3,
+            pool_wait_ms: 5_000,
             http_bind: "127.0.0.1:8080".to_owned(),
         }
     }
@@ -174,6 +184,12 @@ impl Settings {
         if self.agents.deadline_tick_ms == 0 {
             return bad("agents.deadline_tick_ms", "must be above 0");
         }
+        if self.agents.max_iterations == 0 {
+            return bad(
+                "agents.max_iterations",
+                "must be at least 1 (the first attempt)",
+            );
+        }
         for (name, pool) in &self.pools {
             if !chorus_bus::topic::is_pool_name(name) {
                 return bad(
@@ -199,6 +215,11 @@ impl Settings {
     /// The deadline of a task.
     pub fn deadline(&self) -> Duration {
         Duration::from_millis(self.agents.deadline_ms)
+    }
+
+    /// How long planning waits for a pool with no live agent (`agents.pool_wait_ms`).
+    pub fn pool_wait(&self) -> Duration {
+        Duration::from_millis(self.agents.pool_wait_ms)
     }
 
     /// How long task state is kept.

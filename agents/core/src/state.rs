@@ -24,9 +24,19 @@ pub struct TaskState {
 fn plan_key(task: &str) -> String {
     format!("chorus:task:{task}:plan")
 }
-/// Key of a task's step results hash.
-fn results_key(task: &str) -> String {
-    format!("chorus:task:{task}:results")
+/// Key of a task's step results hash for attempt `iteration` (the first attempt's key
+/// has no suffix).
+fn results_key(task: &str, iteration: u32) -> String {
+    format!("chorus:task:{task}:results{}", attempt(iteration))
+}
+
+/// The suffix that makes a key an attempt's own: none for the first attempt (so the
+/// happy path's keys are the same as before attempts existed), `:i<n>` after.
+fn attempt(iteration: u32) -> String {
+    match iteration {
+        0 | 1 => String::new(),
+        n => format!(":i{n}"),
+    }
 }
 /// Key of a task's request (for the deadline report when no plan came).
 fn request_key(task: &str) -> String {
@@ -38,8 +48,11 @@ fn report_key(task: &str) -> String {
     format!("chorus:task:{task}:report")
 }
 
-/// Once-keys: set atomically together with the one publish they guard.
+/// Once-keys: set atomically together with the one publish they guard. A step's keys
+/// are its attempt's own, so a step re-run in attempt n + 1 goes out again.
 pub mod once {
+    use super::attempt;
+
     /// The task was accepted (normalised) by the Chief.
     pub fn accepted(task: &str) -> String {
         format!("chorus:task:{task}:once:accepted")
@@ -48,17 +61,39 @@ pub mod once {
     pub fn planned(task: &str) -> String {
         format!("chorus:task:{task}:once:planned")
     }
-    /// The step was dispatched to its pool (or failed because of a dependency).
-    pub fn dispatched(task: &str, step: &str) -> String {
-        format!("chorus:task:{task}:once:dispatch:{step}")
+    /// The plan of attempt `iteration` (> 1) went out after a re-plan.
+    pub fn replanned(task: &str, iteration: u32) -> String {
+        format!("chorus:task:{task}:once:planned{}", attempt(iteration))
     }
-    /// The step's tool_response event was published.
-    pub fn response(task: &str, step: &str) -> String {
-        format!("chorus:task:{task}:once:response:{step}")
+    /// The step was dispatched to its pool (or failed because of a dependency) in
+    /// attempt `iteration`.
+    pub fn dispatched(task: &str, step: &str, iteration: u32) -> String {
+        format!(
+            "chorus:task:{task}:once:dispatch:{step}{}",
+            attempt(iteration)
+        )
     }
-    /// The step's result was published.
-    pub fn result(task: &str, step: &str) -> String {
-        format!("chorus:task:{task}:once:result:{step}")
+    /// The step's tool_response event of attempt `iteration` was published.
+    pub fn response(task: &str, step: &str, iteration: u32) -> String {
+        format!(
+            "chorus:task:{task}:once:response:{step}{}",
+            attempt(iteration)
+        )
+    }
+    /// The step's result of attempt `iteration` was published.
+    pub fn result(task: &str, step: &str, iteration: u32) -> String {
+        format!(
+            "chorus:task:{task}:once:result:{step}{}",
+            attempt(iteration)
+        )
+    }
+    /// The verdict on attempt `iteration` was published.
+    pub fn verdict(task: &str, iteration: u32) -> String {
+        format!("chorus:task:{task}:once:verdict:{iteration}")
+    }
+    /// The re-plan of attempt `iteration` was asked for.
+    pub fn renavigate(task: &str, iteration: u32) -> String {
+        format!("chorus:task:{task}:once:renavigate:{iteration}")
     }
     /// The task's one final report was published.
     pub fn reported(task: &str) -> String {
@@ -114,16 +149,30 @@ impl TaskState {
         }
     }
 
-    /// Records a step result once (the first result of a step wins).
+    /// Replaces the stored plan by the plan of a later attempt (the Planner's re-plan;
+    /// the new plan is the same whoever makes it, so a racing replica writes the same).
+    pub async fn replace_plan(&self, task: &str, plan: &PlanReady) -> Result<(), BusError> {
+        let json = serde_json::to_string(plan).map_err(chorus_bus::DecodeError::from)?;
+        self.store.set(&plan_key(task), &json, self.ttl).await
+    }
+
+    /// Records a step result once per attempt (the first result of a step in its
+    /// attempt wins).
     pub async fn put_result(&self, task: &str, result: &StepResult) -> Result<bool, BusError> {
         let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
         self.store
-            .hset_nx(&results_key(task), &result.step_id, &json, self.ttl)
+            .hset_nx(
+                &results_key(task, result.iteration),
+                &result.step_id,
+                &json,
+                self.ttl,
+            )
             .await
     }
 
-    /// Records a step result once and, in the same round trip, reads the task's plan and
-    /// every result recorded so far (this one included).
+    /// Records a step result once (in its attempt's results) and, in the same round
+    /// trip, reads the task's plan and every result of that attempt so far (this one
+    /// included). The plan read may be a later attempt's: the caller compares.
     pub async fn record_result(
         &self,
         task: &str,
@@ -133,7 +182,7 @@ impl TaskState {
         let read = self
             .store
             .hset_nx_and_read(
-                &results_key(task),
+                &results_key(task, result.iteration),
                 &result.step_id,
                 &json,
                 self.ttl,
@@ -152,9 +201,14 @@ impl TaskState {
         Ok((plan, results))
     }
 
-    /// Every recorded result by step id (unreadable entries skipped).
-    pub async fn results(&self, task: &str) -> Result<HashMap<StepId, StepResult>, BusError> {
-        let fields = self.store.hgetall(&results_key(task)).await?;
+    /// Every recorded result of attempt `iteration` by step id (unreadable entries
+    /// skipped).
+    pub async fn results(
+        &self,
+        task: &str,
+        iteration: u32,
+    ) -> Result<HashMap<StepId, StepResult>, BusError> {
+        let fields = self.store.hgetall(&results_key(task, iteration)).await?;
         Ok(fields
             .into_iter()
             .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (StepId::from(k), r)))

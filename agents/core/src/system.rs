@@ -12,7 +12,8 @@ use tokio::task::JoinSet;
 use crate::registry::{Registry, heartbeat_loop};
 
 use crate::roles::pool::{Connector, PoolAgent, Retry};
-use crate::roles::{Ctx, chief::Chief, planner::Planner, router::Router, synthesizer::Synthesizer};
+use crate::roles::synthesizer::{Attempts, Synthesizer};
+use crate::roles::{Ctx, chief::Chief, planner::Planner, router::Router, verifier::Verifier};
 use crate::runtime::{Handler, Shutdown, run_loop};
 use crate::settings::Settings;
 use crate::state::TaskState;
@@ -56,22 +57,33 @@ pub async fn run_role(
             chief
         }
         Role::Planner => Arc::new(
-            Planner::new(ctx, Registry::new(state.clone()), pools.clone()).with_llm(
-                crate::llm::planner(&settings.llm)?,
-                crate::llm::Limits::of(settings),
-            ),
+            Planner::new(ctx, Registry::new(state.clone()), pools.clone())
+                .with_llm(
+                    crate::llm::planner(&settings.llm)?,
+                    crate::llm::Limits::of(settings),
+                )
+                .with_pool_wait(settings.pool_wait()),
         ),
         Role::Router => Arc::new(Router::new(ctx, pools.clone())),
-        Role::Synthesizer => Arc::new(Synthesizer::new(ctx, pools.clone()).with_llm(
-            crate::llm::synthesizer(&settings.llm)?,
-            crate::llm::Limits::of(settings),
-        )),
+        Role::Synthesizer => Arc::new(
+            Synthesizer::new(ctx, pools.clone())
+                .with_llm(
+                    crate::llm::synthesizer(&settings.llm)?,
+                    crate::llm::Limits::of(settings),
+                )
+                .with_attempts(Attempts {
+                    max_iterations: settings.agents.max_iterations,
+                    deadline: settings.deadline(),
+                }),
+        ),
+        Role::Verifier => Arc::new(Verifier::new(ctx)),
         Role::Pool(pool) => {
             let connector = connector.ok_or_else(|| RoleError::NoServer(pool.clone()))?;
             let retry = Retry {
                 attempts: settings.agents.mcp_attempts,
                 initial_backoff: Duration::from_millis(settings.agents.mcp_backoff_ms),
                 call_timeout: Duration::from_millis(settings.agents.mcp_call_timeout_ms),
+                pool_wait: settings.pool_wait(),
             };
             let agent = Arc::new(PoolAgent::new(ctx, pool, pool, connector, retry));
             pool_agent = Some(agent.clone());

@@ -18,8 +18,10 @@ pub enum Role {
     Planner,
     /// Plan → steps dispatched when ready.
     Router,
-    /// Results → the final report.
+    /// Results → the verdict and the final report.
     Synthesizer,
+    /// Verdict REITERATE → a re-plan request.
+    Verifier,
     /// A pool agent for the named pool.
     Pool(String),
 }
@@ -81,10 +83,10 @@ const TABLE: &[Row] = &[
     },
     Row {
         name: "planner",
-        reads: &[One(Topic::TASK_AVAILABLE)],
+        reads: &[One(Topic::TASK_AVAILABLE), One(Topic::RENAVIGATE_REQUEST)],
         writes: &[One(Topic::PLAN_READY), EveryPoolTask],
         takes_bare: false,
-        job: "turns a request into a plan and sends its first wave of steps",
+        job: "turns a request into a plan and sends its first wave of steps; re-plans what failed for a reason that can pass",
     },
     Row {
         name: "router",
@@ -96,9 +98,16 @@ const TABLE: &[Row] = &[
     Row {
         name: "synthesizer",
         reads: &[One(Topic::PLAN_READY), EveryPoolResult],
-        writes: &[One(Topic::FINAL_REPORT)],
+        writes: &[One(Topic::FINAL_REPORT), One(Topic::VERIFICATION_DONE)],
         takes_bare: false,
-        job: "fan-in: writes the one report when every step is final",
+        job: "fan-in: when every step is final, the verdict; with FINISHED the one report in the same round trip",
+    },
+    Row {
+        name: "verifier",
+        reads: &[One(Topic::VERIFICATION_DONE)],
+        writes: &[One(Topic::RENAVIGATE_REQUEST)],
+        takes_bare: false,
+        job: "turns a verdict REITERATE into one re-plan request",
     },
     Row {
         name: "pool",
@@ -121,9 +130,7 @@ const OUTSIDE_READERS: &[(&str, &str)] = &[
     (Topic::DEAD_LETTER, "operators"),
     (Topic::AGENT_HEARTBEAT, "registry"),
     (Topic::CLARIFICATION_NEEDED, "clients"),
-    (Topic::VERIFICATION_DONE, "watchers"),
     (Topic::CLARIFICATION_ANSWER, "planner"),
-    (Topic::RENAVIGATE_REQUEST, "planner"),
 ];
 
 impl Role {
@@ -135,6 +142,7 @@ impl Role {
             ("planner", _) => Ok(Role::Planner),
             ("router", _) => Ok(Role::Router),
             ("synthesizer", _) => Ok(Role::Synthesizer),
+            ("verifier", _) => Ok(Role::Verifier),
             ("pool", Some(p)) if chorus_bus::topic::is_pool_name(p) => Ok(Role::Pool(p.to_owned())),
             ("pool", Some(p)) => Err(UnknownRole(format!(
                 "{p:?} is not a pool name (lowercase letters, digits and '-')"
@@ -153,6 +161,7 @@ impl Role {
             Role::Planner => "planner",
             Role::Router => "router",
             Role::Synthesizer => "synthesizer",
+            Role::Verifier => "verifier",
             Role::Pool(_) => "pool",
         }
     }
@@ -224,7 +233,13 @@ impl Topology {
 
     /// Every role of a system with these pools: the fixed roles, then one per pool.
     pub fn roles(&self) -> Vec<Role> {
-        let mut roles = vec![Role::Chief, Role::Planner, Role::Router, Role::Synthesizer];
+        let mut roles = vec![
+            Role::Chief,
+            Role::Planner,
+            Role::Router,
+            Role::Synthesizer,
+            Role::Verifier,
+        ];
         roles.extend(self.pools.iter().cloned().map(Role::Pool));
         roles
     }

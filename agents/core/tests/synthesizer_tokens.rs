@@ -40,6 +40,8 @@ fn plan() -> Message {
             unplanned: None,
             reply: None,
             dispatched: false,
+            iteration: 1,
+            retried: Vec::new(),
         }),
     )
 }
@@ -64,6 +66,7 @@ fn result() -> Message {
             },
             agent: "math-1".into(),
             elapsed_us: 10,
+            iteration: 1,
         }),
     )
 }

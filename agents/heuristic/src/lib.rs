@@ -73,6 +73,9 @@ pub enum PlanOutcome {
         language: String,
         /// What could not be done and why, then what Chorus can do.
         message: String,
+        /// When the only obstacle is a pool with no live agent: that pool (the Planner
+        /// waits for it a little before answering this).
+        pool_down: Option<String>,
     },
 }
 
@@ -103,6 +106,7 @@ pub fn plan_with_limits(
     let refuse = |reason: String| PlanOutcome::Unplannable {
         message: messages::with_capabilities(&reason, &language, tools),
         language: language.clone(),
+        pool_down: None,
     };
     let chars = query.chars().count();
     if chars > limits.max_query_chars {
@@ -135,7 +139,16 @@ pub fn plan_with_limits(
     let plan = builder.finish();
     for step in &plan.steps {
         if let Some(m) = tools.missing(&step.pool, &step.tool) {
-            return refuse(messages::missing(&m, &step.part, &language));
+            let pool_down = match &m {
+                Missing::Pool(pool) => Some(pool.clone()),
+                Missing::Tool { .. } => None,
+            };
+            let reason = messages::missing(&m, &step.part, &language);
+            return PlanOutcome::Unplannable {
+                message: messages::with_capabilities(&reason, &language, tools),
+                language,
+                pool_down,
+            };
         }
     }
     match plan.validate(limits.max_steps) {
@@ -145,4 +158,4 @@ pub fn plan_with_limits(
 }
 
 pub use args::render_arguments;
-pub use template::{render_report, report_status};
+pub use template::{attempts_line, render_report, report_status};

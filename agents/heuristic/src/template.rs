@@ -66,6 +66,34 @@ fn heading(pool: &str, language: &str) -> String {
     }
 }
 
+/// The one line a report carries about its attempts, when it took more than one or
+/// Chorus stopped trying (`stopped`: why, one line each): "Answered on attempt 2 (attempt
+/// 1: s1 sum: sum timed out after 1000 ms)." or "Stopped after 3 attempts: …". `None`
+/// for a task answered on its first attempt.
+pub fn attempts_line(
+    language: &str,
+    iterations: u32,
+    retried: &[String],
+    stopped: &[String],
+) -> Option<String> {
+    let vi = language == "vi";
+    if !stopped.is_empty() {
+        let why = stopped.join("; ");
+        return Some(match vi {
+            true => format!("**Số lần thử:** dừng sau {iterations} lần thử: {why}."),
+            false => format!("**Attempts:** stopped after {iterations}: {why}."),
+        });
+    }
+    if iterations <= 1 {
+        return None;
+    }
+    let earlier = retried.join("; ");
+    Some(match vi {
+        true => format!("**Số lần thử:** trả lời ở lần thử {iterations} ({earlier})."),
+        false => format!("**Attempts:** answered on attempt {iterations} ({earlier})."),
+    })
+}
+
 /// The overall status of a task from its steps: `DeadlineExceeded` when a step never
 /// finished, else judged on the output steps: all succeeded `Completed`, none `Failed`,
 /// some `Partial`; `Unplannable` when there are no steps.
@@ -155,7 +183,7 @@ fn step_line(s: &StepReport, language: &str, w: &Words) -> String {
     let result = match &s.outcome {
         Some(StepOutcome::Ok { text, value }) if text.trim().is_empty() => value_text(value),
         Some(StepOutcome::Ok { text, .. }) => text.clone(),
-        Some(StepOutcome::Failed { error }) => format!("{}: {error}", w.failure),
+        Some(StepOutcome::Failed { error, .. }) => format!("{}: {error}", w.failure),
         None => w.unfinished.to_owned(),
     };
     format!("{head}: {result}")

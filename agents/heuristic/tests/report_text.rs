@@ -32,9 +32,7 @@ fn ok(value: Value, text: &str) -> Option<StepOutcome> {
 }
 
 fn failed(error: &str) -> Option<StepOutcome> {
-    Some(StepOutcome::Failed {
-        error: error.into(),
-    })
+    Some(StepOutcome::failed(error))
 }
 
 fn compound_steps() -> Vec<StepReport> {

@@ -109,7 +109,7 @@ pub fn grounded_numbers(query: &str, steps: &[StepReport]) -> HashSet<String> {
                 collect_value(value, &mut set);
                 collect_text(text, &mut set);
             }
-            Some(StepOutcome::Failed { error }) => collect_text(error, &mut set),
+            Some(StepOutcome::Failed { error, .. }) => collect_text(error, &mut set),
             None => {}
         }
     }

@@ -28,6 +28,7 @@ fn step(pool: &str, i: usize) -> Message {
             tool: "sum".into(),
             arguments: args.as_object().cloned().unwrap_or_default(),
             context: TaskContext::default(),
+            iteration: 1,
         }),
     )
 }

@@ -36,6 +36,7 @@ pub fn math_task(task_id: &str) -> Message {
             tool: "sum".into(),
             arguments: args(json!({"a": 2, "b": 4})),
             context: TaskContext::default(),
+            iteration: 1,
         }),
     );
     m.task_id = task_id.into();
@@ -66,6 +67,8 @@ pub fn every_topic() -> Vec<Message> {
                 unplanned: None,
                 reply: None,
                 dispatched: false,
+                iteration: 1,
+                retried: Vec::new(),
             }),
         ),
         math_task("task-1"),
@@ -79,6 +82,7 @@ pub fn every_topic() -> Vec<Message> {
                 outcome: ok.clone(),
                 agent: "math-1".into(),
                 elapsed_us: 120,
+                iteration: 1,
             }),
         ),
         msg(
@@ -95,9 +99,7 @@ pub fn every_topic() -> Vec<Message> {
             Payload::ToolResponse(ToolResponse {
                 step_id: "s1".into(),
                 tool: "sum".into(),
-                outcome: StepOutcome::Failed {
-                    error: "division by zero".into(),
-                },
+                outcome: StepOutcome::failed("division by zero"),
                 elapsed_us: 80,
             }),
         ),
@@ -118,6 +120,8 @@ pub fn every_topic() -> Vec<Message> {
                     output: true,
                 }],
                 written_by: "template".into(),
+                iterations: 1,
+                retried: Vec::new(),
             }),
         ),
         msg(
@@ -136,15 +140,18 @@ pub fn every_topic() -> Vec<Message> {
         msg(
             Topic::parse("renavigate_request").expect("topic"),
             Payload::RenavigateRequest(RenavigateRequest {
-                reason: "tool missing".into(),
-                failed_step: Some("s2".into()),
+                iteration: 1,
+                failed_steps: vec![failed_step()],
+                reason: "s2 sum: sum timed out after 1000 ms".into(),
             }),
         ),
         msg(
             Topic::parse("verification_done").expect("topic"),
             Payload::VerificationDone(VerificationDone {
-                ok: true,
-                notes: "numbers match results".into(),
+                iteration: 1,
+                verdict: Verdict::Reiterate,
+                reasons: vec!["s2 sum: sum timed out after 1000 ms".into()],
+                failed_steps: vec![failed_step()],
             }),
         ),
         msg(
@@ -173,4 +180,14 @@ pub fn every_topic() -> Vec<Message> {
             }),
         ),
     ]
+}
+
+/// A step that failed for a reason that can pass.
+fn failed_step() -> FailedStep {
+    FailedStep {
+        step_id: "s2".into(),
+        pool: "math".into(),
+        tool: "sum".into(),
+        reason: "sum timed out after 1000 ms".into(),
+    }
 }

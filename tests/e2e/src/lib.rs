@@ -23,7 +23,7 @@ pub fn answers(report: &chorus_bus::FinalReport) -> Vec<String> {
                 .as_str()
                 .map(str::to_owned)
                 .unwrap_or_else(|| value.to_string()),
-            Some(StepOutcome::Failed { error }) => format!("failed: {error}"),
+            Some(StepOutcome::Failed { error, .. }) => format!("failed: {error}"),
             None => "unfinished".to_owned(),
         })
         .collect()
@@ -155,7 +155,7 @@ impl Cluster {
         };
         cluster.start_mcp("math-mcp", "chorus-mcp-math", math_port);
         cluster.start_mcp("date-mcp", "chorus-mcp-date", date_port);
-        for role in ["chief", "planner", "router", "synthesizer"] {
+        for role in ["chief", "planner", "router", "synthesizer", "verifier"] {
             cluster.start_role(role, role, None);
         }
         for i in 0..opts.math_replicas {
@@ -166,7 +166,7 @@ impl Cluster {
         }
         wait_for_port(math_port, Duration::from_secs(10));
         wait_for_port(date_port, Duration::from_secs(10));
-        let roles = 4 + opts.math_replicas + opts.date_replicas;
+        let roles = 5 + opts.math_replicas + opts.date_replicas;
         cluster.wait_ready(roles, Duration::from_secs(20));
         wait_for_port(http_port, Duration::from_secs(10));
         for p in cluster.procs.values_mut() {

@@ -184,6 +184,5 @@ mod tests {
             .find(|(k, _)| *k == "CHORUS__POOLS__MATH__MCP_URL")
             .and_then(|(_, v)| v.map(|v| v.to_string_lossy().into_owned()));
         assert_eq!(math.as_deref(), Some("http://127.0.0.1:2/mcp"));
-        assert!(!port_opens(crate::free_port(), Duration::ZERO));
     }
 }

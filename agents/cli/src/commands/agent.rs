@@ -11,7 +11,7 @@ use crate::compose;
 /// Arguments of `chorus agent`.
 #[derive(Debug, Clone, Args)]
 pub struct AgentArgs {
-    /// chief, planner, router, synthesizer, or pool.
+    /// chief, planner, router, synthesizer, verifier, or pool.
     pub role: String,
     /// For `pool`: which pool (math, date, or any configured under [pools]).
     #[arg(long)]

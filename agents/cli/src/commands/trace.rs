@@ -181,6 +181,8 @@ mod tests {
             unplanned: None,
             reply: None,
             dispatched: true,
+            iteration: 1,
+            retried: Vec::new(),
         };
         let step_task = StepTask {
             step_id: "s1".into(),
@@ -188,6 +190,7 @@ mod tests {
             tool: "sum".into(),
             arguments: args.clone(),
             context: Default::default(),
+            iteration: 1,
         };
         let result = StepResult {
             step_id: "s1".into(),
@@ -200,6 +203,7 @@ mod tests {
             },
             agent: MATH.into(),
             elapsed_us: 100,
+            iteration: 1,
         };
         let report = FinalReport {
             query: "2+4".into(),
@@ -208,6 +212,8 @@ mod tests {
             language: "en".into(),
             steps: vec![],
             written_by: "template".into(),
+            iterations: 1,
+            retried: Vec::new(),
         };
         let mut msgs = vec![
             Message::new(

@@ -64,7 +64,7 @@ pub fn arguments(args: &serde_json::Map<String, serde_json::Value>) -> String {
 fn outcome(o: &StepOutcome) -> String {
     match o {
         StepOutcome::Ok { value: v, .. } => format!("= {}", value(v)),
-        StepOutcome::Failed { error } => format!("failed: {}", first_line(error)),
+        StepOutcome::Failed { error, .. } => format!("failed: {}", first_line(error)),
     }
 }
 
@@ -141,13 +141,24 @@ pub fn summary(msg: &Message) -> String {
         }
         Payload::ClarificationNeeded(c) => format!("question: {}", first_line(&c.question)),
         Payload::ClarificationAnswer(a) => format!("answer: {}", first_line(&a.answer)),
-        Payload::RenavigateRequest(r) => format!("renavigate: {}", first_line(&r.reason)),
+        Payload::RenavigateRequest(r) => format!(
+            "re-plan after attempt {}: {}",
+            r.iteration,
+            first_line(&r.reason)
+        ),
         Payload::VerificationDone(v) => {
-            format!(
-                "{}: {}",
-                if v.ok { "ok" } else { "not ok" },
-                first_line(&v.notes)
-            )
+            let verdict = match v.verdict {
+                chorus_bus::Verdict::Finished => "FINISHED",
+                chorus_bus::Verdict::Reiterate => "REITERATE",
+            };
+            match v.reasons.is_empty() {
+                true => format!("attempt {} {verdict}", v.iteration),
+                false => format!(
+                    "attempt {} {verdict}: {}",
+                    v.iteration,
+                    first_line(&v.reasons.join("; "))
+                ),
+            }
         }
         Payload::DeadLetter(d) => format!(
             "{} {} after {} deliveries: {}",
@@ -193,6 +204,7 @@ mod tests {
                 tool: "sum".into(),
                 arguments: args(json!({"a": 2, "b": 4})),
                 context: Default::default(),
+                iteration: 1,
             }),
         );
         assert_eq!(summary(&task), "s1 sum a=2 b=4");
@@ -209,6 +221,7 @@ mod tests {
                     outcome,
                     agent: "a".into(),
                     elapsed_us: 5,
+                    iteration: 1,
                 }),
             )
         };
@@ -217,9 +230,7 @@ mod tests {
             text: "6".into(),
         });
         assert_eq!(summary(&ok), "s1 = 6");
-        let failed = result(StepOutcome::Failed {
-            error: "division by zero".into(),
-        });
+        let failed = result(StepOutcome::failed("division by zero"));
         assert_eq!(summary(&failed), "s1 failed: division by zero");
     }
 
@@ -236,6 +247,8 @@ mod tests {
                 language: "en".into(),
                 steps: vec![],
                 written_by: "synthesizer".into(),
+                iterations: 1,
+                retried: Vec::new(),
             }),
         );
         assert_eq!(summary(&msg), "completed: sum (2 + 4): 6");

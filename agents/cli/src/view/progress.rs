@@ -48,7 +48,7 @@ impl Progress {
                             .unwrap_or_else(|| value.to_string());
                         format!("{} {} = {v}", r.step_id, r.tool)
                     }
-                    StepOutcome::Failed { error } => {
+                    StepOutcome::Failed { error, .. } => {
                         format!("{} {} failed: {error}", r.step_id, r.tool)
                     }
                 }

@@ -131,7 +131,7 @@ mod tests {
             Payload::ToolResponse(ToolResponse {
                 step_id: "s1".into(),
                 tool: "sum".into(),
-                outcome: StepOutcome::Failed { error: "x".into() },
+                outcome: StepOutcome::failed("x"),
                 elapsed_us: 1,
             }),
         )
@@ -150,7 +150,7 @@ mod tests {
             Payload::ToolResponse(ToolResponse {
                 step_id: "s1".into(),
                 tool: "weekday".into(),
-                outcome: StepOutcome::Failed { error: "x".into() },
+                outcome: StepOutcome::failed("x"),
                 elapsed_us: 1,
             }),
         );

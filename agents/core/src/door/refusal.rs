@@ -32,6 +32,8 @@ pub async fn refuse_on_bus(
         planner: PlannerKind::Heuristic,
         reply: None,
         dispatched: false,
+        iteration: 1,
+        retried: Vec::new(),
     };
     let mut refusal = report::build(&plan, &Default::default());
     refusal.status = chorus_bus::ReportStatus::Failed;

@@ -137,10 +137,12 @@ impl Chief {
                     unplanned: Some("planning did not finish before the deadline".into()),
                     reply: None,
                     dispatched: false,
+                    iteration: 1,
+                    retried: Vec::new(),
                 }
             }
         };
-        let results = state.results(task).await?;
+        let results = state.results(task, plan.iteration).await?;
         let mut final_report = report::build(&plan, &results);
         if !planned || !report::complete(&plan, &results) {
             final_report.status = chorus_bus::ReportStatus::DeadlineExceeded;

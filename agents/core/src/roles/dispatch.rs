@@ -50,8 +50,9 @@ pub async fn record_unserved(
 enum Readiness {
     /// Every reference has a successful result: dispatch with these arguments.
     Ready(Map<String, Value>),
-    /// A referenced step failed: this step fails with the reason.
-    Blocked(String),
+    /// A referenced step failed: this step fails with the reason (a failure that can
+    /// pass when the referenced step's could).
+    Blocked(String, bool),
     /// Some referenced step has no result yet.
     Waiting,
 }
@@ -77,7 +78,8 @@ pub fn next_steps(
                 msg,
                 step,
                 from,
-                format!("no agent serves the {} pool", step.pool),
+                plan.iteration,
+                StepOutcome::failed(format!("no agent serves the {} pool", step.pool)),
             ),
             Readiness::Ready(arguments) => {
                 let task = StepTask {
@@ -86,27 +88,35 @@ pub fn next_steps(
                     tool: step.tool.clone(),
                     arguments,
                     context: plan.context.clone(),
+                    iteration: plan.iteration,
                 };
                 msg.reply(Topic::pool_task(&step.pool), from, Payload::StepTask(task))
                     .to(step.pool.clone())
             }
-            Readiness::Blocked(reason) => failed(msg, step, from, reason),
+            Readiness::Blocked(reason, transient) => {
+                let outcome = match transient {
+                    true => StepOutcome::failed_transient(reason),
+                    false => StepOutcome::failed(reason),
+                };
+                failed(msg, step, from, plan.iteration, outcome)
+            }
         };
-        out.push((once::dispatched(&msg.task_id, &step.id), m));
+        out.push((once::dispatched(&msg.task_id, &step.id, plan.iteration), m));
     }
     out
 }
 
-/// A failed result for `step`, published in place of running it.
-fn failed(msg: &Message, step: &Step, from: &str, error: String) -> Message {
+/// A failed result for `step` in attempt `iteration`, published in place of running it.
+fn failed(msg: &Message, step: &Step, from: &str, iteration: u32, outcome: StepOutcome) -> Message {
     let result = StepResult {
         step_id: step.id.clone(),
         pool: step.pool.clone(),
         tool: step.tool.clone(),
         arguments: Map::new(),
-        outcome: StepOutcome::Failed { error },
+        outcome,
         agent: from.to_owned(),
         elapsed_us: 0,
+        iteration,
     };
     msg.reply(
         Topic::pool_result(&step.pool),
@@ -124,8 +134,8 @@ fn readiness(step: &Step, results: &HashMap<StepId, StepResult>) -> Readiness {
             Arg::Ref { step: dep } => match results.get(dep).map(|r| &r.outcome) {
                 None => return Readiness::Waiting,
                 Some(StepOutcome::Ok { value, .. }) => value.clone(),
-                Some(StepOutcome::Failed { error }) => {
-                    return Readiness::Blocked(format!("step {dep} failed: {error}"));
+                Some(StepOutcome::Failed { error, transient }) => {
+                    return Readiness::Blocked(format!("step {dep} failed: {error}"), *transient);
                 }
             },
         };
@@ -155,6 +165,7 @@ mod tests {
             outcome,
             agent: String::new(),
             elapsed_us: 0,
+            iteration: 1,
         }
     }
 
@@ -204,14 +215,9 @@ mod tests {
         let mut results = HashMap::new();
         results.insert(
             "s1".into(),
-            result(
-                "s1",
-                StepOutcome::Failed {
-                    error: "division by zero".into(),
-                },
-            ),
+            result("s1", StepOutcome::failed("division by zero")),
         );
-        let Readiness::Blocked(reason) =
+        let Readiness::Blocked(reason, false) =
             readiness(&step(json!({"a": {"$ref": "s1"}, "b": "3"})), &results)
         else {
             panic!("should be blocked")
@@ -262,9 +268,7 @@ mod tests {
         };
         assert_eq!(
             r.outcome,
-            StepOutcome::Failed {
-                error: "no agent serves the weather pool".into()
-            }
+            StepOutcome::failed("no agent serves the weather pool")
         );
         assert!(
             out.iter()

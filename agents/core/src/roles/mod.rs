@@ -7,6 +7,7 @@ pub mod planner;
 pub mod pool;
 pub mod router;
 pub mod synthesizer;
+pub mod verifier;
 
 use std::sync::Arc;
 

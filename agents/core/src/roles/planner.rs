@@ -4,13 +4,21 @@
 //! the tools live agents offer, bounded by the task's deadline, and any failure falls
 //! back to the heuristic answer. What cannot be planned still gets a `plan_ready`, with
 //! no steps and a message saying what Chorus can do, so the task always reaches its
-//! report.
+//! report. A request whose pool has no live agent waits for one (`agents.pool_wait_ms`,
+//! within the deadline) before being told the pool is down.
+//!
+//! On `renavigate_request` (the Verifier, after a verdict REITERATE on attempt n) it
+//! makes the plan of attempt n + 1: the same steps, where only those that failed for a
+//! reason that can pass and what depends on them run again; every other result is
+//! carried over, not recomputed.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use chorus_bus::{Delivery, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
+use chorus_bus::{
+    Delivery, Message, Payload, PlanReady, PlannerKind, RenavigateRequest, TaskRequest, Topic,
+};
 use chorus_heuristic::{Capabilities, PlanOutcome};
 use chorus_llm::{LlmPlanner, PlanFallback, PlanPath, PoolTool, plan_with_fallback};
 use tokio::sync::Mutex;
@@ -21,9 +29,16 @@ use crate::llm;
 use crate::registry::{Registry, capabilities_of};
 use crate::runtime::{HandleError, Handler};
 use crate::state::once;
+use crate::verdict;
 
 /// How long a read of the live registry is reused.
 const CAPABILITIES_MAX_AGE: Duration = Duration::from_millis(200);
+
+/// How often the registry is read while waiting for a pool.
+const POOL_POLL: Duration = Duration::from_millis(100);
+
+/// Time kept back from the deadline when waiting for a pool (for the steps themselves).
+const POOL_WAIT_RESERVE: Duration = Duration::from_millis(500);
 
 /// What live agents offer, as the heuristic planner and the model see it.
 #[derive(Clone)]
@@ -39,6 +54,7 @@ pub struct Planner {
     pools: Vec<String>,
     llm: Option<LlmPlanner>,
     limits: llm::Limits,
+    pool_wait: Duration,
     cached: Mutex<Option<(Instant, Arc<Live>)>>,
 }
 
@@ -55,7 +71,41 @@ impl Planner {
                 deadline: Duration::ZERO,
                 claim_idle: Duration::ZERO,
             },
+            pool_wait: Duration::ZERO,
             cached: Mutex::new(None),
+        }
+    }
+
+    /// The same planner, waiting up to `pool_wait` for a pool with no live agent
+    /// (within the task's deadline and the bus's claim time, see [`llm::Limits`]).
+    pub fn with_pool_wait(mut self, pool_wait: Duration) -> Self {
+        self.pool_wait = pool_wait;
+        self
+    }
+
+    /// Waits until a live agent of `pool` offers tools, at most `pool_wait`, never
+    /// within [`POOL_WAIT_RESERVE`] of the task's deadline nor past 90 % of the claim
+    /// time (a longer handler would be taken for dead). Returns whether it came.
+    async fn wait_for_pool(&self, msg: &Message, pool: &str) -> Result<bool, HandleError> {
+        let deadline = llm::task_deadline_ms(msg, self.limits.deadline);
+        let budget = self
+            .pool_wait
+            .min(deadline.remaining().saturating_sub(POOL_WAIT_RESERVE))
+            .min(self.limits.claim_idle.mul_f64(0.9));
+        let until = Instant::now() + budget;
+        loop {
+            let agents = self.registry.live().await?;
+            if agents
+                .iter()
+                .any(|a| a.pool.as_deref() == Some(pool) && !a.tools.is_empty())
+            {
+                *self.cached.lock().await = None;
+                return Ok(true);
+            }
+            if Instant::now() + POOL_POLL > until {
+                return Ok(false);
+            }
+            tokio::time::sleep(POOL_POLL).await;
         }
     }
 
@@ -86,10 +136,22 @@ impl Planner {
     /// The plan for `request` and the way it was made: the heuristic planner alone
     /// without a model; with one, [`plan_with_fallback`] bounded by the task's deadline.
     async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<PlanReady, HandleError> {
-        let live = self.live().await?;
+        let mut live = self.live().await?;
+        let mut outcome =
+            chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
+        if let PlanOutcome::Unplannable {
+            pool_down: Some(pool),
+            ..
+        } = &outcome
+        {
+            info!(task_id = %msg.task_id, %pool, "no live agent in the pool; waiting for one");
+            if self.wait_for_pool(msg, pool).await? {
+                live = self.live().await?;
+                outcome =
+                    chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
+            }
+        }
         let Some(model) = &self.llm else {
-            let outcome =
-                chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
             return Ok(plan_ready(request, outcome));
         };
         let deadline_ms = llm::task_deadline_ms(msg, self.limits.deadline);
@@ -147,9 +209,9 @@ fn heuristic_past_deadline(
 pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> PlanReady {
     let (plan, language, unplanned, reply) = match outcome {
         PlanOutcome::Planned { plan, language } => (plan, language, None, None),
-        PlanOutcome::Unplannable { language, message } => {
-            (Default::default(), language, Some(message), None)
-        }
+        PlanOutcome::Unplannable {
+            language, message, ..
+        } => (Default::default(), language, Some(message), None),
         PlanOutcome::Capabilities { language, message } => {
             (Default::default(), language, None, Some(message))
         }
@@ -163,6 +225,8 @@ pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> Pl
         unplanned,
         reply,
         dispatched: false,
+        iteration: 1,
+        retried: Vec::new(),
     }
 }
 
@@ -170,9 +234,22 @@ pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> Pl
 impl Handler for Planner {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
         let msg = &delivery.message;
-        let Payload::TaskAvailable(request) = &msg.payload else {
-            return Err(HandleError::no_payload(&delivery.topic, "request"));
-        };
+        match &msg.payload {
+            Payload::TaskAvailable(request) => self.plan_task(delivery, request).await,
+            Payload::RenavigateRequest(ask) => self.replan(msg, ask).await,
+            _ => Err(HandleError::not_handled("planner", &delivery.topic)),
+        }
+    }
+}
+
+impl Planner {
+    /// Plans a new task and publishes the plan with its first wave.
+    async fn plan_task(
+        &self,
+        delivery: &Delivery,
+        request: &TaskRequest,
+    ) -> Result<(), HandleError> {
+        let msg = &delivery.message;
         let task = &msg.task_id;
         // A redelivery whose plan is stored carries on with that plan: no second model
         // call, and what already went out is refused by its once-key.
@@ -198,9 +275,58 @@ impl Handler for Planner {
         }
         Ok(())
     }
-}
 
-impl Planner {
+    /// Makes and publishes the plan of the attempt after `ask.iteration`: the steps
+    /// that failed for a reason that can pass (read from the stored results, not taken
+    /// from the message) and what depends on them run again, after their pools have a
+    /// live agent (or `pool_wait` ran out); every other result is carried over. A
+    /// redelivery after the new plan was stored publishes that plan (each message once);
+    /// a request for an older attempt, or for a task whose report is out, does nothing.
+    async fn replan(&self, msg: &Message, ask: &RenavigateRequest) -> Result<(), HandleError> {
+        let task = &msg.task_id;
+        let state = &self.ctx.state;
+        let Some(plan) = state.plan(task).await? else {
+            return Ok(()); // expired or foreign
+        };
+        if state.store().get(&once::reported(task)).await?.is_some() {
+            return Ok(());
+        }
+        let next = ask.iteration + 1;
+        let plan = if plan.iteration == ask.iteration {
+            let results = state.results(task, ask.iteration).await?;
+            let failed = verdict::failed_for_now(&plan, &results);
+            if failed.is_empty() {
+                return Ok(());
+            }
+            let mut pools: Vec<&str> = failed.iter().map(|f| f.pool.as_str()).collect();
+            pools.sort_unstable();
+            pools.dedup();
+            for pool in pools {
+                self.wait_for_pool(msg, pool).await?;
+            }
+            let again = verdict::rerun(&plan, &failed);
+            for kept in verdict::kept(&results, &again, next) {
+                state.put_result(task, &kept).await?;
+            }
+            let next_plan = verdict::next_attempt(&plan, &failed);
+            state.replace_plan(task, &next_plan).await?;
+            next_plan
+        } else if plan.iteration == next {
+            plan
+        } else {
+            return Ok(());
+        };
+        let results = state.results(task, next).await?;
+        let me = &self.ctx.instance;
+        let out = msg.reply(Topic::plan_ready(), me, Payload::PlanReady(plan.clone()));
+        let mut batch = dispatch::next_steps(&out, me, &plan, &results, &self.pools);
+        let steps = batch.len();
+        batch.insert(0, (once::replanned(task, next), out));
+        self.ctx.bus.publish_once_many(&batch, state.ttl()).await?;
+        info!(task_id = %task, iteration = next, steps, "re-planned");
+        Ok(())
+    }
+
     /// Publishes `plan_ready` and the plan's first wave (every step that needs no other
     /// step's result) in one round trip; the Router sends the rest as results come in.
     /// With `store`, the plan is stored in the same atomic step, unless the task has a

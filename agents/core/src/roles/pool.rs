@@ -1,7 +1,10 @@
 //! A pool agent: runs the steps of one pool by calling their tools on the pool's MCP
 //! server. Replicas share the pool's consumer group, so each step goes to one of them.
 //! A tool error is a failed step carrying the tool's message; an unreachable server is
-//! retried with backoff until the attempts or the task's deadline run out.
+//! retried with backoff until the attempts or the task's deadline run out. A failure
+//! that can pass (unreachable server, timeout) is marked so, and the verdict decides
+//! whether the task tries again; a step of a later attempt first waits (up to
+//! `agents.pool_wait_ms`) for the server to answer again.
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -37,6 +40,9 @@ pub struct Retry {
     pub initial_backoff: Duration,
     /// Longest one tool call may take (less when the task's deadline is nearer).
     pub call_timeout: Duration,
+    /// How long a step of a later attempt waits for the server to answer again before
+    /// its call (`agents.pool_wait_ms`).
+    pub pool_wait: Duration,
 }
 
 /// The handler of one pool's `<pool>_task`.
@@ -111,7 +117,8 @@ impl PoolAgent {
     /// within the call timeout (the task's deadline is near); an unreachable server is
     /// retried with backoff, within the attempts and the deadline.
     async fn call(&self, task: &StepTask, deadline: Option<Deadline>) -> StepOutcome {
-        let failed = |error: String| StepOutcome::Failed { error };
+        let failed = StepOutcome::failed;
+        let failed_for_now = StepOutcome::failed_transient;
         let mut backoff = self.retry.initial_backoff;
         let mut last_error = None;
         for attempt in 1..=self.retry.attempts.max(1) {
@@ -134,7 +141,7 @@ impl PoolAgent {
                     };
                 }
                 Err(McpError::Timeout { timeout, .. }) => {
-                    return failed(format!(
+                    return failed_for_now(format!(
                         "{} timed out after {} ms",
                         task.tool,
                         timeout.as_millis()
@@ -150,7 +157,26 @@ impl PoolAgent {
             }
         }
         let why = last_error.map(|e| e.to_string()).unwrap_or_default();
-        failed(format!("the {} server is unreachable: {why}", self.pool))
+        failed_for_now(format!("the {} server is unreachable: {why}", self.pool))
+    }
+
+    /// Before a step of a later attempt: waits until the server answers (a tool list
+    /// within the call timeout), at most `pool_wait` and never past the deadline. The
+    /// call goes ahead either way; when the server is still silent it fails again and
+    /// the verdict decides.
+    async fn wait_until_answering(&self, deadline: Option<Deadline>) {
+        let until = Instant::now() + self.retry.pool_wait;
+        loop {
+            let limit = self.retry.call_timeout;
+            if let Ok(Ok(_)) = tokio::time::timeout(limit, self.tools()).await {
+                return;
+            }
+            if Instant::now() >= until || deadline.is_some_and(Deadline::passed) {
+                warn!(pool = %self.pool, "server still silent; calling anyway");
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// Adds the task context's `now` and `timezone` to tools that take them.
@@ -182,6 +208,9 @@ impl PoolAgent {
             let _ = self.tools().await;
         }
         let task = self.with_context(task).await;
+        if task.iteration > 1 {
+            self.wait_until_answering(msg.deadline_ms).await;
+        }
         let request = ToolRequest {
             step_id: task.step_id.clone(),
             server: self.server.clone(),
@@ -198,7 +227,7 @@ impl PoolAgent {
         );
         let elapsed_us = started.elapsed().as_micros() as u64;
         announced?;
-        if let StepOutcome::Failed { error } = &outcome {
+        if let StepOutcome::Failed { error, .. } = &outcome {
             warn!(tool = %task.tool, %error, "step failed");
         }
         let response = ToolResponse {
@@ -215,6 +244,7 @@ impl PoolAgent {
             outcome,
             agent: me.clone(),
             elapsed_us,
+            iteration: task.iteration,
         };
         let response = msg.reply(Topic::tool_response(), me, Payload::ToolResponse(response));
         let result = msg.reply(
@@ -224,8 +254,14 @@ impl PoolAgent {
         );
         // The response event and the result go out together, each once.
         let out = [
-            (once::response(&msg.task_id, &task.step_id), response),
-            (once::result(&msg.task_id, &task.step_id), result),
+            (
+                once::response(&msg.task_id, &task.step_id, task.iteration),
+                response,
+            ),
+            (
+                once::result(&msg.task_id, &task.step_id, task.iteration),
+                result,
+            ),
         ];
         self.ctx
             .bus

@@ -72,7 +72,11 @@ impl Handler for Router {
             // last input of a step sees all of them.
             Payload::StepResult(result) => {
                 match self.ctx.state.record_result(&msg.task_id, result).await? {
-                    (Some(plan), results) => self.advance(msg, &plan, &results).await,
+                    // A late result of an earlier attempt releases nothing.
+                    (Some(plan), results) if plan.iteration == result.iteration => {
+                        self.advance(msg, &plan, &results).await
+                    }
+                    (Some(_), _) => Ok(()),
                     // The Planner stores the plan before any step goes out; a result
                     // without one belongs to an expired or foreign task.
                     (None, _) => Ok(()),

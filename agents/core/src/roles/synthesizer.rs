@@ -1,7 +1,12 @@
 //! The Synthesizer: the fan-in. It records the plan and every step result, and when
-//! every step of a plan is final (succeeded or failed) writes the task's one report.
-//! Plans and results may arrive in any order and on any replica: each side stores
-//! first and checks second, so whichever comes last sees everything.
+//! every step of a plan is final (succeeded or failed) reaches the verdict on that
+//! attempt ([`crate::verdict`]): FINISHED — the task's one report goes out together
+//! with the verdict on `verification_done`, in one round trip, so the happy path pays
+//! no hop for it — or REITERATE, published alone for the Verifier, when some step
+//! failed for a reason that can pass and an attempt and time are left. Plans and
+//! results may arrive in any order and on any replica: each side stores first and
+//! checks second, so whichever comes last sees everything. A late result of an
+//! earlier attempt is ignored.
 //!
 //! With a model configured (`[llm]`, `synthesize` on) the report's text is the model's
 //! when every number in it comes from the results, else the template's; the structured
@@ -18,9 +23,12 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chorus_bus::{Delivery, FinalReport, Message, Payload, PlanReady, StepId, StepResult, Topic};
+use chorus_bus::{
+    Deadline, Delivery, FinalReport, Message, Payload, PlanReady, StepId, StepResult, Topic,
+    Verdict,
+};
 use chorus_llm::{LlmSynthesizer, stream_or_template};
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use super::{Ctx, dispatch};
 use crate::llm;
@@ -28,6 +36,19 @@ use crate::report;
 use crate::runtime::{HandleError, Handler, Pending};
 use crate::state::once;
 use crate::token_stream;
+use crate::verdict::{self, Bounds};
+
+/// Least time before the deadline worth another attempt.
+const MIN_ATTEMPT: Duration = Duration::from_millis(250);
+
+/// What bounds the attempts at a task.
+#[derive(Debug, Clone, Copy)]
+pub struct Attempts {
+    /// `agents.max_iterations`.
+    pub max_iterations: u32,
+    /// The task deadline (`agents.deadline_ms`), for messages that carry none.
+    pub deadline: Duration,
+}
 
 /// The Synthesizer's handler for `plan_ready` and every pool's results.
 pub struct Synthesizer {
@@ -35,6 +56,7 @@ pub struct Synthesizer {
     pools: Vec<String>,
     llm: Option<LlmSynthesizer>,
     limits: llm::Limits,
+    attempts: Attempts,
 }
 
 impl Synthesizer {
@@ -48,6 +70,25 @@ impl Synthesizer {
                 deadline: Duration::ZERO,
                 claim_idle: Duration::ZERO,
             },
+            attempts: Attempts {
+                max_iterations: 1,
+                deadline: Duration::from_secs(10),
+            },
+        }
+    }
+
+    /// The same synthesizer, allowing up to `attempts.max_iterations` attempts per task.
+    pub fn with_attempts(mut self, attempts: Attempts) -> Self {
+        self.attempts = attempts;
+        self
+    }
+
+    /// What bounds a verdict on `msg`'s task now.
+    fn bounds(&self, msg: &Message) -> Bounds {
+        let deadline = llm::task_deadline_ms(msg, self.attempts.deadline);
+        Bounds {
+            max_iterations: self.attempts.max_iterations,
+            time_left: Deadline::remaining(deadline) > MIN_ATTEMPT,
         }
     }
 
@@ -69,12 +110,28 @@ impl Synthesizer {
         let results = match results {
             Some(r) => r,
             None if plan.plan.steps.is_empty() => Default::default(),
-            None => self.ctx.state.results(task).await?,
+            None => self.ctx.state.results(task, plan.iteration).await?,
         };
         if !report::complete(plan, &results) {
             return Ok(());
         }
-        let mut report = report::build(plan, &results);
+        let judged = verdict::judge(plan, &results, self.bounds(msg));
+        let ttl = self.ctx.state.ttl();
+        let verdict_key = once::verdict(task, plan.iteration);
+        if judged.verdict == Verdict::Reiterate {
+            let out = msg
+                .reply(
+                    Topic::verification_done(),
+                    &self.ctx.instance,
+                    Payload::VerificationDone(judged),
+                )
+                .to("verifier");
+            if self.ctx.bus.publish_once(&verdict_key, ttl, &out).await? {
+                info!(iteration = plan.iteration, "verdict REITERATE");
+            }
+            return Ok(());
+        }
+        let mut report = report::build_stopped(plan, &results, &judged.reasons);
         if let Some(model) = &self.llm
             && !report.steps.is_empty()
         {
@@ -100,21 +157,22 @@ impl Synthesizer {
                 .await?;
         }
         let status = report.status;
+        let me = &self.ctx.instance;
         let out = msg
-            .reply(
-                Topic::final_report(),
-                &self.ctx.instance,
-                Payload::FinalReport(report),
-            )
+            .reply(Topic::final_report(), me, Payload::FinalReport(report))
             .to("chief");
-        let ttl = self.ctx.state.ttl();
-        if self
+        let finished = msg.reply(
+            Topic::verification_done(),
+            me,
+            Payload::VerificationDone(judged),
+        );
+        let sent = self
             .ctx
             .bus
-            .publish_once(&once::reported(task), ttl, &out)
-            .await?
-        {
-            info!(?status, "final report written");
+            .publish_once_many(&[(once::reported(task), out), (verdict_key, finished)], ttl)
+            .await?;
+        if sent.first().copied().unwrap_or(false) {
+            info!(?status, iteration = plan.iteration, "final report written");
         }
         Ok(())
     }
@@ -183,8 +241,17 @@ impl Handler for Synthesizer {
             Payload::StepResult(result) => {
                 // Store first, read second, in one round trip.
                 match state.record_result(task, result).await? {
-                    (Some(plan), results) => {
+                    (Some(plan), results) if plan.iteration == result.iteration => {
                         self.finish_if_complete(msg, &plan, Some(results)).await
+                    }
+                    (Some(plan), _) => {
+                        debug!(
+                            step_id = %result.step_id,
+                            attempt = result.iteration,
+                            current = plan.iteration,
+                            "result of another attempt ignored"
+                        );
+                        Ok(())
                     }
                     (None, _) => Ok(()),
                 }
