@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use chorus_bus::{Bus, Message, Topic};
 use chorus_testkit::RedisServer;
 use chorus_testkit::launcher::{self, Output};
 
@@ -307,5 +308,28 @@ impl Cluster {
             std::thread::sleep(Duration::from_millis(50));
         }
         panic!("the {pool} pool did not become live={live} within {within:?}");
+    }
+}
+
+/// Messages of `task` on `topic` so far (from the stream's history).
+pub async fn of_task(bus: &dyn Bus, topic: &Topic, task: &str) -> Vec<Message> {
+    bus.recent(topic, 100_000)
+        .await
+        .expect("history")
+        .into_iter()
+        .filter(|m| m.task_id == task)
+        .collect()
+}
+
+/// Waits (up to `within`) until `task` has a message on `topic`; returns them all
+/// (none when the time ran out).
+pub async fn wait_on(bus: &dyn Bus, topic: &Topic, task: &str, within: Duration) -> Vec<Message> {
+    let start = Instant::now();
+    loop {
+        let got = of_task(bus, topic, task).await;
+        if !got.is_empty() || start.elapsed() > within {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

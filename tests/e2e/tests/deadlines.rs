@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use chorus_agents::client::ask;
 use chorus_bus::{Bus, FinalReport, Message, Payload, ReportStatus, TaskContext, Topic};
 use chorus_bus_redis::RedisBus;
-use chorus_e2e::{Cluster, ClusterOptions, answers};
+use chorus_e2e::{Cluster, ClusterOptions, answers, of_task, wait_on};
 
 const COMPOUND: &str = "compute (2+4)*3 and tell me the weekday of 2026-12-25";
 
@@ -22,28 +22,6 @@ fn cluster_with(env: &[(&str, &str)]) -> Cluster {
         env,
         ..Default::default()
     })
-}
-
-/// Messages of `task` on `topic` so far.
-async fn of_task(bus: &RedisBus, topic: &Topic, task: &str) -> Vec<Message> {
-    bus.recent(topic, 100_000)
-        .await
-        .expect("history")
-        .into_iter()
-        .filter(|m| m.task_id == task)
-        .collect()
-}
-
-/// Waits (up to `within`) until `task` has a message on `topic`; returns them all.
-async fn wait_on(bus: &RedisBus, topic: &Topic, task: &str, within: Duration) -> Vec<Message> {
-    let start = Instant::now();
-    loop {
-        let got = of_task(bus, topic, task).await;
-        if !got.is_empty() || start.elapsed() > within {
-            return got;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 fn report_of(msgs: &[Message]) -> FinalReport {
@@ -125,6 +103,8 @@ async fn a_tool_call_over_the_call_timeout_fails_its_step_and_the_rest_completes
         ("CHORUS__AGENTS__DEADLINE_MS", "30000"),
         ("CHORUS__AGENTS__MCP_CALL_TIMEOUT_MS", "300"),
         ("CHORUS__AGENTS__MCP_ATTEMPTS", "2"),
+        // One attempt: the re-plans after a timeout are tests/e2e/tests/reiterate.rs's.
+        ("CHORUS__AGENTS__MAX_ITERATIONS", "1"),
     ]);
     let bus = cluster.bus().await;
     cluster.signal("date-mcp", "-STOP");

@@ -11,10 +11,14 @@ use chorus_bus_redis::RedisBus;
 use chorus_bus::{FinalReport, ReportStatus, StepOutcome, TaskContext};
 use chorus_e2e::{Cluster, ClusterOptions};
 
-/// Heartbeats every 200 ms, so an entry expires 600 ms after its agent dies.
+/// Heartbeats every 200 ms, so an entry expires 600 ms after its agent dies; planning
+/// waits 300 ms for a pool that is down before saying so.
 fn fast_heartbeats() -> ClusterOptions {
     ClusterOptions {
-        env: BTreeMap::from([("CHORUS__AGENTS__HEARTBEAT_MS".to_owned(), "200".to_owned())]),
+        env: BTreeMap::from([
+            ("CHORUS__AGENTS__HEARTBEAT_MS".to_owned(), "200".to_owned()),
+            ("CHORUS__AGENTS__POOL_WAIT_MS".to_owned(), "300".to_owned()),
+        ]),
         ..Default::default()
     }
 }
