@@ -227,8 +227,23 @@ def excused(pools, sent_at, outages, deadline_s):
     return False
 
 
+def per_outage(degraded_tasks, outages, deadline_s):
+    """Degraded reports per outage: for each (pool, start, end), how many degraded tasks
+    needed that pool while it was down, and how many of those had a deadline ending 2 s
+    or more after the outage ended (time enough to try again)."""
+    out = []
+    for pool, spans in sorted(outages.items()):
+        for a, b in spans:
+            hit = [s for pools, s in degraded_tasks if pool in pools and s <= b + 5 and s + deadline_s + 2 >= a]
+            late = [s for s in hit if s + deadline_s >= b + 2]
+            out.append("%s down %.1f-%.1f s: %d degraded, %d of them with the deadline >= 2 s after it ended"
+                       % (pool, a, b, len(hit), len(late)))
+    return out
+
+
 def verdict(a, r, sent, reports, outages, crashes, self_exits, t0):
     lost = dups = wrong = degraded = 0
+    degraded_tasks = []
     statuses, latencies, examples = {}, [], []
     for tid, (query, pools, expected, sent_at, wall_ms) in sent.items():
         got = reports.get(tid, [])
@@ -250,6 +265,7 @@ def verdict(a, r, sent, reports, outages, crashes, self_exits, t0):
             examples.append("wrong %s %r: %s" % (tid, query, why))
         elif status != "completed" and expected is not None:
             degraded += 1
+            degraded_tasks.append((pools, sent_at))
     for e in examples[:20]:
         print("  " + e)
     dead = r.cmd("XLEN", "dead_letter")
@@ -258,6 +274,8 @@ def verdict(a, r, sent, reports, outages, crashes, self_exits, t0):
     log(t0, "statuses %s; degraded (tool down, reported as such) %d; dead letters %d; "
         "roles that exited by themselves %d %s" % (json.dumps(statuses, sort_keys=True), degraded,
                                                    dead, len(self_exits), self_exits[:5]))
+    for line in per_outage(degraded_tasks, outages, a.deadline_ms / 1000):
+        log(t0, "degraded per outage: " + line)
     log(t0, "report latency (approx., send to report) p50 %.0f ms, p99 %.0f ms, max %.0f ms; outages %s"
         % (pct(0.5), pct(0.99), latencies[-1] if latencies else 0,
            {k: [(round(x, 1), round(y, 1)) for x, y in v] for k, v in outages.items()}))
