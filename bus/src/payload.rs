@@ -363,6 +363,16 @@ pub enum Verdict {
     Reiterate,
 }
 
+impl Verdict {
+    /// The verdict as it is written on the wire (`FINISHED`, `REITERATE`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Finished => "FINISHED",
+            Verdict::Reiterate => "REITERATE",
+        }
+    }
+}
+
 /// `verification_done`: the verdict on attempt `iteration` of a task, reached when every
 /// step of its plan was final.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -12,7 +12,7 @@ use tokio::task::JoinSet;
 use crate::registry::{Registry, heartbeat_loop};
 
 use crate::roles::pool::{Connector, PoolAgent, Retry};
-use crate::roles::synthesizer::{Attempts, Synthesizer};
+use crate::roles::synthesizer::Synthesizer;
 use crate::roles::{Ctx, chief::Chief, planner::Planner, router::Router, verifier::Verifier};
 use crate::runtime::{Handler, Shutdown, run_loop};
 use crate::settings::Settings;
@@ -71,10 +71,7 @@ pub async fn run_role(
                     crate::llm::synthesizer(&settings.llm)?,
                     crate::llm::Limits::of(settings),
                 )
-                .with_attempts(Attempts {
-                    max_iterations: settings.agents.max_iterations,
-                    deadline: settings.deadline(),
-                }),
+                .with_max_iterations(settings.agents.max_iterations),
         ),
         Role::Verifier => Arc::new(Verifier::new(ctx)),
         Role::Pool(pool) => {

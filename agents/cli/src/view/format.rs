@@ -147,10 +147,7 @@ pub fn summary(msg: &Message) -> String {
             first_line(&r.reason)
         ),
         Payload::VerificationDone(v) => {
-            let verdict = match v.verdict {
-                chorus_bus::Verdict::Finished => "FINISHED",
-                chorus_bus::Verdict::Reiterate => "REITERATE",
-            };
+            let verdict = v.verdict.as_str();
             match v.reasons.is_empty() {
                 true => format!("attempt {} {verdict}", v.iteration),
                 false => format!(

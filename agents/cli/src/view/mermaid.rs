@@ -38,13 +38,7 @@ fn detail(msg: &Message) -> String {
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default(),
-        Payload::VerificationDone(v) => {
-            let verdict = match v.verdict {
-                chorus_bus::Verdict::Finished => "FINISHED",
-                chorus_bus::Verdict::Reiterate => "REITERATE",
-            };
-            format!("attempt {} {verdict}", v.iteration)
-        }
+        Payload::VerificationDone(v) => format!("attempt {} {}", v.iteration, v.verdict.as_str()),
         Payload::RenavigateRequest(r) => format!("after attempt {}", r.iteration),
         _ => String::new(),
     }

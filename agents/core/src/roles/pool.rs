@@ -160,15 +160,15 @@ impl PoolAgent {
         failed_for_now(format!("the {} server is unreachable: {why}", self.pool))
     }
 
-    /// Before a step of a later attempt: waits until the server answers (a tool list
-    /// within the call timeout), at most `pool_wait` and never past the deadline. The
+    /// Before a step of a later attempt: waits until the server answers a tool list (the
+    /// client bounds connecting and each request by the call timeout), at most
+    /// `pool_wait` and never past the deadline. The
     /// call goes ahead either way; when the server is still silent it fails again and
     /// the verdict decides.
     async fn wait_until_answering(&self, deadline: Option<Deadline>) {
         let until = Instant::now() + self.retry.pool_wait;
         loop {
-            let limit = self.retry.call_timeout;
-            if let Ok(Ok(_)) = tokio::time::timeout(limit, self.tools()).await {
+            if self.tools().await.is_ok() {
                 return;
             }
             if Instant::now() >= until || deadline.is_some_and(Deadline::passed) {

@@ -41,22 +41,13 @@ use crate::verdict::{self, Bounds};
 /// Least time before the deadline worth another attempt.
 const MIN_ATTEMPT: Duration = Duration::from_millis(250);
 
-/// What bounds the attempts at a task.
-#[derive(Debug, Clone, Copy)]
-pub struct Attempts {
-    /// `agents.max_iterations`.
-    pub max_iterations: u32,
-    /// The task deadline (`agents.deadline_ms`), for messages that carry none.
-    pub deadline: Duration,
-}
-
 /// The Synthesizer's handler for `plan_ready` and every pool's results.
 pub struct Synthesizer {
     ctx: Ctx,
     pools: Vec<String>,
     llm: Option<LlmSynthesizer>,
     limits: llm::Limits,
-    attempts: Attempts,
+    max_iterations: u32,
 }
 
 impl Synthesizer {
@@ -70,24 +61,22 @@ impl Synthesizer {
                 deadline: Duration::ZERO,
                 claim_idle: Duration::ZERO,
             },
-            attempts: Attempts {
-                max_iterations: 1,
-                deadline: Duration::from_secs(10),
-            },
+            max_iterations: 1,
         }
     }
 
-    /// The same synthesizer, allowing up to `attempts.max_iterations` attempts per task.
-    pub fn with_attempts(mut self, attempts: Attempts) -> Self {
-        self.attempts = attempts;
+    /// The same synthesizer, allowing up to `max_iterations` attempts per task
+    /// (`agents.max_iterations`).
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
         self
     }
 
     /// What bounds a verdict on `msg`'s task now.
     fn bounds(&self, msg: &Message) -> Bounds {
-        let deadline = llm::task_deadline_ms(msg, self.attempts.deadline);
+        let deadline = llm::task_deadline_ms(msg, self.limits.deadline);
         Bounds {
-            max_iterations: self.attempts.max_iterations,
+            max_iterations: self.max_iterations,
             time_left: Deadline::remaining(deadline) > MIN_ATTEMPT,
         }
     }
