@@ -174,6 +174,23 @@ pub trait Bus: Send + Sync {
     /// the process: acks need not wait for the subscriber's next read.
     async fn ack(&self, role: &str, tokens: &[AckToken]) -> Result<(), BusError>;
 
+    /// Keeps entries that `consumer` is still handling from being claimed by another
+    /// consumer of `role`: resets their idle time as a new delivery would, without
+    /// counting one (Redis: `XCLAIM … JUSTID`). A handler that may run longer than the
+    /// claim idle time is kept alive this way by the runtime loop. An entry another
+    /// consumer claimed meanwhile comes back to `consumer`; both may then finish it,
+    /// which handlers allow (they are idempotent). Entries no longer pending are skipped.
+    async fn keep_alive(
+        &self,
+        role: &str,
+        consumer: &str,
+        tokens: &[AckToken],
+    ) -> Result<(), BusError>;
+
+    /// How long an entry may stay pending before another consumer of its role may
+    /// claim it (`bus.claim_idle_ms`).
+    fn claim_idle(&self) -> Duration;
+
     /// The last `count` messages of a topic's stream, oldest first (undecodable entries skipped).
     async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError>;
 

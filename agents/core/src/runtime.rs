@@ -1,12 +1,20 @@
 //! The loop every role runs: read a batch, handle each delivery in its own task (bounded
 //! by a semaphore, so one slow message never holds back another), ack what was handled,
 //! dead-letter what can never be handled, and leave the rest pending for redelivery.
+//! Deliveries still being handled are kept alive (their idle time reset every third of
+//! the claim idle time), so a handler that waits — for a pool to come back, for a slow
+//! tool — is not taken for dead and its message handed to another replica. A handler
+//! waiting on something outside its role gives its permit back meanwhile
+//! ([`without_permit`]), so one pool being down never stops a role from reading.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use chorus_bus::{AckToken, Bus, BusError, DecodeError, Delivery, Subscription, Topic};
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tracing::{Instrument, debug, info_span, warn};
 
 /// Why a handler did not finish a delivery.
@@ -93,6 +101,41 @@ pub trait Handler: Send + Sync + 'static {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError>;
 }
 
+/// The permit a delivery's handler holds, where [`without_permit`] can find it.
+struct PermitSlot {
+    permits: Arc<Semaphore>,
+    held: Mutex<Option<OwnedSemaphorePermit>>,
+}
+
+tokio::task_local! {
+    static PERMIT: Arc<PermitSlot>;
+}
+
+/// Runs `wait` — a wait on something outside the role, such as a pool coming back —
+/// without holding the runtime loop's permit, so the loop reads and handles other
+/// deliveries meanwhile; the permit is taken again before this returns. Waits are
+/// bounded by the caller (by the task's deadline), which bounds how many pile up. Outside
+/// a runtime loop's handler it just runs `wait`.
+pub async fn without_permit<F: Future>(wait: F) -> F::Output {
+    let Ok(slot) = PERMIT.try_with(Arc::clone) else {
+        return wait.await;
+    };
+    let given_back = slot
+        .held
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    if given_back.is_none() {
+        return wait.await;
+    }
+    drop(given_back);
+    let out = wait.await;
+    if let Ok(permit) = slot.permits.clone().acquire_owned().await {
+        *slot.held.lock().unwrap_or_else(PoisonError::into_inner) = Some(permit);
+    }
+    out
+}
+
 /// A shutdown signal shared by every loop of a process.
 #[derive(Clone)]
 pub struct Shutdown {
@@ -138,7 +181,8 @@ impl ShutdownTrigger {
 /// Bare client requests reach the handler only when `takes_bare` (the topology's word
 /// for the role); other roles ack them unseen, as the Chief turns them into tasks.
 /// Handled deliveries are acked by a separate task as soon as they finish (batched with
-/// whatever else finished meanwhile); permanent failures are dead-lettered.
+/// whatever else finished meanwhile); permanent failures are dead-lettered. Deliveries
+/// taken and not finished are kept alive by another task ([`keep_alive_loop`]).
 pub async fn run_loop(
     bus: Arc<dyn Bus>,
     sub: Subscription,
@@ -148,11 +192,19 @@ pub async fn run_loop(
     mut shutdown: Shutdown,
 ) -> Result<(), chorus_bus::BusError> {
     let role = sub.role.clone();
+    let sub_consumer = sub.consumer.clone();
     let mut subscriber = bus.subscribe(sub).await?;
     let permits = Arc::new(Semaphore::new(max_in_flight.max(1)));
     let (ack_tx, ack_rx) = mpsc::unbounded_channel::<AckToken>();
     let (failed_tx, mut failed_rx) = mpsc::unbounded_channel::<(Delivery, String)>();
     let acker = tokio::spawn(ack_loop(bus.clone(), role.clone(), ack_rx));
+    let in_flight = InFlight::default();
+    let keeper = tokio::spawn(keep_alive_loop(
+        bus.clone(),
+        role.clone(),
+        sub_consumer,
+        in_flight.clone(),
+    ));
     loop {
         let batch = tokio::select! {
             b = subscriber.next_batch() => b,
@@ -172,6 +224,8 @@ pub async fn run_loop(
                 let _ = ack_tx.send(delivery.ack_token());
                 continue;
             }
+            // Kept alive from here (a delivery may wait for a permit) until it is done.
+            let taken = in_flight.take(delivery.ack_token());
             let Ok(permit) = permits.clone().acquire_owned().await else {
                 break;
             };
@@ -179,9 +233,14 @@ pub async fn run_loop(
             let (acks, failed) = (ack_tx.clone(), failed_tx.clone());
             let span = info_span!("handle", %role, task_id = %delivery.message.task_id,
                 topic = %delivery.topic, entry = %delivery.entry_id, n = delivery.deliveries);
+            let slot = Arc::new(PermitSlot {
+                permits: permits.clone(),
+                held: Mutex::new(Some(permit)),
+            });
             tokio::spawn(
                 async move {
-                    match handler.handle(&delivery).await {
+                    let handled = PERMIT.scope(slot.clone(), handler.handle(&delivery)).await;
+                    match handled {
                         Ok(()) => {
                             let _ = acks.send(delivery.ack_token());
                         }
@@ -193,7 +252,8 @@ pub async fn run_loop(
                             debug!(reason = %cause, "left pending for redelivery");
                         }
                     }
-                    drop(permit);
+                    drop(taken);
+                    drop(slot); // and the permit it holds
                 }
                 .instrument(span),
             );
@@ -201,10 +261,71 @@ pub async fn run_loop(
     }
     // Let in-flight handlers finish, then flush their acks and dead letters.
     let _ = permits.acquire_many(max_in_flight.max(1) as u32).await;
+    keeper.abort();
     drop(ack_tx);
     let _ = acker.await;
     dead_letter_failed(&mut *subscriber, &mut failed_rx).await;
     Ok(())
+}
+
+/// The deliveries a loop has taken and not finished, with when each was taken.
+#[derive(Clone, Default)]
+struct InFlight(Arc<Mutex<HashMap<AckToken, Instant>>>);
+
+/// A delivery in [`InFlight`]; dropping it (the handler is done) removes it.
+struct Taken {
+    set: InFlight,
+    token: AckToken,
+}
+
+impl InFlight {
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<AckToken, Instant>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records `token` as taken now.
+    fn take(&self, token: AckToken) -> Taken {
+        self.entries().insert(token.clone(), Instant::now());
+        Taken {
+            set: self.clone(),
+            token,
+        }
+    }
+
+    /// The deliveries taken at least `age` ago.
+    fn older_than(&self, age: Duration) -> Vec<AckToken> {
+        self.entries()
+            .iter()
+            .filter(|(_, at)| at.elapsed() >= age)
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+}
+
+impl Drop for Taken {
+    fn drop(&mut self) {
+        self.set.entries().remove(&self.token);
+    }
+}
+
+/// Every third of the claim idle time, resets the idle time of the deliveries taken at
+/// least that long ago and not finished, in one pipelined call (nothing is sent while
+/// every handler is quick). A failed call is logged; the next tick tries again.
+async fn keep_alive_loop(bus: Arc<dyn Bus>, role: String, consumer: String, in_flight: InFlight) {
+    let period = (bus.claim_idle() / 3).max(Duration::from_millis(10));
+    let mut tick = tokio::time::interval(period);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let long = in_flight.older_than(period);
+        if long.is_empty() {
+            continue;
+        }
+        debug!(%role, n = long.len(), "keeping long-running deliveries alive");
+        if let Err(e) = bus.keep_alive(&role, &consumer, &long).await {
+            warn!(%role, error = %e, n = long.len(), "keep-alive failed; retrying next tick");
+        }
+    }
 }
 
 /// Acks finished deliveries: waits for one, takes every other already finished, and

@@ -49,6 +49,18 @@ pub(crate) struct Shared {
     publish_guarded: Script,
 }
 
+/// The entry ids of `tokens`, per stream.
+fn by_topic(tokens: &[chorus_bus::AckToken]) -> std::collections::BTreeMap<&str, Vec<&str>> {
+    let mut by_topic: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for t in tokens {
+        by_topic
+            .entry(t.topic.as_str())
+            .or_default()
+            .push(t.entry_id.as_str());
+    }
+    by_topic
+}
+
 impl Shared {
     /// XACKs `tokens` for `role`'s group, one XACK per stream, in one pipeline.
     pub(crate) async fn ack(
@@ -59,16 +71,37 @@ impl Shared {
         if tokens.is_empty() {
             return Ok(());
         }
-        let mut by_topic: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
-        for t in tokens {
-            by_topic
-                .entry(t.topic.as_str())
-                .or_default()
-                .push(t.entry_id.as_str());
+        let mut pipe = redis::pipe();
+        for (topic, ids) in &by_topic(tokens) {
+            publish::add_ack(&mut pipe, topic, role, ids);
+        }
+        conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
+            .await
+            .map_err(bus_err)?;
+        Ok(())
+    }
+
+    /// XCLAIMs `tokens` of `role` for `consumer` with min-idle 0 and JUSTID (idle time
+    /// reset, delivery count kept), one XCLAIM per stream, in one pipeline.
+    pub(crate) async fn keep_alive(
+        &self,
+        role: &str,
+        consumer: &str,
+        tokens: &[chorus_bus::AckToken],
+    ) -> Result<(), BusError> {
+        if tokens.is_empty() {
+            return Ok(());
         }
         let mut pipe = redis::pipe();
-        for (topic, ids) in &by_topic {
-            publish::add_ack(&mut pipe, topic, role, ids);
+        for (topic, ids) in &by_topic(tokens) {
+            pipe.cmd("XCLAIM")
+                .arg(*topic)
+                .arg(role)
+                .arg(consumer)
+                .arg(0)
+                .arg(ids)
+                .arg("JUSTID")
+                .ignore();
         }
         conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
             .await
@@ -159,6 +192,19 @@ impl RedisBus {
 impl Bus for RedisBus {
     async fn ack(&self, role: &str, tokens: &[chorus_bus::AckToken]) -> Result<(), BusError> {
         self.shared.ack(role, tokens).await
+    }
+
+    async fn keep_alive(
+        &self,
+        role: &str,
+        consumer: &str,
+        tokens: &[chorus_bus::AckToken],
+    ) -> Result<(), BusError> {
+        self.shared.keep_alive(role, consumer, tokens).await
+    }
+
+    fn claim_idle(&self) -> Duration {
+        self.shared.settings.claim_idle()
     }
 
     async fn publish(&self, msg: &Message) -> Result<String, BusError> {

@@ -172,6 +172,24 @@ impl Log {
         out
     }
 
+    /// Makes the pending entries `ids` of `role` fresh deliveries to `consumer` (idle
+    /// time reset, delivery count kept), like XCLAIM JUSTID; returns how many were pending.
+    pub(crate) fn keep_alive(&mut self, role: &str, consumer: &str, ids: &[EntryId]) -> usize {
+        let Some(group) = self.groups.get_mut(role) else {
+            return 0;
+        };
+        let now = Instant::now();
+        let mut kept = 0;
+        for id in ids {
+            if let Some(p) = group.pending.get_mut(id) {
+                p.consumer = consumer.to_owned();
+                p.last_delivery = now;
+                kept += 1;
+            }
+        }
+        kept
+    }
+
     /// When the earliest pending entry of `role` becomes claimable.
     pub(crate) fn next_claimable(&self, role: &str, min_idle: Duration) -> Option<Instant> {
         self.groups

@@ -197,6 +197,28 @@ impl Bus for MemoryBus {
         Ok(())
     }
 
+    async fn keep_alive(
+        &self,
+        role: &str,
+        consumer: &str,
+        tokens: &[crate::bus::AckToken],
+    ) -> Result<(), BusError> {
+        let mut logs = self.inner.logs();
+        for token in tokens {
+            if let (Some(log), Some(id)) = (
+                logs.get_mut(&token.topic),
+                log::EntryId::parse(&token.entry_id),
+            ) {
+                log.keep_alive(role, consumer, &[id]);
+            }
+        }
+        Ok(())
+    }
+
+    fn claim_idle(&self) -> Duration {
+        self.inner.settings.claim_idle()
+    }
+
     async fn publish(&self, msg: &Message) -> Result<String, BusError> {
         let data = self.inner.encode(msg)?;
         Ok(self.inner.publish_encoded(msg, data))

@@ -133,6 +133,53 @@ pub async fn a_dead_consumers_messages_go_to_another_replica_after_the_idle_time
     assert!(got.iter().all(|d| d.deliveries == 2), "{got:?}");
 }
 
+pub async fn kept_alive_entries_are_not_claimed_until_the_keep_alive_stops(h: &impl Harness) {
+    let bus = h.bus().await;
+    let topic = Topic::pool_task("math");
+    let busy = Subscription::new("math", vec![topic.clone()]);
+    let busy_consumer = busy.consumer.clone();
+    let mut slow = bus.subscribe(busy).await.expect("slow");
+    bus.publish_many(&[math_task("k0"), math_task("k1")])
+        .await
+        .expect("publish");
+    let taken = collect_without_ack(slow.as_mut(), 2).await;
+    assert_eq!(task_ids(&taken), vec!["k0", "k1"]);
+    let tokens: Vec<AckToken> = taken.iter().map(Delivery::ack_token).collect();
+    let other_bus = h.bus().await;
+    let mut other = other_bus
+        .subscribe(Subscription::new("math", vec![topic]))
+        .await
+        .expect("other");
+    // Three claim idle times (300 ms each) with k0 kept alive every 100 ms: the other
+    // replica never gets k0, and gets k1 (left idle) once with 2 deliveries.
+    let claim_idle = bus.claim_idle();
+    assert_eq!(claim_idle, Duration::from_millis(300));
+    let until = tokio::time::Instant::now() + claim_idle * 3;
+    let mut seen = Vec::new();
+    while tokio::time::Instant::now() < until {
+        bus.keep_alive("math", &busy_consumer, &tokens[..1])
+            .await
+            .expect("keep_alive");
+        // Blocks at most the block time (100 ms).
+        let batch = other.next_batch().await.expect("next_batch");
+        other
+            .ack(&batch.iter().map(Delivery::ack_token).collect::<Vec<_>>())
+            .await
+            .expect("ack");
+        seen.extend(batch);
+    }
+    assert_eq!(task_ids(&seen), vec!["k1"], "{seen:?}");
+    assert_eq!(seen[0].deliveries, 2);
+    // Keeping an acked entry alive does nothing, and fails nothing.
+    bus.keep_alive("math", &busy_consumer, &tokens[1..])
+        .await
+        .expect("keep_alive of an acked entry");
+    // Once nobody keeps k0 alive, it is claimed, and the keep-alives counted no delivery.
+    let got = collect(other.as_mut(), 1, 40).await;
+    assert_eq!(task_ids(&got), vec!["k0"]);
+    assert_eq!(got[0].deliveries, 2, "{got:?}");
+}
+
 async fn collect_without_ack(sub: &mut dyn Subscriber, n: usize) -> Vec<Delivery> {
     let mut out = Vec::new();
     for _ in 0..20 {
