@@ -80,7 +80,6 @@ pub async fn run_role(
                 attempts: settings.agents.mcp_attempts,
                 initial_backoff: Duration::from_millis(settings.agents.mcp_backoff_ms),
                 call_timeout: Duration::from_millis(settings.agents.mcp_call_timeout_ms),
-                pool_wait: settings.pool_wait(),
             };
             let agent = Arc::new(PoolAgent::new(ctx, pool, pool, connector, retry));
             pool_agent = Some(agent.clone());

@@ -5,7 +5,8 @@
 //! back to the heuristic answer. What cannot be planned still gets a `plan_ready`, with
 //! no steps and a message saying what Chorus can do, so the task always reaches its
 //! report. A request whose pool has no live agent waits for one (`agents.pool_wait_ms`,
-//! within the deadline) before being told the pool is down.
+//! within the deadline) before being told the pool is down; a re-plan waits for the
+//! failed steps' pools up to the deadline.
 //!
 //! On `renavigate_request` (the Verifier, after a verdict REITERATE on attempt n) it
 //! makes the plan of attempt n + 1: the same steps, where only those that failed for a
@@ -27,7 +28,7 @@ use tracing::{Instrument, field, info, info_span, warn};
 use super::{Ctx, dispatch};
 use crate::llm;
 use crate::registry::{Registry, capabilities_of};
-use crate::runtime::{HandleError, Handler};
+use crate::runtime::{self, HandleError, Handler};
 use crate::state::once;
 use crate::verdict;
 
@@ -76,37 +77,43 @@ impl Planner {
         }
     }
 
-    /// The same planner, waiting up to `pool_wait` for a pool with no live agent
-    /// (within the task's deadline and the bus's claim time, see [`llm::Limits`]).
+    /// The same planner, waiting up to `pool_wait` (within the task's deadline) for the
+    /// pool of a new request when it has no live agent.
     pub fn with_pool_wait(mut self, pool_wait: Duration) -> Self {
         self.pool_wait = pool_wait;
         self
     }
 
-    /// Waits until a live agent of `pool` offers tools, at most `pool_wait`, never
-    /// within [`POOL_WAIT_RESERVE`] of the task's deadline nor past 90 % of the claim
-    /// time (a longer handler would be taken for dead). Returns whether it came.
-    async fn wait_for_pool(&self, msg: &Message, pool: &str) -> Result<bool, HandleError> {
+    /// Waits until a live agent of `pool` offers tools, at most `at_most` and never
+    /// within [`POOL_WAIT_RESERVE`] of the task's deadline, without holding the role's
+    /// permit (the runtime keeps the delivery alive however long it takes). Returns
+    /// whether it came.
+    async fn wait_for_pool(
+        &self,
+        msg: &Message,
+        pool: &str,
+        at_most: Duration,
+    ) -> Result<bool, HandleError> {
         let deadline = llm::task_deadline_ms(msg, self.limits.deadline);
-        let budget = self
-            .pool_wait
-            .min(deadline.remaining().saturating_sub(POOL_WAIT_RESERVE))
-            .min(self.limits.claim_idle.mul_f64(0.9));
+        let budget = at_most.min(deadline.remaining().saturating_sub(POOL_WAIT_RESERVE));
         let until = Instant::now() + budget;
-        loop {
-            let agents = self.registry.live().await?;
-            if agents
-                .iter()
-                .any(|a| a.pool.as_deref() == Some(pool) && !a.tools.is_empty())
-            {
-                *self.cached.lock().await = None;
-                return Ok(true);
+        runtime::without_permit(async {
+            loop {
+                let agents = self.registry.live().await?;
+                if agents
+                    .iter()
+                    .any(|a| a.pool.as_deref() == Some(pool) && !a.tools.is_empty())
+                {
+                    *self.cached.lock().await = None;
+                    return Ok(true);
+                }
+                if Instant::now() + POOL_POLL > until {
+                    return Ok(false);
+                }
+                tokio::time::sleep(POOL_POLL).await;
             }
-            if Instant::now() + POOL_POLL > until {
-                return Ok(false);
-            }
-            tokio::time::sleep(POOL_POLL).await;
-        }
+        })
+        .await
     }
 
     /// The same planner, asking `llm` (when given) for what the heuristic cannot plan,
@@ -145,7 +152,7 @@ impl Planner {
         } = &outcome
         {
             info!(task_id = %msg.task_id, %pool, "no live agent in the pool; waiting for one");
-            if self.wait_for_pool(msg, pool).await? {
+            if self.wait_for_pool(msg, pool, self.pool_wait).await? {
                 live = self.live().await?;
                 outcome =
                     chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
@@ -279,7 +286,7 @@ impl Planner {
     /// Makes and publishes the plan of the attempt after `ask.iteration`: the steps
     /// that failed for a reason that can pass (read from the stored results, not taken
     /// from the message) and what depends on them run again, after their pools have a
-    /// live agent (or `pool_wait` ran out); every other result is carried over. A
+    /// live agent (or the deadline is near); every other result is carried over. A
     /// redelivery after the new plan was stored publishes that plan (each message once);
     /// a request for an older attempt, or for a task whose report is out, does nothing.
     async fn replan(&self, msg: &Message, ask: &RenavigateRequest) -> Result<(), HandleError> {
@@ -301,8 +308,10 @@ impl Planner {
             let mut pools: Vec<&str> = failed.iter().map(|f| f.pool.as_str()).collect();
             pools.sort_unstable();
             pools.dedup();
+            // The failed steps have no other way to their answers: their pools are
+            // waited for up to the deadline, not just `pool_wait`.
             for pool in pools {
-                self.wait_for_pool(msg, pool).await?;
+                self.wait_for_pool(msg, pool, Duration::MAX).await?;
             }
             let again = verdict::rerun(&plan, &failed);
             for kept in verdict::kept(&results, &again, next) {
@@ -348,8 +357,10 @@ impl Planner {
         };
         let me = &self.ctx.instance;
         let mut out = msg.reply(Topic::plan_ready(), me, Payload::PlanReady(plan));
-        if self.llm.is_some() && out.deadline_ms.is_none() {
-            // The deadline travels with the plan, so the report writer can keep to it.
+        if out.deadline_ms.is_none() {
+            // The deadline travels with the plan and every step after it (a client may
+            // publish a full envelope without one), so pool agents waiting for a server
+            // and the report writer keep to it.
             out.deadline_ms = Some(llm::task_deadline_ms(msg, self.limits.deadline));
         }
         let first_wave = match &out.payload {

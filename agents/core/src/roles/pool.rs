@@ -3,8 +3,8 @@
 //! A tool error is a failed step carrying the tool's message; an unreachable server is
 //! retried with backoff until the attempts or the task's deadline run out. A failure
 //! that can pass (unreachable server, timeout) is marked so, and the verdict decides
-//! whether the task tries again; a step of a later attempt first waits (up to
-//! `agents.pool_wait_ms`) for the server to answer again.
+//! whether the task tries again; a step of a later attempt first waits (up to the
+//! task's deadline, less a reserve) for the server to answer again.
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -23,7 +23,7 @@ use tokio::sync::RwLock;
 use tracing::{Instrument, debug, info_span, warn};
 
 use super::Ctx;
-use crate::runtime::{HandleError, Handler};
+use crate::runtime::{self, HandleError, Handler};
 use crate::state::once;
 
 /// Opens a connection to the pool's MCP server.
@@ -40,10 +40,14 @@ pub struct Retry {
     pub initial_backoff: Duration,
     /// Longest one tool call may take (less when the task's deadline is nearer).
     pub call_timeout: Duration,
-    /// How long a step of a later attempt waits for the server to answer again before
-    /// its call (`agents.pool_wait_ms`).
-    pub pool_wait: Duration,
 }
+
+/// Time a step of a later attempt keeps back from the deadline when waiting for its
+/// server (for the call, the result and the report).
+const SERVER_WAIT_RESERVE: Duration = Duration::from_millis(500);
+
+/// How often a silent server is asked again.
+const SERVER_POLL: Duration = Duration::from_millis(100);
 
 /// The handler of one pool's `<pool>_task`.
 pub struct PoolAgent {
@@ -56,6 +60,11 @@ pub struct PoolAgent {
     /// context); `None` until the server's tool list was read.
     contextual: RwLock<Option<HashSet<String>>>,
     retry: Retry,
+    /// When the server last answered a tool list.
+    answered_at: std::sync::Mutex<Option<Instant>>,
+    /// Held by the one step asking a silent server whether it answers again; others
+    /// waiting read its finding.
+    probe: tokio::sync::Mutex<()>,
 }
 
 impl PoolAgent {
@@ -69,6 +78,8 @@ impl PoolAgent {
             client: RwLock::new(None),
             contextual: RwLock::new(None),
             retry,
+            answered_at: std::sync::Mutex::new(None),
+            probe: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -86,6 +97,10 @@ impl PoolAgent {
             .map(|t| t.name.clone())
             .collect();
         *self.contextual.write().await = Some(contextual);
+        *self
+            .answered_at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Instant::now());
         Ok(tools)
     }
 
@@ -160,22 +175,40 @@ impl PoolAgent {
         failed_for_now(format!("the {} server is unreachable: {why}", self.pool))
     }
 
-    /// Before a step of a later attempt: waits until the server answers a tool list (the
-    /// client bounds connecting and each request by the call timeout), at most
-    /// `pool_wait` and never past the deadline. The
+    /// Whether the server answered a tool list after `since`.
+    fn answered_since(&self, since: Instant) -> bool {
+        self.answered_at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_some_and(|at| at >= since)
+    }
+
+    /// Before a step of a later attempt: waits until the server answers a tool list
+    /// again, never within [`SERVER_WAIT_RESERVE`] of the deadline, without holding the
+    /// role's permit. One waiting step asks at a time (each ask bounded by the call
+    /// timeout) and the others read its answer, so a silent server is not flooded. The
     /// call goes ahead either way; when the server is still silent it fails again and
     /// the verdict decides.
     async fn wait_until_answering(&self, deadline: Option<Deadline>) {
-        let until = Instant::now() + self.retry.pool_wait;
-        loop {
-            if self.tools().await.is_ok() {
-                return;
+        let since = Instant::now();
+        let budget = deadline.map_or(self.retry.call_timeout, |d| {
+            d.remaining().saturating_sub(SERVER_WAIT_RESERVE)
+        });
+        let until = tokio::time::Instant::now() + budget;
+        let answered = runtime::without_permit(tokio::time::timeout_at(until, async {
+            loop {
+                {
+                    let _asking = self.probe.lock().await;
+                    if self.answered_since(since) || self.tools().await.is_ok() {
+                        return;
+                    }
+                }
+                tokio::time::sleep(SERVER_POLL).await;
             }
-            if Instant::now() >= until || deadline.is_some_and(Deadline::passed) {
-                warn!(pool = %self.pool, "server still silent; calling anyway");
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+        }))
+        .await;
+        if answered.is_err() {
+            warn!(pool = %self.pool, "server still silent; calling anyway");
         }
     }
 
