@@ -348,6 +348,11 @@ pub struct RenavigateRequest {
     /// Why a new plan is wanted, in one line.
     #[serde(default)]
     pub reason: String,
+    /// A whole new plan an iteration advisor (the model) suggested, already checked
+    /// against the live tools: when given, attempt `iteration + 1` runs it instead of
+    /// re-running failed steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Plan>,
 }
 
 /// The verdict on an attempt at a task.
@@ -388,6 +393,10 @@ pub struct VerificationDone {
     /// The steps that failed for a reason that can pass.
     #[serde(default)]
     pub failed_steps: Vec<FailedStep>,
+    /// With a model checking reports (`llm.verify`): the plan its iteration advisor
+    /// suggested when it judged the report does not answer the request (REITERATE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Plan>,
 }
 
 /// `dead_letter`: a message that could not be handled, with why.

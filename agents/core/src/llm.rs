@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use chorus_bus::{AgentHeartbeat, Deadline, Message};
-use chorus_llm::{LlmError, LlmPlanner, LlmSettings, LlmSynthesizer, PoolTool};
+use chorus_llm::{LlmError, LlmPlanner, LlmSettings, LlmSynthesizer, LlmVerifier, PoolTool};
 
 /// The share of a task's remaining time a model plan may take: the steps and the report
 /// need the rest.
@@ -59,6 +59,17 @@ pub fn synthesizer(settings: &LlmSettings) -> Result<Option<LlmSynthesizer>, Llm
     let synth = LlmSynthesizer::new(settings, settings.prompts()?)?;
     tracing::info!(model = %settings.model, base_url = %settings.base_url, "model report writing on");
     Ok(Some(synth))
+}
+
+/// The model report checker and iteration advisor, when `settings` configure a model
+/// and `verify` is on; `None` otherwise.
+pub fn verifier(settings: &LlmSettings) -> Result<Option<LlmVerifier>, LlmInitError> {
+    if !(settings.is_active() && settings.verify) {
+        return Ok(None);
+    }
+    let verifier = LlmVerifier::new(settings, settings.prompts()?)?;
+    tracing::info!(model = %settings.model, base_url = %settings.base_url, "model report checking on");
+    Ok(Some(verifier))
 }
 
 /// Every tool live pool agents offer, once per (pool, tool) however many replicas list

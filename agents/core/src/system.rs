@@ -71,7 +71,8 @@ pub async fn run_role(
                     crate::llm::synthesizer(&settings.llm)?,
                     crate::llm::Limits::of(settings),
                 )
-                .with_max_iterations(settings.agents.max_iterations),
+                .with_max_iterations(settings.agents.max_iterations)
+                .with_verifier(crate::llm::verifier(&settings.llm)?),
         ),
         Role::Verifier => Arc::new(Verifier::new(ctx)),
         Role::Pool(pool) => {

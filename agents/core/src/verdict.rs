@@ -8,7 +8,8 @@
 use std::collections::{HashMap, HashSet};
 
 use chorus_bus::{
-    FailedStep, PlanReady, StepId, StepOutcome, StepResult, Verdict, VerificationDone,
+    FailedStep, Plan, PlanReady, PlannerKind, StepId, StepOutcome, StepResult, Verdict,
+    VerificationDone,
 };
 
 /// What decides a verdict besides the results.
@@ -73,6 +74,7 @@ pub fn judge(
         verdict,
         reasons,
         failed_steps: failed,
+        plan: None,
     }
 }
 
@@ -103,6 +105,21 @@ pub fn next_attempt(plan: &PlanReady, failed: &[FailedStep]) -> PlanReady {
             .iter()
             .map(|f| format!("attempt {}: {}", plan.iteration, f.line())),
     );
+    next.dispatched = true;
+    next
+}
+
+/// The plan of the attempt after `plan`'s when the model's iteration advisor suggested
+/// `advised` because of `reason`: every step runs (nothing is carried over), made by the
+/// model.
+pub fn advised_attempt(plan: &PlanReady, advised: Plan, reason: &str) -> PlanReady {
+    let mut next = plan.clone();
+    next.iteration = plan.iteration + 1;
+    next.plan = advised;
+    next.planner = PlannerKind::Llm;
+    next.unplanned = None;
+    next.retried
+        .push(format!("attempt {}: {reason}", plan.iteration));
     next.dispatched = true;
     next
 }
@@ -234,5 +251,20 @@ mod tests {
         let v = judge(&plan(1), &results, late);
         assert_eq!(v.verdict, Verdict::Finished);
         assert!(v.reasons[1].contains("no time left"), "{:?}", v.reasons);
+    }
+
+    #[test]
+    fn an_advised_attempt_runs_the_advisors_plan_whole_and_says_why() {
+        let advised: Plan = serde_json::from_value(json!({"steps": [
+            {"id": "s1", "pool": "math", "tool": "multiply", "arguments": {"a": "6", "b": "3"},
+             "output": true}
+        ]}))
+        .expect("plan");
+        let next = advised_attempt(&plan(1), advised.clone(), "refused");
+        assert_eq!(next.iteration, 2);
+        assert_eq!(next.plan, advised);
+        assert_eq!(next.planner, PlannerKind::Llm);
+        assert!(next.dispatched);
+        assert_eq!(next.retried, ["attempt 1: refused"]);
     }
 }

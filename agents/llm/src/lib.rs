@@ -8,7 +8,8 @@
 //! from the results ([`numbers_grounded`]), else the template writes it
 //! ([`write_or_template`]; streamed, with each number held back until checked:
 //! [`stream_or_template`]). Every failure (timeout, HTTP error, invalid JSON, unknown
-//! tool, cycle, ungrounded number) falls back and says why. This crate never publishes
+//! tool, cycle, ungrounded number) falls back and says why. With `verify` on, the model
+//! also checks each report (FINISHED or REITERATE) and advises a new plan ([`verify`]). This crate never publishes
 //! on the bus and never fails a task: the Planner and Synthesizer roles call it.
 
 pub mod client;
@@ -20,6 +21,7 @@ pub mod settings;
 pub mod synth;
 pub mod tools;
 pub mod validate;
+pub mod verify;
 pub mod wire;
 
 pub use client::{LlmClient, TokenStream};
@@ -33,3 +35,4 @@ pub use synth::{
     stream_or_template, write_or_template,
 };
 pub use tools::PoolTool;
+pub use verify::{Judgement, LlmVerifier};

@@ -20,6 +20,10 @@ use crate::wire::ChatMessage;
 pub const PLAN_PROMPT: &str = include_str!("../prompts/plan.md");
 /// The report-writing instructions shipped with the crate (`prompts/synthesize.md`).
 pub const SYNTHESIZE_PROMPT: &str = include_str!("../prompts/synthesize.md");
+/// The report-checking instructions shipped with the crate (`prompts/verify.md`).
+pub const VERIFY_PROMPT: &str = include_str!("../prompts/verify.md");
+/// What the iteration advisor adds to the planning instructions (`prompts/advise.md`).
+pub const ADVISE_PROMPT: &str = include_str!("../prompts/advise.md");
 
 /// The instruction texts, loaded once at start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +32,10 @@ pub struct Prompts {
     pub plan: String,
     /// System prompt for writing the report.
     pub synthesize: String,
+    /// System prompt for checking a report (one word: FINISHED or REITERATE).
+    pub verify: String,
+    /// Added to the planning prompt when asking for a plan after a refused attempt.
+    pub advise: String,
 }
 
 impl Default for Prompts {
@@ -42,10 +50,12 @@ impl Prompts {
         Prompts {
             plan: PLAN_PROMPT.to_owned(),
             synthesize: SYNTHESIZE_PROMPT.to_owned(),
+            verify: VERIFY_PROMPT.to_owned(),
+            advise: ADVISE_PROMPT.to_owned(),
         }
     }
 
-    /// `plan.md` and `synthesize.md` from `dir`; a file that is absent keeps the built-in
+    /// `plan.md`, `synthesize.md`, `verify.md` and `advise.md` from `dir`; a file that is absent keeps the built-in
     /// text, a file that cannot be read is an error.
     pub fn load(dir: &Path) -> std::io::Result<Self> {
         let read = |name: &str, builtin: &str| -> std::io::Result<String> {
@@ -58,6 +68,8 @@ impl Prompts {
         Ok(Prompts {
             plan: read("plan.md", PLAN_PROMPT)?,
             synthesize: read("synthesize.md", SYNTHESIZE_PROMPT)?,
+            verify: read("verify.md", VERIFY_PROMPT)?,
+            advise: read("advise.md", ADVISE_PROMPT)?,
         })
     }
 }
@@ -114,6 +126,66 @@ pub fn plan_messages(
     ]
 }
 
+/// The steps as the model is shown them (report writer and checker alike).
+fn result_views(steps: &[StepReport]) -> Vec<ResultView<'_>> {
+    steps
+        .iter()
+        .map(|s| ResultView {
+            part: &s.part,
+            tool: &s.tool,
+            arguments: &s.arguments,
+            shown_to_user: s.output,
+            outcome: match &s.outcome {
+                Some(o) => serde_json::to_value(o).unwrap_or(Value::Null),
+                None => json!({"status": "did_not_finish_before_deadline"}),
+            },
+        })
+        .collect()
+}
+
+/// The messages asking whether `report` answers `query`, given the `steps` run.
+pub fn verify_messages(
+    prompts: &Prompts,
+    query: &str,
+    steps: &[StepReport],
+    report: &str,
+) -> Vec<ChatMessage> {
+    let user = format!(
+        "<query>\n{}\n</query>\n\n<results>\n{}\n</results>\n\n<report>\n{}\n</report>",
+        data_json(&query),
+        data_json(&result_views(steps)),
+        data_json(&report),
+    );
+    vec![
+        ChatMessage::system(prompts.verify.clone()),
+        ChatMessage::user(user),
+    ]
+}
+
+/// The messages asking for a new plan of `query` after an attempt whose `steps` a check
+/// refused for `reason`: the planning messages, with the advisor's instructions added
+/// and the earlier attempt as data.
+pub fn advise_messages(
+    prompts: &Prompts,
+    query: &str,
+    ctx: &TaskContext,
+    language: &str,
+    tools: &[PoolTool],
+    steps: &[StepReport],
+    reason: &str,
+) -> Vec<ChatMessage> {
+    let mut messages = plan_messages(prompts, query, ctx, language, tools);
+    messages[0] = ChatMessage::system(format!("{}\n{}", prompts.plan, prompts.advise));
+    let previous = json!({"results": result_views(steps), "refused_because": reason});
+    let user = format!(
+        "{}\n\n<previous_attempt>\n{}\n</previous_attempt>",
+        messages[1].content,
+        data_json(&previous)
+    );
+    messages[1] = ChatMessage::user(user);
+    messages
+}
+
 /// The English name of a language tag, for the prompt.
 pub fn language_name(language: &str) -> &str {
     match language {
@@ -141,19 +213,7 @@ pub fn synthesize_messages(
     status: ReportStatus,
     steps: &[StepReport],
 ) -> Vec<ChatMessage> {
-    let results: Vec<ResultView<'_>> = steps
-        .iter()
-        .map(|s| ResultView {
-            part: &s.part,
-            tool: &s.tool,
-            arguments: &s.arguments,
-            shown_to_user: s.output,
-            outcome: match &s.outcome {
-                Some(o) => serde_json::to_value(o).unwrap_or(Value::Null),
-                None => json!({"status": "did_not_finish_before_deadline"}),
-            },
-        })
-        .collect();
+    let results = result_views(steps);
     let user = format!(
         "<language>\n{}\n</language>\n\n<status>\n{}\n</status>\n\n<query>\n{}\n</query>\n\n<results>\n{}\n</results>",
         data_json(&language_name(language)),

@@ -49,7 +49,11 @@ pub struct LlmSettings {
     /// Whether the Synthesizer may ask the model to write reports (the Planner may use
     /// the model while this is off).
     pub synthesize: bool,
-    /// Directory holding `plan.md` and `synthesize.md`, read once at start; empty for the
+    /// Whether the model checks each report before it goes out (one word, FINISHED or
+    /// REITERATE) and, when it answers REITERATE, suggests a new plan for another
+    /// attempt. Off by default: it costs a model call on every task.
+    pub verify: bool,
+    /// Directory holding `plan.md`, `synthesize.md`, `verify.md` and `advise.md`, read once at start; empty for the
     /// prompts built into the binary (`agents/llm/prompts/`).
     pub prompt_dir: String,
 }
@@ -67,6 +71,7 @@ impl Default for LlmSettings {
             max_steps: chorus_heuristic::MAX_STEPS,
             json_schema: true,
             synthesize: true,
+            verify: false,
             prompt_dir: String::new(),
         }
     }
@@ -126,6 +131,7 @@ impl fmt::Debug for LlmSettings {
             .field("max_steps", &self.max_steps)
             .field("json_schema", &self.json_schema)
             .field("synthesize", &self.synthesize)
+            .field("verify", &self.verify)
             .field("prompt_dir", &self.prompt_dir)
             .finish()
     }

@@ -143,6 +143,7 @@ pub fn every_topic() -> Vec<Message> {
                 iteration: 1,
                 failed_steps: vec![failed_step()],
                 reason: "s2 sum: sum timed out after 1000 ms".into(),
+                plan: None,
             }),
         ),
         msg(
@@ -152,6 +153,7 @@ pub fn every_topic() -> Vec<Message> {
                 verdict: Verdict::Reiterate,
                 reasons: vec!["s2 sum: sum timed out after 1000 ms".into()],
                 failed_steps: vec![failed_step()],
+                plan: None,
             }),
         ),
         msg(

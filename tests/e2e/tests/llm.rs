@@ -5,6 +5,7 @@
 //! go onto the task's token stream (`report_tokens:<task_id>`, relayed over
 //! `POST /chat/stream`), and every failure falls back to what Chorus does without it.
 
+#[allow(dead_code)]
 #[path = "llm/fake_model.rs"]
 mod fake_model;
 

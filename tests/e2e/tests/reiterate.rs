@@ -8,12 +8,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use chorus_agents::client::ask;
-use chorus_bus::{
-    FinalReport, Message, Payload, ReportStatus, TaskContext, Topic, Verdict, VerificationDone,
-};
+use chorus_bus::{FinalReport, Message, Payload, ReportStatus, Topic, Verdict, VerificationDone};
 use chorus_bus_redis::RedisBus;
-use chorus_e2e::{Cluster, ClusterOptions, answers, of_task, wait_on};
+use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for, of_task, wait_on};
 
 fn cluster(math_replicas: usize, env: &[(&str, &str)]) -> Cluster {
     let env: BTreeMap<String, String> = env
@@ -39,20 +36,6 @@ async fn verdicts(bus: &RedisBus, task: &str) -> Vec<(u32, Verdict)> {
             other => panic!("not a verdict: {other:?}"),
         })
         .collect()
-}
-
-/// `ask` with a 20 s wait, returning the task id and report.
-async fn ask_for(bus: &RedisBus, query: &str) -> (String, FinalReport) {
-    let (task, r) = ask(
-        bus,
-        query,
-        TaskContext::default(),
-        Duration::from_secs(20),
-        |_| {},
-    )
-    .await
-    .unwrap_or_else(|e| panic!("{query}: {e}"));
-    (task.to_string(), r)
 }
 
 fn report_in(msgs: &[Message]) -> FinalReport {

@@ -11,7 +11,8 @@
 //! On `renavigate_request` (the Verifier, after a verdict REITERATE on attempt n) it
 //! makes the plan of attempt n + 1: the same steps, where only those that failed for a
 //! reason that can pass and what depends on them run again; every other result is
-//! carried over, not recomputed.
+//! carried over, not recomputed. When the request carries a plan (the model's
+//! iteration advisor, after a model check said REITERATE), attempt n + 1 runs that plan.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -299,7 +300,15 @@ impl Planner {
             return Ok(());
         }
         let next = ask.iteration + 1;
-        let plan = if plan.iteration == ask.iteration {
+        let plan = if plan.iteration == ask.iteration
+            && let Some(advised) = &ask.plan
+        {
+            // The model's iteration advisor suggested a whole new plan (checked against
+            // the live tools when it was made): attempt n + 1 runs it from scratch.
+            let next_plan = verdict::advised_attempt(&plan, advised.clone(), &ask.reason);
+            state.replace_plan(task, &next_plan).await?;
+            next_plan
+        } else if plan.iteration == ask.iteration {
             let results = state.results(task, ask.iteration).await?;
             let failed = verdict::failed_for_now(&plan, &results);
             if failed.is_empty() {

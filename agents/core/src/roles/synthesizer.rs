@@ -17,6 +17,13 @@
 //! is already out, and made by one handler at a time: a handler that sees another one
 //! writing leaves its message pending, to find the report out when it comes again (or
 //! to write it, when the writer died).
+//!
+//! With `llm.verify` on, a verdict FINISHED on an attempt after which another one is
+//! still allowed is first put to the model: it reads the request, the results and the
+//! report and answers one word. REITERATE, followed by a valid plan from the model's
+//! iteration advisor, becomes a verdict REITERATE carrying that plan (the Verifier
+//! passes it to the Planner); FINISHED, or any failure of either call, lets the rule's
+//! verdict stand and the report go out.
 
 use std::collections::HashMap;
 
@@ -27,11 +34,12 @@ use chorus_bus::{
     Deadline, Delivery, FinalReport, Message, Payload, PlanReady, StepId, StepResult, Topic,
     Verdict,
 };
-use chorus_llm::{LlmSynthesizer, stream_or_template};
+use chorus_llm::{Judgement, LlmSynthesizer, LlmVerifier, stream_or_template};
 use tracing::{debug, info, warn};
 
 use super::{Ctx, dispatch};
 use crate::llm;
+use crate::registry::Registry;
 use crate::report;
 use crate::runtime::{HandleError, Handler, Pending};
 use crate::state::once;
@@ -48,7 +56,11 @@ pub struct Synthesizer {
     llm: Option<LlmSynthesizer>,
     limits: llm::Limits,
     max_iterations: u32,
+    verifier: Option<LlmVerifier>,
 }
+
+/// Why a model check asked for another attempt, as the verdict's reason.
+const MODEL_REFUSED: &str = "the model judged that the report does not answer the request";
 
 impl Synthesizer {
     /// A synthesizer for the given pools.
@@ -62,6 +74,79 @@ impl Synthesizer {
                 claim_idle: Duration::ZERO,
             },
             max_iterations: 1,
+            verifier: None,
+        }
+    }
+
+    /// The same synthesizer, putting each report to `verifier` (when given) before it
+    /// goes out, while another attempt is allowed (`llm.verify`).
+    pub fn with_verifier(mut self, verifier: Option<LlmVerifier>) -> Self {
+        self.verifier = verifier;
+        self
+    }
+
+    /// Asks the model whether `report` answers the request and, when it says
+    /// REITERATE, for a new plan checked against the live tools. Returns that plan; `None`
+    /// (the rule's verdict stands) when no check is configured, the model answers
+    /// FINISHED, or anything fails — each call within the task's deadline.
+    async fn model_check(
+        &self,
+        msg: &Message,
+        plan: &PlanReady,
+        report: &FinalReport,
+    ) -> Option<chorus_bus::Plan> {
+        let model = self.verifier.as_ref()?;
+        let deadline = llm::task_deadline_ms(msg, self.limits.deadline);
+        let budget = || {
+            llm::plan_budget(
+                model.settings(),
+                llm::remaining(Some(deadline)),
+                &self.limits,
+            )
+        };
+        let judge = model.judge(&plan.query, &report.steps, &report.text);
+        match tokio::time::timeout(budget(), judge).await {
+            Ok(Ok(Judgement::Reiterate)) => {}
+            Ok(Ok(Judgement::Finished)) => {
+                info!(iteration = plan.iteration, "model check: FINISHED");
+                return None;
+            }
+            Ok(Err(e)) => {
+                warn!(code = %e.code(), reason = %e, "model check failed; the rule's verdict stands");
+                return None;
+            }
+            Err(_) => {
+                warn!("model check ran out of time; the rule's verdict stands");
+                return None;
+            }
+        }
+        let live = Registry::new(self.ctx.state.clone()).live().await.ok()?;
+        let tools = llm::pool_tools(&live);
+        let advise = model.advise(
+            &plan.query,
+            &plan.context,
+            &plan.language,
+            &tools,
+            &report.steps,
+            MODEL_REFUSED,
+        );
+        match tokio::time::timeout(budget(), advise).await {
+            Ok(Ok(next)) => {
+                info!(
+                    iteration = plan.iteration,
+                    steps = next.steps.len(),
+                    "model check: REITERATE with a new plan"
+                );
+                Some(next)
+            }
+            Ok(Err(e)) => {
+                warn!(code = %e.code(), reason = %e, "model check said REITERATE but advised no usable plan; the rule's verdict stands");
+                None
+            }
+            Err(_) => {
+                warn!("the model's advice ran out of time; the rule's verdict stands");
+                None
+            }
         }
     }
 
@@ -121,6 +206,46 @@ impl Synthesizer {
             return Ok(());
         }
         let mut report = report::build_stopped(plan, &results, &judged.reasons);
+        let another_allowed = plan.iteration < self.max_iterations && self.bounds(msg).time_left;
+        if self.verifier.is_some()
+            && another_allowed
+            && plan.unplanned.is_none()
+            && !report.steps.is_empty()
+        {
+            if self
+                .ctx
+                .state
+                .store()
+                .get(&once::reported(task))
+                .await?
+                .is_some()
+            {
+                return Ok(()); // already out
+            }
+            if let Some(next) = self.model_check(msg, plan, &report).await {
+                let again = chorus_bus::VerificationDone {
+                    iteration: plan.iteration,
+                    verdict: Verdict::Reiterate,
+                    reasons: vec![MODEL_REFUSED.to_owned()],
+                    failed_steps: Vec::new(),
+                    plan: Some(next),
+                };
+                let out = msg
+                    .reply(
+                        Topic::verification_done(),
+                        &self.ctx.instance,
+                        Payload::VerificationDone(again),
+                    )
+                    .to("verifier");
+                if self.ctx.bus.publish_once(&verdict_key, ttl, &out).await? {
+                    info!(
+                        iteration = plan.iteration,
+                        "verdict REITERATE (model check)"
+                    );
+                }
+                return Ok(());
+            }
+        }
         if let Some(model) = &self.llm
             && !report.steps.is_empty()
         {

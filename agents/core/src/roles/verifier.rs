@@ -47,6 +47,7 @@ impl Handler for Verifier {
             iteration: done.iteration,
             failed_steps: done.failed_steps.clone(),
             reason,
+            plan: done.plan.clone(),
         };
         let out = msg
             .reply(

@@ -32,8 +32,12 @@ pub struct Script {
     pub report: Reply,
 }
 
-/// What the fake model was asked: (`plan` or `report`, streamed).
+/// What the fake model was asked: (`plan`, `report` or `verify`, streamed).
 pub type Log = Arc<Mutex<Vec<(&'static str, bool)>>>;
+
+/// The answers to report checks (requests whose instructions ask for FINISHED or
+/// REITERATE), one per check in order, the last one repeated; FINISHED when none.
+type Checks = Arc<Mutex<Vec<Reply>>>;
 
 /// A fake OpenAI-compatible server on 127.0.0.1:0 speaking `POST /v1/chat/completions`,
 /// whole or streamed (SSE chunks, `data: [DONE]`), one request per connection. Written
@@ -42,6 +46,7 @@ pub struct FakeModel {
     /// `http://127.0.0.1:<port>/v1`.
     pub base_url: String,
     script: Arc<Mutex<Script>>,
+    checks: Checks,
     log: Log,
     task: tokio::task::JoinHandle<()>,
 }
@@ -59,18 +64,25 @@ impl FakeModel {
         let addr = listener.local_addr().expect("addr");
         let script = Arc::new(Mutex::new(script));
         let log: Log = Arc::default();
-        let (s, l) = (script.clone(), log.clone());
+        let checks: Checks = Arc::default();
+        let (s, c, l) = (script.clone(), checks.clone(), log.clone());
         let task = tokio::spawn(async move {
             while let Ok((conn, _)) = listener.accept().await {
-                tokio::spawn(serve(conn, s.clone(), l.clone()));
+                tokio::spawn(serve(conn, s.clone(), c.clone(), l.clone()));
             }
         });
         FakeModel {
             base_url: format!("http://{addr}/v1"),
             script,
+            checks,
             log,
             task,
         }
+    }
+
+    /// The answers to the next report checks, in order (the last one repeated).
+    pub fn set_checks(&self, replies: Vec<Reply>) {
+        *self.checks.lock().expect("lock") = replies;
     }
 
     /// Changes the answers from now on.
@@ -103,7 +115,7 @@ impl FakeModel {
 }
 
 /// Reads one HTTP request and answers it as scripted.
-async fn serve(mut conn: TcpStream, script: Arc<Mutex<Script>>, log: Log) {
+async fn serve(mut conn: TcpStream, script: Arc<Mutex<Script>>, checks: Checks, log: Log) {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
     let (head_end, length) = loop {
@@ -131,14 +143,24 @@ async fn serve(mut conn: TcpStream, script: Arc<Mutex<Script>>, log: Log) {
         }
     }
     let body: Value = serde_json::from_slice(&buf[head_end..head_end + length]).unwrap_or_default();
+    let instructions = body["messages"][0]["content"].as_str().unwrap_or_default();
     let kind = if body.get("response_format").is_some() {
         "plan"
+    } else if instructions.contains("FINISHED or REITERATE") {
+        "verify"
     } else {
         "report"
     };
     let stream = body["stream"] == true;
     log.lock().expect("lock").push((kind, stream));
-    let reply = {
+    let reply = if kind == "verify" {
+        let mut c = checks.lock().expect("lock");
+        match c.len() {
+            0 => Reply::Text("FINISHED".into()),
+            1 => c[0].clone(),
+            _ => c.remove(0),
+        }
+    } else {
         let s = script.lock().expect("lock");
         if kind == "plan" {
             s.plan.clone()
