@@ -142,16 +142,18 @@ pub fn summary(msg: &Message) -> String {
         Payload::ClarificationNeeded(c) => format!("question: {}", first_line(&c.question)),
         Payload::ClarificationAnswer(a) => format!("answer: {}", first_line(&a.answer)),
         Payload::RenavigateRequest(r) => format!(
-            "re-plan after attempt {}: {}",
+            "re-plan after attempt {}: {}{}",
             r.iteration,
-            first_line(&r.reason)
+            first_line(&r.reason),
+            advised(r.plan.as_ref())
         ),
         Payload::VerificationDone(v) => {
             let verdict = v.verdict.as_str();
+            let advice = advised(v.plan.as_ref());
             match v.reasons.is_empty() {
-                true => format!("attempt {} {verdict}", v.iteration),
+                true => format!("attempt {} {verdict}{advice}", v.iteration),
                 false => format!(
-                    "attempt {} {verdict}: {}",
+                    "attempt {} {verdict}: {}{advice}",
                     v.iteration,
                     first_line(&v.reasons.join("; "))
                 ),
@@ -170,6 +172,12 @@ pub fn summary(msg: &Message) -> String {
         },
     };
     truncate(text.trim_end(), MAX_SUMMARY)
+}
+
+/// " (advised plan: N steps)" when a model's iteration advisor suggested `plan`.
+fn advised(plan: Option<&chorus_bus::Plan>) -> String {
+    plan.map(|p| format!(" (advised plan: {} steps)", p.steps.len()))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -255,6 +263,36 @@ mod tests {
             "divide (1 / 0): failed: division by zero"
         );
         assert_eq!(first_line("## Only a heading"), "Only a heading");
+    }
+
+    #[test]
+    fn a_verdict_says_when_it_carries_an_advised_plan() {
+        let plan: chorus_bus::Plan = serde_json::from_value(json!({"steps": [
+            {"id": "s1", "pool": "math", "tool": "multiply", "arguments": {"a": "6", "b": "3"}}
+        ]}))
+        .expect("plan");
+        let verdict = |plan| {
+            Message::new(
+                "t",
+                Topic::verification_done(),
+                "synthesizer",
+                Payload::VerificationDone(chorus_bus::VerificationDone {
+                    iteration: 1,
+                    verdict: chorus_bus::Verdict::Reiterate,
+                    reasons: vec!["the model judged that the report does not answer".into()],
+                    failed_steps: Vec::new(),
+                    plan,
+                }),
+            )
+        };
+        assert_eq!(
+            summary(&verdict(Some(plan))),
+            "attempt 1 REITERATE: the model judged that the report does not answer (advised plan: 1 steps)"
+        );
+        assert_eq!(
+            summary(&verdict(None)),
+            "attempt 1 REITERATE: the model judged that the report does not answer"
+        );
     }
 
     #[test]
