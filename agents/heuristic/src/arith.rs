@@ -5,7 +5,8 @@
 //! Precedence, loosest first: `+ −` (plus, cộng, minus, trừ); `× ÷ mod` (times, x,
 //! nhân, divided by, chia cho, `:`); unary minus; `^` (right-associative, binds tighter
 //! than unary minus: `-2^2` = −4); postfix `squared`, `% of`; then numbers, number words,
-//! parentheses, `sqrt`/`căn bậc hai của`, and verb forms (`add 3 and 5`,
+//! parentheses, `sqrt`/`căn bậc hai của`, "X of N" forms (`sqrt of 49`, `the square of
+//! 12`, `half of 90`, `double 21`, `một nửa của 90`), and verb forms (`add 3 and 5`,
 //! `subtract 7 from 10`, `multiply 6 by 7`, `divide 10 by 4`, `round(x, n)`).
 
 use crate::expr::{Expr, MathOp};
@@ -59,16 +60,41 @@ const POW_WORDS: &[&[&str]] = &[
 ];
 
 const PREFIX_WORDS: Table = &[
+    (&["the", "square", "root", "of"], MathOp::Sqrt),
     (&["square", "root", "of"], MathOp::Sqrt),
     (&["square", "root"], MathOp::Sqrt),
     (&["căn", "bậc", "hai", "của"], MathOp::Sqrt),
     (&["căn", "bậc", "hai"], MathOp::Sqrt),
     (&["căn", "của"], MathOp::Sqrt),
     (&["căn"], MathOp::Sqrt),
+    (&["sqrt", "of"], MathOp::Sqrt),
     (&["sqrt"], MathOp::Sqrt),
+    (&["the", "absolute", "value", "of"], MathOp::Abs),
     (&["absolute", "value", "of"], MathOp::Abs),
     (&["giá", "trị", "tuyệt", "đối", "của"], MathOp::Abs),
     (&["abs"], MathOp::Abs),
+];
+
+/// "X of N" forms that apply a binary tool with a fixed second operand: `the square of
+/// 12` is 12², `half of 90` is 90 ÷ 2, `double 21` is 21 × 2. A leading "one"/"một" (lexed
+/// as the number 1: `one half of`, `một nửa của`) is allowed before a fraction.
+const PREFIX_CONST: &[(&[&str], MathOp, &str)] = &[
+    (&["the", "square", "of"], MathOp::Power, "2"),
+    (&["square", "of"], MathOp::Power, "2"),
+    (&["the", "cube", "of"], MathOp::Power, "3"),
+    (&["cube", "of"], MathOp::Power, "3"),
+    (&["bình", "phương", "của"], MathOp::Power, "2"),
+    (&["lập", "phương", "của"], MathOp::Power, "3"),
+    (&["half", "of"], MathOp::Divide, "2"),
+    (&["a", "half", "of"], MathOp::Divide, "2"),
+    (&["nửa", "của"], MathOp::Divide, "2"),
+    (&["a", "third", "of"], MathOp::Divide, "3"),
+    (&["a", "quarter", "of"], MathOp::Divide, "4"),
+    (&["double"], MathOp::Multiply, "2"),
+    (&["twice"], MathOp::Multiply, "2"),
+    (&["triple"], MathOp::Multiply, "3"),
+    (&["gấp", "đôi"], MathOp::Multiply, "2"),
+    (&["gấp", "ba"], MathOp::Multiply, "3"),
 ];
 
 /// Verb forms `VERB x JOIN y`: the operation and whether `y` comes first (`subtract 7 from 10`).
@@ -256,7 +282,23 @@ impl Parser<'_> {
         }
     }
 
+    /// An "X of N" form ([`PREFIX_CONST`]), with an optional leading 1 before a fraction.
+    fn const_prefix(&mut self) -> Option<Expr> {
+        let one = matches!(self.peek(), Some(Tok::Num(n)) if n == "1")
+            || self.at_words(self.pos, &["one"])
+            || self.at_words(self.pos, &["một"]);
+        let (phrase, op, n) = PREFIX_CONST.iter().find(|(p, op, _)| {
+            self.at_words(self.pos, p)
+                || (one && *op == MathOp::Divide && self.at_words(self.pos + 1, p))
+        })?;
+        self.pos += phrase.len() + usize::from(!self.at_words(self.pos, phrase));
+        Some(Expr::bin(*op, self.unary()?, Expr::Num((*n).into())))
+    }
+
     fn primary(&mut self) -> Option<Expr> {
+        if let Some(e) = self.const_prefix() {
+            return Some(e);
+        }
         match self.peek()? {
             Tok::Num(n) => {
                 let n = n.clone();

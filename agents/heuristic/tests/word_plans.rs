@@ -188,3 +188,39 @@ fn quotient_and_vietnamese_products_and_squares() {
         vec![r#"s1 math/round places="0" x="2.5" *"#]
     );
 }
+
+#[test]
+fn x_of_n_forms_apply_their_tool() {
+    for (query, step) in [
+        ("sqrt of 49", r#"s1 math/sqrt x="49" *"#),
+        ("what is the square root of 81", r#"s1 math/sqrt x="81" *"#),
+        (
+            "the square of 12",
+            r#"s1 math/power base="12" exponent="2" *"#,
+        ),
+        ("cube of 3", r#"s1 math/power base="3" exponent="3" *"#),
+        ("half of 90", r#"s1 math/divide a="90" b="2" *"#),
+        ("a quarter of 100", r#"s1 math/divide a="100" b="4" *"#),
+        ("one half of 9", r#"s1 math/divide a="9" b="2" *"#),
+        ("double 21", r#"s1 math/multiply a="21" b="2" *"#),
+        ("triple seven", r#"s1 math/multiply a="7" b="3" *"#),
+        ("the absolute value of -7", r#"s1 math/abs x="-7" *"#),
+        ("căn của 49", r#"s1 math/sqrt x="49" *"#),
+        (
+            "bình phương của 12",
+            r#"s1 math/power base="12" exponent="2" *"#,
+        ),
+        ("một nửa của 90", r#"s1 math/divide a="90" b="2" *"#),
+        ("gấp đôi 21", r#"s1 math/multiply a="21" b="2" *"#),
+    ] {
+        assert_eq!(steps(query), vec![step], "{query}");
+    }
+    // They compose like any operand: half of 90, plus 5.
+    assert_eq!(
+        steps("half of 90 plus 5"),
+        vec![
+            r#"s1 math/divide a="90" b="2""#,
+            r#"s2 math/sum a=$s1 b="5" *"#
+        ]
+    );
+}
