@@ -7,10 +7,32 @@ const HELP_PHRASES: &[&[&str]] = &[
     &["what", "can", "you", "do"],
     &["what", "can", "chorus", "do"],
     &["what", "do", "you", "do"],
+    &["what", "can", "you", "help"],
+    &["what", "can", "i", "ask"],
+    &["what", "are", "you", "able", "to", "do"],
+    &["what", "are", "you", "capable", "of"],
+    &["what", "are", "your", "capabilities"],
+    &["what", "do", "you", "know", "how", "to", "do"],
+    &["what", "tools", "do", "you", "have"],
+    &["what", "tools", "are", "available"],
+    &["how", "can", "you", "help"],
+    &["how", "do", "i", "use", "you"],
+    &["how", "do", "i", "use", "chorus"],
+    &["what", "is", "chorus"],
+    &["who", "are", "you"],
     &["làm", "được", "gì"],
     &["làm", "được", "những", "gì"],
     &["có", "thể", "làm", "gì"],
     &["giúp", "được", "gì"],
+    &["biết", "làm", "gì"],
+    &["biết", "làm", "những", "gì"],
+    &["giúp", "gì", "được"],
+    &["giúp", "tôi", "được", "gì"],
+    &["có", "những", "công", "cụ", "gì"],
+    &["có", "công", "cụ", "gì"],
+    &["bạn", "là", "ai"],
+    &["dùng", "thế", "nào"],
+    &["sử", "dụng", "thế", "nào"],
 ];
 
 /// Queries that are help requests when they are the whole query.
@@ -23,7 +45,14 @@ const HELP_WHOLE: &[&[&str]] = &[
     &["trợ", "giúp"],
     &["hướng", "dẫn"],
     &["giúp", "tôi"],
+    &["giúp", "tôi", "với"],
+    &["giúp", "với"],
     &["giúp", "đỡ"],
+    &["please", "help"],
+    &["help", "please"],
+    &["i", "need", "help"],
+    &["tools"],
+    &["usage"],
 ];
 
 /// Whether the query asks what Chorus can do.
@@ -52,11 +81,28 @@ mod tests {
         assert!(asks_for_help(&lex("bạn làm được gì?")));
         assert!(asks_for_help(&lex("help")));
         assert!(asks_for_help(&lex("/help")));
+        for q in [
+            "what can you help me with?",
+            "What are you able to do",
+            "what are your capabilities",
+            "How can you help me?",
+            "what tools do you have",
+            "who are you?",
+            "Please help",
+            "bạn biết làm gì?",
+            "giúp tôi với",
+            "bạn có những công cụ gì",
+            "dùng thế nào?",
+        ] {
+            assert!(asks_for_help(&lex(q)), "{q}");
+        }
     }
 
     #[test]
     fn requests_with_numbers_or_other_words_are_not_help() {
         assert!(!asks_for_help(&lex("help me compute 2+2")));
         assert!(!asks_for_help(&lex("what can you do with 2 and 3")));
+        assert!(!asks_for_help(&lex("help me with 2026-12-25")));
+        assert!(!asks_for_help(&lex("what is the weather")));
     }
 }
