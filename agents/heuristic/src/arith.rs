@@ -97,6 +97,54 @@ const PREFIX_CONST: &[(&[&str], MathOp, &str)] = &[
     (&["gấp", "ba"], MathOp::Multiply, "3"),
 ];
 
+/// What a list form computes over its items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ListOp {
+    /// Their sum.
+    Sum,
+    /// Their product.
+    Product,
+    /// Their arithmetic mean: the sum divided by how many there are.
+    Mean,
+}
+
+/// List forms `HEAD x, y, … and z` (`sum of 1, 2 and 3`, `trung bình cộng của 4, 6 và 8`);
+/// the commas keep the list whole where they would split a request
+/// (`crate::compound`).
+const LIST_HEADS: &[(&[&str], ListOp)] = &[
+    (&["the", "sum", "of"], ListOp::Sum),
+    (&["sum", "of"], ListOp::Sum),
+    (&["the", "total", "of"], ListOp::Sum),
+    (&["total", "of"], ListOp::Sum),
+    (&["add", "up"], ListOp::Sum),
+    (&["add"], ListOp::Sum),
+    (&["tổng", "của"], ListOp::Sum),
+    (&["cộng"], ListOp::Sum),
+    (&["the", "product", "of"], ListOp::Product),
+    (&["product", "of"], ListOp::Product),
+    (&["multiply"], ListOp::Product),
+    (&["tích", "của"], ListOp::Product),
+    (&["the", "mean", "of"], ListOp::Mean),
+    (&["mean", "of"], ListOp::Mean),
+    (&["the", "average", "of"], ListOp::Mean),
+    (&["average", "of"], ListOp::Mean),
+    (&["the", "arithmetic", "mean", "of"], ListOp::Mean),
+    (&["trung", "bình", "cộng", "của"], ListOp::Mean),
+    (&["trung", "bình", "của"], ListOp::Mean),
+    (&["trung", "bình", "cộng"], ListOp::Mean),
+];
+
+/// Most items in one list.
+const MAX_LIST_ITEMS: usize = 16;
+
+/// Whether `toks` hold a list head ([`LIST_HEADS`]) somewhere.
+pub(crate) fn has_list_head(toks: &[Token]) -> bool {
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    LIST_HEADS
+        .iter()
+        .any(|(p, _)| words.windows(p.len()).any(|w| w == *p))
+}
+
 /// Verb forms `VERB x JOIN y`: the operation and whether `y` comes first (`subtract 7 from 10`).
 const VERB_WORDS: &[(&[&str], MathOp)] = &[
     (&["add"], MathOp::Sum),
@@ -331,11 +379,69 @@ impl Parser<'_> {
         if let Some(e) = self.rounding() {
             return Some(e);
         }
+        if let Some(e) = self.list() {
+            return Some(e);
+        }
         let (phrase, op) = VERB_WORDS
             .iter()
             .find(|(p, _)| self.at_words(self.pos, p))?;
         self.pos += phrase.len();
         self.verb(*op)
+    }
+
+    /// A list form: `HEAD x, y, … and z`, or `HEAD x and y` for a mean. Leaves the
+    /// position alone and returns `None` when what follows the head is no such list (a
+    /// verb form may still read it).
+    fn list(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        let (head, op) = LIST_HEADS
+            .iter()
+            .find(|(p, _)| self.at_words(self.pos, p))?;
+        self.pos += head.len();
+        let saved = self.no_and;
+        self.no_and = true;
+        let items = self.list_items();
+        self.no_and = saved;
+        let commas_or_mean =
+            |items: &Vec<Expr>, commas: bool| commas || *op == ListOp::Mean && items.len() == 2;
+        match items {
+            Some((items, commas)) if items.len() >= 2 && commas_or_mean(&items, commas) => {
+                let count = items.len();
+                let join = match op {
+                    ListOp::Sum | ListOp::Mean => MathOp::Sum,
+                    ListOp::Product => MathOp::Multiply,
+                };
+                let mut items = items.into_iter();
+                let first = items.next()?;
+                let folded = items.fold(first, |acc, e| Expr::bin(join, acc, e));
+                Some(match op {
+                    ListOp::Mean => Expr::bin(MathOp::Divide, folded, Expr::Num(count.to_string())),
+                    _ => folded,
+                })
+            }
+            _ => {
+                self.pos = start;
+                None
+            }
+        }
+    }
+
+    /// `x, y, … (and|và) z`: the items, and whether a comma separated any two.
+    fn list_items(&mut self) -> Option<(Vec<Expr>, bool)> {
+        let mut items = vec![self.expr()?];
+        let mut commas = false;
+        while items.len() < MAX_LIST_ITEMS {
+            if self.eat_sym(',') {
+                commas = true;
+                // An Oxford comma: `1, 2, and 3`.
+                let _ = self.eat_words(&["and"]) || self.eat_words(&["và"]);
+            } else if self.eat_words(&["and"]) || self.eat_words(&["và"]) {
+            } else {
+                break;
+            }
+            items.push(self.expr()?);
+        }
+        Some((items, commas))
     }
 
     /// `x JOIN y` after a verb; `subtract 7 from 10` is 10 − 7, `add 3 to 5` is 5 + 3.

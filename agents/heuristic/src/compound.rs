@@ -114,6 +114,9 @@ fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
         match t.tok {
             Tok::Sym('(') => depth += 1,
             Tok::Sym(')') => depth = depth.saturating_sub(1),
+            // A comma between two numbers after a list head (`sum of 1, 2 and 3`) is
+            // part of the list, not a split.
+            Tok::Sym(',') if depth == 0 && in_list(toks, start, i) => {}
             Tok::Sym(c) if depth == 0 && ";?!,.".contains(c) => {
                 out.push(&toks[start..i]);
                 start = i + 1;
@@ -124,6 +127,27 @@ fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
     out.push(&toks[start..]);
     out.retain(|s| !s.is_empty());
     out
+}
+
+/// Whether the comma at `i` separates list items: a number (or a number word) on
+/// either side (after it, maybe behind an Oxford `and`), and a list head earlier in the
+/// segment that began at `start`.
+fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
+    let is_item = |t: Option<&Token>| {
+        t.is_some_and(|t| {
+            matches!(
+                t.tok,
+                Tok::Num(_) | Tok::Sym('-') | Tok::Sym('(') | Tok::Sym(')')
+            ) || t.word().is_some_and(crate::numbers::starts_number)
+        })
+    };
+    let oxford = toks
+        .get(i + 1)
+        .and_then(Token::word)
+        .is_some_and(|w| w == "and" || w == "và");
+    is_item(i.checked_sub(1).and_then(|j| toks.get(j)))
+        && is_item(toks.get(i + 1 + usize::from(oxford)))
+        && arith::has_list_head(&toks[start..i])
 }
 
 fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {

@@ -224,3 +224,47 @@ fn x_of_n_forms_apply_their_tool() {
         ]
     );
 }
+
+#[test]
+fn lists_sum_multiply_and_average_their_items() {
+    assert_eq!(
+        steps("sum of 1, 2 and 3"),
+        vec![r#"s1 math/sum a="1" b="2""#, r#"s2 math/sum a=$s1 b="3" *"#]
+    );
+    assert_eq!(
+        steps("product of 2, 3, and 4"),
+        vec![
+            r#"s1 math/multiply a="2" b="3""#,
+            r#"s2 math/multiply a=$s1 b="4" *"#
+        ]
+    );
+    assert_eq!(
+        steps("what is the mean of 3, 5 and 10?"),
+        vec![
+            r#"s1 math/sum a="3" b="5""#,
+            r#"s2 math/sum a=$s1 b="10""#,
+            r#"s3 math/divide a=$s2 b="3" *"#
+        ]
+    );
+    assert_eq!(
+        steps("average of 4 and 6"),
+        vec![
+            r#"s1 math/sum a="4" b="6""#,
+            r#"s2 math/divide a=$s1 b="2" *"#
+        ]
+    );
+    assert_eq!(
+        steps("tổng của 1, 2 và 3"),
+        vec![r#"s1 math/sum a="1" b="2""#, r#"s2 math/sum a=$s1 b="3" *"#]
+    );
+    assert_eq!(
+        steps("trung bình cộng của 4, 6 và 8"),
+        vec![
+            r#"s1 math/sum a="4" b="6""#,
+            r#"s2 math/sum a=$s1 b="8""#,
+            r#"s3 math/divide a=$s2 b="3" *"#
+        ]
+    );
+    // Without a list head a comma still splits the request into parts.
+    assert_eq!(steps("2+4, 3*5").len(), 2);
+}
