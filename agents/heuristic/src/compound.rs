@@ -81,7 +81,62 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartE
         }
         parts.extend(split_weak(segment, src)?);
     }
-    Ok(parts)
+    chain_continuations(parts)
+}
+
+/// Words that start a sequence with a bare number (`take 100, halve it, then add 7`).
+const SEQUENCE_STARTS: &[&[&str]] = &[
+    &["take"],
+    &["start", "with"],
+    &["begin", "with"],
+    &["bắt", "đầu", "với"],
+    &["bắt", "đầu", "từ"],
+];
+
+/// `toks` after `words`, when they start with them.
+fn starts_with_words<'a>(toks: &'a [Token], words: &[&str]) -> Option<&'a [Token]> {
+    let head = toks.get(..words.len())?;
+    head.iter()
+        .zip(words)
+        .all(|(t, w)| t.word() == Some(*w))
+        .then(|| &toks[words.len()..])
+}
+
+/// Folds each continuation ("then subtract 2") into the arithmetic part before it, so
+/// its steps take that part's result: `multiply 6 by 7 and then subtract 2` is one part,
+/// multiply then subtract. A continuation with no arithmetic part before it is not
+/// understood.
+fn chain_continuations(parts: Vec<ParsedPart>) -> Result<Vec<ParsedPart>, PartError> {
+    let mut out: Vec<ParsedPart> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let PartQuery::Math(e) = &part.query else {
+            out.push(part);
+            continue;
+        };
+        if !e.refers_back() {
+            out.push(part);
+            continue;
+        }
+        match out.last_mut() {
+            Some(ParsedPart {
+                text,
+                query: PartQuery::Math(previous),
+            }) => {
+                *previous = e.clone().with_previous(previous);
+                text.push_str(", then ");
+                text.push_str(&part.text);
+            }
+            _ => return Err(PartError::NotUnderstood(part.text)),
+        }
+    }
+    // A sequence start that nothing continued computes nothing.
+    if let Some(bare) = out
+        .iter()
+        .find(|p| matches!(&p.query, PartQuery::Math(Expr::Num(_))))
+    {
+        return Err(PartError::NothingToCompute(bare.text.clone()));
+    }
+    Ok(out)
 }
 
 /// Reads one part.
@@ -91,7 +146,26 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
         DateParse::InvalidDate(raw) => return Err(PartError::InvalidDate(raw)),
         DateParse::NotDate => {}
     }
-    match arith::parse(filler::strip_math(toks)) {
+    let math = filler::strip_math(toks);
+    // `take 100` starts a sequence: a bare number is fine here if a continuation
+    // follows (checked in `chain_continuations`).
+    if let Some(rest) = SEQUENCE_STARTS
+        .iter()
+        .find_map(|s| starts_with_words(math, s))
+        && let Some(e) = arith::parse(rest)
+    {
+        return Ok(PartQuery::Math(e));
+    }
+    // A continuation is read where the part alone computes nothing: `then minus 5` is
+    // the previous result − 5, not the number −5 (a signed number written with its
+    // symbol, `-5`, stays a number).
+    let signed = math.first().is_some_and(|t| t.is_sym('-') || t.is_sym('+'));
+    let parsed = match arith::parse(math) {
+        None => arith::parse_continuation(math),
+        Some(Expr::Num(n)) if !signed => arith::parse_continuation(math).or(Some(Expr::Num(n))),
+        done => done,
+    };
+    match parsed {
         Some(Expr::Num(_)) => Err(PartError::NothingToCompute(quote(toks, src))),
         Some(e) => Ok(PartQuery::Math(e)),
         None => Err(PartError::NotUnderstood(quote(toks, src))),

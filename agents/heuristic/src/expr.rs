@@ -88,6 +88,33 @@ impl Expr {
         true
     }
 
+    /// The placeholder for the previous part's result in a continuation ("then subtract
+    /// 2"); no number the lexer reads looks like it.
+    pub const PREVIOUS: &'static str = "@previous";
+
+    /// Whether the expression refers to the previous part's result.
+    pub fn refers_back(&self) -> bool {
+        match self {
+            Expr::Num(n) => n == Self::PREVIOUS,
+            Expr::Op(_, args) => args.iter().any(Expr::refers_back),
+        }
+    }
+
+    /// The expression with the previous part's result, `previous`, in place of the
+    /// placeholder.
+    pub fn with_previous(self, previous: &Expr) -> Expr {
+        match self {
+            Expr::Num(n) if n == Self::PREVIOUS => previous.clone(),
+            Expr::Op(op, args) => Expr::Op(
+                op,
+                args.into_iter()
+                    .map(|a| a.with_previous(previous))
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+
     /// How many steps this expression needs.
     pub fn step_count(&self) -> usize {
         match self {

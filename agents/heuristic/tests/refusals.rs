@@ -44,6 +44,9 @@ fn a_part_that_is_not_understood_refuses_the_whole_request() {
 #[test]
 fn a_bare_number_has_nothing_to_compute() {
     assert!(refusal("42").starts_with("\"42\" has no operation to compute."));
+    assert!(refusal("-5").starts_with("\"-5\" has no operation to compute."));
+    // A continuation with nothing before it to continue.
+    assert!(refusal("then subtract 2").contains("subtract 2"));
 }
 
 #[test]

@@ -268,3 +268,57 @@ fn lists_sum_multiply_and_average_their_items() {
     // Without a list head a comma still splits the request into parts.
     assert_eq!(steps("2+4, 3*5").len(), 2);
 }
+
+#[test]
+fn a_sequence_takes_the_previous_result() {
+    assert_eq!(
+        steps("multiply 6 by 7 and then subtract 2"),
+        vec![
+            r#"s1 math/multiply a="6" b="7""#,
+            r#"s2 math/subtract a=$s1 b="2" *"#
+        ]
+    );
+    assert_eq!(
+        steps("take 100, halve it, then add 7"),
+        vec![
+            r#"s1 math/divide a="100" b="2""#,
+            r#"s2 math/sum a=$s1 b="7" *"#
+        ]
+    );
+    assert_eq!(
+        steps("2+4, then divide the result by 4"),
+        vec![
+            r#"s1 math/sum a="2" b="4""#,
+            r#"s2 math/divide a=$s1 b="4" *"#
+        ]
+    );
+    assert_eq!(
+        steps("lấy 20 chia 4 rồi nhân 3"),
+        vec![
+            r#"s1 math/divide a="20" b="4""#,
+            r#"s2 math/multiply a=$s1 b="3" *"#
+        ]
+    );
+    assert_eq!(
+        steps("tính 10 cộng 5, sau đó trừ đi 1"),
+        vec![
+            r#"s1 math/sum a="10" b="5""#,
+            r#"s2 math/subtract a=$s1 b="1" *"#
+        ]
+    );
+    assert_eq!(
+        steps("5 squared, then minus 5, then double it"),
+        vec![
+            r#"s1 math/power base="5" exponent="2""#,
+            r#"s2 math/subtract a=$s1 b="5""#,
+            r#"s3 math/multiply a=$s2 b="2" *"#
+        ]
+    );
+    // Two parts that do not refer back stay two parts.
+    assert_eq!(steps("2+4 and 3*5").len(), 2);
+    // A number words sentence is still one number.
+    assert_eq!(
+        steps("one hundred and five plus one"),
+        vec![r#"s1 math/sum a="105" b="1" *"#]
+    );
+}
