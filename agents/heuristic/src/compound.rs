@@ -19,7 +19,21 @@ use crate::lexer::{Tok, Token};
 /// Most weak separators considered in one sentence.
 pub const MAX_WEAK_SEPARATORS: usize = 24;
 
-const WEAK: &[&str] = &["and", "và", "then", "also", "rồi"];
+const WEAK: &[&str] = &["and", "và", "then", "also", "rồi", "còn"];
+
+/// Weak separators of several words.
+const WEAK_PHRASES: &[&[&str]] = &[
+    &["as", "well", "as"],
+    &["along", "with"],
+    &["với", "lại"],
+    &["ngoài", "ra"],
+];
+
+/// Words that only join parts: a segment made of them alone (`2+4; also, …`) asks
+/// nothing.
+const JOINERS: &[&str] = &[
+    "and", "also", "then", "besides", "và", "còn", "rồi", "ngoài", "ra", "nữa",
+];
 
 /// One understood part of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,9 +90,24 @@ pub enum PartError {
 pub fn parse_request(toks: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
     let mut parts = Vec::new();
     for segment in strong_segments(toks) {
-        if filler::trim_symbols(segment).is_empty() || filler::is_greeting(segment) {
+        let trimmed = filler::trim_symbols(segment);
+        let only_joiners = trimmed
+            .iter()
+            .all(|t| t.word().is_some_and(|w| JOINERS.contains(&w)));
+        if trimmed.is_empty() || only_joiners || filler::is_greeting(segment) {
             continue;
         }
+        // After an earlier part, a segment's leading joining words (`, còn …`, `; and
+        // also …`) only join it on.
+        let segment = if parts.is_empty() {
+            segment
+        } else {
+            let lead = trimmed
+                .iter()
+                .take_while(|t| t.word().is_some_and(|w| JOINERS.contains(&w)))
+                .count();
+            &trimmed[lead..]
+        };
         parts.extend(split_weak(segment, src)?);
     }
     chain_continuations(parts)
@@ -225,8 +254,21 @@ fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
 }
 
 fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
-    let seps: Vec<usize> = (1..seg.len().saturating_sub(1))
-        .filter(|&i| seg[i].word().is_some_and(|w| WEAK.contains(&w)))
+    // Each separator as (where it starts, where the next piece starts).
+    let seps: Vec<(usize, usize)> = (1..seg.len().saturating_sub(1))
+        .filter_map(|i| {
+            if seg[i].word().is_some_and(|w| WEAK.contains(&w)) {
+                return Some((i, i + 1));
+            }
+            WEAK_PHRASES.iter().find_map(|p| {
+                let words = seg.get(i..i + p.len())?;
+                let hit = words
+                    .iter()
+                    .zip(p.iter())
+                    .all(|(t, w)| t.word() == Some(*w));
+                (hit && i + p.len() < seg.len()).then_some((i, i + p.len()))
+            })
+        })
         .collect();
     if seps.len() > MAX_WEAK_SEPARATORS {
         return Err(PartError::TooManyParts);
@@ -238,14 +280,14 @@ fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
             .or_insert_with(|| parse_part(&seg[s..e], src))
             .clone()
     };
-    // best[k]: a split of seg[starts[k]..], where starts are 0 and each separator + 1.
+    // best[k]: a split of seg[starts[k]..], where starts are 0 and each separator's end.
     let starts: Vec<usize> = std::iter::once(0)
-        .chain(seps.iter().map(|s| s + 1))
+        .chain(seps.iter().map(|&(_, end)| end))
         .collect();
     let mut best: Vec<Option<Vec<(usize, usize, PartQuery)>>> = vec![None; starts.len()];
     for k in (0..starts.len()).rev() {
         let s = starts[k];
-        for (j, &cut) in seps.iter().enumerate().skip(k) {
+        for (j, &(cut, _)) in seps.iter().enumerate().skip(k) {
             let Some(rest) = best[j + 1].clone() else {
                 continue;
             };

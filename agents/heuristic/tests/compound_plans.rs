@@ -134,3 +134,50 @@ fn and_then_starts_a_new_part() {
         ]
     );
 }
+
+#[test]
+fn parts_joined_in_the_ways_people_join_them() {
+    let outputs = |q: &str| -> Vec<String> {
+        common::planned(q)
+            .steps
+            .iter()
+            .filter(|s| s.output)
+            .map(|s| s.tool.clone())
+            .collect()
+    };
+    for (q, want) in [
+        (
+            "what is 9-4; also, what weekday is 2027-03-01",
+            &["subtract", "weekday"][..],
+        ),
+        (
+            "what is 9-4 and also what weekday is 2027-03-01",
+            &["subtract", "weekday"],
+        ),
+        (
+            "2+4 as well as the weekday of 2027-03-01",
+            &["sum", "weekday"],
+        ),
+        (
+            "2+4, plus tell me the weekday of 2027-03-01",
+            &["sum", "weekday"],
+        ),
+        ("2+4 and what is 3*5", &["sum", "multiply"]),
+        ("what is 2+4? what is 3*5?", &["sum", "multiply"]),
+        ("2+4, còn 2027-03-01 là thứ mấy", &["sum", "weekday"]),
+        ("2+4 với lại 3*5", &["sum", "multiply"]),
+        (
+            "tính 2+4 và cho biết 2027-03-01 là thứ mấy",
+            &["sum", "weekday"],
+        ),
+        ("2+4, 3*5 and 10/2", &["sum", "multiply", "divide"]),
+        (
+            "what's 2+4 and what day is 2027-03-01 and 7*6",
+            &["sum", "weekday", "multiply"],
+        ),
+        ("2+4 along with 3*5", &["sum", "multiply"]),
+        ("2+4; ngoài ra 2027-03-01 là thứ mấy", &["sum", "weekday"]),
+    ] {
+        assert_eq!(outputs(q), want, "{q}");
+    }
+}

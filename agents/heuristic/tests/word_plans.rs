@@ -314,6 +314,10 @@ fn a_sequence_takes_the_previous_result() {
             r#"s3 math/multiply a=$s2 b="2" *"#
         ]
     );
+    assert_eq!(
+        steps("2+4, plus 3"),
+        vec![r#"s1 math/sum a="2" b="4""#, r#"s2 math/sum a=$s1 b="3" *"#]
+    );
     // Two parts that do not refer back stay two parts.
     assert_eq!(steps("2+4 and 3*5").len(), 2);
     // A number words sentence is still one number.
