@@ -122,6 +122,12 @@ pub trait Bus: Send + Sync {
     /// Publishes one message on its topic's stream (and mirror channel); returns the entry id.
     async fn publish(&self, msg: &Message) -> Result<String, BusError>;
 
+    /// Publishes `msg` on its topic's Pub/Sub channel only (`redis-cli SUBSCRIBE <topic>`
+    /// shows it): no stream entry, so no role reads it and nothing is kept. For events
+    /// that are shown, not acted on — the verdict FINISHED, whose report went out just
+    /// before — so the happy path does not pay a stream entry and a consumer for them.
+    async fn announce(&self, msg: &Message) -> Result<(), BusError>;
+
     /// Publishes several messages in one round trip.
     async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError>;
 

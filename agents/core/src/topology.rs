@@ -100,7 +100,7 @@ const TABLE: &[Row] = &[
         reads: &[One(Topic::PLAN_READY), EveryPoolResult],
         writes: &[One(Topic::FINAL_REPORT), One(Topic::VERIFICATION_DONE)],
         takes_bare: false,
-        job: "fan-in: when every step is final, the verdict; with FINISHED the one report in the same round trip",
+        job: "fan-in: when every step is final, the verdict; with FINISHED the one report, the verdict announced on the channel only",
     },
     Row {
         name: "verifier",

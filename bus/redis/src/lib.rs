@@ -223,6 +223,16 @@ impl Bus for RedisBus {
         Ok(id)
     }
 
+    async fn announce(&self, msg: &Message) -> Result<(), BusError> {
+        let data = self.encode(msg)?;
+        let mut cmd = redis::cmd("PUBLISH");
+        cmd.arg(msg.topic.as_str()).arg(data);
+        conn::retry_writes(|| async { cmd.exec_async(&mut self.shared.conn()).await })
+            .await
+            .map_err(bus_err)?;
+        Ok(())
+    }
+
     async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError> {
         let encoded = msgs
             .iter()

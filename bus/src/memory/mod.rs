@@ -224,6 +224,15 @@ impl Bus for MemoryBus {
         Ok(self.inner.publish_encoded(msg, data))
     }
 
+    async fn announce(&self, msg: &Message) -> Result<(), BusError> {
+        let data: Arc<str> = Arc::from(self.inner.encode(msg)?);
+        let _ = self.inner.mirror.send(Arc::new(msg.clone()));
+        if self.inner.channels.receiver_count() > 0 {
+            let _ = self.inner.channels.send((msg.topic.clone(), data));
+        }
+        Ok(())
+    }
+
     async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError> {
         let encoded = msgs
             .iter()

@@ -180,6 +180,38 @@ pub async fn kept_alive_entries_are_not_claimed_until_the_keep_alive_stops(h: &i
     assert_eq!(got[0].deliveries, 2, "{got:?}");
 }
 
+pub async fn an_announcement_reaches_channel_subscribers_and_no_stream(h: &impl Harness) {
+    let bus = h.bus().await;
+    let topic = Topic::verification_done();
+    let mut feed = bus.ingress(&topic).await.expect("subscribe");
+    let mut msg = math_task("a1");
+    msg.topic = topic.clone();
+    msg.payload = Payload::VerificationDone(VerificationDone {
+        iteration: 1,
+        verdict: Verdict::Finished,
+        reasons: Vec::new(),
+        failed_steps: Vec::new(),
+        plan: None,
+    });
+    bus.announce(&msg).await.expect("announce");
+    let heard = tokio::time::timeout(Duration::from_secs(5), feed.next())
+        .await
+        .expect("heard within 5 s")
+        .expect("a payload");
+    let heard = Message::decode_on(&topic, &heard, None)
+        .expect("an envelope")
+        .into_message();
+    assert_eq!(heard.task_id, msg.task_id);
+    assert_eq!(heard.payload, msg.payload);
+    assert_eq!(h.stream_len("verification_done").await, 0);
+    // An oversized announcement is refused as any publish would be.
+    let mut huge = msg.clone();
+    if let Payload::VerificationDone(v) = &mut huge.payload {
+        v.reasons = vec!["x".repeat(100 * 1024)];
+    }
+    assert!(bus.announce(&huge).await.is_err());
+}
+
 async fn collect_without_ack(sub: &mut dyn Subscriber, n: usize) -> Vec<Delivery> {
     let mut out = Vec::new();
     for _ in 0..20 {

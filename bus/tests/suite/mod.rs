@@ -86,6 +86,7 @@ macro_rules! bus_suite {
             two_replicas_split_a_thousand_messages_without_duplicates,
             a_dead_consumers_messages_go_to_another_replica_after_the_idle_time,
             kept_alive_entries_are_not_claimed_until_the_keep_alive_stops,
+            an_announcement_reaches_channel_subscribers_and_no_stream,
             a_message_failing_too_often_is_dead_lettered_and_the_consumer_goes_on,
             a_handler_can_dead_letter_a_message_with_its_reason,
             malformed_entries_are_dead_lettered_and_the_next_good_one_delivered,

@@ -348,3 +348,70 @@ pub async fn ask_for(bus: &dyn Bus, query: &str) -> (String, chorus_bus::FinalRe
     .unwrap_or_else(|e| panic!("{query}: {e}"));
     (task.to_string(), r)
 }
+
+/// Every message heard on a topic's Pub/Sub channel from its start on — the stream's
+/// mirror and the announcements that have no stream entry (the verdict FINISHED) —
+/// collected in the background until dropped.
+pub struct ChannelLog {
+    heard: std::sync::Arc<std::sync::Mutex<Vec<Message>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ChannelLog {
+    /// Subscribes to `topic`'s channel on `bus`.
+    pub async fn start(bus: &dyn Bus, topic: Topic) -> ChannelLog {
+        let mut feed = bus.ingress(&topic).await.expect("subscribe");
+        let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let into = heard.clone();
+        let task = tokio::spawn(async move {
+            while let Some(payload) = feed.next().await {
+                if let Ok(d) = Message::decode_on(&topic, &payload, None) {
+                    into.lock().expect("lock").push(d.into_message());
+                }
+            }
+        });
+        ChannelLog { heard, task }
+    }
+
+    /// The messages of `task` heard so far, oldest first.
+    pub fn of_task(&self, task: &str) -> Vec<Message> {
+        self.heard
+            .lock()
+            .expect("lock")
+            .iter()
+            .filter(|m| m.task_id == task)
+            .cloned()
+            .collect()
+    }
+
+    /// Waits (up to `within`) until `done` holds for `task`'s messages; returns them.
+    pub async fn wait_for(
+        &self,
+        task: &str,
+        within: Duration,
+        done: impl Fn(&[Message]) -> bool,
+    ) -> Vec<Message> {
+        let start = Instant::now();
+        loop {
+            let got = self.of_task(task);
+            if done(&got) || start.elapsed() > within {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for ChannelLog {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Whether the last of `msgs` is a verdict FINISHED (every task's last verdict).
+pub fn finished(msgs: &[Message]) -> bool {
+    matches!(
+        msgs.last().map(|m| &m.payload),
+        Some(chorus_bus::Payload::VerificationDone(v)) if v.verdict == chorus_bus::Verdict::Finished
+    )
+}

@@ -9,8 +9,9 @@
 mod fake_model;
 
 use chorus_bus::{Payload, PlannerKind, ReportStatus, Topic, Verdict, VerificationDone};
-use chorus_bus_redis::RedisBus;
-use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for, of_task};
+use std::time::Duration;
+
+use chorus_e2e::{ChannelLog, Cluster, ClusterOptions, answers, ask_for, finished, of_task};
 use fake_model::{FakeModel, Reply, Script};
 
 /// The advisor's plan for "(2+4)*3": one step, 6 × 3.
@@ -35,9 +36,10 @@ async fn cluster_with(plan: &str) -> (FakeModel, Cluster) {
     (model, cluster)
 }
 
-/// The verdicts published for `task`, as (iteration, verdict, carried a plan).
-async fn verdicts(bus: &RedisBus, task: &str) -> Vec<(u32, Verdict, bool)> {
-    of_task(bus, &Topic::verification_done(), task)
+/// The verdicts heard on the `verification_done` channel for `task`, as (iteration,
+/// verdict, carried a plan), once the last one is FINISHED (or 5 s passed).
+async fn verdicts(log: &ChannelLog, task: &str) -> Vec<(u32, Verdict, bool)> {
+    log.wait_for(task, Duration::from_secs(5), finished)
         .await
         .iter()
         .map(|m| match &m.payload {
@@ -60,6 +62,7 @@ fn count(asked: &[(&str, bool)], kind: &str) -> usize {
 async fn a_report_the_model_refuses_is_planned_again_with_its_advice_up_to_max_iterations() {
     let (model, cluster) = cluster_with(ADVISED).await;
     let bus = cluster.bus().await;
+    let log = ChannelLog::start(&bus, Topic::verification_done()).await;
 
     // The model refuses every report: attempts 1 and 2 go back with the advised plan,
     // attempt 3 is the last one allowed (agents.max_iterations = 3) and is not checked.
@@ -75,7 +78,7 @@ async fn a_report_the_model_refuses_is_planned_again_with_its_advice_up_to_max_i
         r.retried
     );
     assert_eq!(
-        verdicts(&bus, &task).await,
+        verdicts(&log, &task).await,
         [
             (1, Verdict::Reiterate, true),
             (2, Verdict::Reiterate, true),
@@ -117,7 +120,7 @@ async fn a_report_the_model_refuses_is_planned_again_with_its_advice_up_to_max_i
     let (task, r) = ask_for(&bus, "2+4").await;
     assert_eq!(answers(&r), ["6"]);
     assert_eq!(r.iterations, 1);
-    assert_eq!(verdicts(&bus, &task).await, [(1, Verdict::Finished, false)]);
+    assert_eq!(verdicts(&log, &task).await, [(1, Verdict::Finished, false)]);
     assert_eq!(count(&model.asked(), "verify"), 3);
 }
 
@@ -127,6 +130,7 @@ async fn a_failing_check_or_an_unusable_advice_leaves_the_rules_verdict() {
     let unknown = r#"{"steps":[{"id":"s1","pool":"math","tool":"teleport","arguments":{},"part":"x","output":true}]}"#;
     let (model, cluster) = cluster_with(unknown).await;
     let bus = cluster.bus().await;
+    let log = ChannelLog::start(&bus, Topic::verification_done()).await;
 
     // (async-openai itself retries an HTTP 5xx a few times inside the call's timeout,
     // so the failing check may be asked more than once.)
@@ -142,7 +146,7 @@ async fn a_failing_check_or_an_unusable_advice_leaves_the_rules_verdict() {
         assert_eq!(answers(&r), [value], "{check:?}");
         assert_eq!(r.iterations, 1, "{check:?}");
         assert_eq!(
-            verdicts(&bus, &task).await,
+            verdicts(&log, &task).await,
             [(1, Verdict::Finished, false)],
             "{check:?}"
         );

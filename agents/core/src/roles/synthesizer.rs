@@ -1,8 +1,9 @@
 //! The Synthesizer: the fan-in. It records the plan and every step result, and when
 //! every step of a plan is final (succeeded or failed) reaches the verdict on that
-//! attempt ([`crate::verdict`]): FINISHED — the task's one report goes out together
-//! with the verdict on `verification_done`, in one round trip, so the happy path pays
-//! no hop for it — or REITERATE, published alone for the Verifier, when some step
+//! attempt ([`crate::verdict`]): FINISHED — the task's one report goes out, then the
+//! verdict is announced on the `verification_done` channel (Pub/Sub only: no stream
+//! entry, so no role reads it and the happy path pays no hop and no consumer for it) —
+//! or REITERATE, published on the stream for the Verifier, when some step
 //! failed for a reason that can pass and an attempt and time are left. Plans and
 //! results may arrive in any order and on any replica: each side stores first and
 //! checks second, so whichever comes last sees everything. A late result of an
@@ -280,13 +281,19 @@ impl Synthesizer {
             me,
             Payload::VerificationDone(judged),
         );
-        let sent = self
+        if self
             .ctx
             .bus
-            .publish_once_many(&[(once::reported(task), out), (verdict_key, finished)], ttl)
-            .await?;
-        if sent.first().copied().unwrap_or(false) {
+            .publish_once(&once::reported(task), ttl, &out)
+            .await?
+        {
             info!(?status, iteration = plan.iteration, "final report written");
+            // The verdict FINISHED is shown on the channel only (no stream entry, no
+            // consumer): the report already says it all, and the happy path pays one
+            // PUBLISH for it. Lost if this process dies right here; nothing acts on it.
+            if let Err(e) = self.ctx.bus.announce(&finished).await {
+                warn!(error = %e, "could not announce the verdict FINISHED");
+            }
         }
         Ok(())
     }
