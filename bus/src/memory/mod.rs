@@ -225,8 +225,8 @@ impl Bus for MemoryBus {
     }
 
     async fn announce(&self, msg: &Message) -> Result<(), BusError> {
+        // The channel only, as on Redis: watchers of streams do not see it.
         let data: Arc<str> = Arc::from(self.inner.encode(msg)?);
-        let _ = self.inner.mirror.send(Arc::new(msg.clone()));
         if self.inner.channels.receiver_count() > 0 {
             let _ = self.inner.channels.send((msg.topic.clone(), data));
         }

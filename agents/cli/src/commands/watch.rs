@@ -1,10 +1,12 @@
 //! `chorus watch`: a readable live tail of every topic, one line per message:
-//! time (UTC), topic, from → to, task id, and a short summary of the payload.
+//! time (UTC), topic, from → to, task id, and a short summary of the payload. Verdicts
+//! FINISHED, announced on the `verification_done` channel only (no stream entry), are
+//! read from that channel.
 
 use std::io::Write;
 use std::time::Duration;
 
-use chorus_bus::{Message, Topic};
+use chorus_bus::{IngressFeed, Message, Payload, Topic, Verdict};
 use clap::Args;
 use tokio::time::Instant;
 
@@ -94,6 +96,11 @@ pub async fn run_command(args: WatchArgs, settings: &Settings) -> anyhow::Result
 pub async fn run(args: WatchArgs, infra: Infra, pools: &[String]) -> Result<(), CliError> {
     let topics = topics(&args.topic, pools)?;
     let mut watcher = infra.bus.watch(&topics).await?;
+    let verdicts = Topic::verification_done();
+    let mut announced = match topics.contains(&verdicts) {
+        true => Some(infra.bus.ingress(&verdicts).await?),
+        false => None,
+    };
     let names: Vec<&str> = topics.iter().map(Topic::as_str).collect();
     eprintln!("watching {} (Ctrl-C to stop)", names.join(", "));
     let deadline = args
@@ -109,6 +116,7 @@ pub async fn run(args: WatchArgs, infra: Infra, pools: &[String]) -> Result<(), 
     loop {
         let batch = tokio::select! {
             b = watcher.next_batch() => b?,
+            a = next_announced(&mut announced) => a.into_iter().collect(),
             _ = &mut stop => return Ok(()),
             _ = sleep_until(deadline) => return Ok(()),
         };
@@ -136,6 +144,26 @@ pub async fn run(args: WatchArgs, infra: Infra, pools: &[String]) -> Result<(), 
                 return Ok(());
             }
         }
+    }
+}
+
+/// The next verdict FINISHED announced on the `verification_done` channel (the channel
+/// also mirrors the stream's REITERATE verdicts, which the stream watcher prints);
+/// `None` for anything else. Pending forever without a feed; a lost feed ends it.
+async fn next_announced(feed: &mut Option<Box<dyn IngressFeed>>) -> Option<Message> {
+    let Some(f) = feed.as_mut() else {
+        return std::future::pending().await;
+    };
+    let Some(payload) = f.next().await else {
+        *feed = None;
+        return None;
+    };
+    let msg = Message::decode_on(&Topic::verification_done(), &payload, None)
+        .ok()?
+        .into_message();
+    match &msg.payload {
+        Payload::VerificationDone(v) if v.verdict == Verdict::Finished => Some(msg),
+        _ => None,
     }
 }
 
