@@ -50,7 +50,7 @@ def text_of(result) -> str:
 
 
 MATH_TOOLS = {"sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent"}
-DATE_TOOLS = {"today", "now", "add_duration", "subtract_duration", "difference", "weekday", "days_until"}
+DATE_TOOLS = {"today", "now", "add_duration", "subtract_duration", "difference", "weekday", "days_until", "next_date"}
 
 
 async def check_math(session: ClientSession, transport: str) -> None:

@@ -38,6 +38,12 @@ pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -
         },
         "sqrt" => get("x").map(|x| format!("√{x}")),
         "abs" => get("x").map(|x| format!("|{x}|")),
+        // A named day, as month-day (the language's own order): `12-25`, `25/12`.
+        "next_date" => match (get("month"), get("day")) {
+            (Some(m), Some(d)) if language == "vi" => Some(format!("{d}/{m}")),
+            (Some(m), Some(d)) => Some(format!("{m:0>2}-{d:0>2}")),
+            _ => None,
+        },
         _ => None,
     };
     pretty.unwrap_or_else(|| plain(args))
@@ -70,6 +76,13 @@ mod tests {
             Value::Object(m) => m,
             _ => Map::new(),
         }
+    }
+
+    #[test]
+    fn a_named_day_shows_as_month_and_day() {
+        let md = args(json!({"month": 12, "day": 25, "now": "2026-11-22"}));
+        assert_eq!(render_arguments("next_date", &md, "en"), "12-25");
+        assert_eq!(render_arguments("next_date", &md, "vi"), "25/12");
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub const DATE_TOOLS: &[&str] = &[
     "difference",
     "weekday",
     "days_until",
+    "next_date",
 ];
 
 /// An example request shown in the capabilities list, when its tools are available.

@@ -53,7 +53,53 @@ pub enum DateQuery {
         /// The date.
         date: String,
     },
+    /// A named day of the year (Christmas, New Year's Day …): its next date (the
+    /// `next_date` tool, today included), then what was asked of it.
+    Named {
+        /// Month, 1–12.
+        month: i64,
+        /// Day of the month.
+        day: i64,
+        /// The date itself, its weekday, or the days until it.
+        then: NamedThen,
+    },
 }
+
+/// What a question about a named day asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedThen {
+    /// Its date.
+    Date,
+    /// Its weekday.
+    Weekday,
+    /// The days from today until it.
+    DaysUntil,
+}
+
+/// Named days of the year, longest names first: (words, month, day).
+const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
+    (&["christmas", "eve"], 12, 24),
+    (&["christmas", "day"], 12, 25),
+    (&["christmas"], 12, 25),
+    (&["xmas"], 12, 25),
+    (&["new", "year's", "eve"], 12, 31),
+    (&["new", "years", "eve"], 12, 31),
+    (&["new", "year's", "day"], 1, 1),
+    (&["new", "years", "day"], 1, 1),
+    (&["new", "year's"], 1, 1),
+    (&["new", "year"], 1, 1),
+    (&["halloween"], 10, 31),
+    (&["valentine's", "day"], 2, 14),
+    (&["valentines", "day"], 2, 14),
+    (&["valentine's"], 2, 14),
+    (&["valentine"], 2, 14),
+    (&["giáng", "sinh"], 12, 25),
+    (&["noel"], 12, 25),
+    (&["tết", "dương", "lịch"], 1, 1),
+    (&["năm", "mới"], 1, 1),
+    (&["lễ", "tình", "nhân"], 2, 14),
+    (&["quốc", "khánh"], 9, 2),
+];
 
 /// What reading a part as a date question gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,9 +125,22 @@ enum Flag {
     Later,
     Between,
     Until,
+    DayAfterTomorrow,
+    DayBeforeYesterday,
+    /// "day of the year", "week number": asked, but no tool answers it yet.
+    Unanswered,
 }
 
 const PHRASES: &[(&[&str], &[Flag])] = &[
+    (&["day", "of", "the", "year"], &[Flag::Unanswered]),
+    (&["day", "of", "year"], &[Flag::Unanswered]),
+    (&["of", "the", "year"], &[Flag::Unanswered]),
+    (&["week", "number"], &[Flag::Unanswered]),
+    (&["day", "after", "tomorrow"], &[Flag::DayAfterTomorrow]),
+    (&["day", "before", "yesterday"], &[Flag::DayBeforeYesterday]),
+    (&["ngày", "kia"], &[Flag::DayAfterTomorrow]),
+    (&["ngày", "mốt"], &[Flag::DayAfterTomorrow]),
+    (&["hôm", "kia"], &[Flag::DayBeforeYesterday]),
     (&["day", "of", "the", "week"], &[Flag::Weekday]),
     (&["day", "of", "week"], &[Flag::Weekday]),
     (&["from", "now"], &[Flag::Later]),
@@ -145,7 +204,7 @@ const HARMLESS: &[&str] = &[
     "week", "weeks", "month", "months", "year", "years", "then", "also", "get", "give", "là",
     "ngày", "hôm", "mấy", "bao", "nhiêu", "có", "thì", "vào", "sẽ", "cho", "tôi", "biết", "hãy",
     "xem", "số", "hỏi", "nhé", "ạ", "vậy", "rơi", "của", "và", "tuần", "tháng", "năm", "rồi",
-    "cũng", "nay", "gì",
+    "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp",
 ];
 
 fn unit(word: &str) -> Option<&'static str> {
@@ -167,9 +226,18 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     let mut flags: Vec<Flag> = Vec::new();
     // A unit named without an amount (`how many weeks until`): the tools count days.
     let mut counted_in: Option<&str> = None;
+    let mut named: Option<(i64, i64)> = None;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        if let Some((words, month, day)) = NAMED_DAYS.iter().find(|(w, _, _)| words_at(toks, i, w))
+        {
+            if named.replace((*month, *day)).is_some() {
+                return DateParse::NotDate; // two named days: not one question
+            }
+            i += words.len();
+            continue;
+        }
         if let Tok::Date(d) = &t.tok {
             match d {
                 Some(iso) => dates.push(iso.clone()),
@@ -219,6 +287,23 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             return DateParse::NotDate;
         }
         i += 1;
+    }
+    if flags.contains(&Flag::Unanswered) {
+        return DateParse::NotDate;
+    }
+    if let Some((month, day)) = named {
+        if !dates.is_empty() || !durations.is_empty() || counted_in.is_some() {
+            return DateParse::NotDate;
+        }
+        let has = |f: Flag| flags.contains(&f);
+        let then = if has(Flag::Until) {
+            NamedThen::DaysUntil
+        } else if has(Flag::Weekday) || has(Flag::AskDay) {
+            NamedThen::Weekday
+        } else {
+            NamedThen::Date
+        };
+        return DateParse::Query(DateQuery::Named { month, day, then });
     }
     match decide(&dates, &durations, &flags) {
         Some(DateQuery::Difference { .. } | DateQuery::DaysUntil { .. })
@@ -297,6 +382,19 @@ fn decide(
             })
         }
         ([], [])
+            if has(Flag::DayAfterTomorrow) != has(Flag::DayBeforeYesterday)
+                && !has(Flag::Later)
+                && !has(Flag::Ago) =>
+        {
+            Some(DateQuery::Shift {
+                add: has(Flag::DayAfterTomorrow),
+                amount: 2,
+                unit: "days",
+                date: None,
+                weekday: wants_weekday,
+            })
+        }
+        ([], [])
             if has(Flag::Tomorrow) != has(Flag::Yesterday)
                 && !has(Flag::Later)
                 && !has(Flag::Ago) =>
@@ -324,12 +422,27 @@ impl DateQuery {
     pub fn step_count(&self) -> usize {
         match self {
             DateQuery::Today { weekday: true } | DateQuery::Shift { weekday: true, .. } => 2,
+            DateQuery::Named { then, .. } if *then != NamedThen::Date => 2,
             _ => 1,
         }
     }
 
     /// Adds this question's steps to `plan` for `part`; every step here is an answer.
     pub fn lower_into(&self, plan: &mut PlanBuilder, part: &str) {
+        if let DateQuery::Named { month, day, then } = self {
+            let args = vec![("month", int(*month)), ("day", int(*day))];
+            let date = plan.push(part, DATE_POOL, "next_date", args, true);
+            match then {
+                NamedThen::Date => {}
+                NamedThen::Weekday => {
+                    plan.push(part, DATE_POOL, "weekday", vec![("date", date)], true);
+                }
+                NamedThen::DaysUntil => {
+                    plan.push(part, DATE_POOL, "days_until", vec![("date", date)], true);
+                }
+            }
+            return;
+        }
         let (tool, args) = match self {
             DateQuery::Today { .. } => ("today", vec![]),
             DateQuery::Now => ("now", vec![]),
@@ -358,6 +471,7 @@ impl DateQuery {
             }
             DateQuery::Weekday { date } => ("weekday", vec![("date", text(date))]),
             DateQuery::DaysUntil { date } => ("days_until", vec![("date", text(date))]),
+            DateQuery::Named { .. } => return, // lowered above
         };
         let result = plan.push(part, DATE_POOL, tool, args, true);
         if self.step_count() == 2 {

@@ -171,3 +171,98 @@ fn dot_dates_are_day_first_too() {
         vec![r#"s1 date/weekday date="2026-12-25" *"#]
     );
 }
+
+#[test]
+fn named_days_become_dates_with_next_date() {
+    for (q, want) in [
+        (
+            "what weekday is christmas",
+            vec![
+                r#"s1 date/next_date day=25 month=12 *"#,
+                r#"s2 date/weekday date=$s1 *"#,
+            ],
+        ),
+        (
+            "how many days until christmas",
+            vec![
+                r#"s1 date/next_date day=25 month=12 *"#,
+                r#"s2 date/days_until date=$s1 *"#,
+            ],
+        ),
+        (
+            "when is new year's day",
+            vec![r#"s1 date/next_date day=1 month=1 *"#],
+        ),
+        (
+            "what day is halloween",
+            vec![
+                r#"s1 date/next_date day=31 month=10 *"#,
+                r#"s2 date/weekday date=$s1 *"#,
+            ],
+        ),
+        (
+            "valentine's day is on what weekday",
+            vec![
+                r#"s1 date/next_date day=14 month=2 *"#,
+                r#"s2 date/weekday date=$s1 *"#,
+            ],
+        ),
+        (
+            "Giáng sinh là thứ mấy",
+            vec![
+                r#"s1 date/next_date day=25 month=12 *"#,
+                r#"s2 date/weekday date=$s1 *"#,
+            ],
+        ),
+        (
+            "tết dương lịch là ngày nào",
+            vec![
+                r#"s1 date/next_date day=1 month=1 *"#,
+                r#"s2 date/weekday date=$s1 *"#,
+            ],
+        ),
+        (
+            "còn bao nhiêu ngày nữa đến noel",
+            vec![
+                r#"s1 date/next_date day=25 month=12 *"#,
+                r#"s2 date/days_until date=$s1 *"#,
+            ],
+        ),
+    ] {
+        assert_eq!(steps(q), want, "{q}");
+    }
+}
+
+#[test]
+fn two_days_either_way() {
+    assert_eq!(
+        steps("the day after tomorrow"),
+        vec![r#"s1 date/add_duration amount=2 unit="days" *"#]
+    );
+    assert_eq!(
+        steps("ngày kia là thứ mấy"),
+        vec![
+            r#"s1 date/add_duration amount=2 unit="days" *"#,
+            r#"s2 date/weekday date=$s1 *"#
+        ]
+    );
+    assert_eq!(
+        steps("what was the date the day before yesterday"),
+        vec![r#"s1 date/subtract_duration amount=2 unit="days" *"#]
+    );
+    assert_eq!(
+        steps("hôm kia"),
+        vec![r#"s1 date/subtract_duration amount=2 unit="days" *"#]
+    );
+}
+
+#[test]
+fn questions_no_tool_answers_are_refused_not_answered_wrong() {
+    // "day of the year" used to be read as the weekday.
+    for q in [
+        "what day of the year is 2026-12-25",
+        "iso week number of 2026-12-25",
+    ] {
+        assert!(common::refusal(q).contains("could not understand"), "{q}");
+    }
+}

@@ -8,7 +8,7 @@ use chorus_mcp_date::DateServer;
 use serde_json::json;
 use support::*;
 
-const TOOLS: [&str; 7] = [
+const TOOLS: [&str; 8] = [
     "today",
     "now",
     "add_duration",
@@ -16,6 +16,7 @@ const TOOLS: [&str; 7] = [
     "difference",
     "weekday",
     "days_until",
+    "next_date",
 ];
 
 async fn assert_lists_every_tool(client: &McpClient) {

@@ -47,6 +47,34 @@ async fn queries_get_correct_reports_through_every_process() {
     assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
     assert_eq!(answers(&r), vec!["18", "Friday"]);
 
+    // Named days and sequences, as people write them (the date server's next_date).
+    let at = |now: &str| TaskContext {
+        now: Some(now.into()),
+        timezone: Some("UTC".into()),
+        language: None,
+    };
+    let r = ask_ok(
+        &bus,
+        "what weekday is christmas",
+        at("2026-11-22T09:00:00Z"),
+    )
+    .await;
+    assert_eq!(answers(&r), vec!["2026-12-25", "Friday"], "{}", r.text);
+    let r = ask_ok(
+        &bus,
+        "how many days until new year's day",
+        at("2026-12-30T09:00:00Z"),
+    )
+    .await;
+    assert_eq!(answers(&r), vec!["2027-01-01", "2"], "{}", r.text);
+    let r = ask_ok(
+        &bus,
+        "take 100, halve it, then add 7; also the mean of 3, 5 and 10",
+        TaskContext::default(),
+    )
+    .await;
+    assert_eq!(answers(&r), vec!["57", "6"], "{}", r.text);
+
     let r = ask_ok(&bus, "1/0", TaskContext::default()).await;
     assert_eq!(r.status, ReportStatus::Failed);
     assert!(

@@ -12,6 +12,7 @@ use crate::DateError;
 pub mod add_duration;
 pub mod days_until;
 pub mod difference;
+pub mod next_date;
 pub mod now;
 pub mod subtract_duration;
 pub mod today;
@@ -32,6 +33,7 @@ pub fn registry() -> &'static [(ToolDef, Runner)] {
             (difference::def(), difference::run),
             (weekday::def(), weekday::run),
             (days_until::def(), days_until::run),
+            (next_date::def(), next_date::run),
         ]
     })
 }

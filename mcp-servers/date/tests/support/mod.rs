@@ -135,6 +135,21 @@ pub fn success_cases() -> Vec<(&'static str, Value, Value)> {
             json!({"date": "2026-11-22", "now": "2026-11-22T23:59:00-05:00"}),
             json!({"result": -1, "date": "2026-11-22", "today": "2026-11-23"}),
         ),
+        (
+            "next_date",
+            json!({"month": 12, "day": 25, "now": NOW}),
+            json!({"result": "2026-12-25", "today": "2026-11-22", "weekday": "Friday"}),
+        ),
+        (
+            "next_date",
+            json!({"month": 1, "day": 1, "now": NOW}),
+            json!({"result": "2027-01-01", "today": "2026-11-22", "weekday": "Friday"}),
+        ),
+        (
+            "next_date",
+            json!({"month": 2, "day": 29, "now": NOW}),
+            json!({"result": "2028-02-29", "today": "2026-11-22", "weekday": "Tuesday"}),
+        ),
     ]
 }
 
@@ -232,6 +247,16 @@ pub fn error_cases() -> Vec<(&'static str, Value, &'static str)> {
             "'yesterday' is not a date",
         ),
         ("days_until", json!({}), "missing required argument 'date'"),
+        (
+            "next_date",
+            json!({"month": 4, "day": 31, "now": NOW}),
+            "no year has this day",
+        ),
+        (
+            "next_date",
+            json!({"month": 13, "day": 1}),
+            "the month must be 1-12",
+        ),
         ("no_such_tool", json!({}), "unknown tool 'no_such_tool'"),
     ]
 }
