@@ -19,6 +19,7 @@ pub mod language;
 pub mod lexer;
 pub mod messages;
 pub mod numbers;
+pub mod scope;
 pub mod template;
 
 use chorus_bus::{Plan, TaskContext};

@@ -24,6 +24,15 @@ pub fn help(language: &str, tools: &Capabilities) -> String {
 
 /// Why a part could not be read.
 pub fn part_error(e: &PartError, language: &str) -> String {
+    if let PartError::NotUnderstood(p) = e
+        && let Some(kind) = crate::scope::outside_tools(p, language)
+    {
+        return if vi(language) {
+            format!("Tôi không có công cụ cho {kind}, nên không thể trả lời \"{p}\".")
+        } else {
+            format!("I have no tool for {kind}, so \"{p}\" cannot be answered.")
+        };
+    }
     match (e, vi(language)) {
         (PartError::NotUnderstood(p), false) => format!("I could not understand \"{p}\"."),
         (PartError::NotUnderstood(p), true) => format!("Tôi không hiểu \"{p}\"."),

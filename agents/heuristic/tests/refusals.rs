@@ -10,7 +10,7 @@ use common::{refusal, refusal_with};
 fn a_poem_request_is_refused_with_what_chorus_can_do() {
     let m = refusal("write me a poem");
     assert!(
-        m.starts_with("I could not understand \"write me a poem\".\n\nChorus can:\n- "),
+        m.starts_with("I have no tool for writing poems, stories or jokes, so \"write me a poem\" cannot be answered.\n\nChorus can:\n- "),
         "{m}"
     );
     assert!(m.contains("compute with the math tools (abs, divide, modulo, multiply, percent, power, round, sqrt, subtract, sum)"));
@@ -36,7 +36,9 @@ fn prompt_injection_is_refused_not_obeyed() {
 fn a_part_that_is_not_understood_refuses_the_whole_request() {
     let m = refusal("compute 2+4 and write me a poem");
     assert!(
-        m.starts_with("I could not understand \"compute 2+4 and write me a poem\"."),
+        m.starts_with(
+            "I have no tool for writing poems, stories or jokes, so \"compute 2+4 and write me a poem\" cannot be answered."
+        ),
         "{m}"
     );
 }
@@ -68,7 +70,7 @@ fn an_impossible_date_is_named() {
 fn a_vietnamese_refusal_is_in_vietnamese() {
     let m = refusal("viết cho tôi một bài thơ");
     assert!(
-        m.starts_with("Tôi không hiểu \"viết cho tôi một bài thơ\".\n\nChorus có thể:\n- "),
+        m.starts_with("Tôi không có công cụ cho viết thơ, truyện hay chuyện cười, nên không thể trả lời \"viết cho tôi một bài thơ\".\n\nChorus có thể:\n- "),
         "{m}"
     );
 }
@@ -192,4 +194,38 @@ fn a_bare_greeting_gets_the_capabilities_answer() {
     };
     assert_eq!(language, "vi");
     assert!(message.starts_with("Đây là những gì tôi có thể làm."));
+}
+
+#[test]
+fn requests_outside_the_tools_name_what_is_missing() {
+    for (q, start) in [
+        (
+            "what's the weather in Hanoi",
+            "I have no tool for the weather, so ",
+        ),
+        (
+            "translate good morning into French",
+            "I have no tool for translation, so ",
+        ),
+        (
+            "what's the bitcoin price",
+            "I have no tool for prices and markets, so ",
+        ),
+        (
+            "thời tiết Hà Nội hôm nay thế nào",
+            "Tôi không có công cụ cho thời tiết, nên ",
+        ),
+        (
+            "đọc tin tức mới nhất",
+            "Tôi không có công cụ cho tin tức, nên ",
+        ),
+    ] {
+        let m = refusal(q);
+        assert!(m.starts_with(start), "{q}: {m}");
+        // Then what Chorus can do, in the same language.
+        assert!(
+            m.contains("Chorus can:") || m.contains("Chorus có thể:"),
+            "{m}"
+        );
+    }
 }
