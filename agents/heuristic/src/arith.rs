@@ -279,10 +279,7 @@ impl Parser<'_> {
     }
 
     fn at_words(&self, at: usize, phrase: &[&str]) -> bool {
-        phrase
-            .iter()
-            .enumerate()
-            .all(|(k, w)| self.toks.get(at + k).and_then(Token::word) == Some(*w))
+        crate::lexer::words_at(self.toks, at, phrase)
     }
 
     fn eat_words(&mut self, phrase: &[&str]) -> bool {

@@ -14,7 +14,7 @@ use crate::builder::PlanBuilder;
 use crate::dates::{self, DateParse, DateQuery};
 use crate::expr::Expr;
 use crate::filler;
-use crate::lexer::{Tok, Token};
+use crate::lexer::{Tok, Token, words_at};
 
 /// Most weak separators considered in one sentence.
 pub const MAX_WEAK_SEPARATORS: usize = 24;
@@ -124,11 +124,7 @@ const SEQUENCE_STARTS: &[&[&str]] = &[
 
 /// `toks` after `words`, when they start with them.
 fn starts_with_words<'a>(toks: &'a [Token], words: &[&str]) -> Option<&'a [Token]> {
-    let head = toks.get(..words.len())?;
-    head.iter()
-        .zip(words)
-        .all(|(t, w)| t.word() == Some(*w))
-        .then(|| &toks[words.len()..])
+    words_at(toks, 0, words).then(|| &toks[words.len()..])
 }
 
 /// Folds each continuation ("then subtract 2") into the arithmetic part before it, so
@@ -261,12 +257,7 @@ fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
                 return Some((i, i + 1));
             }
             WEAK_PHRASES.iter().find_map(|p| {
-                let words = seg.get(i..i + p.len())?;
-                let hit = words
-                    .iter()
-                    .zip(p.iter())
-                    .all(|(t, w)| t.word() == Some(*w));
-                (hit && i + p.len() < seg.len()).then_some((i, i + p.len()))
+                (words_at(seg, i, p) && i + p.len() < seg.len()).then_some((i, i + p.len()))
             })
         })
         .collect();

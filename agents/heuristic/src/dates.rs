@@ -7,7 +7,7 @@
 //! `weekday` on its result; both are shown. "In 3 weeks" plans `add_duration` only.
 
 use crate::builder::{PlanBuilder, int, text};
-use crate::lexer::{Tok, Token, iso_date};
+use crate::lexer::{Tok, Token, iso_date, words_at};
 use crate::numbers;
 
 /// The date pool's name.
@@ -341,13 +341,6 @@ fn amount_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
         Tok::Word(_) => numbers::parse_words(toks, i, false),
         _ => None,
     }
-}
-
-fn words_at(toks: &[Token], i: usize, phrase: &[&str]) -> bool {
-    phrase
-        .iter()
-        .enumerate()
-        .all(|(k, w)| toks.get(i + k).and_then(Token::word) == Some(*w))
 }
 
 fn decide(

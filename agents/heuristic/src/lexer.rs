@@ -44,6 +44,14 @@ impl Token {
     }
 }
 
+/// Whether `toks` hold the words of `phrase` from index `i` on.
+pub fn words_at(toks: &[Token], i: usize, phrase: &[&str]) -> bool {
+    phrase
+        .iter()
+        .enumerate()
+        .all(|(k, w)| toks.get(i + k).and_then(Token::word) == Some(*w))
+}
+
 /// Splits `text` into tokens.
 pub fn lex(text: &str) -> Vec<Token> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
