@@ -190,7 +190,8 @@ impl Synthesizer {
         if !report::complete(plan, &results) {
             return Ok(());
         }
-        let judged = verdict::judge(plan, &results, self.bounds(msg));
+        let bounds = self.bounds(msg);
+        let judged = verdict::judge(plan, &results, bounds);
         let ttl = self.ctx.state.ttl();
         let verdict_key = once::verdict(task, plan.iteration);
         if judged.verdict == Verdict::Reiterate {
@@ -207,9 +208,9 @@ impl Synthesizer {
             return Ok(());
         }
         let mut report = report::build_stopped(plan, &results, &judged.reasons);
-        let another_allowed = plan.iteration < self.max_iterations && self.bounds(msg).time_left;
         if self.verifier.is_some()
-            && another_allowed
+            && plan.iteration < bounds.max_iterations
+            && bounds.time_left
             && plan.unplanned.is_none()
             && !report.steps.is_empty()
         {
