@@ -408,8 +408,23 @@ impl Drop for ChannelLog {
     }
 }
 
-/// Whether the last of `msgs` is a verdict FINISHED (every task's last verdict).
-pub fn finished(msgs: &[Message]) -> bool {
+impl ChannelLog {
+    /// The verdicts heard for `task` on a `verification_done` log, oldest first, once
+    /// the last one is FINISHED (every task's last verdict) or 5 s passed.
+    pub async fn verdicts(&self, task: &str) -> Vec<chorus_bus::VerificationDone> {
+        self.wait_for(task, Duration::from_secs(5), finished)
+            .await
+            .into_iter()
+            .map(|m| match m.payload {
+                chorus_bus::Payload::VerificationDone(v) => v,
+                other => panic!("not a verdict: {other:?}"),
+            })
+            .collect()
+    }
+}
+
+/// Whether the last of `msgs` is a verdict FINISHED.
+fn finished(msgs: &[Message]) -> bool {
     matches!(
         msgs.last().map(|m| &m.payload),
         Some(chorus_bus::Payload::VerificationDone(v)) if v.verdict == chorus_bus::Verdict::Finished

@@ -8,10 +8,9 @@
 #[path = "llm/fake_model.rs"]
 mod fake_model;
 
-use chorus_bus::{Payload, PlannerKind, ReportStatus, Topic, Verdict, VerificationDone};
-use std::time::Duration;
+use chorus_bus::{Payload, PlannerKind, ReportStatus, Topic, Verdict};
 
-use chorus_e2e::{ChannelLog, Cluster, ClusterOptions, answers, ask_for, finished, of_task};
+use chorus_e2e::{ChannelLog, Cluster, ClusterOptions, answers, ask_for, of_task};
 use fake_model::{FakeModel, Reply, Script};
 
 /// The advisor's plan for "(2+4)*3": one step, 6 × 3.
@@ -36,21 +35,12 @@ async fn cluster_with(plan: &str) -> (FakeModel, Cluster) {
     (model, cluster)
 }
 
-/// The verdicts heard on the `verification_done` channel for `task`, as (iteration,
-/// verdict, carried a plan), once the last one is FINISHED (or 5 s passed).
+/// The verdicts heard for `task`, as (iteration, verdict, carried a plan).
 async fn verdicts(log: &ChannelLog, task: &str) -> Vec<(u32, Verdict, bool)> {
-    log.wait_for(task, Duration::from_secs(5), finished)
+    log.verdicts(task)
         .await
         .iter()
-        .map(|m| match &m.payload {
-            Payload::VerificationDone(VerificationDone {
-                iteration,
-                verdict,
-                plan,
-                ..
-            }) => (*iteration, *verdict, plan.is_some()),
-            other => panic!("not a verdict: {other:?}"),
-        })
+        .map(|v| (v.iteration, v.verdict, v.plan.is_some()))
         .collect()
 }
 

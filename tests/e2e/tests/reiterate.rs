@@ -8,10 +8,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use chorus_bus::{FinalReport, Message, Payload, ReportStatus, Topic, Verdict, VerificationDone};
-use chorus_e2e::{
-    ChannelLog, Cluster, ClusterOptions, answers, ask_for, finished, of_task, wait_on,
-};
+use chorus_bus::{FinalReport, Message, Payload, ReportStatus, Topic, Verdict};
+use chorus_e2e::{ChannelLog, Cluster, ClusterOptions, answers, ask_for, of_task, wait_on};
 
 fn cluster(math_replicas: usize, env: &[(&str, &str)]) -> Cluster {
     let env: BTreeMap<String, String> = env
@@ -25,19 +23,13 @@ fn cluster(math_replicas: usize, env: &[(&str, &str)]) -> Cluster {
     })
 }
 
-/// The verdicts heard on the `verification_done` channel for `task` (REITERATE is also
-/// on the stream; FINISHED only on the channel), as (iteration, verdict), oldest first,
-/// once the last one is FINISHED (or 5 s passed).
+/// The verdicts heard for `task` (REITERATE is also on the stream; FINISHED only on the
+/// channel), as (iteration, verdict).
 async fn verdicts(log: &ChannelLog, task: &str) -> Vec<(u32, Verdict)> {
-    log.wait_for(task, Duration::from_secs(5), finished)
+    log.verdicts(task)
         .await
         .iter()
-        .map(|m| match &m.payload {
-            Payload::VerificationDone(VerificationDone {
-                iteration, verdict, ..
-            }) => (*iteration, *verdict),
-            other => panic!("not a verdict: {other:?}"),
-        })
+        .map(|v| (v.iteration, v.verdict))
         .collect()
 }
 
