@@ -152,6 +152,18 @@ impl Inner {
         Ok(msg.encode_within(self.settings.max_message_bytes)?)
     }
 
+    /// Calls `f` with the stream and entry id of each token (unknown ones skipped).
+    fn each_entry(&self, tokens: &[crate::bus::AckToken], mut f: impl FnMut(&mut Log, EntryId)) {
+        let mut logs = self.logs();
+        for token in tokens {
+            if let (Some(log), Some(id)) =
+                (logs.get_mut(&token.topic), EntryId::parse(&token.entry_id))
+            {
+                f(log, id);
+            }
+        }
+    }
+
     fn publish_encoded(&self, msg: &Message, data: String) -> String {
         let data: Arc<str> = Arc::from(data);
         let id = self.append(&msg.topic, data.clone());
@@ -185,15 +197,9 @@ impl IngressFeed for MemoryIngress {
 #[async_trait]
 impl Bus for MemoryBus {
     async fn ack(&self, role: &str, tokens: &[crate::bus::AckToken]) -> Result<(), BusError> {
-        let mut logs = self.inner.logs();
-        for token in tokens {
-            if let (Some(log), Some(id)) = (
-                logs.get_mut(&token.topic),
-                log::EntryId::parse(&token.entry_id),
-            ) {
-                log.ack(role, &[id]);
-            }
-        }
+        self.inner.each_entry(tokens, |log, id| {
+            log.ack(role, &[id]);
+        });
         Ok(())
     }
 
@@ -203,15 +209,9 @@ impl Bus for MemoryBus {
         consumer: &str,
         tokens: &[crate::bus::AckToken],
     ) -> Result<(), BusError> {
-        let mut logs = self.inner.logs();
-        for token in tokens {
-            if let (Some(log), Some(id)) = (
-                logs.get_mut(&token.topic),
-                log::EntryId::parse(&token.entry_id),
-            ) {
-                log.keep_alive(role, consumer, &[id]);
-            }
-        }
+        self.inner.each_entry(tokens, |log, id| {
+            log.keep_alive(role, consumer, &[id]);
+        });
         Ok(())
     }
 
