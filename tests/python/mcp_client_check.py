@@ -49,7 +49,7 @@ def text_of(result) -> str:
     return "\n".join(getattr(block, "text", "") for block in result.content)
 
 
-MATH_TOOLS = {"sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent"}
+MATH_TOOLS = {"sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent", "min", "max"}
 DATE_TOOLS = {"today", "now", "add_duration", "subtract_duration", "difference", "weekday", "days_until", "next_date"}
 
 

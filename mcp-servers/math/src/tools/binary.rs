@@ -1,4 +1,5 @@
-//! The tools of two decimal operands — sum, subtract, multiply, divide, modulo, percent — share their glue: a
+//! The tools of two decimal operands — sum, subtract, multiply, divide, modulo, percent, min,
+//! max — share their glue: a
 //! definition made from a name, a description and the two operands, and a runner that
 //! reads exactly those operands and replies with the exact result. This file is their
 //! table; each tool's arithmetic stays in its own file.
@@ -8,8 +9,8 @@ use chorus_mcp_common::ToolDef;
 use serde_json::{Map, Value};
 
 use super::{
-    Runner, decimal_reply, def, divide, modulo, multiply, object_schema, operand_schema, percent,
-    subtract, sum,
+    Runner, decimal_reply, def, divide, max, min, modulo, multiply, object_schema, operand_schema,
+    percent, subtract, sum,
 };
 use crate::{MathError, decimal::operand};
 
@@ -47,7 +48,7 @@ impl Binary {
 }
 
 /// The two-operand tools, in listing order.
-pub(crate) fn tools() -> [Binary; 6] {
+pub(crate) fn tools() -> [Binary; 8] {
     [
         Binary {
             name: "sum",
@@ -93,6 +94,18 @@ pub(crate) fn tools() -> [Binary; 6] {
                 ("of", "The number the percentage is taken of"),
             ],
             op: |a, b| Ok(percent::percent(a, b)),
+        },
+        Binary {
+            name: "min",
+            about: "The smaller of two numbers, compared exactly: min(4, 9) = \"4\", min(-2.5, 1) = \"-2.5\". For a list, apply it pairwise: min(min(4, 9), 2) = \"2\".",
+            operands: [("a", "First number"), ("b", "Second number")],
+            op: |a, b| Ok(min::min(a, b)),
+        },
+        Binary {
+            name: "max",
+            about: "The larger of two numbers, compared exactly: max(4, 9) = \"9\", max(-2.5, 1) = \"1\". For a list, apply it pairwise: max(max(4, 9), 2) = \"9\".",
+            operands: [("a", "First number"), ("b", "Second number")],
+            op: |a, b| Ok(max::max(a, b)),
         },
     ]
 }

@@ -12,6 +12,8 @@ use crate::{MathError, decimal::format};
 pub mod abs;
 mod binary;
 pub mod divide;
+pub mod max;
+pub mod min;
 pub mod modulo;
 pub mod multiply;
 pub mod percent;
@@ -28,7 +30,7 @@ pub type Runner = Box<dyn Fn(&Args<'_>) -> Result<ToolReply, MathError> + Send +
 pub fn registry() -> &'static [(ToolDef, Runner)] {
     static REGISTRY: OnceLock<Vec<(ToolDef, Runner)>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
-        let [sum, subtract, multiply, divide, modulo, percent] =
+        let [sum, subtract, multiply, divide, modulo, percent, min, max] =
             binary::tools().map(binary::Binary::entry);
         let single = |def: ToolDef, run: fn(&Args<'_>) -> Result<ToolReply, MathError>| {
             (def, Box::new(run) as Runner)
@@ -44,6 +46,8 @@ pub fn registry() -> &'static [(ToolDef, Runner)] {
             single(abs::def(), abs::run),
             single(round::def(), round::run),
             percent,
+            min,
+            max,
         ]
     })
 }

@@ -29,6 +29,8 @@ pub async fn http_server() -> HttpServerHandle {
 pub fn success_cases() -> Vec<(&'static str, Value, &'static str)> {
     vec![
         ("sum", json!({"a": 2, "b": 4}), "6"),
+        ("min", json!({"a": 4, "b": "-2.5"}), "-2.5"),
+        ("max", json!({"a": "0.3", "b": 0.25}), "0.3"),
         ("sum", json!({"a": "0.1", "b": "0.2"}), "0.3"),
         ("sum", json!({"a": 0.1, "b": 0.2}), "0.3"),
         ("subtract", json!({"a": 10, "b": "4"}), "6"),
@@ -80,6 +82,7 @@ pub fn error_cases() -> Vec<(&'static str, Value, &'static str)> {
     let long = "9".repeat(1001);
     vec![
         ("divide", json!({"a": 1, "b": 0}), "division by zero"),
+        ("max", json!({"a": 1, "b": "many"}), "b"),
         ("divide", json!({"a": 1, "b": "0.00"}), "division by zero"),
         (
             "power",
