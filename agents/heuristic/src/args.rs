@@ -38,6 +38,10 @@ pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -
         },
         "sqrt" => get("x").map(|x| format!("√{x}")),
         "abs" => get("x").map(|x| format!("|{x}|")),
+        "min" | "max" => match (get("a"), get("b")) {
+            (Some(a), Some(b)) => Some(format!("{tool}({a}, {b})")),
+            _ => None,
+        },
         // A named day, as month-day (the language's own order): `12-25`, `25/12`.
         "next_date" => match (get("month"), get("day")) {
             (Some(m), Some(d)) if language == "vi" => Some(format!("{d}/{m}")),

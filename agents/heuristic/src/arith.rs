@@ -106,6 +106,10 @@ enum ListOp {
     Product,
     /// Their arithmetic mean: the sum divided by how many there are.
     Mean,
+    /// The smallest of them (`min` pairwise).
+    Min,
+    /// The largest of them (`max` pairwise).
+    Max,
 }
 
 /// List forms `HEAD x, y, … and z` (`sum of 1, 2 and 3`, `trung bình cộng của 4, 6 và 8`);
@@ -132,6 +136,58 @@ const LIST_HEADS: &[(&[&str], ListOp)] = &[
     (&["trung", "bình", "cộng", "của"], ListOp::Mean),
     (&["trung", "bình", "của"], ListOp::Mean),
     (&["trung", "bình", "cộng"], ListOp::Mean),
+    (&["the", "largest", "of"], ListOp::Max),
+    (&["largest", "of"], ListOp::Max),
+    (&["the", "biggest", "of"], ListOp::Max),
+    (&["biggest", "of"], ListOp::Max),
+    (&["the", "greatest", "of"], ListOp::Max),
+    (&["greatest", "of"], ListOp::Max),
+    (&["the", "highest", "of"], ListOp::Max),
+    (&["highest", "of"], ListOp::Max),
+    (&["the", "larger", "of"], ListOp::Max),
+    (&["larger", "of"], ListOp::Max),
+    (&["the", "bigger", "of"], ListOp::Max),
+    (&["bigger", "of"], ListOp::Max),
+    (&["the", "maximum", "of"], ListOp::Max),
+    (&["maximum", "of"], ListOp::Max),
+    (&["the", "max", "of"], ListOp::Max),
+    (&["max", "of"], ListOp::Max),
+    (&["max"], ListOp::Max),
+    (&["the", "smallest", "of"], ListOp::Min),
+    (&["smallest", "of"], ListOp::Min),
+    (&["the", "lowest", "of"], ListOp::Min),
+    (&["lowest", "of"], ListOp::Min),
+    (&["the", "least", "of"], ListOp::Min),
+    (&["least", "of"], ListOp::Min),
+    (&["the", "smaller", "of"], ListOp::Min),
+    (&["smaller", "of"], ListOp::Min),
+    (&["the", "minimum", "of"], ListOp::Min),
+    (&["minimum", "of"], ListOp::Min),
+    (&["the", "min", "of"], ListOp::Min),
+    (&["min", "of"], ListOp::Min),
+    (&["min"], ListOp::Min),
+    (&["số", "lớn", "nhất", "trong"], ListOp::Max),
+    (&["số", "lớn", "nhất", "của"], ListOp::Max),
+    (&["giá", "trị", "lớn", "nhất", "của"], ListOp::Max),
+    (&["lớn", "nhất", "trong"], ListOp::Max),
+    (&["lớn", "nhất", "của"], ListOp::Max),
+    (&["số", "lớn", "hơn", "trong"], ListOp::Max),
+    (&["số", "nhỏ", "nhất", "trong"], ListOp::Min),
+    (&["số", "nhỏ", "nhất", "của"], ListOp::Min),
+    (&["giá", "trị", "nhỏ", "nhất", "của"], ListOp::Min),
+    (&["nhỏ", "nhất", "trong"], ListOp::Min),
+    (&["nhỏ", "nhất", "của"], ListOp::Min),
+    (&["số", "nhỏ", "hơn", "trong"], ListOp::Min),
+    (&["which", "is", "larger"], ListOp::Max),
+    (&["which", "is", "bigger"], ListOp::Max),
+    (&["which", "is", "greater"], ListOp::Max),
+    (&["which", "is", "largest"], ListOp::Max),
+    (&["which", "is", "smaller"], ListOp::Min),
+    (&["which", "is", "smallest"], ListOp::Min),
+    (&["số", "nào", "lớn", "hơn"], ListOp::Max),
+    (&["số", "nào", "lớn", "nhất"], ListOp::Max),
+    (&["số", "nào", "nhỏ", "hơn"], ListOp::Min),
+    (&["số", "nào", "nhỏ", "nhất"], ListOp::Min),
 ];
 
 /// Most items in one list.
@@ -143,6 +199,14 @@ pub(crate) fn has_list_head(toks: &[Token]) -> bool {
     LIST_HEADS
         .iter()
         .any(|(p, _)| words.windows(p.len()).any(|w| w == *p))
+}
+
+/// Whether `toks` end with a list head (`which is larger, 4 or 9`: the comma right
+/// after the head opens the list).
+pub(crate) fn ends_with_list_head(toks: &[Token]) -> bool {
+    LIST_HEADS.iter().any(|(p, _)| {
+        toks.len() >= p.len() && crate::lexer::words_at(toks, toks.len() - p.len(), p)
+    })
 }
 
 /// Verb forms `VERB x JOIN y`: the operation and whether `y` comes first (`subtract 7 from 10`).
@@ -501,18 +565,28 @@ impl Parser<'_> {
             .iter()
             .find(|(p, _)| self.at_words(self.pos, p))?;
         self.pos += head.len();
+        // `which is larger: 4 or 9`, `số nào lớn hơn, 4 hay 9`.
+        let choice = matches!(op, ListOp::Min | ListOp::Max);
+        if choice && !self.eat_sym(':') {
+            self.eat_sym(',');
+        }
         let saved = self.no_and;
         self.no_and = true;
-        let items = self.list_items();
+        let items = self.list_items(choice);
         self.no_and = saved;
-        let commas_or_mean =
-            |items: &Vec<Expr>, commas: bool| commas || *op == ListOp::Mean && items.len() == 2;
+        // Two items without a comma (`mean of 4 and 6`, `the larger of 3 and 8`) are a
+        // list only where a verb form cannot read them.
+        let commas_or_pair = |items: &Vec<Expr>, commas: bool| {
+            commas || matches!(op, ListOp::Mean | ListOp::Min | ListOp::Max) && items.len() == 2
+        };
         match items {
-            Some((items, commas)) if items.len() >= 2 && commas_or_mean(&items, commas) => {
+            Some((items, commas)) if items.len() >= 2 && commas_or_pair(&items, commas) => {
                 let count = items.len();
                 let join = match op {
                     ListOp::Sum | ListOp::Mean => MathOp::Sum,
                     ListOp::Product => MathOp::Multiply,
+                    ListOp::Min => MathOp::Min,
+                    ListOp::Max => MathOp::Max,
                 };
                 let mut items = items.into_iter();
                 let first = items.next()?;
@@ -529,16 +603,27 @@ impl Parser<'_> {
         }
     }
 
-    /// `x, y, … (and|và) z`: the items, and whether a comma separated any two.
-    fn list_items(&mut self) -> Option<(Vec<Expr>, bool)> {
+    /// `x, y, … (and|và) z`: the items, and whether a comma separated any two. With
+    /// `or_too` (a choice: the larger, the smallest), `or`/`hoặc`/`hay` join items too.
+    fn list_items(&mut self, or_too: bool) -> Option<(Vec<Expr>, bool)> {
         let mut items = vec![self.expr()?];
         let mut commas = false;
+        let or_words: &[&str] = if or_too {
+            &["or", "hoặc", "hay"]
+        } else {
+            &[]
+        };
+        let join = |p: &mut Self| {
+            p.eat_words(&["and"])
+                || p.eat_words(&["và"])
+                || or_words.iter().any(|w| p.eat_words(&[w]))
+        };
         while items.len() < MAX_LIST_ITEMS {
             if self.eat_sym(',') {
                 commas = true;
                 // An Oxford comma: `1, 2, and 3`.
-                let _ = self.eat_words(&["and"]) || self.eat_words(&["và"]);
-            } else if self.eat_words(&["and"]) || self.eat_words(&["và"]) {
+                let _ = join(self);
+            } else if join(self) {
             } else {
                 break;
             }

@@ -10,6 +10,7 @@ use crate::expr::MATH_POOL;
 /// The math pool's tools, per the tool contract.
 pub const MATH_TOOLS: &[&str] = &[
     "sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent",
+    "min", "max",
 ];
 
 /// The date pool's tools, per the tool contract.

@@ -230,7 +230,7 @@ fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
 
 /// Whether the comma at `i` separates list items: a number (or a number word) on
 /// either side (after it, maybe behind an Oxford `and`), and a list head earlier in the
-/// segment that began at `start`.
+/// segment that began at `start`; or the comma right after a list head, before a number.
 fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
     let is_item = |t: Option<&Token>| {
         t.is_some_and(|t| {
@@ -244,9 +244,10 @@ fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
         .get(i + 1)
         .and_then(Token::word)
         .is_some_and(|w| w == "and" || w == "và");
-    is_item(i.checked_sub(1).and_then(|j| toks.get(j)))
+    let after_head = arith::ends_with_list_head(&toks[start..i]);
+    (after_head || is_item(i.checked_sub(1).and_then(|j| toks.get(j))))
         && is_item(toks.get(i + 1 + usize::from(oxford)))
-        && arith::has_list_head(&toks[start..i])
+        && (after_head || arith::has_list_head(&toks[start..i]))
 }
 
 fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {

@@ -30,6 +30,10 @@ pub enum MathOp {
     Sqrt,
     /// `abs {x}`.
     Abs,
+    /// `min {a, b}`: the smaller.
+    Min,
+    /// `max {a, b}`: the larger.
+    Max,
 }
 
 impl MathOp {
@@ -46,6 +50,8 @@ impl MathOp {
             MathOp::Round => ("round", &["x", "places"]),
             MathOp::Sqrt => ("sqrt", &["x"]),
             MathOp::Abs => ("abs", &["x"]),
+            MathOp::Min => ("min", &["a", "b"]),
+            MathOp::Max => ("max", &["a", "b"]),
         }
     }
 }

@@ -13,7 +13,7 @@ fn a_poem_request_is_refused_with_what_chorus_can_do() {
         m.starts_with("I have no tool for writing poems, stories or jokes, so \"write me a poem\" cannot be answered.\n\nChorus can:\n- "),
         "{m}"
     );
-    assert!(m.contains("compute with the math tools (abs, divide, modulo, multiply, percent, power, round, sqrt, subtract, sum)"));
+    assert!(m.contains("compute with the math tools (abs, divide, max, min, modulo, multiply, percent, power, round, sqrt, subtract, sum)"));
     assert!(m.contains("answer date questions with the date tools"));
 }
 

@@ -270,6 +270,42 @@ fn lists_sum_multiply_and_average_their_items() {
 }
 
 #[test]
+fn the_largest_and_smallest_of_a_list_are_pairwise_max_and_min() {
+    let max3 = vec![r#"s1 math/max a="4" b="9""#, r#"s2 math/max a=$s1 b="2" *"#];
+    assert_eq!(steps("the largest of 4, 9 and 2"), max3);
+    assert_eq!(steps("what is the maximum of 4, 9, and 2?"), max3);
+    assert_eq!(steps("số lớn nhất trong 4, 9 và 2"), max3);
+    assert_eq!(
+        steps("smallest of 7, -3 and 2.5"),
+        vec![
+            r#"s1 math/min a="7" b="-3""#,
+            r#"s2 math/min a=$s1 b="2.5" *"#
+        ]
+    );
+    // Two items need no comma; a choice may be joined by "or"/"hay".
+    assert_eq!(
+        steps("the larger of 3 and 8"),
+        vec![r#"s1 math/max a="3" b="8" *"#]
+    );
+    assert_eq!(
+        steps("which is smaller: 3.5 or 2"),
+        vec![r#"s1 math/min a="3.5" b="2" *"#]
+    );
+    assert_eq!(
+        steps("số nào nhỏ hơn, 7 hay 5"),
+        vec![r#"s1 math/min a="7" b="5" *"#]
+    );
+    // Items may be expressions.
+    assert_eq!(
+        steps("max of 2*3 and 5"),
+        vec![
+            r#"s1 math/multiply a="2" b="3""#,
+            r#"s2 math/max a=$s1 b="5" *"#
+        ]
+    );
+}
+
+#[test]
 fn a_sequence_takes_the_previous_result() {
     assert_eq!(
         steps("multiply 6 by 7 and then subtract 2"),
