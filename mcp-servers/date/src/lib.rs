@@ -13,6 +13,7 @@ pub mod error;
 pub mod parse;
 pub mod server;
 pub mod tools;
+pub mod zones;
 
 pub use error::DateError;
 pub use server::DateServer;

@@ -8,7 +8,7 @@ use chorus_mcp_date::DateServer;
 use serde_json::json;
 use support::*;
 
-const TOOLS: [&str; 8] = [
+const TOOLS: [&str; 15] = [
     "today",
     "now",
     "add_duration",
@@ -17,6 +17,13 @@ const TOOLS: [&str; 8] = [
     "weekday",
     "days_until",
     "next_date",
+    "find_weekday",
+    "end_of_month",
+    "age",
+    "day_of_year",
+    "iso_week",
+    "time_in",
+    "convert_time",
 ];
 
 async fn assert_lists_every_tool(client: &McpClient) {
@@ -35,6 +42,40 @@ async fn every_case(client: McpClient) {
     assert_lists_every_tool(&client).await;
     assert_success_cases(&client).await;
     assert_error_cases(&client).await;
+    assert_place_time_round_trips(&client).await;
+}
+
+/// Place-time tools end to end: structured output and a readable error.
+async fn assert_place_time_round_trips(client: &McpClient) {
+    let cases = [
+        (
+            "time_in",
+            json!({"place": "Tokyo", "now": "2026-11-23T12:00:00Z"}),
+            json!({"result": "21:00", "zone": "Asia/Tokyo", "date": "2026-11-23", "offset": "+09:00", "datetime": "2026-11-23T21:00:00+09:00[Asia/Tokyo]"}),
+        ),
+        (
+            "convert_time",
+            json!({"time": "23:30", "from": "New York", "to": "Tokyo", "date": "2026-11-23"}),
+            json!({"result": "13:30", "date": "2026-11-24", "day_shift": 1, "from_zone": "America/New_York", "to_zone": "Asia/Tokyo"}),
+        ),
+        (
+            "find_weekday",
+            json!({"weekday": "monday", "direction": "next", "now": "2026-11-23"}),
+            json!({"result": "2026-11-30", "today": "2026-11-23", "weekday": "Monday"}),
+        ),
+    ];
+    for (tool, arguments, expected) in cases {
+        let output = call(client, tool, arguments.clone()).await;
+        assert!(!output.is_error, "{tool} {arguments}: {}", output.text);
+        assert_eq!(output.structured, Some(expected), "{tool} {arguments}");
+    }
+    let output = call(client, "time_in", json!({"place": "Atlantis"})).await;
+    assert!(output.is_error, "{}", output.text);
+    assert!(
+        output.text.contains("unknown place 'Atlantis'"),
+        "{}",
+        output.text
+    );
 }
 
 #[tokio::test]

@@ -10,11 +10,18 @@ use serde_json::{Map, Value, json};
 use crate::DateError;
 
 pub mod add_duration;
+pub mod age;
+pub mod convert_time;
+pub mod day_of_year;
 pub mod days_until;
 pub mod difference;
+pub mod end_of_month;
+pub mod find_weekday;
+pub mod iso_week;
 pub mod next_date;
 pub mod now;
 pub mod subtract_duration;
+pub mod time_in;
 pub mod today;
 pub mod weekday;
 
@@ -34,6 +41,13 @@ pub fn registry() -> &'static [(ToolDef, Runner)] {
             (weekday::def(), weekday::run),
             (days_until::def(), days_until::run),
             (next_date::def(), next_date::run),
+            (find_weekday::def(), find_weekday::run),
+            (end_of_month::def(), end_of_month::run),
+            (age::def(), age::run),
+            (day_of_year::def(), day_of_year::run),
+            (iso_week::def(), iso_week::run),
+            (time_in::def(), time_in::run),
+            (convert_time::def(), convert_time::run),
         ]
     })
 }
