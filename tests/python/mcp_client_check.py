@@ -50,7 +50,23 @@ def text_of(result) -> str:
 
 
 MATH_TOOLS = {"sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent", "min", "max"}
-DATE_TOOLS = {"today", "now", "add_duration", "subtract_duration", "difference", "weekday", "days_until", "next_date"}
+DATE_TOOLS = {
+    "today",
+    "now",
+    "add_duration",
+    "subtract_duration",
+    "difference",
+    "weekday",
+    "days_until",
+    "next_date",
+    "find_weekday",
+    "end_of_month",
+    "age",
+    "day_of_year",
+    "iso_week",
+    "time_in",
+    "convert_time",
+}
 
 
 async def check_math(session: ClientSession, transport: str) -> None:
