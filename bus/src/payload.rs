@@ -257,9 +257,14 @@ pub struct StepReport {
     pub pool: String,
     /// The tool.
     pub tool: String,
-    /// The arguments it ran with (references resolved), when it ran.
+    /// The arguments it ran with (references resolved), when it ran; when it did not
+    /// run, the plan's literal arguments (references left out).
     #[serde(default)]
     pub arguments: serde_json::Map<String, serde_json::Value>,
+    /// The arguments that took another step's result, by argument name: how the report
+    /// writes `(2 + 4) × 3` rather than `6 × 3`. Absent when none did.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub inputs: std::collections::BTreeMap<String, StepId>,
     /// The outcome; `None` when the step never finished (deadline).
     #[serde(default)]
     pub outcome: Option<StepOutcome>,

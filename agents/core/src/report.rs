@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use chorus_bus::{FinalReport, PlanReady, ReportStatus, StepId, StepReport, StepResult};
+use chorus_bus::{Arg, FinalReport, PlanReady, ReportStatus, Step, StepId, StepReport, StepResult};
 
 /// The report for `plan` given the results so far; steps without a result are shown as
 /// unfinished (which only happens at the deadline).
@@ -38,12 +38,21 @@ pub fn build_stopped(
         .iter()
         .map(|step| {
             let result = results.get(&step.id);
+            let ran_with = result.map(|r| &r.arguments).filter(|a| !a.is_empty());
             StepReport {
                 step_id: step.id.clone(),
                 part: step.part.clone(),
                 pool: step.pool.clone(),
                 tool: step.tool.clone(),
-                arguments: result.map(|r| r.arguments.clone()).unwrap_or_default(),
+                arguments: ran_with.cloned().unwrap_or_else(|| literal_arguments(step)),
+                inputs: step
+                    .arguments
+                    .iter()
+                    .filter_map(|(name, arg)| match arg {
+                        Arg::Ref { step } => Some((name.clone(), step.clone())),
+                        Arg::Value(_) => None,
+                    })
+                    .collect(),
                 outcome: result.map(|r| r.outcome.clone()),
                 output: step.output,
             }
@@ -78,6 +87,18 @@ pub fn build_stopped(
         iterations: plan.iteration,
         retried: plan.retried.iter().chain(stopped).cloned().collect(),
     }
+}
+
+/// The literal arguments of a step that did not run (references left out), so the
+/// report can still say what it was asked.
+fn literal_arguments(step: &Step) -> serde_json::Map<String, serde_json::Value> {
+    step.arguments
+        .iter()
+        .filter_map(|(name, arg)| match arg {
+            Arg::Value(v) => Some((name.clone(), v.clone())),
+            Arg::Ref { .. } => None,
+        })
+        .collect()
 }
 
 /// Failed results for the steps of `plan` whose pool no agent serves (a plan from a

@@ -67,6 +67,7 @@ fn main() {
             .as_object()
             .cloned()
             .unwrap_or_default(),
+        inputs: Default::default(),
         outcome: Some(StepOutcome::Ok {
             value: serde_json::json!("6"),
             text: "6".into(),

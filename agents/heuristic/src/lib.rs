@@ -14,13 +14,16 @@ pub mod compound;
 pub mod dates;
 pub mod expr;
 pub mod filler;
+pub mod formula;
 pub mod help;
 pub mod language;
 pub mod lexer;
 pub mod messages;
 pub mod numbers;
 pub mod scope;
+pub mod sentence;
 pub mod template;
+pub mod wording;
 
 use chorus_bus::{Plan, TaskContext};
 

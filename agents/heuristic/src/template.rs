@@ -1,13 +1,15 @@
-//! Report templates: the final report as markdown in English or Vietnamese, grouped by
-//! pool, with a status line when not every step succeeded.
+//! Report templates: the final report as markdown in English or Vietnamese — a status
+//! line when not every step succeeded, the direct answer one line per part, then the
+//! steps when a part took several.
 //!
-//! Only output steps are listed; an intermediate step is listed too when it failed, so
-//! the reader sees why its dependants failed. Every number in the text comes from a
-//! step's arguments or outcome as received; the template computes nothing.
+//! The sentences are Chorus's own ([`crate::sentence`]), in the user's language. Every
+//! number in the text comes from a step's arguments or outcome as received; the template
+//! computes nothing.
 
 use chorus_bus::{ReportStatus, StepOutcome, StepReport};
 
-use crate::args::{render_arguments, value_text};
+use crate::formula::ById;
+use crate::sentence;
 
 /// The words of one language.
 struct Words {
@@ -16,8 +18,7 @@ struct Words {
     failed: &'static str,
     deadline: &'static str,
     unplannable: &'static str,
-    failure: &'static str,
-    unfinished: &'static str,
+    steps: &'static str,
     nothing: &'static str,
 }
 
@@ -27,8 +28,7 @@ const EN: Words = Words {
     failed: "failed: no step succeeded.",
     deadline: "deadline exceeded: some steps did not finish in time.",
     unplannable: "the request could not be planned.",
-    failure: "failed",
-    unfinished: "did not finish before the deadline",
+    steps: "**Steps:**",
     nothing: "No results for",
 };
 
@@ -38,32 +38,12 @@ const VI: Words = Words {
     failed: "thất bại: không bước nào thành công.",
     deadline: "quá hạn: một số bước không hoàn thành kịp.",
     unplannable: "không thể lập kế hoạch cho yêu cầu.",
-    failure: "lỗi",
-    unfinished: "không hoàn thành trước hạn chót",
+    steps: "**Các bước:**",
     nothing: "Không có kết quả cho",
 };
 
 fn words(language: &str) -> &'static Words {
     if language == "vi" { &VI } else { &EN }
-}
-
-/// The section heading for a pool.
-fn heading(pool: &str, language: &str) -> String {
-    match (pool, language == "vi") {
-        ("math", false) => "Math Results".to_owned(),
-        ("math", true) => "Kết quả tính toán".to_owned(),
-        ("date", false) => "Date Results".to_owned(),
-        ("date", true) => "Kết quả ngày tháng".to_owned(),
-        (other, false) => {
-            let mut c = other.chars();
-            let cap: String = c
-                .next()
-                .map(|f| f.to_uppercase().chain(c).collect())
-                .unwrap_or_default();
-            format!("{cap} Results")
-        }
-        (other, true) => format!("Kết quả {other}"),
-    }
 }
 
 /// The one line a report carries about its attempts, when it took more than one or
@@ -122,7 +102,9 @@ pub fn report_status(steps: &[StepReport]) -> ReportStatus {
 }
 
 /// The report for `query` as markdown in `language`: a status line unless `status` is
-/// `Completed`, the `unplanned` message when given, then one section per pool.
+/// `Completed`, the `unplanned` message when given, then the direct answer — one line
+/// per part of the request, in the order asked ("(2 + 4) × 3 = 18", "25/12/2026 là Thứ
+/// Sáu.") — then, when a part took more than one step, every step on its own line.
 pub fn render_report(
     query: &str,
     language: &str,
@@ -145,20 +127,26 @@ pub fn render_report(
     if let Some(msg) = unplanned.filter(|m| !m.trim().is_empty()) {
         blocks.push(msg.trim_end().to_owned());
     }
-    let shown: Vec<&StepReport> = steps.iter().filter(|s| is_shown(s)).collect();
-    let mut pools: Vec<&str> = Vec::new();
-    for s in &shown {
-        if !pools.contains(&s.pool.as_str()) {
-            pools.push(&s.pool);
-        }
+    let by_id: ById<'_> = steps.iter().map(|s| (s.step_id.as_str(), s)).collect();
+    let answers = answer_lines(steps, &by_id, language);
+    if !answers.is_empty() {
+        blocks.push(answers.join("\n"));
     }
-    for pool in pools {
-        let mut section = format!("## {}:", heading(pool, language));
-        for s in shown.iter().filter(|s| s.pool == pool) {
-            section.push('\n');
-            section.push_str(&step_line(s, language, w));
-        }
-        blocks.push(section);
+    if steps.len() > answers.len() {
+        // Some part took several steps: each of them, in plan order, with the values it
+        // received (`6 × 3 = 18`, not the whole formula again).
+        let flat = ById::new();
+        let lines: Vec<String> = steps
+            .iter()
+            .map(|s| match &s.outcome {
+                Some(StepOutcome::Ok { value, text }) => {
+                    sentence::answer(s, value, text, &flat, language, None)
+                }
+                _ => sentence::not_answered(s, &flat, language, failed_cause(s, &by_id).as_deref()),
+            })
+            .map(|line| format!("- {line}"))
+            .collect();
+        blocks.push(format!("{}\n{}", w.steps, lines.join("\n")));
     }
     if blocks.is_empty() {
         blocks.push(format!("{} \"{query}\"", w.nothing));
@@ -168,23 +156,87 @@ pub fn render_report(
     text
 }
 
-fn is_shown(s: &StepReport) -> bool {
-    s.output || matches!(s.outcome, Some(StepOutcome::Failed { .. }))
+/// One line per part, in order of first appearance: its output steps' sentences, a date
+/// and the weekday taken of it as one sentence.
+fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: &str) -> Vec<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for s in steps.iter().filter(|s| s.output) {
+        if !parts.contains(&s.part.as_str()) {
+            parts.push(&s.part);
+        }
+    }
+    parts
+        .iter()
+        .filter_map(|part| {
+            let outputs: Vec<&StepReport> = steps
+                .iter()
+                .filter(|s| s.output && s.part == *part)
+                .collect();
+            let sentences: Vec<String> = outputs
+                .iter()
+                .filter(|s| !woven(s, &outputs))
+                .map(|s| {
+                    let weekday = outputs
+                        .iter()
+                        .find(|w| takes_weekday_of(w, s))
+                        .and_then(|w| ok_text(w));
+                    step_line(s, by_id, language, weekday.as_deref())
+                })
+                .collect();
+            (!sentences.is_empty()).then(|| sentences.join(" "))
+        })
+        .collect()
 }
 
-/// `- **sum** (2 + 4): 6`, `- **divide** (1 / 0): failed: division by zero`.
-fn step_line(s: &StepReport, language: &str, w: &Words) -> String {
-    let args = render_arguments(&s.tool, &s.arguments, language);
-    let head = if args.is_empty() {
-        format!("- **{}**", s.tool)
-    } else {
-        format!("- **{}** ({args})", s.tool)
-    };
-    let result = match &s.outcome {
-        Some(StepOutcome::Ok { text, value }) if text.trim().is_empty() => value_text(value),
-        Some(StepOutcome::Ok { text, .. }) => text.clone(),
-        Some(StepOutcome::Failed { error, .. }) => format!("{}: {error}", w.failure),
-        None => w.unfinished.to_owned(),
-    };
-    format!("{head}: {result}")
+/// Whether `w` is a `weekday` step taking the date `s` produced.
+fn takes_weekday_of(w: &StepReport, s: &StepReport) -> bool {
+    w.tool == "weekday"
+        && w.inputs.get("date") == Some(&s.step_id)
+        && w.outcome.as_ref().is_some_and(StepOutcome::is_ok)
+        && s.outcome.as_ref().is_some_and(StepOutcome::is_ok)
+}
+
+/// Whether `s` is a weekday step whose answer is written into its date's sentence.
+fn woven(s: &StepReport, outputs: &[&StepReport]) -> bool {
+    outputs.iter().any(|d| takes_weekday_of(s, d))
+}
+
+fn ok_text(s: &StepReport) -> Option<String> {
+    match &s.outcome {
+        Some(StepOutcome::Ok { value, .. }) => Some(crate::args::value_text(value)),
+        _ => None,
+    }
+}
+
+/// A step's sentence: its answer, or why there is none.
+fn step_line(s: &StepReport, by_id: &ById<'_>, language: &str, weekday: Option<&str>) -> String {
+    match &s.outcome {
+        Some(StepOutcome::Ok { value, text }) => {
+            sentence::answer(s, value, text, by_id, language, weekday)
+        }
+        _ => sentence::not_answered(s, by_id, language, failed_cause(s, by_id).as_deref()),
+    }
+}
+
+/// The error of the first failed step `s` took an input from (followed back), when `s`
+/// failed because of it.
+fn failed_cause(s: &StepReport, by_id: &ById<'_>) -> Option<String> {
+    let mut current = s;
+    let mut cause = None;
+    for _ in 0..32 {
+        let failed_input = current.inputs.values().find_map(|id| {
+            let input = by_id.get(id.as_str())?;
+            matches!(input.outcome, Some(StepOutcome::Failed { .. })).then_some(*input)
+        });
+        match failed_input {
+            Some(input) => {
+                if let Some(StepOutcome::Failed { error, .. }) = &input.outcome {
+                    cause = Some(error.clone());
+                }
+                current = input;
+            }
+            None => break,
+        }
+    }
+    cause
 }

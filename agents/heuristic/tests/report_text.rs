@@ -1,5 +1,6 @@
 //! The report templates: exact markdown for completed, failed, partial, unfinished and
-//! unplannable tasks, in English and Vietnamese, and the status judged from the steps.
+//! unplannable tasks, in English and Vietnamese — the direct answer one line per part,
+//! then the steps when a part took several — and the status judged from the steps.
 
 use chorus_bus::{ReportStatus, StepOutcome, StepReport};
 use chorus_heuristic::{render_report, report_status};
@@ -19,9 +20,20 @@ fn step(
         pool: pool.into(),
         tool: tool.into(),
         arguments: args.as_object().cloned().unwrap_or_default(),
+        inputs: Default::default(),
         outcome,
         output,
     }
+}
+
+/// `s` answering `part`, taking `inputs` (argument name, step id) from other steps.
+fn of(mut s: StepReport, part: &str, inputs: &[(&str, &str)]) -> StepReport {
+    s.part = part.into();
+    s.inputs = inputs
+        .iter()
+        .map(|(name, id)| ((*name).to_owned(), (*id).into()))
+        .collect();
+    s
 }
 
 fn ok(value: Value, text: &str) -> Option<StepOutcome> {
@@ -36,56 +48,70 @@ fn failed(error: &str) -> Option<StepOutcome> {
 }
 
 fn compound_steps() -> Vec<StepReport> {
+    let math = "compute (2+4)*3";
+    let date = "the weekday of 2026-12-25";
     vec![
-        step(
-            "s1",
-            "math",
-            "sum",
-            json!({"a": "2", "b": "4"}),
-            ok(json!("6"), "6"),
-            false,
+        of(
+            step(
+                "s1",
+                "math",
+                "sum",
+                json!({"a": "2", "b": "4"}),
+                ok(json!("6"), "6"),
+                false,
+            ),
+            math,
+            &[],
         ),
-        step(
-            "s2",
-            "math",
-            "multiply",
-            json!({"a": "6", "b": "3"}),
-            ok(json!("18"), "18"),
-            true,
+        of(
+            step(
+                "s2",
+                "math",
+                "multiply",
+                json!({"a": "6", "b": "3"}),
+                ok(json!("18"), "18"),
+                true,
+            ),
+            math,
+            &[("a", "s1")],
         ),
-        step(
-            "s3",
-            "date",
-            "weekday",
-            json!({"date": "2026-12-25"}),
-            ok(json!("Friday"), "Friday"),
-            true,
+        of(
+            step(
+                "s3",
+                "date",
+                "weekday",
+                json!({"date": "2026-12-25"}),
+                ok(json!("Friday"), "2026-12-25 is a Friday."),
+                true,
+            ),
+            date,
+            &[],
         ),
     ]
 }
 
 #[test]
-fn a_completed_compound_report_groups_output_steps_by_pool() {
+fn a_compound_report_answers_each_part_on_one_line_then_lists_the_steps() {
     let steps = compound_steps();
     let status = report_status(&steps);
     assert_eq!(status, ReportStatus::Completed);
     assert_eq!(
         render_report("q", "en", &steps, status, None),
-        "## Math Results:\n- **multiply** (6 × 3): 18\n\n## Date Results:\n- **weekday** (2026-12-25): Friday\n"
+        "(2 + 4) × 3 = 18\n2026-12-25 is a Friday.\n\n**Steps:**\n- 2 + 4 = 6\n- 6 × 3 = 18\n- 2026-12-25 is a Friday.\n"
     );
 }
 
 #[test]
-fn the_vietnamese_report_uses_vietnamese_headings() {
+fn the_vietnamese_report_is_vietnamese_throughout() {
     let steps = compound_steps();
     assert_eq!(
         render_report("q", "vi", &steps, ReportStatus::Completed, None),
-        "## Kết quả tính toán:\n- **multiply** (6 × 3): 18\n\n## Kết quả ngày tháng:\n- **weekday** (2026-12-25): Friday\n"
+        "(2 + 4) × 3 = 18\n25/12/2026 là Thứ Sáu.\n\n**Các bước:**\n- 2 + 4 = 6\n- 6 × 3 = 18\n- 25/12/2026 là Thứ Sáu.\n"
     );
 }
 
 #[test]
-fn a_single_sum_report() {
+fn a_single_step_is_one_line_without_a_step_list() {
     let steps = vec![step(
         "s1",
         "math",
@@ -96,7 +122,7 @@ fn a_single_sum_report() {
     )];
     assert_eq!(
         render_report("2+4", "en", &steps, report_status(&steps), None),
-        "## Math Results:\n- **sum** (2 + 4): 6\n"
+        "2 + 4 = 6\n"
     );
 }
 
@@ -114,72 +140,99 @@ fn a_failed_step_says_why_under_a_status_line() {
     assert_eq!(status, ReportStatus::Failed);
     assert_eq!(
         render_report("1/0", "en", &steps, status, None),
-        "**Status:** failed: no step succeeded.\n\n## Math Results:\n- **divide** (1 / 0): failed: division by zero\n"
+        "**Status:** failed: no step succeeded.\n\n1 ÷ 0: failed (division by zero).\n"
     );
     assert_eq!(
         render_report("1/0", "vi", &steps, status, None),
-        "**Trạng thái:** thất bại: không bước nào thành công.\n\n## Kết quả tính toán:\n- **divide** (1 / 0): lỗi: division by zero\n"
+        "**Trạng thái:** thất bại: không bước nào thành công.\n\n1 ÷ 0: lỗi (không thể chia cho 0).\n"
     );
 }
 
 #[test]
-fn a_failed_intermediate_step_is_shown_with_its_dependant() {
+fn a_step_failed_by_its_input_says_what_failed_first() {
     let steps = vec![
-        step(
-            "s1",
-            "math",
-            "divide",
-            json!({"a": "1", "b": "0"}),
-            failed("division by zero"),
-            false,
+        of(
+            step(
+                "s1",
+                "math",
+                "divide",
+                json!({"a": "1", "b": "0"}),
+                failed("division by zero"),
+                false,
+            ),
+            "1/0 + 3",
+            &[],
         ),
-        step(
-            "s2",
-            "math",
-            "sum",
-            json!({}),
-            failed("step s1 failed"),
-            true,
+        of(
+            step(
+                "s2",
+                "math",
+                "sum",
+                json!({"b": "3"}),
+                failed("step s1 failed"),
+                true,
+            ),
+            "1/0 + 3",
+            &[("a", "s1")],
         ),
-        step(
-            "s3",
-            "date",
+        of(
+            step(
+                "s3",
+                "date",
+                "today",
+                json!({}),
+                ok(json!("2026-11-22"), "2026-11-22"),
+                true,
+            ),
             "today",
-            json!({}),
-            ok(json!("2026-11-22"), "2026-11-22"),
-            true,
+            &[],
         ),
     ];
     let status = report_status(&steps);
     assert_eq!(status, ReportStatus::Partial);
     assert_eq!(
         render_report("q", "en", &steps, status, None),
-        "**Status:** partial: some steps failed.\n\n## Math Results:\n- **divide** (1 / 0): failed: division by zero\n- **sum**: failed: step s1 failed\n\n## Date Results:\n- **today**: 2026-11-22\n"
+        "**Status:** partial: some steps failed.\n\n1 ÷ 0 + 3: failed (division by zero).\nToday is 2026-11-22.\n\n**Steps:**\n- 1 ÷ 0: failed (division by zero).\n- ? + 3: failed (division by zero).\n- Today is 2026-11-22.\n"
     );
 }
 
 #[test]
 fn unfinished_steps_are_reported_as_missing_the_deadline() {
     let steps = vec![
-        step(
-            "s1",
-            "math",
-            "sum",
-            json!({"a": "2", "b": "4"}),
-            ok(json!("6"), "6"),
-            true,
+        of(
+            step(
+                "s1",
+                "math",
+                "sum",
+                json!({"a": "2", "b": "4"}),
+                ok(json!("6"), "6"),
+                true,
+            ),
+            "2+4",
+            &[],
         ),
-        step("s2", "date", "weekday", json!({}), None, true),
+        of(
+            step(
+                "s2",
+                "date",
+                "weekday",
+                json!({"date": "2026-12-25"}),
+                None,
+                true,
+            ),
+            "weekday of 2026-12-25",
+            &[],
+        ),
     ];
     let status = report_status(&steps);
     assert_eq!(status, ReportStatus::DeadlineExceeded);
     assert_eq!(
         render_report("q", "en", &steps, status, None),
-        "**Status:** deadline exceeded: some steps did not finish in time.\n\n## Math Results:\n- **sum** (2 + 4): 6\n\n## Date Results:\n- **weekday**: did not finish before the deadline\n"
+        "**Status:** deadline exceeded: some steps did not finish in time.\n\n2 + 4 = 6\nThe weekday of 2026-12-25: did not finish before the deadline.\n"
     );
     assert!(
         render_report("q", "vi", &steps, status, None)
-            .contains("- **weekday**: không hoàn thành trước hạn chót")
+            .contains("\nThứ của 25/12/2026: không hoàn thành trước hạn chót.\n")
     );
 }
 
@@ -198,18 +251,140 @@ fn an_unplannable_report_carries_the_planner_message() {
 }
 
 #[test]
-fn the_value_is_shown_when_the_text_is_empty() {
+fn date_answers_are_chorus_sentences_in_each_language_with_the_weekday_woven_in() {
+    let christmas = |language: &str| {
+        let steps = vec![
+            of(
+                step(
+                    "s1",
+                    "date",
+                    "next_date",
+                    json!({"month": 12, "day": 25}),
+                    ok(
+                        json!("2026-12-25"),
+                        "The next 12-25 is 2026-12-25, a Friday.",
+                    ),
+                    true,
+                ),
+                "what weekday is christmas",
+                &[],
+            ),
+            of(
+                step(
+                    "s2",
+                    "date",
+                    "weekday",
+                    json!({"date": "2026-12-25"}),
+                    ok(json!("Friday"), "2026-12-25 is a Friday."),
+                    true,
+                ),
+                "what weekday is christmas",
+                &[("date", "s1")],
+            ),
+        ];
+        render_report("q", language, &steps, ReportStatus::Completed, None)
+    };
+    assert!(
+        christmas("en").starts_with("The next December 25 is Friday, 2026-12-25.\n\n"),
+        "{}",
+        christmas("en")
+    );
+    assert!(
+        christmas("vi").starts_with("Ngày 25 tháng 12 tới là Thứ Sáu, 25/12/2026.\n\n"),
+        "{}",
+        christmas("vi")
+    );
+    let one = |tool: &str, args: Value, value: Value, language: &str| {
+        let steps = vec![step("s1", "date", tool, args, ok(value, "tool text"), true)];
+        render_report("q", language, &steps, ReportStatus::Completed, None)
+    };
+    let cases = [
+        (
+            "days_until",
+            json!({"date": "2026-12-25"}),
+            json!(33),
+            "en",
+            "2026-12-25 is 33 days away.\n",
+        ),
+        (
+            "days_until",
+            json!({"date": "2026-12-25"}),
+            json!(33),
+            "vi",
+            "Còn 33 ngày nữa là đến 25/12/2026.\n",
+        ),
+        (
+            "days_until",
+            json!({"date": "2026-11-01"}),
+            json!(-1),
+            "en",
+            "2026-11-01 was 1 day ago.\n",
+        ),
+        (
+            "add_duration",
+            json!({"amount": 1, "unit": "days"}),
+            json!("2026-11-24"),
+            "en",
+            "1 day from now is 2026-11-24.\n",
+        ),
+        (
+            "add_duration",
+            json!({"amount": 3, "unit": "weeks", "date": "2026-01-01"}),
+            json!("2026-01-22"),
+            "vi",
+            "3 tuần sau 01/01/2026 là 22/01/2026.\n",
+        ),
+        (
+            "subtract_duration",
+            json!({"amount": 2, "unit": "months"}),
+            json!("2026-09-23"),
+            "vi",
+            "2 tháng trước là 23/09/2026.\n",
+        ),
+        (
+            "difference",
+            json!({"from": "2026-01-01", "to": "2026-12-25"}),
+            json!(358),
+            "vi",
+            "Từ 01/01/2026 đến 25/12/2026 là 358 ngày.\n",
+        ),
+        (
+            "today",
+            json!({}),
+            json!("2026-11-23"),
+            "vi",
+            "Hôm nay là 23/11/2026.\n",
+        ),
+        (
+            "now",
+            json!({}),
+            json!("2026-11-23T14:30:00+07:00"),
+            "en",
+            "It is 14:30 on 2026-11-23 (UTC+07:00).\n",
+        ),
+    ];
+    for (tool, args, value, language, expected) in cases {
+        assert_eq!(
+            one(tool, args.clone(), value, language),
+            expected,
+            "{tool} {args}"
+        );
+    }
+}
+
+#[test]
+fn other_pools_tools_keep_their_own_text() {
     let steps = vec![step(
         "s1",
-        "date",
-        "days_until",
-        json!({"date": "2026-12-25"}),
-        ok(json!(33), ""),
+        "search",
+        "lookup",
+        json!({"q": "rust"}),
+        ok(json!("found"), "3 pages found"),
         true,
     )];
     assert_eq!(
         render_report("q", "en", &steps, ReportStatus::Completed, None),
-        "## Date Results:\n- **days_until** (2026-12-25): 33\n"
+        "lookup: 3 pages found\n"
     );
 }
 

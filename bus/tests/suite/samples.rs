@@ -116,6 +116,7 @@ pub fn every_topic() -> Vec<Message> {
                     pool: "math".into(),
                     tool: "sum".into(),
                     arguments: args(json!({"a": 2, "b": 4})),
+                    inputs: Default::default(),
                     outcome: Some(ok),
                     output: true,
                 }],

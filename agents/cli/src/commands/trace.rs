@@ -208,7 +208,7 @@ mod tests {
         let report = FinalReport {
             query: "2+4".into(),
             status: ReportStatus::Completed,
-            text: "## Math Results:\n- **sum** (2 + 4): 6".into(),
+            text: "2 + 4 = 6".into(),
             language: "en".into(),
             steps: vec![],
             written_by: "template".into(),

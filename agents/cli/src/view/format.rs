@@ -69,7 +69,7 @@ fn outcome(o: &StepOutcome) -> String {
 }
 
 /// The first line of `text` with content, without markdown heading, list and bold marks.
-/// Headings ("## Math Results:") and status lines ("**Status:** partial…") are passed
+/// Headings (a model may write "## Math Results:") and status lines ("**Status:** partial…") are passed
 /// over when a later line says more.
 pub fn first_line(text: &str) -> String {
     let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -248,7 +248,7 @@ mod tests {
             Payload::FinalReport(FinalReport {
                 query: "2+4".into(),
                 status: ReportStatus::Completed,
-                text: "## Math Results:\n- **sum** (2 + 4): 6\n".into(),
+                text: "2 + 4 = 6\n".into(),
                 language: "en".into(),
                 steps: vec![],
                 written_by: "synthesizer".into(),
@@ -256,11 +256,13 @@ mod tests {
                 retried: Vec::new(),
             }),
         );
-        assert_eq!(summary(&msg), "completed: sum (2 + 4): 6");
-        let partial = "**Status:** partial: some steps failed.\n\n## Math Results:\n- **divide** (1 / 0): failed: division by zero\n";
+        assert_eq!(summary(&msg), "completed: 2 + 4 = 6");
+        let partial = "**Status:** partial: some steps failed.\n\n1 ÷ 0: failed (division by zero).\n2 + 4 = 6\n";
+        assert_eq!(first_line(partial), "1 ÷ 0: failed (division by zero).");
+        // A model-written report may open with a heading.
         assert_eq!(
-            first_line(partial),
-            "divide (1 / 0): failed: division by zero"
+            first_line("## Math Results:\n- **sum** (2 + 4): 6\n"),
+            "sum (2 + 4): 6"
         );
         assert_eq!(first_line("## Only a heading"), "Only a heading");
     }
