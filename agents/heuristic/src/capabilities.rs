@@ -23,6 +23,13 @@ pub const DATE_TOOLS: &[&str] = &[
     "weekday",
     "days_until",
     "next_date",
+    "find_weekday",
+    "end_of_month",
+    "age",
+    "day_of_year",
+    "iso_week",
+    "time_in",
+    "convert_time",
 ];
 
 /// An example request shown in the capabilities list, when its tools are available.
@@ -69,6 +76,12 @@ const EXAMPLES: &[Example] = &[
         "\"days between 2026-01-01 and 2026-03-01\"",
     ),
     ex(DATE_POOL, false, &["weekday"], "\"weekday of 2026-12-25\""),
+    ex(
+        DATE_POOL,
+        false,
+        &["time_in"],
+        "\"what time is it in Tokyo\"",
+    ),
     ex(DATE_POOL, true, &["today"], "\"hôm nay là ngày mấy\""),
     ex(
         DATE_POOL,
@@ -77,6 +90,7 @@ const EXAMPLES: &[Example] = &[
         "\"10 ngày nữa là ngày gì\"",
     ),
     ex(DATE_POOL, true, &["weekday"], "\"2026-12-25 là thứ mấy\""),
+    ex(DATE_POOL, true, &["time_in"], "\"mấy giờ rồi ở New York\""),
 ];
 
 /// The tools available for planning, by pool.

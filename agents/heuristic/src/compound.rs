@@ -166,6 +166,9 @@ fn chain_continuations(parts: Vec<ParsedPart>) -> Result<Vec<ParsedPart>, PartEr
 
 /// Reads one part.
 pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
+    if let Some(q) = crate::places::parse(toks, src) {
+        return Ok(PartQuery::Date(q));
+    }
     match dates::parse(toks, src) {
         DateParse::Query(q) => return Ok(PartQuery::Date(q)),
         DateParse::InvalidDate(raw) => return Err(PartError::InvalidDate(raw)),

@@ -53,19 +53,67 @@ pub enum DateQuery {
         /// The date.
         date: String,
     },
-    /// A named day of the year (Christmas, New Year's Day …): its next date (the
-    /// `next_date` tool, today included), then what was asked of it.
+    /// A date a tool finds — a named day (Christmas), a weekday (next Monday), the end
+    /// of the month — then what was asked of it.
+    Anchored {
+        /// The date to find.
+        anchor: Anchor,
+        /// What was asked of it.
+        then: NamedThen,
+    },
+    /// The day of the year (1–366) of a date (today when absent).
+    DayOfYear {
+        /// The date.
+        date: Option<String>,
+    },
+    /// The ISO 8601 week number of a date (today when absent).
+    IsoWeek {
+        /// The date.
+        date: Option<String>,
+    },
+    /// The age in whole years of someone born on a date.
+    Age {
+        /// The birth date.
+        born: String,
+    },
+    /// The current time at a place (`time_in`).
+    TimeIn {
+        /// The place as the user wrote it (the tool resolves it to a time zone).
+        place: String,
+    },
+    /// A wall-clock time at one place as the time at another (`convert_time`).
+    ConvertTime {
+        /// `HH:MM`, 24-hour.
+        time: String,
+        /// Where that time is.
+        from: String,
+        /// Where it is wanted.
+        to: String,
+    },
+}
+
+/// A date found by a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// The next date (today included) with this month and day: `next_date`.
     Named {
         /// Month, 1–12.
         month: i64,
         /// Day of the month.
         day: i64,
-        /// The date itself, its weekday, or the days until it.
-        then: NamedThen,
     },
+    /// The next (or last) date falling on a weekday: `find_weekday`.
+    Weekday {
+        /// The English name (`Monday`).
+        name: &'static str,
+        /// The last one before today rather than the next one after it.
+        last: bool,
+    },
+    /// The last day of this month: `end_of_month`.
+    EndOfMonth,
 }
 
-/// What a question about a named day asks.
+/// What a question about a found date asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NamedThen {
     /// Its date.
@@ -74,6 +122,10 @@ pub enum NamedThen {
     Weekday,
     /// The days from today until it.
     DaysUntil,
+    /// Its day of the year.
+    DayOfYear,
+    /// Its ISO week.
+    IsoWeek,
 }
 
 /// Named days of the year, longest names first: (words, month, day).
@@ -101,6 +153,98 @@ const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["quốc", "khánh"], 9, 2),
 ];
 
+/// "The end of the month" in its forms: the `end_of_month` anchor.
+const END_OF_MONTH: &[&[&str]] = &[
+    &["the", "end", "of", "the", "month"],
+    &["the", "end", "of", "this", "month"],
+    &["end", "of", "the", "month"],
+    &["end", "of", "this", "month"],
+    &["end", "of", "month"],
+    &["the", "last", "day", "of", "the", "month"],
+    &["the", "last", "day", "of", "this", "month"],
+    &["last", "day", "of", "the", "month"],
+    &["last", "day", "of", "this", "month"],
+    &["ngày", "cuối", "cùng", "của", "tháng", "này"],
+    &["ngày", "cuối", "cùng", "của", "tháng"],
+    &["ngày", "cuối", "tháng", "này"],
+    &["ngày", "cuối", "tháng"],
+    &["cuối", "tháng", "này"],
+    &["cuối", "tháng"],
+];
+
+/// Weekday names: (words, the English name the tools take).
+const WEEKDAY_NAMES: &[(&[&str], &str)] = &[
+    (&["monday"], "Monday"),
+    (&["tuesday"], "Tuesday"),
+    (&["wednesday"], "Wednesday"),
+    (&["thursday"], "Thursday"),
+    (&["friday"], "Friday"),
+    (&["saturday"], "Saturday"),
+    (&["sunday"], "Sunday"),
+    (&["thứ", "hai"], "Monday"),
+    (&["thứ", "ba"], "Tuesday"),
+    (&["thứ", "tư"], "Wednesday"),
+    (&["thứ", "năm"], "Thursday"),
+    (&["thứ", "sáu"], "Friday"),
+    (&["thứ", "bảy"], "Saturday"),
+    (&["chủ", "nhật"], "Sunday"),
+];
+
+/// Words before a weekday name saying which one: (words, the last one before today).
+const WEEKDAY_BEFORE: &[(&[&str], bool)] = &[
+    (&["this", "coming"], false),
+    (&["the", "coming"], false),
+    (&["coming"], false),
+    (&["next"], false),
+    (&["this"], false),
+    (&["last"], true),
+    (&["previous"], true),
+    (&["past"], true),
+];
+
+/// Words after a weekday name saying which one (Vietnamese): (words, last).
+const WEEKDAY_AFTER: &[(&[&str], bool)] = &[
+    (&["tuần", "tới"], false),
+    (&["tuần", "sau"], false),
+    (&["tuần", "này"], false),
+    (&["sắp", "tới"], false),
+    (&["tới"], false),
+    (&["này"], false),
+    (&["tuần", "trước"], true),
+    (&["vừa", "rồi"], true),
+    (&["vừa", "qua"], true),
+    (&["trước"], true),
+];
+
+/// A weekday at `i` (`next friday`, `last monday`, `thứ hai tới`, `thứ 6 tuần trước`,
+/// `chủ nhật`): its English name, which one (`Some(true)` the last, `Some(false)` the
+/// next, `None` when not said) and the index after it.
+fn weekday_at(toks: &[Token], i: usize) -> Option<(&'static str, Option<bool>, usize)> {
+    let (before, at) = match WEEKDAY_BEFORE.iter().find(|(w, _)| words_at(toks, i, w)) {
+        Some((w, last)) => (Some(*last), i + w.len()),
+        None => (None, i),
+    };
+    let (name, after_name) =
+        if let Some((w, name)) = WEEKDAY_NAMES.iter().find(|(w, _)| words_at(toks, at, w)) {
+            (*name, at + w.len())
+        } else if toks.get(at).and_then(Token::word) == Some("thứ")
+            && let Some(Tok::Num(n)) = toks.get(at + 1).map(|t| &t.tok)
+        {
+            // `thứ 2` … `thứ 7`: Monday … Saturday.
+            let k: usize = n.parse().ok().filter(|k| (2..=7).contains(k))?;
+            (WEEKDAY_NAMES[7 + k - 2].1, at + 2)
+        } else {
+            return None;
+        };
+    if let Some((w, last)) = WEEKDAY_AFTER
+        .iter()
+        .find(|(w, _)| words_at(toks, after_name, w))
+    {
+        return Some((name, before.or(Some(*last)), after_name + w.len()));
+    }
+    Some((name, before, after_name))
+}
+
 /// What reading a part as a date question gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DateParse {
@@ -127,15 +271,34 @@ enum Flag {
     Until,
     DayAfterTomorrow,
     DayBeforeYesterday,
-    /// "day of the year", "week number": asked, but no tool answers it yet.
-    Unanswered,
+    /// "day of the year", "ngày thứ mấy trong năm".
+    DayOfYear,
+    /// "week number", "ISO week", "tuần thứ mấy".
+    IsoWeek,
+    /// "how old", "age", "bao nhiêu tuổi".
+    Age,
 }
 
 const PHRASES: &[(&[&str], &[Flag])] = &[
-    (&["day", "of", "the", "year"], &[Flag::Unanswered]),
-    (&["day", "of", "year"], &[Flag::Unanswered]),
-    (&["of", "the", "year"], &[Flag::Unanswered]),
-    (&["week", "number"], &[Flag::Unanswered]),
+    (&["week", "of", "the", "year"], &[Flag::IsoWeek]),
+    (&["week", "of", "year"], &[Flag::IsoWeek]),
+    (&["day", "of", "the", "year"], &[Flag::DayOfYear]),
+    (&["day", "of", "year"], &[Flag::DayOfYear]),
+    (&["of", "the", "year"], &[Flag::DayOfYear]),
+    (&["week", "number"], &[Flag::IsoWeek]),
+    (&["iso", "week", "number"], &[Flag::IsoWeek]),
+    (&["iso", "week"], &[Flag::IsoWeek]),
+    (&["what", "week"], &[Flag::IsoWeek]),
+    (&["which", "week"], &[Flag::IsoWeek]),
+    (&["tuần", "thứ", "mấy"], &[Flag::IsoWeek]),
+    (&["tuần", "thứ", "bao", "nhiêu"], &[Flag::IsoWeek]),
+    (&["tuần", "số", "mấy"], &[Flag::IsoWeek]),
+    (&["tuần", "iso"], &[Flag::IsoWeek]),
+    (&["trong", "năm"], &[Flag::DayOfYear]),
+    (&["của", "năm"], &[Flag::DayOfYear]),
+    (&["how", "old"], &[Flag::Age]),
+    (&["age"], &[Flag::Age]),
+    (&["tuổi"], &[Flag::Age]),
     (&["day", "after", "tomorrow"], &[Flag::DayAfterTomorrow]),
     (&["day", "before", "yesterday"], &[Flag::DayBeforeYesterday]),
     (&["ngày", "kia"], &[Flag::DayAfterTomorrow]),
@@ -157,7 +320,7 @@ const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["which", "day"], &[Flag::AskDay]),
     (&["what", "date"], &[Flag::AskDate]),
     (&["ngày", "gì"], &[Flag::AskDay]),
-    (&["ngày", "nào"], &[Flag::AskDay]),
+    (&["ngày", "nào"], &[Flag::AskDate]),
     (&["ngày", "mấy"], &[Flag::AskDate]),
     (&["thứ", "mấy"], &[Flag::Weekday]),
     (&["thứ", "gì"], &[Flag::Weekday]),
@@ -204,7 +367,9 @@ const HARMLESS: &[&str] = &[
     "week", "weeks", "month", "months", "year", "years", "then", "also", "get", "give", "là",
     "ngày", "hôm", "mấy", "bao", "nhiêu", "có", "thì", "vào", "sẽ", "cho", "tôi", "biết", "hãy",
     "xem", "số", "hỏi", "nhé", "ạ", "vậy", "rơi", "của", "và", "tuần", "tháng", "năm", "rồi",
-    "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp",
+    "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp", "someone",
+    "somebody", "person", "born", "i", "am", "if", "was", "were", "turn", "turns", "người", "sinh",
+    "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm",
 ];
 
 fn unit(word: &str) -> Option<&'static str> {
@@ -226,16 +391,32 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     let mut flags: Vec<Flag> = Vec::new();
     // A unit named without an amount (`how many weeks until`): the tools count days.
     let mut counted_in: Option<&str> = None;
-    let mut named: Option<(i64, i64)> = None;
+    let mut anchor: Option<Anchor> = None;
+    // A weekday named without saying which one (`friday`): the next one only where the
+    // question settles it (`days until friday`).
+    let mut undirected = false;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        if let Some((words, month, day)) = NAMED_DAYS.iter().find(|(w, _, _)| words_at(toks, i, w))
+        let found = if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
+            Some((Anchor::EndOfMonth, i + w.len()))
+        } else if let Some((words, month, day)) =
+            NAMED_DAYS.iter().find(|(w, _, _)| words_at(toks, i, w))
         {
-            if named.replace((*month, *day)).is_some() {
-                return DateParse::NotDate; // two named days: not one question
+            let (month, day) = (*month, *day);
+            Some((Anchor::Named { month, day }, i + words.len()))
+        } else if let Some((name, last, next)) = weekday_at(toks, i) {
+            undirected = last.is_none();
+            let last = last.unwrap_or(false);
+            Some((Anchor::Weekday { name, last }, next))
+        } else {
+            None
+        };
+        if let Some((a, next)) = found {
+            if anchor.replace(a).is_some() {
+                return DateParse::NotDate; // two dates to find: not one question
             }
-            i += words.len();
+            i = next;
             continue;
         }
         if let Tok::Date(d) = &t.tok {
@@ -288,22 +469,47 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         }
         i += 1;
     }
-    if flags.contains(&Flag::Unanswered) {
-        return DateParse::NotDate;
-    }
-    if let Some((month, day)) = named {
-        if !dates.is_empty() || !durations.is_empty() || counted_in.is_some() {
+    let has = |f: Flag| flags.contains(&f);
+    if let Some(anchor) = anchor {
+        if !dates.is_empty() || !durations.is_empty() || counted_in.is_some() || has(Flag::Age) {
             return DateParse::NotDate;
         }
-        let has = |f: Flag| flags.contains(&f);
         let then = if has(Flag::Until) {
             NamedThen::DaysUntil
-        } else if has(Flag::Weekday) || has(Flag::AskDay) {
+        } else if has(Flag::IsoWeek) {
+            NamedThen::IsoWeek
+        } else if has(Flag::DayOfYear) {
+            NamedThen::DayOfYear
+        } else if (has(Flag::Weekday) || has(Flag::AskDay))
+            && !matches!(anchor, Anchor::Weekday { .. })
+        {
             NamedThen::Weekday
         } else {
             NamedThen::Date
         };
-        return DateParse::Query(DateQuery::Named { month, day, then });
+        // `friday` alone reads two ways (this week's or next); `days until friday` not.
+        if undirected && then != NamedThen::DaysUntil {
+            return DateParse::NotDate;
+        }
+        return DateParse::Query(DateQuery::Anchored { anchor, then });
+    }
+    if durations.is_empty() && counted_in.is_none() && dates.len() <= 1 {
+        let date = dates.first().cloned();
+        if has(Flag::Age) {
+            return match date {
+                Some(born) => DateParse::Query(DateQuery::Age { born }),
+                None => DateParse::NotDate,
+            };
+        }
+        if has(Flag::IsoWeek) {
+            return DateParse::Query(DateQuery::IsoWeek { date });
+        }
+        if has(Flag::DayOfYear) {
+            return DateParse::Query(DateQuery::DayOfYear { date });
+        }
+    }
+    if has(Flag::Age) || has(Flag::IsoWeek) || has(Flag::DayOfYear) {
+        return DateParse::NotDate;
     }
     match decide(&dates, &durations, &flags) {
         Some(DateQuery::Difference { .. } | DateQuery::DaysUntil { .. })
@@ -415,25 +621,37 @@ impl DateQuery {
     pub fn step_count(&self) -> usize {
         match self {
             DateQuery::Today { weekday: true } | DateQuery::Shift { weekday: true, .. } => 2,
-            DateQuery::Named { then, .. } if *then != NamedThen::Date => 2,
+            DateQuery::Anchored { then, .. } if *then != NamedThen::Date => 2,
             _ => 1,
         }
     }
 
     /// Adds this question's steps to `plan` for `part`; every step here is an answer.
     pub fn lower_into(&self, plan: &mut PlanBuilder, part: &str) {
-        if let DateQuery::Named { month, day, then } = self {
-            let args = vec![("month", int(*month)), ("day", int(*day))];
-            let date = plan.push(part, DATE_POOL, "next_date", args, true);
-            match then {
-                NamedThen::Date => {}
-                NamedThen::Weekday => {
-                    plan.push(part, DATE_POOL, "weekday", vec![("date", date)], true);
-                }
-                NamedThen::DaysUntil => {
-                    plan.push(part, DATE_POOL, "days_until", vec![("date", date)], true);
-                }
-            }
+        if let DateQuery::Anchored { anchor, then } = self {
+            let (tool, args) = match anchor {
+                Anchor::Named { month, day } => (
+                    "next_date",
+                    vec![("month", int(*month)), ("day", int(*day))],
+                ),
+                Anchor::Weekday { name, last } => (
+                    "find_weekday",
+                    vec![
+                        ("weekday", text(name)),
+                        ("direction", text(if *last { "last" } else { "next" })),
+                    ],
+                ),
+                Anchor::EndOfMonth => ("end_of_month", vec![]),
+            };
+            let date = plan.push(part, DATE_POOL, tool, args, true);
+            let then_tool = match then {
+                NamedThen::Date => return,
+                NamedThen::Weekday => "weekday",
+                NamedThen::DaysUntil => "days_until",
+                NamedThen::DayOfYear => "day_of_year",
+                NamedThen::IsoWeek => "iso_week",
+            };
+            plan.push(part, DATE_POOL, then_tool, vec![("date", date)], true);
             return;
         }
         let (tool, args) = match self {
@@ -464,11 +682,24 @@ impl DateQuery {
             }
             DateQuery::Weekday { date } => ("weekday", vec![("date", text(date))]),
             DateQuery::DaysUntil { date } => ("days_until", vec![("date", text(date))]),
-            DateQuery::Named { .. } => return, // lowered above
+            DateQuery::DayOfYear { date } => ("day_of_year", optional_date(date)),
+            DateQuery::IsoWeek { date } => ("iso_week", optional_date(date)),
+            DateQuery::Age { born } => ("age", vec![("born", text(born))]),
+            DateQuery::TimeIn { place } => ("time_in", vec![("place", text(place))]),
+            DateQuery::ConvertTime { time, from, to } => (
+                "convert_time",
+                vec![("time", text(time)), ("from", text(from)), ("to", text(to))],
+            ),
+            DateQuery::Anchored { .. } => return, // lowered above
         };
         let result = plan.push(part, DATE_POOL, tool, args, true);
         if self.step_count() == 2 {
             plan.push(part, DATE_POOL, "weekday", vec![("date", result)], true);
         }
     }
+}
+
+/// `date` as the only argument, when given (the tools default to today).
+fn optional_date(date: &Option<String>) -> Vec<(&'static str, chorus_bus::Arg)> {
+    date.iter().map(|d| ("date", text(d))).collect()
 }

@@ -20,6 +20,7 @@ pub mod language;
 pub mod lexer;
 pub mod messages;
 pub mod numbers;
+pub mod places;
 pub mod scope;
 pub mod sentence;
 pub mod template;

@@ -56,6 +56,10 @@ pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
             }
         }
         ("find_weekday", _) => find_weekday_subject(step, language),
+        ("end_of_month", false) if arg(step, "date").is_empty() => {
+            "the last day of this month".to_owned()
+        }
+        ("end_of_month", true) if arg(step, "date").is_empty() => "ngày cuối tháng này".to_owned(),
         ("end_of_month", false) => format!("the last day of the month of {}", date("date")),
         ("end_of_month", true) => format!("ngày cuối tháng của {}", date("date")),
         ("age", false) => format!("the age of someone born on {}", date("born")),
@@ -131,6 +135,11 @@ pub fn answer(
         (!d.is_empty()).then(|| wording::date(&d, language))
     };
     let amount = || wording::amount(&arg(step, "amount"), &arg(step, "unit"), language);
+    let date_or_today = || match (from("date"), vi) {
+        (Some(d), _) => d,
+        (None, true) => "Hôm nay".to_owned(),
+        (None, false) => "Today".to_owned(),
+    };
     if is_formula(&step.tool) {
         return format!("{} = {v}", formula(step, by_id, language));
     }
@@ -198,19 +207,10 @@ pub fn answer(
             "Người sinh ngày {} hiện {v} tuổi.",
             from("born").unwrap_or_default()
         ),
-        ("day_of_year", false) => format!(
-            "{} is day {v} of the year.",
-            from("date").unwrap_or_default()
-        ),
-        ("day_of_year", true) => format!(
-            "{} là ngày thứ {v} trong năm.",
-            from("date").unwrap_or_default()
-        ),
-        ("iso_week", false) => format!("{} is in ISO week {v}.", from("date").unwrap_or_default()),
-        ("iso_week", true) => format!(
-            "{} thuộc tuần ISO thứ {v}.",
-            from("date").unwrap_or_default()
-        ),
+        ("day_of_year", false) => format!("{} is day {v} of the year.", date_or_today()),
+        ("day_of_year", true) => format!("{} là ngày thứ {v} trong năm.", date_or_today()),
+        ("iso_week", false) => format!("{} is in ISO week {v}.", date_or_today()),
+        ("iso_week", true) => format!("{} thuộc tuần ISO thứ {v}.", date_or_today()),
         ("time_in", false) => format!("It is {v} in {}.", arg(step, "place")),
         ("time_in", true) => format!("Bây giờ ở {} là {v}.", arg(step, "place")),
         ("convert_time", false) => format!(

@@ -196,9 +196,15 @@ fn takes_weekday_of(w: &StepReport, s: &StepReport) -> bool {
         && s.outcome.as_ref().is_some_and(StepOutcome::is_ok)
 }
 
-/// Whether `s` is a weekday step whose answer is written into its date's sentence.
+/// Whether `s`'s line is written by another output step of its part: a weekday step
+/// whose answer is woven into its date's sentence, or a date another step answered a
+/// question about (`2026-11-30 is 7 days away.` says which date it found).
 fn woven(s: &StepReport, outputs: &[&StepReport]) -> bool {
+    let ok = |x: &StepReport| x.outcome.as_ref().is_some_and(StepOutcome::is_ok);
     outputs.iter().any(|d| takes_weekday_of(s, d))
+        || outputs.iter().any(|c| {
+            c.tool != "weekday" && ok(c) && ok(s) && c.inputs.values().any(|id| *id == s.step_id)
+        })
 }
 
 fn ok_text(s: &StepReport) -> Option<String> {

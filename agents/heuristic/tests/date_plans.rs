@@ -215,7 +215,12 @@ fn named_days_become_dates_with_next_date() {
             ],
         ),
         (
+            // "ngày nào" asks which date; "thứ mấy" the weekday.
             "tết dương lịch là ngày nào",
+            vec![r#"s1 date/next_date day=1 month=1 *"#],
+        ),
+        (
+            "tết dương lịch là thứ mấy",
             vec![
                 r#"s1 date/next_date day=1 month=1 *"#,
                 r#"s2 date/weekday date=$s1 *"#,
@@ -257,12 +262,101 @@ fn two_days_either_way() {
 }
 
 #[test]
-fn questions_no_tool_answers_are_refused_not_answered_wrong() {
+fn day_of_year_and_iso_week_of_a_date_or_today() {
     // "day of the year" used to be read as the weekday.
-    for q in [
-        "what day of the year is 2026-12-25",
-        "iso week number of 2026-12-25",
-    ] {
-        assert!(common::refusal(q).contains("could not understand"), "{q}");
-    }
+    assert_eq!(
+        steps("what day of the year is 2026-12-25"),
+        vec![r#"s1 date/day_of_year date="2026-12-25" *"#]
+    );
+    assert_eq!(
+        steps("hôm nay là ngày thứ mấy trong năm"),
+        vec![r#"s1 date/day_of_year *"#]
+    );
+    assert_eq!(
+        steps("iso week number of 2026-12-25"),
+        vec![r#"s1 date/iso_week date="2026-12-25" *"#]
+    );
+    assert_eq!(
+        steps("what week of the year is it"),
+        vec![r#"s1 date/iso_week *"#]
+    );
+    assert_eq!(
+        steps("25/12/2026 thuộc tuần thứ mấy"),
+        vec![r#"s1 date/iso_week date="2026-12-25" *"#]
+    );
+    assert_eq!(
+        steps("what day of the year is christmas"),
+        vec![
+            r#"s1 date/next_date day=25 month=12 *"#,
+            r#"s2 date/day_of_year date=$s1 *"#
+        ]
+    );
+}
+
+#[test]
+fn next_and_last_weekdays_with_find_weekday() {
+    let next_friday = vec![r#"s1 date/find_weekday direction="next" weekday="Friday" *"#];
+    assert_eq!(steps("when is next friday"), next_friday);
+    assert_eq!(steps("what's the date this coming Friday?"), next_friday);
+    assert_eq!(steps("thứ sáu tới là ngày nào"), next_friday);
+    assert_eq!(steps("thứ 6 tuần sau là ngày mấy"), next_friday);
+    assert_eq!(
+        steps("what was the date last monday"),
+        vec![r#"s1 date/find_weekday direction="last" weekday="Monday" *"#]
+    );
+    assert_eq!(
+        steps("chủ nhật tuần trước là ngày bao nhiêu"),
+        vec![r#"s1 date/find_weekday direction="last" weekday="Sunday" *"#]
+    );
+    assert_eq!(
+        steps("how many days until friday"),
+        vec![
+            r#"s1 date/find_weekday direction="next" weekday="Friday" *"#,
+            r#"s2 date/days_until date=$s1 *"#
+        ]
+    );
+    // "friday" alone reads two ways: this week's or the next.
+    assert!(common::refusal("what date is friday").contains("could not understand"));
+}
+
+#[test]
+fn the_end_of_the_month_and_an_age() {
+    assert_eq!(
+        steps("when is the end of the month"),
+        vec![r#"s1 date/end_of_month *"#]
+    );
+    assert_eq!(
+        steps("how many days until the end of this month"),
+        vec![
+            r#"s1 date/end_of_month *"#,
+            r#"s2 date/days_until date=$s1 *"#
+        ]
+    );
+    assert_eq!(
+        steps("ngày cuối tháng này là thứ mấy"),
+        vec![r#"s1 date/end_of_month *"#, r#"s2 date/weekday date=$s1 *"#]
+    );
+    let age = vec![r#"s1 date/age born="1990-05-15" *"#];
+    assert_eq!(steps("how old is someone born on 1990-05-15"), age);
+    assert_eq!(steps("how old am I if I was born on 15/05/1990?"), age);
+    assert_eq!(steps("người sinh ngày 15/05/1990 bao nhiêu tuổi"), age);
+    assert!(common::refusal("how old is the universe").contains("could not understand"));
+}
+
+#[test]
+fn the_time_at_places() {
+    assert_eq!(
+        steps("what time is it in Tokyo"),
+        vec![r#"s1 date/time_in place="Tokyo" *"#]
+    );
+    assert_eq!(
+        steps("mấy giờ rồi ở New York"),
+        vec![r#"s1 date/time_in place="New York" *"#]
+    );
+    assert_eq!(
+        steps("convert 09:00 Hanoi time to London time"),
+        vec![r#"s1 date/convert_time from="Hanoi" time="09:00" to="London" *"#]
+    );
+    // Two parts: a place time and arithmetic.
+    assert_eq!(steps("what time is it in Tokyo and what is 2+4").len(), 2);
 }

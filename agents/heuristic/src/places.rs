@@ -1,0 +1,316 @@
+//! Time at places: "what time is it in Tokyo", "mấy giờ rồi ở New York" (`time_in`), and
+//! "convert 09:00 Hanoi time to London time", "9 giờ sáng ở Hà Nội là mấy giờ ở London"
+//! (`convert_time`). The place is passed as the user wrote it; the date server resolves
+//! it against the time-zone database (and says so when it cannot), so no list of cities
+//! is kept here.
+
+use crate::dates::DateQuery;
+use crate::lexer::{Tok, Token, words_at};
+
+/// Words that ask for the time.
+const ASKS_TIME: &[&[&str]] = &[&["time"], &["mấy", "giờ"], &["giờ"], &["thời", "gian"]];
+
+/// Words that may stand around a time question without changing it.
+const AROUND: &[&str] = &[
+    "what",
+    "what's",
+    "whats",
+    "is",
+    "it",
+    "the",
+    "current",
+    "local",
+    "now",
+    "right",
+    "tell",
+    "me",
+    "please",
+    "do",
+    "you",
+    "know",
+    "s",
+    "currently",
+    "bây",
+    "giờ",
+    "mấy",
+    "rồi",
+    "là",
+    "hiện",
+    "tại",
+    "bao",
+    "nhiêu",
+    "cho",
+    "tôi",
+    "biết",
+    "xem",
+    "ạ",
+    "nhé",
+    "thời",
+    "gian",
+    "time",
+    "hãy",
+    "đang",
+    "hỏi",
+];
+
+/// Words that put the place next: `in Tokyo`, `ở New York`, `tại Luân Đôn`.
+const AT: &[&str] = &["in", "at", "ở", "tại"];
+
+/// Words a place name cannot hold: they end it (`in Tokyo right now`).
+const STOP: &[&str] = &[
+    "in",
+    "at",
+    "to",
+    "into",
+    "from",
+    "ở",
+    "tại",
+    "sang",
+    "time",
+    "giờ",
+    "is",
+    "what",
+    "là",
+    "mấy",
+    "it",
+    "now",
+    "right",
+    "rồi",
+    "bây",
+    "will",
+    "be",
+    "would",
+    "when",
+    "thì",
+    "sẽ",
+    "theo",
+    "currently",
+    "hiện",
+    "please",
+    "nhé",
+    "ạ",
+    "for",
+    "then",
+    "and",
+    "và",
+    "also",
+];
+
+/// Words that open a conversion.
+const CONVERT: &[&[&str]] = &[
+    &["convert"],
+    &["chuyển", "đổi"],
+    &["quy", "đổi"],
+    &["đổi"],
+    &["chuyển"],
+    &["what", "is"],
+    &["what's"],
+];
+
+/// Reads `toks` (from `src`) as a question about the time at places.
+pub fn parse(toks: &[Token], src: &str) -> Option<DateQuery> {
+    let toks = trim_punctuation(toks);
+    convert(toks, src).or_else(|| time_in(toks, src))
+}
+
+fn trim_punctuation(toks: &[Token]) -> &[Token] {
+    let end = toks
+        .iter()
+        .rposition(|t| !matches!(t.tok, Tok::Sym('?' | '!' | '.')))
+        .map_or(0, |k| k + 1);
+    &toks[..end]
+}
+
+/// The place name from `i`: a run of words (and `-`, `'`, `.`) up to a stop word; its
+/// text and the index after it.
+fn place_at(toks: &[Token], i: usize, src: &str) -> Option<(String, usize)> {
+    let mut end = i;
+    while let Some(t) = toks.get(end) {
+        let ok = match &t.tok {
+            Tok::Word(w) => !STOP.contains(&w.as_str()),
+            Tok::Sym('-' | '\'' | '.') => end > i,
+            _ => false,
+        };
+        if !ok || end - i >= 5 {
+            break;
+        }
+        end += 1;
+    }
+    let first = toks.get(i)?;
+    (end > i && first.word().is_some())
+        .then(|| (src[first.start..toks[end - 1].end].to_owned(), end))
+}
+
+/// `what time is it in Tokyo`: every word asks for the time, but one place after `in`.
+fn time_in(toks: &[Token], src: &str) -> Option<DateQuery> {
+    let k = toks
+        .iter()
+        .position(|t| t.word().is_some_and(|w| AT.contains(&w)))?;
+    let (place, after) = place_at(toks, k + 1, src)?;
+    let around: Vec<&Token> = toks[..k].iter().chain(&toks[after..]).collect();
+    let asks = (0..toks.len())
+        .filter(|i| *i < k || *i >= after)
+        .any(|i| ASKS_TIME.iter().any(|p| words_at(toks, i, p)));
+    let rest_fits = around.iter().all(|t| match &t.tok {
+        Tok::Word(w) => AROUND.contains(&w.as_str()),
+        Tok::Sym(c) => "'?".contains(*c),
+        _ => false,
+    });
+    (asks && rest_fits).then_some(DateQuery::TimeIn { place })
+}
+
+/// `convert 09:00 Hanoi time to London time`, `9am in Tokyo is what time in London`,
+/// `9 giờ sáng ở Hà Nội là mấy giờ ở London`: a time, then two places.
+fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
+    let (lead, at) = match CONVERT.iter().find(|w| words_at(toks, 0, w)) {
+        Some(w) => (true, w.len()),
+        None => (false, 0),
+    };
+    let (time, mut i) = time_at(toks, at)?;
+    let mut places = Vec::new();
+    let mut asks = false;
+    while i < toks.len() {
+        if ASKS_TIME.iter().any(|p| words_at(toks, i, p)) {
+            asks |= toks[i].word() != Some("time") || i > 0;
+        }
+        match &toks[i].tok {
+            Tok::Word(w) if STOP.contains(&w.as_str()) || AROUND.contains(&w.as_str()) => {
+                i += 1;
+            }
+            Tok::Word(_) => {
+                let (place, next) = place_at(toks, i, src)?;
+                places.push(place);
+                i = next;
+            }
+            _ => return None,
+        }
+    }
+    match places.as_slice() {
+        [from, to] if lead || asks => Some(DateQuery::ConvertTime {
+            time,
+            from: from.clone(),
+            to: to.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// A time of day at `i`: `09:00`, `9:30 pm`, `9am`, `9 p.m.`, `9h30`, `9 giờ 30`,
+/// `3 giờ chiều`. As `HH:MM` (24-hour) and the index after it.
+pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
+    let number = |k: usize| match &toks.get(k)?.tok {
+        Tok::Num(n) if !n.contains('.') => n.parse::<u32>().ok(),
+        _ => None,
+    };
+    let h = number(i)?;
+    let mut k = i + 1;
+    let mut m = 0;
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    if toks.get(k).is_some_and(|t| t.is_sym(':')) {
+        m = number(k + 1)?;
+        k += 2;
+    } else if matches!(word(k), Some("h" | "giờ")) {
+        k += 1;
+        if let Some(mm) = number(k) {
+            m = mm;
+            k += 1;
+            if word(k) == Some("phút") {
+                k += 1;
+            }
+        }
+    } else if !matches!(word(k), Some("am" | "pm" | "a" | "p")) {
+        return None; // a bare number is not a time
+    }
+    let mut hour = h;
+    match word(k) {
+        Some("am" | "sáng") => {
+            hour = h % 12;
+            k += 1;
+        }
+        Some("pm" | "chiều" | "tối") => {
+            hour = h % 12 + 12;
+            k += 1;
+        }
+        Some("trưa") => k += 1,
+        Some(half @ ("a" | "p")) if toks.get(k + 1).is_some_and(|t| t.is_sym('.')) => {
+            // `9 a.m.`, `9 p.m.`
+            if word(k + 2) != Some("m") {
+                return None;
+            }
+            hour = h % 12 + if half == "p" { 12 } else { 0 };
+            k += 3;
+            if toks.get(k).is_some_and(|t| t.is_sym('.')) {
+                k += 1;
+            }
+        }
+        _ => {}
+    }
+    (hour < 24 && m < 60).then(|| (format!("{hour:02}:{m:02}"), k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn q(s: &str) -> Option<DateQuery> {
+        parse(&lex(s), s)
+    }
+
+    fn time_in(place: &str) -> Option<DateQuery> {
+        Some(DateQuery::TimeIn {
+            place: place.into(),
+        })
+    }
+
+    fn convert(time: &str, from: &str, to: &str) -> Option<DateQuery> {
+        Some(DateQuery::ConvertTime {
+            time: time.into(),
+            from: from.into(),
+            to: to.into(),
+        })
+    }
+
+    #[test]
+    fn the_time_at_a_place_in_both_languages() {
+        assert_eq!(q("what time is it in Tokyo"), time_in("Tokyo"));
+        assert_eq!(
+            q("What time is it in New York right now?"),
+            time_in("New York")
+        );
+        assert_eq!(q("current time in São Paulo"), time_in("São Paulo"));
+        assert_eq!(q("mấy giờ rồi ở New York"), time_in("New York"));
+        assert_eq!(q("bây giờ ở Tokyo là mấy giờ"), time_in("Tokyo"));
+        assert_eq!(q("giờ ở Hà Nội"), time_in("Hà Nội"));
+        // Not a time question, or no place.
+        assert_eq!(q("what day is it in 10 days"), None);
+        assert_eq!(q("what time is it"), None);
+        assert_eq!(q("the weather in Paris"), None);
+    }
+
+    #[test]
+    fn a_time_at_one_place_converted_to_another() {
+        assert_eq!(
+            q("convert 09:00 Hanoi time to London time"),
+            convert("09:00", "Hanoi", "London")
+        );
+        assert_eq!(
+            q("what is 9am in Tokyo in London time?"),
+            convert("09:00", "Tokyo", "London")
+        );
+        assert_eq!(
+            q("9:30 pm New York time is what time in Tokyo"),
+            convert("21:30", "New York", "Tokyo")
+        );
+        assert_eq!(
+            q("9 giờ sáng ở Hà Nội là mấy giờ ở London"),
+            convert("09:00", "Hà Nội", "London")
+        );
+        assert_eq!(
+            q("đổi 3 giờ chiều giờ Tokyo sang giờ Hà Nội"),
+            convert("15:00", "Tokyo", "Hà Nội")
+        );
+        assert_eq!(q("convert 25:00 Hanoi time to London time"), None);
+        assert_eq!(q("convert 9 Hanoi to London"), None);
+    }
+}
