@@ -134,6 +134,7 @@ const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["christmas", "day"], 12, 25),
     (&["christmas"], 12, 25),
     (&["xmas"], 12, 25),
+    (&["new", "year", "eve"], 12, 31),
     (&["new", "year's", "eve"], 12, 31),
     (&["new", "years", "eve"], 12, 31),
     (&["new", "year's", "day"], 1, 1),
@@ -369,7 +370,7 @@ const HARMLESS: &[&str] = &[
     "xem", "số", "hỏi", "nhé", "ạ", "vậy", "rơi", "của", "và", "tuần", "tháng", "năm", "rồi",
     "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp", "someone",
     "somebody", "person", "born", "i", "am", "if", "was", "were", "turn", "turns", "người", "sinh",
-    "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm",
+    "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm", "này",
 ];
 
 fn unit(word: &str) -> Option<&'static str> {
@@ -493,18 +494,20 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         }
         return DateParse::Query(DateQuery::Anchored { anchor, then });
     }
-    if durations.is_empty() && counted_in.is_none() && dates.len() <= 1 {
+    // `tuần này là tuần thứ mấy` names weeks; `how many years old` years.
+    let counts = |unit: &str| counted_in.is_none_or(|u| u == unit);
+    if durations.is_empty() && dates.len() <= 1 {
         let date = dates.first().cloned();
-        if has(Flag::Age) {
+        if has(Flag::Age) && counts("years") {
             return match date {
                 Some(born) => DateParse::Query(DateQuery::Age { born }),
                 None => DateParse::NotDate,
             };
         }
-        if has(Flag::IsoWeek) {
+        if has(Flag::IsoWeek) && counts("weeks") {
             return DateParse::Query(DateQuery::IsoWeek { date });
         }
-        if has(Flag::DayOfYear) {
+        if has(Flag::DayOfYear) && counts("days") {
             return DateParse::Query(DateQuery::DayOfYear { date });
         }
     }
