@@ -4,8 +4,11 @@
 
 mod commands;
 mod compose;
-mod local;
 mod view;
+
+/// The one-process system lives in the library (tests use it too); `crate::local`
+/// names it for the subcommands.
+use chorus_cli::local;
 
 use std::path::PathBuf;
 

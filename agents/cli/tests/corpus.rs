@@ -1,0 +1,403 @@
+//! The golden corpus: every request of `tests/corpus/*.txt` (format in
+//! `tests/corpus/README.md`) asked of ONE one-process system on the in-memory bus, each
+//! answer checked, every mismatch listed (not just the first).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use chorus_agents::client::ask;
+use chorus_agents::settings::Settings;
+use chorus_bus::{FinalReport, ReportStatus, StepOutcome, TaskContext};
+use chorus_cli::local::LocalSystem;
+use futures::StreamExt;
+
+/// Requests in flight at once.
+const CONCURRENCY: usize = 16;
+/// How long one request may take.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What a line expects.
+#[derive(Debug, Clone, PartialEq)]
+enum Expect {
+    /// The output values in order, as [`answers`] renders them.
+    Values(Vec<String>),
+    /// Status unplannable, and the report text contains this (case-insensitive).
+    Refused(String),
+    /// A capabilities answer: status completed, no steps.
+    Help,
+}
+
+/// One request of the corpus, with the context in force on its line.
+#[derive(Debug, Clone)]
+struct Case {
+    file: String,
+    line: usize,
+    query: String,
+    expect: Expect,
+    now: Option<String>,
+    timezone: Option<String>,
+    language: Option<String>,
+}
+
+impl Case {
+    fn at(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
+}
+
+/// Splits off a trailing ` # comment` from `text`, searching from `from` on.
+fn split_comment(text: &str, from: usize) -> (&str, Option<&str>) {
+    match text[from..].find(" # ") {
+        Some(i) => (&text[..from + i], Some(text[from + i + 3..].trim())),
+        None => (text, None),
+    }
+}
+
+/// Parses one corpus file; a malformed line is an error naming it.
+fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
+    let (mut cases, mut errors) = (Vec::new(), Vec::new());
+    let mut now: Option<String> = None;
+    let mut timezone: Option<String> = None;
+    let mut language: Option<String> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if let Some(directive) = trimmed.strip_prefix('@') {
+            let (directive, _) = split_comment(directive, 0);
+            let (name, value) = directive
+                .split_once(char::is_whitespace)
+                .map(|(n, v)| (n, v.trim()))
+                .unwrap_or((directive.trim(), ""));
+            let value = (!value.is_empty() && value != "none").then(|| value.to_owned());
+            match name {
+                "now" => now = value,
+                "tz" => timezone = value,
+                "lang" => match value.as_deref() {
+                    None | Some("en") | Some("vi") => language = value,
+                    Some(other) => errors.push(format!(
+                        "{file}:{line}: @lang {other}: the language is en, vi or none"
+                    )),
+                },
+                other => errors.push(format!(
+                    "{file}:{line}: unknown directive @{other} (known: @now, @tz, @lang)"
+                )),
+            }
+            continue;
+        }
+        let Some(arrow) = trimmed.find(" => ") else {
+            errors.push(format!("{file}:{line}: no ` => ` in {trimmed:?}"));
+            continue;
+        };
+        let query = trimmed[..arrow].trim().to_owned();
+        let (expected, comment) = split_comment(trimmed, arrow + 4);
+        let expected = expected[arrow + 4..].trim();
+        if query.is_empty() || expected.is_empty() {
+            errors.push(format!(
+                "{file}:{line}: empty query or expectation in {trimmed:?}"
+            ));
+            continue;
+        }
+        let expect = if expected == "help" {
+            Expect::Help
+        } else if let Some(text) = expected.strip_prefix("refused:") {
+            let why = comment
+                .and_then(|c| c.strip_prefix("why:"))
+                .map(str::trim)
+                .unwrap_or("");
+            if why.is_empty() {
+                errors.push(format!(
+                    "{file}:{line}: a refusal needs a trailing `# why: ...` saying why it is deliberate: {trimmed:?}"
+                ));
+                continue;
+            }
+            Expect::Refused(text.trim().to_owned())
+        } else {
+            Expect::Values(expected.split(" | ").map(|v| v.trim().to_owned()).collect())
+        };
+        cases.push(Case {
+            file: file.to_owned(),
+            line,
+            query,
+            expect,
+            now: now.clone(),
+            timezone: timezone.clone(),
+            language: language.clone(),
+        });
+    }
+    (cases, errors)
+}
+
+/// The values of a report's output steps in plan order: the value (strings unquoted),
+/// `failed: <error>` for a failed step, `unfinished` for one the deadline cut off.
+fn answers(report: &FinalReport) -> Vec<String> {
+    report
+        .steps
+        .iter()
+        .filter(|s| s.output)
+        .map(|s| match &s.outcome {
+            Some(StepOutcome::Ok { value, .. }) => value
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| value.to_string()),
+            Some(StepOutcome::Failed { error, .. }) => format!("failed: {error}"),
+            None => "unfinished".to_owned(),
+        })
+        .collect()
+}
+
+/// The report text in lower case without the request it quotes (as typed, or without
+/// its final punctuation), so that a refusal's expected text must come from what Chorus
+/// says, not from the user's own words.
+fn without_query(text: &str, query: &str) -> String {
+    let mut text = text.to_lowercase();
+    let query = query.to_lowercase();
+    for quoted in [query.as_str(), query.trim_end_matches(['?', '!', '.', ' '])] {
+        if !quoted.is_empty() {
+            text = text.replace(quoted, "");
+        }
+    }
+    text
+}
+
+/// What is wrong with `report` for `case`, if anything.
+fn check(case: &Case, report: &FinalReport) -> Option<String> {
+    let mut wrong = Vec::new();
+    match &case.expect {
+        Expect::Values(values) => {
+            let got = answers(report);
+            if &got != values {
+                wrong.push(format!(
+                    "expected {}, got {} (status {:?})",
+                    values.join(" | "),
+                    if got.is_empty() {
+                        "no values".to_owned()
+                    } else {
+                        got.join(" | ")
+                    },
+                    report.status
+                ));
+            }
+        }
+        Expect::Refused(text) => {
+            if report.status != ReportStatus::Unplannable {
+                wrong.push(format!(
+                    "expected a refusal, got status {:?} with {}",
+                    report.status,
+                    answers(report).join(" | ")
+                ));
+            } else if !without_query(&report.text, &case.query).contains(&text.to_lowercase()) {
+                wrong.push(format!(
+                    "refused, but the report does not contain {text:?} (the request's own words, which it quotes, do not count)"
+                ));
+            }
+        }
+        Expect::Help => {
+            if report.status != ReportStatus::Completed || !report.steps.is_empty() {
+                wrong.push(format!(
+                    "expected a capabilities answer (completed, no steps), got status {:?} with {} steps: {}",
+                    report.status,
+                    report.steps.len(),
+                    answers(report).join(" | ")
+                ));
+            }
+        }
+    }
+    if let Some(lang) = &case.language
+        && &report.language != lang
+    {
+        wrong.push(format!(
+            "expected a report in {lang}, got one in {}",
+            report.language
+        ));
+    }
+    (!wrong.is_empty()).then(|| wrong.join("; "))
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
+}
+
+/// Every `*.txt` of the corpus, sorted by name.
+fn corpus_files() -> Vec<PathBuf> {
+    let dir = corpus_dir();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Indents every line of `text` for the failure listing.
+fn indent(text: &str) -> String {
+    text.trim_end()
+        .lines()
+        .map(|l| format!("      | {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_corpus_gets_the_expected_answers() {
+    let started = Instant::now();
+    let (mut cases, mut errors) = (Vec::new(), Vec::new());
+    for path in corpus_files() {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        let (c, e) = parse(&name, &text);
+        cases.extend(c);
+        errors.extend(e);
+    }
+    assert!(
+        !cases.is_empty(),
+        "no requests in {}",
+        corpus_dir().display()
+    );
+
+    let system = LocalSystem::start(Settings::default()).await;
+    let bus = system.infra.bus.clone();
+    let results: Vec<(Case, Result<FinalReport, String>)> =
+        futures::stream::iter(cases.iter().cloned())
+            .map(|case| {
+                let bus = bus.clone();
+                async move {
+                    let context = TaskContext {
+                        now: case.now.clone(),
+                        timezone: case.timezone.clone(),
+                        language: None,
+                    };
+                    let asked = tokio::time::timeout(
+                        TIMEOUT + Duration::from_secs(2),
+                        ask(&*bus, &case.query, context, TIMEOUT, |_| {}),
+                    )
+                    .await;
+                    let report = match asked {
+                        Ok(Ok((_, report))) => Ok(report),
+                        Ok(Err(e)) => Err(e.to_string()),
+                        Err(_) => Err(format!("no report within {TIMEOUT:?}")),
+                    };
+                    (case, report)
+                }
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+    system.stop().await;
+
+    // file → (requests, passed)
+    let mut per_file: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut mismatches: Vec<(Case, String)> = Vec::new();
+    for (case, report) in results {
+        let entry = per_file.entry(case.file.clone()).or_default();
+        entry.0 += 1;
+        let wrong = match &report {
+            Ok(r) => check(&case, r).map(|w| {
+                format!(
+                    "{}\n    query:    {}\n    {}\n    answers:  {:?}\n    report:\n{}",
+                    case.at(),
+                    case.query,
+                    w,
+                    answers(r),
+                    indent(&r.text)
+                )
+            }),
+            Err(e) => Some(format!(
+                "{}\n    query:    {}\n    no report: {e}",
+                case.at(),
+                case.query
+            )),
+        };
+        match wrong {
+            Some(w) => mismatches.push((case, w)),
+            None => entry.1 += 1,
+        }
+    }
+    mismatches.sort_by(|a, b| (&a.0.file, a.0.line).cmp(&(&b.0.file, b.0.line)));
+
+    let passed: usize = per_file.values().map(|(_, p)| p).sum();
+    println!(
+        "corpus: {} requests, {passed} passed, {} failed, {} malformed lines, in {:.2?}",
+        cases.len(),
+        mismatches.len(),
+        errors.len(),
+        started.elapsed()
+    );
+    for (file, (n, p)) in &per_file {
+        println!("  {file}: {p}/{n}");
+    }
+    if !errors.is_empty() || !mismatches.is_empty() {
+        let mut out = String::new();
+        for e in &errors {
+            out.push_str(&format!("MALFORMED {e}\n"));
+        }
+        for (_, m) in &mismatches {
+            out.push_str(&format!("MISMATCH {m}\n\n"));
+        }
+        panic!(
+            "{} of {} corpus requests did not get the expected answer, {} malformed lines:\n\n{out}",
+            mismatches.len(),
+            cases.len(),
+            errors.len()
+        );
+    }
+}
+
+#[test]
+fn the_format_is_parsed_as_documented() {
+    let text = "# a comment\n\n@now 2026-11-23T09:00:00Z   # the clock\n@tz UTC\n@lang vi\n\
+        2+4 => 6\n\
+        the mean of 3, 5 and 10 => 6   # a comment\n\
+        what weekday is christmas => 2026-12-25 | Friday\n\
+        write me a poem => refused: poems   # why: no tool writes poems\n\
+        write me a song => refused: songs   # no reason given\n\
+        what can you do => help\n\
+        1/0 => failed: division by zero\n\
+        @lang none\n@now none\n\
+        no arrow here\n\
+        @weather sunny\n";
+    let (cases, errors) = parse("t.txt", text);
+    let expects: Vec<_> = cases.iter().map(|c| c.expect.clone()).collect();
+    assert_eq!(
+        expects,
+        vec![
+            Expect::Values(vec!["6".into()]),
+            Expect::Values(vec!["6".into()]),
+            Expect::Values(vec!["2026-12-25".into(), "Friday".into()]),
+            Expect::Refused("poems".into()),
+            Expect::Help,
+            Expect::Values(vec!["failed: division by zero".into()]),
+        ]
+    );
+    assert_eq!(cases[0].now.as_deref(), Some("2026-11-23T09:00:00Z"));
+    assert_eq!(cases[0].timezone.as_deref(), Some("UTC"));
+    assert_eq!(cases[0].language.as_deref(), Some("vi"));
+    assert_eq!(cases[1].query, "the mean of 3, 5 and 10");
+    assert_eq!(cases[4].line, 11);
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        errors[0].starts_with("t.txt:10: a refusal needs"),
+        "{errors:?}"
+    );
+    assert!(errors[1].starts_with("t.txt:15: no ` => `"), "{errors:?}");
+    assert!(errors[2].contains("@weather"), "{errors:?}");
+}
+
+#[test]
+fn a_refusal_text_must_come_from_chorus_not_from_the_quoted_request() {
+    let text = "I could not understand \"Tell me a joke\".";
+    assert!(!without_query(text, "tell me a joke?").contains("joke"));
+    let text = "I have no tool for writing poems, stories or jokes, so \"tell me a joke\" cannot be answered.";
+    assert!(
+        without_query(text, "tell me a joke")
+            .contains("no tool for writing poems, stories or jokes")
+    );
+}
