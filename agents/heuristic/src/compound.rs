@@ -253,12 +253,25 @@ fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
         && (after_head || arith::has_list_head(&toks[start..i]))
 }
 
+/// Whether the `and` at `i` joins a hundred or a scale to a smaller number
+/// (`one hundred and five`, `two thousand and twenty`).
+fn inside_number(seg: &[Token], i: usize) -> bool {
+    let big = |w: &str| matches!(w, "hundred" | "thousand" | "million" | "billion");
+    seg[i].word() == Some("and")
+        && i.checked_sub(1)
+            .and_then(|j| seg[j].word())
+            .is_some_and(big)
+        && !seg.get(i + 1).and_then(Token::word).is_some_and(big)
+        && crate::numbers::parse_words(seg, i + 1, false).is_some()
+}
+
 fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
     // Each separator as (where it starts, where the next piece starts).
     let seps: Vec<(usize, usize)> = (1..seg.len().saturating_sub(1))
         .filter_map(|i| {
             if seg[i].word().is_some_and(|w| WEAK.contains(&w)) {
-                return Some((i, i + 1));
+                // `one hundred and one` is one number, not two parts.
+                return (!inside_number(seg, i)).then_some((i, i + 1));
             }
             WEAK_PHRASES.iter().find_map(|p| {
                 (words_at(seg, i, p) && i + p.len() < seg.len()).then_some((i, i + p.len()))

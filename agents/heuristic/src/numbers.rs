@@ -11,8 +11,10 @@ use crate::lexer::{Tok, Token};
 enum Kind {
     /// 0–9.
     Unit(u128),
-    /// 10–19 (`mười` is 10).
+    /// English 10–19.
     Teen(u128),
+    /// Vietnamese `mười` (10): a unit may follow (`mười hai` 12, `mười một` 11).
+    ViTen,
     /// English tens: twenty … ninety.
     Tens(u128),
     /// Vietnamese `mươi`: multiplies the unit before it by ten.
@@ -81,7 +83,7 @@ fn kind(word: &str) -> Option<Kind> {
         return Some(Kind::Unit(*v));
     }
     Some(match word {
-        "mười" => Kind::Teen(10),
+        "mười" => Kind::ViTen,
         "mươi" => Kind::Muoi,
         "mốt" => Kind::AfterTens(1),
         "tư" => Kind::AfterTens(4),
@@ -98,7 +100,14 @@ fn kind(word: &str) -> Option<Kind> {
 pub fn starts_number(word: &str) -> bool {
     matches!(
         kind(word),
-        Some(Kind::Unit(_) | Kind::Teen(_) | Kind::Tens(_) | Kind::Hundred | Kind::Scale(_))
+        Some(
+            Kind::Unit(_)
+                | Kind::Teen(_)
+                | Kind::ViTen
+                | Kind::Tens(_)
+                | Kind::Hundred
+                | Kind::Scale(_)
+        )
     )
 }
 
@@ -114,7 +123,22 @@ pub fn parse_words(toks: &[Token], i: usize, allow_and: bool) -> Option<(String,
         })
         .collect();
     let mut expanded: Vec<(Kind, usize)> = Vec::new();
-    for (n, w) in words.iter().enumerate() {
+    // `a hundred`, `a thousand`: one.
+    let big = |w: Option<&&str>| {
+        matches!(
+            w.and_then(|w| kind(w)),
+            Some(Kind::Hundred | Kind::Scale(_))
+        )
+    };
+    if matches!(words.first(), Some(&("a" | "an"))) && big(words.get(1)) {
+        expanded.push((Kind::Unit(1), 1));
+    }
+    for (n, w) in words.iter().enumerate().skip(expanded.len()) {
+        // After `mười`/`mươi` a five is `lăm`: `mười năm`, `hai mươi năm` are ten and
+        // twenty years (`mười năm nữa`), not 15 and 25.
+        if *w == "năm" && matches!(expanded.last(), Some((Kind::ViTen | Kind::Muoi, _))) {
+            break;
+        }
         let parts: Vec<Option<Kind>> = w.split('-').map(kind).collect();
         if parts.iter().any(Option::is_none) {
             break;
@@ -134,22 +158,28 @@ fn read(kinds: &[(Kind, usize)], allow_and: bool) -> Option<(u128, usize)> {
         let next = kinds.get(n + 1).map(|x| x.0);
         let ok = match k {
             Kind::Unit(v) => {
-                let fits = !matches!(
-                    last,
-                    Some(Kind::Unit(_) | Kind::Teen(_) | Kind::AfterTens(_))
-                );
+                // `mười hai` is 12, `mười không` nothing.
+                let fits = match last {
+                    Some(Kind::ViTen) => v > 0,
+                    l => !matches!(l, Some(Kind::Unit(_) | Kind::Teen(_) | Kind::AfterTens(_))),
+                };
                 if fits {
                     current = current.checked_add(v)?;
                     last_unit = v;
                 }
                 fits
             }
-            Kind::Teen(v) | Kind::Tens(v) => {
+            Kind::Teen(_) | Kind::Tens(_) | Kind::ViTen => {
+                let v = match k {
+                    Kind::Teen(v) | Kind::Tens(v) => v,
+                    _ => 10,
+                };
                 let fits = !matches!(
                     last,
                     Some(
                         Kind::Unit(_)
                             | Kind::Teen(_)
+                            | Kind::ViTen
                             | Kind::Tens(_)
                             | Kind::Muoi
                             | Kind::AfterTens(_)
@@ -161,7 +191,7 @@ fn read(kinds: &[(Kind, usize)], allow_and: bool) -> Option<(u128, usize)> {
                 fits
             }
             Kind::AfterTens(v) => {
-                let fits = matches!(last, Some(Kind::Muoi | Kind::Teen(10)));
+                let fits = matches!(last, Some(Kind::Muoi | Kind::ViTen));
                 if fits {
                     current = current.checked_add(v)?;
                 }
@@ -183,6 +213,11 @@ fn read(kinds: &[(Kind, usize)], allow_and: bool) -> Option<(u128, usize)> {
                     current = current - last_unit + last_unit * 100;
                     true
                 }
+                // `fifteen hundred` is 1500.
+                Some(Kind::Teen(_)) if current < 100 => {
+                    current *= 100;
+                    true
+                }
                 _ => false,
             },
             Kind::Scale(m) => {
@@ -196,8 +231,10 @@ fn read(kinds: &[(Kind, usize)], allow_and: bool) -> Option<(u128, usize)> {
             }
             Kind::Joiner { english } => {
                 let after_big = matches!(last, Some(Kind::Hundred | Kind::Scale(_)));
-                let before_small =
-                    matches!(next, Some(Kind::Unit(_) | Kind::Teen(_) | Kind::Tens(_)));
+                let before_small = matches!(
+                    next,
+                    Some(Kind::Unit(_) | Kind::Teen(_) | Kind::ViTen | Kind::Tens(_))
+                );
                 after_big && before_small && (allow_and || !english)
             }
         };
@@ -243,6 +280,16 @@ mod tests {
     #[test]
     fn vietnamese_number_words() {
         assert_eq!(number("mười lăm"), "15");
+        assert_eq!(number("a hundred"), "100");
+        assert_eq!(number("a thousand and five"), "1005");
+        assert_eq!(number("fifteen hundred"), "1500");
+        assert_eq!(number("mười hai"), "12");
+        assert_eq!(number("mười một"), "11");
+        assert_eq!(number("hai trăm mười một"), "211");
+        assert_eq!(number("mười hai nghìn"), "12000");
+        // A five after mười/mươi is lăm: `mười năm` is ten (years), not 15.
+        assert_eq!(value("mười năm"), Some(("10".to_owned(), 1)));
+        assert_eq!(value("hai mươi năm"), Some(("20".to_owned(), 2)));
         assert_eq!(number("hai mươi mốt"), "21");
         assert_eq!(number("hai mươi tư"), "24");
         assert_eq!(number("ba mươi"), "30");
