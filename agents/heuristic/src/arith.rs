@@ -40,6 +40,7 @@ const MUL_WORDS: Table = &[
     (&["nhan", "voi"], MathOp::Multiply),
     (&["nhan"], MathOp::Multiply),
     (&["divided", "by"], MathOp::Divide),
+    (&["is", "divided", "by"], MathOp::Divide),
     (&["over"], MathOp::Divide),
     (&["chia", "lấy", "dư", "cho"], MathOp::Modulo),
     (&["chia", "lấy", "dư"], MathOp::Modulo),
@@ -89,7 +90,16 @@ const PREFIX_CONST: &[(&[&str], MathOp, &str)] = &[
     (&["a", "half", "of"], MathOp::Divide, "2"),
     (&["nửa", "của"], MathOp::Divide, "2"),
     (&["a", "third", "of"], MathOp::Divide, "3"),
+    (&["third", "of"], MathOp::Divide, "3"),
+    (&["quarter", "of"], MathOp::Divide, "4"),
+    (&["phần", "hai", "của"], MathOp::Divide, "2"),
+    (&["phần", "ba", "của"], MathOp::Divide, "3"),
+    (&["phần", "tư", "của"], MathOp::Divide, "4"),
     (&["a", "quarter", "of"], MathOp::Divide, "4"),
+    (&["gấp", "đôi", "của"], MathOp::Multiply, "2"),
+    (&["gấp", "ba", "của"], MathOp::Multiply, "3"),
+    (&["nhân", "đôi"], MathOp::Multiply, "2"),
+    (&["chia", "đôi"], MathOp::Divide, "2"),
     (&["double"], MathOp::Multiply, "2"),
     (&["twice"], MathOp::Multiply, "2"),
     (&["triple"], MathOp::Multiply, "3"),
@@ -136,6 +146,15 @@ const LIST_HEADS: &[(&[&str], ListOp)] = &[
     (&["trung", "bình", "cộng", "của"], ListOp::Mean),
     (&["trung", "bình", "của"], ListOp::Mean),
     (&["trung", "bình", "cộng"], ListOp::Mean),
+    (&["trung", "bình"], ListOp::Mean),
+    (&["tổng"], ListOp::Sum),
+    (&["tích"], ListOp::Product),
+    (&["the", "biggest", "number", "among"], ListOp::Max),
+    (&["the", "largest", "number", "among"], ListOp::Max),
+    (&["the", "smallest", "number", "among"], ListOp::Min),
+    (&["biggest", "number", "among"], ListOp::Max),
+    (&["largest", "number", "among"], ListOp::Max),
+    (&["smallest", "number", "among"], ListOp::Min),
     (&["the", "largest", "of"], ListOp::Max),
     (&["largest", "of"], ListOp::Max),
     (&["the", "biggest", "of"], ListOp::Max),
@@ -188,6 +207,11 @@ const LIST_HEADS: &[(&[&str], ListOp)] = &[
     (&["số", "nào", "lớn", "nhất"], ListOp::Max),
     (&["số", "nào", "nhỏ", "hơn"], ListOp::Min),
     (&["số", "nào", "nhỏ", "nhất"], ListOp::Min),
+    // After `what is` (a filler): `what is bigger, 0.3 or 0.25`.
+    (&["bigger"], ListOp::Max),
+    (&["larger"], ListOp::Max),
+    (&["greater"], ListOp::Max),
+    (&["smaller"], ListOp::Min),
 ];
 
 /// Most items in one list.
@@ -223,6 +247,8 @@ const VERB_WORDS: &[(&[&str], MathOp)] = &[
     (&["divide"], MathOp::Divide),
     (&["quotient", "of"], MathOp::Divide),
     (&["thương", "của"], MathOp::Divide),
+    (&["cộng"], MathOp::Sum),
+    (&["nhân"], MathOp::Multiply),
 ];
 
 /// Joining words of verb forms, and whether the operands swap (`from`, `to`).
@@ -235,6 +261,14 @@ const JOIN_WORDS: &[(&str, bool)] = &[
     ("cho", false),
     ("from", true),
     ("to", true),
+];
+
+/// Vietnamese postfix forms: `100 chia đôi` (÷ 2), `7 nhân đôi` (× 2), `81 khai căn` (√).
+/// (`nhân ba` is not one: `một nhân ba trăm` is 1 × 300.)
+const POSTFIX_CONST: &[(&[&str], MathOp, Option<&str>)] = &[
+    (&["chia", "đôi"], MathOp::Divide, Some("2")),
+    (&["nhân", "đôi"], MathOp::Multiply, Some("2")),
+    (&["khai", "căn"], MathOp::Sqrt, None),
 ];
 
 const POSTFIX_POWERS: &[(&[&str], &str)] = &[
@@ -267,6 +301,11 @@ const THEN_VERBS: Table = &[
     (&["divide"], MathOp::Divide),
     (&["cộng", "thêm"], MathOp::Sum),
     (&["trừ", "tiếp"], MathOp::Subtract),
+    (&["khai", "căn"], MathOp::Sqrt),
+    (&["take", "the", "square", "root", "of"], MathOp::Sqrt),
+    (&["take", "the", "square", "root"], MathOp::Sqrt),
+    (&["take", "its", "square", "root"], MathOp::Sqrt),
+    (&["square", "root"], MathOp::Sqrt),
 ];
 
 /// Words that may open a continuation (`then` and `rồi` are separators already).
@@ -291,6 +330,7 @@ const THEN_FIXED: &[(&[&str], MathOp, &str)] = &[
     (&["cube"], MathOp::Power, "3"),
     (&["chia", "đôi"], MathOp::Divide, "2"),
     (&["gấp", "đôi"], MathOp::Multiply, "2"),
+    (&["nhân", "đôi"], MathOp::Multiply, "2"),
     (&["bình", "phương"], MathOp::Power, "2"),
 ];
 
@@ -432,6 +472,18 @@ impl Parser<'_> {
     fn postfix(&mut self) -> Option<Expr> {
         let mut e = self.primary()?;
         loop {
+            // `100 chia đôi`, `7 nhân đôi`, `81 khai căn`.
+            if let Some((p, op, n)) = POSTFIX_CONST
+                .iter()
+                .find(|(p, _, _)| self.at_words(self.pos, p))
+            {
+                self.pos += p.len();
+                e = match n {
+                    Some(n) => Expr::bin(*op, e, Expr::Num((*n).into())),
+                    None => Expr::Op(*op, vec![e]),
+                };
+                continue;
+            }
             if let Some((p, n)) = POSTFIX_POWERS
                 .iter()
                 .find(|(p, _)| self.at_words(self.pos, p))
@@ -495,8 +547,25 @@ impl Parser<'_> {
             return Some(Expr::Num(n));
         }
         self.eat_words(&["the"]);
+        if let Some(e) = self.remainder() {
+            return Some(e);
+        }
+        // `căn bậc 2 của 144`.
+        if self.at_words(self.pos, &["căn", "bậc"])
+            && matches!(self.toks.get(self.pos + 2).map(|t| &t.tok), Some(Tok::Num(n)) if n == "2")
+        {
+            self.pos += 3;
+            self.eat_words(&["của"]);
+            return Some(Expr::Op(MathOp::Sqrt, vec![self.unary()?]));
+        }
         if let Some(op) = self.eat_table(PREFIX_WORDS) {
             return Some(Expr::Op(op, vec![self.unary()?]));
+        }
+        // `square 9`, `cube 3` (after `square root`, which PREFIX_WORDS reads).
+        for (word, n) in [("square", "2"), ("cube", "3")] {
+            if self.eat_words(&[word]) {
+                return Some(Expr::bin(MathOp::Power, self.unary()?, Expr::Num(n.into())));
+            }
         }
         if let Some(e) = self.call() {
             return Some(e);
@@ -512,6 +581,28 @@ impl Parser<'_> {
             .find(|(p, _)| self.at_words(self.pos, p))?;
         self.pos += phrase.len();
         self.verb(*op)
+    }
+
+    /// `the remainder when 17 is divided by 5`, `remainder of 17 divided by 5`, `số dư
+    /// của 17 chia 5`: the division written after the head, as a modulo.
+    fn remainder(&mut self) -> Option<Expr> {
+        const HEADS: &[&[&str]] = &[
+            &["remainder", "when"],
+            &["remainder", "of"],
+            &["số", "dư", "của"],
+            &["số", "dư", "khi"],
+            &["số", "dư"],
+        ];
+        let start = self.pos;
+        let head = HEADS.iter().find(|h| self.at_words(self.pos, h))?;
+        self.pos += head.len();
+        match self.expr() {
+            Some(Expr::Op(MathOp::Divide, args)) => Some(Expr::Op(MathOp::Modulo, args)),
+            _ => {
+                self.pos = start;
+                None
+            }
+        }
     }
 
     fn eat_back_ref(&mut self) -> bool {
@@ -549,10 +640,23 @@ impl Parser<'_> {
             } else if self.eat_sym('/') || self.eat_sym('÷') {
                 MathOp::Divide
             } else {
-                self.eat_table(ADD_WORDS)
-                    .or_else(|| self.eat_table(MUL_WORDS))?
+                let op = self
+                    .eat_table(ADD_WORDS)
+                    .or_else(|| self.eat_table(MUL_WORDS))?;
+                // `chia kết quả cho 4`: the operator, the result, a joining word.
+                if self.eat_back_ref()
+                    && let Some(w) = self.toks.get(self.pos).and_then(Token::word)
+                    && THEN_JOINS.contains(&w)
+                {
+                    self.pos += 1;
+                }
+                op
             }
         };
+        if op == MathOp::Sqrt {
+            self.eat_back_ref();
+            return Some(Expr::Op(MathOp::Sqrt, vec![previous]));
+        }
         Some(Expr::bin(op, previous, self.expr()?))
     }
 
@@ -656,6 +760,8 @@ impl Parser<'_> {
         let op = match self.toks.get(self.pos).and_then(Token::word)? {
             "power" | "pow" => MathOp::Power,
             "round" => MathOp::Round,
+            "min" => MathOp::Min,
+            "max" => MathOp::Max,
             _ => return None,
         };
         if !self.toks.get(self.pos + 1).is_some_and(|t| t.is_sym('(')) {

@@ -27,12 +27,27 @@ const WEAK_PHRASES: &[&[&str]] = &[
     &["along", "with"],
     &["với", "lại"],
     &["ngoài", "ra"],
+    &["sau", "đó"],
 ];
 
 /// Words that only join parts: a segment made of them alone (`2+4; also, …`) asks
 /// nothing.
 const JOINERS: &[&str] = &[
     "and", "also", "then", "besides", "và", "còn", "rồi", "ngoài", "ra", "nữa",
+];
+
+/// Phrases that only join a segment on to the parts before it: `, plus tell me 3*3`,
+/// `? what about 8*9`, `, với lại 10 chia 4`.
+const LEAD_PHRASES: &[&[&str]] = &[
+    &["với", "lại"],
+    &["plus", "tell", "me"],
+    &["and", "tell", "me"],
+    &["also", "tell", "me"],
+    &["what", "about"],
+    &["how", "about"],
+    &["cho", "biết"],
+    &["cho", "tôi", "biết"],
+    &["thêm"],
 ];
 
 /// One understood part of a request.
@@ -102,10 +117,17 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartE
         let segment = if parts.is_empty() {
             segment
         } else {
-            let lead = trimmed
-                .iter()
-                .take_while(|t| t.word().is_some_and(|w| JOINERS.contains(&w)))
-                .count();
+            let mut lead = 0;
+            loop {
+                let word = trimmed[lead..].first().and_then(Token::word);
+                if word.is_some_and(|w| JOINERS.contains(&w)) {
+                    lead += 1;
+                } else if let Some(p) = LEAD_PHRASES.iter().find(|p| words_at(trimmed, lead, p)) {
+                    lead += p.len();
+                } else {
+                    break;
+                }
+            }
             &trimmed[lead..]
         };
         parts.extend(split_weak(segment, src)?);
@@ -120,6 +142,7 @@ const SEQUENCE_STARTS: &[&[&str]] = &[
     &["begin", "with"],
     &["bắt", "đầu", "với"],
     &["bắt", "đầu", "từ"],
+    &["lấy"],
 ];
 
 /// `toks` after `words`, when they start with them.
@@ -177,9 +200,11 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
     let math = filler::strip_math(toks);
     // `take 100` starts a sequence: a bare number is fine here if a continuation
     // follows (checked in `chain_continuations`).
+    // (`lấy` is also a filler: `lấy 20 chia 4`; look for the start before the fillers go.)
+    let trimmed = filler::trim_symbols(toks);
     if let Some(rest) = SEQUENCE_STARTS
         .iter()
-        .find_map(|s| starts_with_words(math, s))
+        .find_map(|s| starts_with_words(math, s).or_else(|| starts_with_words(trimmed, s)))
         && let Some(e) = arith::parse(rest)
     {
         return Ok(PartQuery::Math(e));

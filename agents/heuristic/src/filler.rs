@@ -47,12 +47,18 @@ const MATH_LEAD: &[&str] = &[
     "rồi",
     "thử",
     "cũng",
+    "whats",
+    "what's",
+    "does",
+    "i",
+    "need",
+    "hỏi",
 ];
 
 /// Words dropped from the end of an arithmetic part.
 const MATH_TAIL: &[&str] = &[
     "bằng", "mấy", "bao", "nhiêu", "là", "gì", "equals", "equal", "is", "what", "please", "ạ",
-    "vậy", "nhé", "nhỉ", "thế", "nào",
+    "vậy", "nhé", "nhỉ", "thế", "nào", "for", "me", "thì", "được", "sao", "equal", "come", "to",
 ];
 
 /// Symbols that only end a question.

@@ -5,7 +5,23 @@
 fn is_vietnamese_letter(c: char) -> bool {
     matches!(
         c,
-        'đ' | 'Đ' | 'ă' | 'Ă' | 'ơ' | 'Ơ' | 'ư' | 'Ư' | 'ĩ' | 'Ĩ' | 'ũ' | 'Ũ'
+        'đ' | 'Đ'
+            | 'ă'
+            | 'Ă'
+            | 'ơ'
+            | 'Ơ'
+            | 'ư'
+            | 'Ư'
+            | 'ĩ'
+            | 'Ĩ'
+            | 'ũ'
+            | 'Ũ'
+            | 'â'
+            | 'Â'
+            | 'ê'
+            | 'Ê'
+            | 'ô'
+            | 'Ô'
     ) || ('\u{1EA0}'..='\u{1EF9}').contains(&c)
 }
 
@@ -13,7 +29,7 @@ fn is_vietnamese_letter(c: char) -> bool {
 /// in none: one of them is enough.
 const ACCENTED_VI_WORDS: &[&str] = &[
     "tính", "là", "và", "mấy", "có", "không", "một", "bốn", "sáu", "tám", "chín", "giúp", "chào",
-    "xin",
+    "xin", "còn", "thì", "rồi", "nhé", "nhỉ", "gì", "chín",
 ];
 
 /// Vietnamese words written without diacritics that are common in requests.
@@ -44,7 +60,13 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
         .iter()
         .filter(|w| PLAIN_VI_WORDS.contains(&w.as_str()))
         .count();
-    if accented || plain_hits >= 2 {
+    // `10 chia 4`: every word is a plain Vietnamese one.
+    let only_plain = plain_hits >= 1
+        && words
+            .iter()
+            .filter(|w| w.chars().any(char::is_alphabetic))
+            .all(|w| PLAIN_VI_WORDS.contains(&w.as_str()));
+    if accented || plain_hits >= 2 || only_plain {
         "vi"
     } else {
         "en"
@@ -61,6 +83,8 @@ mod tests {
         assert_eq!(detect_language("tính 2+4 = ??", None), "vi");
         assert_eq!(detect_language("hôm nay là ngày mấy", None), "vi");
         assert_eq!(detect_language("2 cộng 4", None), "vi");
+        assert_eq!(detect_language("10 chia 4", None), "vi");
+        assert_eq!(detect_language("3 nhân 7", None), "vi");
     }
 
     #[test]

@@ -16,6 +16,16 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "nhiệt độ",
             "trời mưa",
             "dự báo",
+            "sunny",
+            "cloudy",
+            "windy",
+            "umbrella",
+            "trời nắng",
+            "có nắng",
+            "có mưa",
+            "trời có mưa",
+            "trời lạnh",
+            "trời nóng",
         ],
         "the weather",
         "thời tiết",
@@ -32,6 +42,12 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "dịch sang",
             "dịch câu",
             "phiên dịch",
+            "how do you say",
+            "in german",
+            "in french",
+            "in spanish",
+            "in japanese",
+            "dịch",
         ],
         "translation",
         "dịch thuật",
@@ -47,6 +63,14 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "giá vàng",
             "chứng khoán",
             "cổ phiếu",
+            "barrel of oil",
+            "oil price",
+            "gas price",
+            "price of",
+            "how much does",
+            "giá xăng",
+            "giá dầu",
+            "giá của",
         ],
         "prices and markets",
         "giá cả và thị trường",
@@ -63,12 +87,29 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "truyện",
             "bài văn",
             "truyện cười",
+            "haiku",
+            "limerick",
+            "câu chuyện",
+            "chuyện cười",
+            "kể chuyện",
+            "viết thơ",
         ],
         "writing poems, stories or jokes",
         "viết thơ, truyện hay chuyện cười",
     ),
     (
-        &["music", "song", "play a", "bài hát", "nghe nhạc", "mở nhạc"],
+        &[
+            "music",
+            "song",
+            "play a",
+            "jazz",
+            "playlist",
+            "put on some",
+            "bài hát",
+            "nghe nhạc",
+            "mở nhạc",
+            "bật nhạc",
+        ],
         "music",
         "âm nhạc",
     ),
@@ -79,6 +120,13 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "send a message",
             "gửi thư",
             "gửi tin nhắn",
+            "text my",
+            "message my",
+            "nhắn tin",
+            "call",
+            "phone",
+            "gọi điện",
+            "gọi cho",
         ],
         "sending messages",
         "gửi thư hay tin nhắn",
@@ -107,6 +155,61 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
         ],
         "web search",
         "tìm kiếm trên mạng",
+    ),
+    (
+        &[
+            "capital of",
+            "who won",
+            "who is",
+            "who was",
+            "tell me about",
+            "history of",
+            "population of",
+            "thủ đô",
+            "ai là",
+            "là ai",
+            "dân số",
+            "lịch sử",
+        ],
+        "general knowledge",
+        "kiến thức chung",
+    ),
+    (
+        &[
+            "book a",
+            "reserve",
+            "reservation",
+            "recommend",
+            "restaurant",
+            "hotel",
+            "flight",
+            "đặt vé",
+            "đặt phòng",
+            "nhà hàng",
+            "khách sạn",
+            "gợi ý",
+        ],
+        "bookings and recommendations",
+        "đặt chỗ và gợi ý",
+    ),
+    (
+        &[
+            "miles",
+            "kilometers",
+            "kilometres",
+            "pounds",
+            "kilograms",
+            "fahrenheit",
+            "celsius",
+            "inches",
+            "feet",
+            "liters",
+            "gallons",
+            "dặm",
+            "độ f",
+        ],
+        "unit conversion",
+        "đổi đơn vị đo",
     ),
 ];
 
@@ -153,6 +256,22 @@ mod tests {
             Some("giá cả và thị trường")
         );
         // Whole words only: "rainbow" is not rain, "storyline"… neither.
+        assert_eq!(
+            outside_tools("is it going to be sunny this weekend", "en"),
+            Some("the weather")
+        );
+        assert_eq!(
+            outside_tools("what's the capital of France", "en"),
+            Some("general knowledge")
+        );
+        assert_eq!(
+            outside_tools("convert 10 miles to kilometers", "en"),
+            Some("unit conversion")
+        );
+        assert_eq!(
+            outside_tools("đặt vé máy bay đi Đà Nẵng", "vi"),
+            Some("đặt chỗ và gợi ý")
+        );
         assert_eq!(outside_tools("draw a rainbow", "en"), None);
         assert_eq!(outside_tools("2+4", "en"), None);
     }
