@@ -399,7 +399,10 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        let found = if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
+        // Every anchor starts with a word: numbers and symbols skip the tables.
+        let found = if t.word().is_none() {
+            None
+        } else if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
             Some((Anchor::EndOfMonth, i + w.len()))
         } else if let Some((words, month, day)) =
             NAMED_DAYS.iter().find(|(w, _, _)| words_at(toks, i, w))

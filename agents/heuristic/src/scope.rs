@@ -223,9 +223,15 @@ pub fn outside_tools(text: &str, language: &str) -> Option<&'static str> {
         .filter(|w| !w.is_empty())
         .collect();
     let padded = format!(" {} ", words.join(" "));
+    // A key matches where it stands between two spaces (no allocation per key).
+    let has = |k: &str| {
+        padded
+            .match_indices(k)
+            .any(|(at, _)| padded[..at].ends_with(' ') && padded[at + k.len()..].starts_with(' '))
+    };
     OUTSIDE
         .iter()
-        .find(|(keys, _, _)| keys.iter().any(|k| padded.contains(&format!(" {k} "))))
+        .find(|(keys, _, _)| keys.iter().any(|k| has(k)))
         .map(|(_, en, vi)| if language == "vi" { *vi } else { *en })
 }
 
