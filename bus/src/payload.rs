@@ -304,6 +304,26 @@ pub struct FinalReport {
     pub retried: Vec<String>,
 }
 
+impl FinalReport {
+    /// The values of the output steps in plan order, as a person reads them: the value
+    /// (strings unquoted, numbers as JSON text), `failed: <error>` for a failed step,
+    /// `unfinished` for one the deadline cut off.
+    pub fn answers(&self) -> Vec<String> {
+        self.steps
+            .iter()
+            .filter(|s| s.output)
+            .map(|s| match &s.outcome {
+                Some(StepOutcome::Ok { value, .. }) => value
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| value.to_string()),
+                Some(StepOutcome::Failed { error, .. }) => format!("failed: {error}"),
+                None => "unfinished".to_owned(),
+            })
+            .collect()
+    }
+}
+
 /// `clarification_needed`: the planner asks the user for more.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ClarificationNeeded {

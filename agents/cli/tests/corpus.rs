@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use chorus_agents::client::ask;
 use chorus_agents::settings::Settings;
-use chorus_bus::{FinalReport, ReportStatus, StepOutcome, TaskContext};
+use chorus_bus::{FinalReport, ReportStatus, TaskContext};
 use chorus_cli::local::LocalSystem;
 use futures::StreamExt;
 
@@ -20,7 +20,7 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 /// What a line expects.
 #[derive(Debug, Clone, PartialEq)]
 enum Expect {
-    /// The output values in order, as [`answers`] renders them.
+    /// The output values in order, as [`FinalReport::answers`] renders them.
     Values(Vec<String>),
     /// Status unplannable, and the report text contains this (case-insensitive).
     Refused(String),
@@ -131,24 +131,6 @@ fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
     (cases, errors)
 }
 
-/// The values of a report's output steps in plan order: the value (strings unquoted),
-/// `failed: <error>` for a failed step, `unfinished` for one the deadline cut off.
-fn answers(report: &FinalReport) -> Vec<String> {
-    report
-        .steps
-        .iter()
-        .filter(|s| s.output)
-        .map(|s| match &s.outcome {
-            Some(StepOutcome::Ok { value, .. }) => value
-                .as_str()
-                .map(str::to_owned)
-                .unwrap_or_else(|| value.to_string()),
-            Some(StepOutcome::Failed { error, .. }) => format!("failed: {error}"),
-            None => "unfinished".to_owned(),
-        })
-        .collect()
-}
-
 /// The report text in lower case without the request it quotes (as typed, or without
 /// its final punctuation), so that a refusal's expected text must come from what Chorus
 /// says, not from the user's own words.
@@ -168,7 +150,7 @@ fn check(case: &Case, report: &FinalReport) -> Option<String> {
     let mut wrong = Vec::new();
     match &case.expect {
         Expect::Values(values) => {
-            let got = answers(report);
+            let got = report.answers();
             if &got != values {
                 wrong.push(format!(
                     "expected {}, got {} (status {:?})",
@@ -187,7 +169,7 @@ fn check(case: &Case, report: &FinalReport) -> Option<String> {
                 wrong.push(format!(
                     "expected a refusal, got status {:?} with {}",
                     report.status,
-                    answers(report).join(" | ")
+                    report.answers().join(" | ")
                 ));
             } else if !without_query(&report.text, &case.query).contains(&text.to_lowercase()) {
                 wrong.push(format!(
@@ -201,7 +183,7 @@ fn check(case: &Case, report: &FinalReport) -> Option<String> {
                     "expected a capabilities answer (completed, no steps), got status {:?} with {} steps: {}",
                     report.status,
                     report.steps.len(),
-                    answers(report).join(" | ")
+                    report.answers().join(" | ")
                 ));
             }
         }
@@ -306,7 +288,7 @@ async fn the_corpus_gets_the_expected_answers() {
                     case.at(),
                     case.query,
                     w,
-                    answers(r),
+                    r.answers(),
                     indent(&r.text)
                 )
             }),

@@ -11,23 +11,9 @@ use chorus_bus::{Bus, Message, Topic};
 use chorus_testkit::RedisServer;
 use chorus_testkit::launcher::{self, Output};
 
-/// The values of a report's output steps in plan order: the value (strings unquoted),
-/// `failed: <error>` for a failed step, `unfinished` for one the deadline cut off.
+/// The values of a report's output steps in plan order ([`chorus_bus::FinalReport::answers`]).
 pub fn answers(report: &chorus_bus::FinalReport) -> Vec<String> {
-    use chorus_bus::StepOutcome;
-    report
-        .steps
-        .iter()
-        .filter(|s| s.output)
-        .map(|s| match &s.outcome {
-            Some(StepOutcome::Ok { value, .. }) => value
-                .as_str()
-                .map(str::to_owned)
-                .unwrap_or_else(|| value.to_string()),
-            Some(StepOutcome::Failed { error, .. }) => format!("failed: {error}"),
-            None => "unfinished".to_owned(),
-        })
-        .collect()
+    report.answers()
 }
 
 /// Reads a Server-Sent Events body to its end (or 20 s) and returns the (event, data)
