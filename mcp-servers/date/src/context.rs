@@ -6,7 +6,7 @@ use jiff::{Zoned, civil::Date, tz::TimeZone};
 
 use crate::{
     DateError,
-    parse::{When, parse_when},
+    parse::{When, parse_date, parse_when},
 };
 
 /// "Now" in the requested time zone.
@@ -57,6 +57,15 @@ impl Clock {
     /// Today's date in the zone.
     pub fn today(&self) -> Date {
         self.now.date()
+    }
+}
+
+/// The `date` argument (read day-first when `day_first`), or today by the call's clock
+/// when it is absent.
+pub fn date_or_today(args: &Args<'_>, day_first: bool) -> Result<Date, DateError> {
+    match args.opt_str("date")? {
+        Some(text) => parse_date(text, day_first),
+        None => Ok(Clock::from_args(args)?.today()),
     }
 }
 

@@ -5,7 +5,7 @@ use jiff::civil::Date;
 use serde_json::json;
 
 use super::{object_schema, output_schema};
-use crate::{DateError, context::Clock, parse::parse_date};
+use crate::{DateError, context::date_or_today};
 
 /// The tool definition.
 pub fn def() -> ToolDef {
@@ -28,10 +28,7 @@ pub fn def() -> ToolDef {
 /// Reads `date` (default today).
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     args.only(&["date", "now", "timezone"])?;
-    let date = match args.opt_str("date")? {
-        Some(text) => parse_date(text, false)?,
-        None => Clock::from_args(args)?.today(),
-    };
+    let date = date_or_today(args, false)?;
     let (day, days_in_year) = day_of_year(date);
     let text = format!(
         "{date} is day {day} of {} ({days_in_year} days).",

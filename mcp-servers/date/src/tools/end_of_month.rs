@@ -6,7 +6,7 @@ use jiff::civil::Date;
 use serde_json::json;
 
 use super::{days_until::days_until, object_schema, output_schema, weekday_name};
-use crate::{DateError, context::Clock, parse::parse_date};
+use crate::{DateError, context::date_or_today};
 
 /// The tool definition.
 pub fn def() -> ToolDef {
@@ -29,10 +29,7 @@ pub fn def() -> ToolDef {
 /// Reads `date` (default today).
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     args.only(&["date", "now", "timezone"])?;
-    let date = match args.opt_str("date")? {
-        Some(text) => parse_date(text, false)?,
-        None => Clock::from_args(args)?.today(),
-    };
+    let date = date_or_today(args, false)?;
     let (last, days_left) = end_of_month(date)?;
     let weekday = weekday_name(last.weekday());
     let text = format!("The month of {date} ends on {weekday}, {last} ({days_left} days left).");

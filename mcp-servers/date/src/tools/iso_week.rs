@@ -6,7 +6,7 @@ use jiff::civil::Date;
 use serde_json::json;
 
 use super::{object_schema, output_schema, weekday_name};
-use crate::{DateError, context::Clock, parse::parse_date};
+use crate::{DateError, context::date_or_today};
 
 /// The tool definition.
 pub fn def() -> ToolDef {
@@ -29,10 +29,7 @@ pub fn def() -> ToolDef {
 /// Reads `date` (default today).
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     args.only(&["date", "now", "timezone"])?;
-    let date = match args.opt_str("date")? {
-        Some(text) => parse_date(text, false)?,
-        None => Clock::from_args(args)?.today(),
-    };
+    let date = date_or_today(args, false)?;
     let (week, iso_year) = iso_week(date);
     let weekday = weekday_name(date.weekday());
     let text = format!("{date} ({weekday}) is in ISO week {week} of {iso_year}.");

@@ -5,7 +5,7 @@ use jiff::civil::Date;
 use serde_json::json;
 
 use super::{day_first_property, object_schema, output_schema, weekday_name};
-use crate::{DateError, context::Clock, parse::parse_date};
+use crate::{DateError, context::date_or_today};
 
 /// The tool definition.
 pub fn def() -> ToolDef {
@@ -27,10 +27,7 @@ pub fn def() -> ToolDef {
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     args.only(&["date", "day_first", "now", "timezone"])?;
     let day_first = args.opt_bool("day_first")?.unwrap_or(false);
-    let date = match args.opt_str("date")? {
-        Some(text) => parse_date(text, day_first)?,
-        None => Clock::from_args(args)?.today(),
-    };
+    let date = date_or_today(args, day_first)?;
     let name = weekday(date);
     Ok(
         ToolReply::result(name, format!("{date} is a {name}."))
