@@ -29,7 +29,7 @@ fn is_vietnamese_letter(c: char) -> bool {
 /// in none: one of them is enough.
 const ACCENTED_VI_WORDS: &[&str] = &[
     "tính", "là", "và", "mấy", "có", "không", "một", "bốn", "sáu", "tám", "chín", "giúp", "chào",
-    "xin", "còn", "thì", "rồi", "nhé", "nhỉ", "gì", "chín",
+    "xin", "còn", "thì", "rồi", "nhé", "nhỉ", "gì",
 ];
 
 /// Vietnamese words written without diacritics that are common in requests.

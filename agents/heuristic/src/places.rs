@@ -170,9 +170,7 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
     let mut places = Vec::new();
     let mut asks = false;
     while i < toks.len() {
-        if ASKS_TIME.iter().any(|p| words_at(toks, i, p)) {
-            asks |= toks[i].word() != Some("time") || i > 0;
-        }
+        asks |= ASKS_TIME.iter().any(|p| words_at(toks, i, p));
         match &toks[i].tok {
             Tok::Word(w) if STOP.contains(&w.as_str()) || AROUND.contains(&w.as_str()) => {
                 i += 1;

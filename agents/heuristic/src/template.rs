@@ -138,13 +138,7 @@ pub fn render_report(
         let flat = ById::new();
         let lines: Vec<String> = steps
             .iter()
-            .map(|s| match &s.outcome {
-                Some(StepOutcome::Ok { value, text }) => {
-                    sentence::answer(s, value, text, &flat, language, None)
-                }
-                _ => sentence::not_answered(s, &flat, language, failed_cause(s, &by_id).as_deref()),
-            })
-            .map(|line| format!("- {line}"))
+            .map(|s| format!("- {}", step_line(s, &flat, &by_id, language, None)))
             .collect();
         blocks.push(format!("{}\n{}", w.steps, lines.join("\n")));
     }
@@ -180,7 +174,7 @@ fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: &str) -> Vec<S
                         .iter()
                         .find(|w| takes_weekday_of(w, s))
                         .and_then(|w| ok_text(w));
-                    step_line(s, by_id, language, weekday.as_deref())
+                    step_line(s, by_id, by_id, language, weekday.as_deref())
                 })
                 .collect();
             (!sentences.is_empty()).then(|| sentences.join(" "))
@@ -188,22 +182,25 @@ fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: &str) -> Vec<S
         .collect()
 }
 
+fn succeeded(s: &StepReport) -> bool {
+    s.outcome.as_ref().is_some_and(StepOutcome::is_ok)
+}
+
 /// Whether `w` is a `weekday` step taking the date `s` produced.
 fn takes_weekday_of(w: &StepReport, s: &StepReport) -> bool {
-    w.tool == "weekday"
-        && w.inputs.get("date") == Some(&s.step_id)
-        && w.outcome.as_ref().is_some_and(StepOutcome::is_ok)
-        && s.outcome.as_ref().is_some_and(StepOutcome::is_ok)
+    w.tool == "weekday" && w.inputs.get("date") == Some(&s.step_id) && succeeded(w) && succeeded(s)
 }
 
 /// Whether `s`'s line is written by another output step of its part: a weekday step
 /// whose answer is woven into its date's sentence, or a date another step answered a
 /// question about (`2026-11-30 is 7 days away.` says which date it found).
 fn woven(s: &StepReport, outputs: &[&StepReport]) -> bool {
-    let ok = |x: &StepReport| x.outcome.as_ref().is_some_and(StepOutcome::is_ok);
     outputs.iter().any(|d| takes_weekday_of(s, d))
         || outputs.iter().any(|c| {
-            c.tool != "weekday" && ok(c) && ok(s) && c.inputs.values().any(|id| *id == s.step_id)
+            c.tool != "weekday"
+                && succeeded(c)
+                && succeeded(s)
+                && c.inputs.values().any(|id| *id == s.step_id)
         })
 }
 
@@ -214,13 +211,21 @@ fn ok_text(s: &StepReport) -> Option<String> {
     }
 }
 
-/// A step's sentence: its answer, or why there is none.
-fn step_line(s: &StepReport, by_id: &ById<'_>, language: &str, weekday: Option<&str>) -> String {
+/// A step's sentence: its answer, or why there is none. Formulas are written through
+/// the steps of `formula_steps` (none: the values the step received); a failure's cause
+/// is looked up among `all` steps.
+fn step_line(
+    s: &StepReport,
+    formula_steps: &ById<'_>,
+    all: &ById<'_>,
+    language: &str,
+    weekday: Option<&str>,
+) -> String {
     match &s.outcome {
         Some(StepOutcome::Ok { value, text }) => {
-            sentence::answer(s, value, text, by_id, language, weekday)
+            sentence::answer(s, value, text, formula_steps, language, weekday)
         }
-        _ => sentence::not_answered(s, by_id, language, failed_cause(s, by_id).as_deref()),
+        _ => sentence::not_answered(s, formula_steps, language, failed_cause(s, all).as_deref()),
     }
 }
 
@@ -232,17 +237,16 @@ fn failed_cause(s: &StepReport, by_id: &ById<'_>) -> Option<String> {
     for _ in 0..32 {
         let failed_input = current.inputs.values().find_map(|id| {
             let input = by_id.get(id.as_str())?;
-            matches!(input.outcome, Some(StepOutcome::Failed { .. })).then_some(*input)
-        });
-        match failed_input {
-            Some(input) => {
-                if let Some(StepOutcome::Failed { error, .. }) = &input.outcome {
-                    cause = Some(error.clone());
-                }
-                current = input;
+            match &input.outcome {
+                Some(StepOutcome::Failed { error, .. }) => Some((*input, error)),
+                _ => None,
             }
-            None => break,
-        }
+        });
+        let Some((input, error)) = failed_input else {
+            break;
+        };
+        cause = Some(error.clone());
+        current = input;
     }
     cause
 }
