@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::error::DecodeError;
 use crate::ids::{Deadline, TaskId, now_us};
-use crate::payload::{Payload, TaskRequest};
+use crate::payload::{ClarificationAnswer, Payload, TaskRequest};
 use crate::topic::{Topic, TopicKind};
 
 /// Version of the message contract; bumped on incompatible changes.
@@ -74,6 +74,14 @@ struct BareRequest {
     task_id: Option<String>,
     #[serde(flatten)]
     request: TaskRequest,
+}
+
+/// A bare answer from a client with no SDK: `{"task_id": …, "answer": …}`.
+#[derive(Deserialize)]
+struct BareAnswer {
+    task_id: String,
+    #[serde(flatten)]
+    answer: ClarificationAnswer,
 }
 
 impl Message {
@@ -153,10 +161,11 @@ impl Message {
         })
     }
 
-    /// Decodes what arrived on `topic`: a full envelope, or (on `task_available` only)
-    /// a bare `{"query": …}` request, which is normalised into an envelope from
-    /// `client`. `entry_id` (the stream entry id, when there is one) makes the
-    /// normalised ids deterministic, so a redelivered bare entry keeps its task id.
+    /// Decodes what arrived on `topic`: a full envelope, or a client's bare payload —
+    /// on `task_available` a `{"query": …}` request, on `clarification_answer` a
+    /// `{"task_id": …, "answer": …}` answer — normalised into an envelope from `client`.
+    /// `entry_id` (the stream entry id, when there is one) makes the normalised ids
+    /// deterministic, so a redelivered bare entry keeps its message and task id.
     pub fn decode_on(
         topic: &Topic,
         data: &str,
@@ -174,26 +183,33 @@ impl Message {
             }
             return Ok(Decoded::Envelope(msg));
         }
-        if topic.kind()? != TopicKind::TaskAvailable {
-            return Err(DecodeError::Json(format!(
-                "expected a message envelope with topic and payload on {topic}"
-            )));
-        }
-        let bare: BareRequest = serde_json::from_value(value)?;
         let id = match entry_id {
             Some(e) => id_from_entry(topic.as_str(), e),
             None => Uuid::now_v7(),
         };
-        let task_id = match bare.task_id {
-            Some(t) => TaskId::parse(&t)?,
-            None => TaskId::from(id),
+        let (task_id, payload) = match topic.kind()? {
+            TopicKind::TaskAvailable => {
+                let bare: BareRequest = serde_json::from_value(value)?;
+                let task_id = match bare.task_id {
+                    Some(t) => TaskId::parse(&t)?,
+                    None => TaskId::from(id),
+                };
+                (task_id, Payload::TaskAvailable(bare.request))
+            }
+            TopicKind::ClarificationAnswer => {
+                let bare: BareAnswer = serde_json::from_value(value)?;
+                (
+                    TaskId::parse(&bare.task_id)?,
+                    Payload::ClarificationAnswer(bare.answer),
+                )
+            }
+            _ => {
+                return Err(DecodeError::Json(format!(
+                    "expected a message envelope with topic and payload on {topic}"
+                )));
+            }
         };
-        let mut msg = Message::new(
-            task_id,
-            topic.clone(),
-            "client",
-            Payload::TaskAvailable(bare.request),
-        );
+        let mut msg = Message::new(task_id, topic.clone(), "client", payload);
         msg.id = id;
         Ok(Decoded::Bare(msg))
     }

@@ -18,6 +18,16 @@ pub struct TaskContext {
     /// The user's language as a BCP 47 tag (`en`, `vi`); detected from the query when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// The conversation this request belongs to (letters, digits, `-_.:`, at most 128):
+    /// a follow-up such as "now multiply that by 3" may use the session's earlier
+    /// answers, which live in Redis for `agents.session_ttl_secs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// How numeric dates such as `03/04/2026` read: `true` day first (3 April), `false`
+    /// month first (March 4). When absent, the language settles it (`vi`, `en-GB`: day
+    /// first; `en-US`: month first) or, for plain `en`, Chorus asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day_first: Option<bool>,
 }
 
 /// `task_available`: a user's request. This is also the whole body a client with no
@@ -55,7 +65,10 @@ pub struct PlanReady {
     pub plan: Plan,
     /// Which planner made the plan.
     pub planner: PlannerKind,
-    /// When the plan is empty: why, in the user's language, with what Chorus can do.
+    /// What could not be planned and why, in the user's language, with what Chorus can
+    /// do: the whole request when the plan is empty; with steps, the parts of a
+    /// compound request that were not understood (the others run, and the report's
+    /// status is `partial`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unplanned: Option<String>,
     /// When the planner answered directly with no steps (e.g. "what can you do?"):
@@ -243,6 +256,9 @@ pub enum ReportStatus {
     DeadlineExceeded,
     /// The request could not be planned.
     Unplannable,
+    /// Chorus asked the user a question and no answer came within
+    /// `agents.answer_timeout_ms`; the report repeats the question.
+    Unanswered,
 }
 
 /// One step as the report shows it.
@@ -265,6 +281,10 @@ pub struct StepReport {
     /// writes `(2 + 4) × 3` rather than `6 × 3`. Absent when none did.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub inputs: std::collections::BTreeMap<String, StepId>,
+    /// The arguments whose value is an earlier answer in the conversation (the plan
+    /// step's `recalled`), so the report says where it came from. Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recalled: Vec<String>,
     /// The outcome; `None` when the step never finished (deadline).
     #[serde(default)]
     pub outcome: Option<StepOutcome>,
@@ -324,21 +344,57 @@ impl FinalReport {
     }
 }
 
-/// `clarification_needed`: the planner asks the user for more.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ClarificationNeeded {
-    /// The question for the user.
-    pub question: String,
-    /// What Chorus can do, for the user's orientation.
-    #[serde(default)]
-    pub capabilities: Vec<String>,
+/// One answer the user may pick, when a question has a finite set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AnswerOption {
+    /// How the option is shown to the user (`3 April 2026`).
+    pub label: String,
+    /// What it stands for in the request (`2026-04-03`); answering with the label, the
+    /// value or the option's number (1, 2, …) picks it.
+    pub value: String,
 }
 
-/// `clarification_answer`: the user's answer to a clarification.
+/// `clarification_needed`: the Planner asks the user for what a request is missing or
+/// for which of two readings is meant; the task waits in state `input_required`, its
+/// deadline paused, until an answer comes (`clarification_answer`) or
+/// `agents.answer_timeout_ms` passes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClarificationNeeded {
+    /// The question for the user, in their language.
+    pub question: String,
+    /// The answers to choose from, when the set is finite; empty for a free answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<AnswerOption>,
+    /// The part of the request the question is about, as the user wrote it.
+    #[serde(default)]
+    pub part: String,
+    /// The question's language (`en`, `vi`).
+    #[serde(default)]
+    pub language: String,
+    /// Which question of the task this is: 1 for the first, n + 1 after an answer that
+    /// still did not settle it (at most `agents.max_questions`).
+    #[serde(default = "first_iteration")]
+    pub number: u32,
+    /// The request as the Planner reads it so far (earlier answers filled in).
+    #[serde(default)]
+    pub query: String,
+    /// The conversation the task belongs to, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+}
+
+/// `clarification_answer`: the user's answer to the question a task asked. A client
+/// with no SDK publishes it bare — `{"task_id": "…", "answer": "…"}` by `XADD` or
+/// `PUBLISH` — and the Chief checks it at the one way in for answers and passes it on
+/// to the Planner as a full envelope (with `question` and the resumed deadline).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ClarificationAnswer {
-    /// The answer text.
+    /// The answer text (at most 1000 characters).
     pub answer: String,
+    /// Which question it answers (the `number` of its `clarification_needed`); absent
+    /// from a client's bare answer, which answers the task's open question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<u32>,
 }
 
 /// A step that failed for a reason that can pass, as a verdict and a re-plan name it.

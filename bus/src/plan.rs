@@ -41,6 +41,10 @@ pub struct Step {
     /// Whether this step's value is shown in the report (intermediate steps are not).
     #[serde(default = "default_true")]
     pub output: bool,
+    /// The arguments whose literal value is an earlier answer in the conversation
+    /// ("now multiply that by 3"), so the report can say so. Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recalled: Vec<String>,
 }
 
 fn default_true() -> bool {

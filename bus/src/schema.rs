@@ -1,7 +1,7 @@
 //! JSON Schemas of the wire format, so clients in any language can publish: one per
 //! payload type (named for its topic; `pool_task` and `pool_result` cover every
 //! `<pool>_task` / `<pool>_result`), the envelope, and the bare request a client with no
-//! SDK may send. `chorus-schemas` writes them to `docs/schemas/`; a test checks the
+//! SDK may send (a request, an answer). `chorus-schemas` writes them to `docs/schemas/`; a test checks the
 //! committed files match.
 
 use schemars::{JsonSchema, Schema, schema_for};
@@ -52,11 +52,27 @@ struct BareRequest {
     context: Option<TaskContext>,
 }
 
+/// A bare answer: what a client with no SDK may `PUBLISH` or `XADD` on
+/// `clarification_answer` to answer a task's question.
+#[allow(dead_code)]
+#[derive(JsonSchema)]
+#[schemars(title = "BareAnswer")]
+struct BareAnswer {
+    /// The task whose question this answers.
+    task_id: String,
+    /// The answer (at most 1000 characters): free text, or one of the question's
+    /// options by its number, label or value.
+    answer: String,
+    /// Which question it answers (its `number`); the open one when absent.
+    question: Option<u32>,
+}
+
 /// Every schema, by file name (without `.json`).
 pub fn schemas() -> Vec<(&'static str, Schema)> {
     vec![
         ("envelope", schema_for!(Envelope)),
         ("bare_request", schema_for!(BareRequest)),
+        ("bare_answer", schema_for!(BareAnswer)),
         ("task_available", schema_for!(TaskRequest)),
         ("plan_ready", schema_for!(PlanReady)),
         ("pool_task", schema_for!(StepTask)),

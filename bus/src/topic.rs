@@ -121,6 +121,10 @@ impl Topic {
     pub fn clarification_needed() -> Self {
         Topic(Self::CLARIFICATION_NEEDED.to_owned())
     }
+    /// `clarification_answer`.
+    pub fn clarification_answer() -> Self {
+        Topic(Self::CLARIFICATION_ANSWER.to_owned())
+    }
     /// `verification_done`.
     pub fn verification_done() -> Self {
         Topic(Self::VERIFICATION_DONE.to_owned())

@@ -91,7 +91,7 @@ pub async fn run_with_doors(
         // Bare `PUBLISH task_available '{"query": …}'` from any client becomes a task.
         let mut stop = shutdown.clone();
         let (bus, bus_settings) = (infra.bus.clone(), settings.bus.clone());
-        let state = TaskState::new(infra.store.clone(), settings.state_ttl());
+        let state = TaskState::for_settings(infra.store.clone(), settings);
         tasks.spawn(async move {
             let stopped = async move { stop.requested().await };
             let limits = Limits::default();
@@ -102,7 +102,7 @@ pub async fn run_with_doors(
     if role == Role::Chief && !settings.agents.http_bind.is_empty() {
         let api = chorus_gateway::ApiState::new(
             infra.clone(),
-            TaskState::new(infra.store.clone(), settings.state_ttl()),
+            TaskState::for_settings(infra.store.clone(), settings),
             settings,
         );
         let bind = settings.agents.http_bind.clone();

@@ -75,7 +75,7 @@ impl LocalSystem {
     /// Waits until every pool has a live agent offering tools (the planner plans only
     /// with live tools), or `within` passes.
     async fn wait_ready(&self, settings: &Settings, within: Duration) {
-        let state = TaskState::new(self.infra.store.clone(), settings.state_ttl());
+        let state = TaskState::for_settings(self.infra.store.clone(), settings);
         let registry = Registry::new(state);
         let started = std::time::Instant::now();
         while started.elapsed() < within {

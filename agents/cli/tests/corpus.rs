@@ -255,7 +255,7 @@ async fn the_corpus_gets_the_expected_answers() {
                     let context = TaskContext {
                         now: case.now.clone(),
                         timezone: case.timezone.clone(),
-                        language: None,
+                        ..TaskContext::default()
                     };
                     let asked = tokio::time::timeout(
                         TIMEOUT + Duration::from_secs(2),

@@ -1,13 +1,17 @@
-//! Asking Chorus a question through the bus, as the CLI and tests do: watch
-//! `final_report` first, hand the request to the one way in ([`crate::door::submit`]),
-//! and wait for the report of that task (progress events are passed to a callback as
-//! they come).
+//! Asking Chorus through the bus, as the CLI and tests do: watch `final_report` and
+//! `clarification_needed` first, hand the request (or the answer to a question) to the
+//! one way in ([`crate::door::submit`], [`crate::door::answer`]), and wait for what the
+//! task says next — its report, or a question for the user (progress events are passed
+//! to a callback as they come).
 
 use std::time::{Duration, Instant};
 
-use chorus_bus::{Bus, BusError, FinalReport, Message, Payload, TaskContext, Topic};
+use chorus_bus::{
+    Bus, BusError, ClarificationNeeded, FinalReport, Message, Payload, TaskContext, Topic, Watcher,
+};
 
-use crate::door::{Limits, Submission, SubmitError, submit};
+use crate::door::{AnswerError, AnswerSubmission, Limits, Submission, SubmitError, submit};
+use crate::state::TaskState;
 
 /// Asking failed.
 #[derive(Debug, thiserror::Error)]
@@ -18,7 +22,18 @@ pub enum AskError {
     /// The door refused the request.
     #[error("refused: {0}")]
     Refused(SubmitError),
-    /// No report came in time.
+    /// The door refused the answer.
+    #[error("answer refused: {0}")]
+    AnswerRefused(AnswerError),
+    /// The task asked a question where the caller wanted a report ([`ask`]).
+    #[error("task {task_id} asks: {}", .question.question)]
+    Asked {
+        /// The task.
+        task_id: String,
+        /// The question.
+        question: Box<ClarificationNeeded>,
+    },
+    /// Nothing came in time.
     #[error("no report for task {task_id} within {waited:?}")]
     Timeout {
         /// The task.
@@ -28,21 +43,53 @@ pub enum AskError {
     },
 }
 
-/// Publishes `query` as a new task and waits up to `timeout` for its final report.
-/// `progress` sees every other message of the task as it passes.
+/// What a task said next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Its one final report.
+    Report(FinalReport),
+    /// A question for the user; the task waits for the answer ([`answer`]).
+    Question(ClarificationNeeded),
+}
+
+/// The topics a waiting client watches.
+fn watched() -> [Topic; 4] {
+    [
+        Topic::final_report(),
+        Topic::clarification_needed(),
+        Topic::plan_ready(),
+        Topic::tool_response(),
+    ]
+}
+
+/// Publishes `query` as a new task and waits up to `timeout` for its final report. A
+/// question from the task is [`AskError::Asked`]; use [`ask_turn`] to answer it.
 pub async fn ask(
     bus: &dyn Bus,
     query: &str,
     context: TaskContext,
     timeout: Duration,
-    mut progress: impl FnMut(&Message),
+    progress: impl FnMut(&Message),
 ) -> Result<(String, FinalReport), AskError> {
-    let topics = [
-        Topic::final_report(),
-        Topic::plan_ready(),
-        Topic::tool_response(),
-    ];
-    let mut watcher = bus.watch(&topics).await?;
+    match ask_turn(bus, query, context, timeout, progress).await? {
+        (task_id, Reply::Report(report)) => Ok((task_id, report)),
+        (task_id, Reply::Question(question)) => Err(AskError::Asked {
+            task_id,
+            question: Box::new(question),
+        }),
+    }
+}
+
+/// Publishes `query` as a new task and waits up to `timeout` for its report or its
+/// question. `progress` sees every other message of the task as it passes.
+pub async fn ask_turn(
+    bus: &dyn Bus,
+    query: &str,
+    context: TaskContext,
+    timeout: Duration,
+    progress: impl FnMut(&Message),
+) -> Result<(String, Reply), AskError> {
+    let mut watcher = bus.watch(&watched()).await?;
     let submission = Submission {
         context,
         ..Submission::new(query, "cli")
@@ -53,6 +100,44 @@ pub async fn ask(
         Err(refused) => return Err(AskError::Refused(refused)),
     };
     let task_id = accepted.message.task_id.to_string();
+    let reply = wait(watcher.as_mut(), &task_id, 0, timeout, progress).await?;
+    Ok((task_id, reply))
+}
+
+/// Answers question `number` of `task_id` through the one way in for answers and waits
+/// up to `timeout` for what the task says next: its report, or another question.
+pub async fn answer(
+    bus: &dyn Bus,
+    state: &TaskState,
+    task_id: &str,
+    number: u32,
+    text: &str,
+    timeout: Duration,
+    progress: impl FnMut(&Message),
+) -> Result<Reply, AskError> {
+    let mut watcher = bus.watch(&watched()).await?;
+    let submission = AnswerSubmission {
+        task_id: task_id.to_owned(),
+        answer: text.to_owned(),
+        question: Some(number),
+        from: "cli".to_owned(),
+    };
+    match crate::door::answer(bus, state, submission).await {
+        Ok(_) => {}
+        Err(AnswerError::Bus(e)) => return Err(e.into()),
+        Err(refused) => return Err(AskError::AnswerRefused(refused)),
+    }
+    wait(watcher.as_mut(), task_id, number, timeout, progress).await
+}
+
+/// Waits for `task_id`'s report, or a question numbered after `after`.
+async fn wait(
+    watcher: &mut dyn Watcher,
+    task_id: &str,
+    after: u32,
+    timeout: Duration,
+    mut progress: impl FnMut(&Message),
+) -> Result<Reply, AskError> {
     let started = Instant::now();
     while started.elapsed() < timeout {
         let batch = tokio::time::timeout(
@@ -65,14 +150,17 @@ pub async fn ask(
             if m.task_id != task_id {
                 continue;
             }
-            if let Payload::FinalReport(report) = m.payload {
-                return Ok((task_id, report));
+            match m.payload {
+                Payload::FinalReport(report) => return Ok(Reply::Report(report)),
+                Payload::ClarificationNeeded(q) if q.number > after => {
+                    return Ok(Reply::Question(q));
+                }
+                _ => progress(&m),
             }
-            progress(&m);
         }
     }
     Err(AskError::Timeout {
-        task_id,
+        task_id: task_id.to_owned(),
         waited: timeout,
     })
 }

@@ -10,10 +10,12 @@
 pub mod client;
 pub mod door;
 pub mod llm;
+pub mod question;
 pub mod registry;
 pub mod report;
 pub mod roles;
 pub mod runtime;
+pub mod session;
 pub mod settings;
 pub mod state;
 pub mod system;

@@ -53,15 +53,20 @@ pub fn build_stopped(
                         Arg::Value(_) => None,
                     })
                     .collect(),
+                recalled: step.recalled.clone(),
                 outcome: result.map(|r| r.outcome.clone()),
                 output: step.output,
             }
         })
         .collect();
-    let status = if plan.unplanned.is_some() && steps.is_empty() {
-        ReportStatus::Unplannable
-    } else {
-        chorus_heuristic::report_status(&steps)
+    let status = match (plan.unplanned.is_some(), steps.is_empty()) {
+        (true, true) => ReportStatus::Unplannable,
+        // Some parts were not understood: the understood ones ran, the rest is named.
+        (true, false) => match chorus_heuristic::report_status(&steps) {
+            ReportStatus::Completed => ReportStatus::Partial,
+            other => other,
+        },
+        (false, _) => chorus_heuristic::report_status(&steps),
     };
     let mut text = chorus_heuristic::render_report(
         &plan.query,

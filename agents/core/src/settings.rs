@@ -35,6 +35,15 @@ pub struct AgentSettings {
     /// its server to answer again) before saying the pool is down; never past the
     /// task's deadline.
     pub pool_wait_ms: u64,
+    /// How long a conversation's turns (`context.session_id`) are kept after its last
+    /// turn, so a follow-up can use an earlier answer.
+    pub session_ttl_secs: u64,
+    /// Most questions the Planner asks about one task; an answer that still does not
+    /// settle the last one gets a refusal saying what Chorus can do.
+    pub max_questions: u32,
+    /// How long a task waits for the answer to its question (its deadline paused
+    /// meanwhile) before it ends with one report, status `unanswered`.
+    pub answer_timeout_ms: u64,
     /// Where the Chief serves its HTTP API (`POST /chat/stream`, `/tasks`, `/healthz`);
     /// empty to serve none.
     pub http_bind: String,
@@ -52,6 +61,9 @@ impl Default for AgentSettings {
             heartbeat_ms: 1_000,
             max_iterations: 3,
             pool_wait_ms: 5_000,
+            session_ttl_secs: 3_600,
+            max_questions: 3,
+            answer_timeout_ms: 300_000,
             http_bind: "127.0.0.1:8080".to_owned(),
         }
     }
@@ -220,6 +232,16 @@ impl Settings {
     /// How long planning waits for a pool with no live agent (`agents.pool_wait_ms`).
     pub fn pool_wait(&self) -> Duration {
         Duration::from_millis(self.agents.pool_wait_ms)
+    }
+
+    /// How long a conversation's turns are kept (`agents.session_ttl_secs`).
+    pub fn session_ttl(&self) -> Duration {
+        Duration::from_secs(self.agents.session_ttl_secs)
+    }
+
+    /// How long a question waits for its answer (`agents.answer_timeout_ms`).
+    pub fn answer_timeout(&self) -> Duration {
+        Duration::from_millis(self.agents.answer_timeout_ms)
     }
 
     /// How long task state is kept.

@@ -1,5 +1,6 @@
 //! Per-task state in the shared [`Store`]: the plan, step results, once-only flags and
-//! deadlines. Key names live here only; every write carries the state TTL, so nothing
+//! deadlines. Key names live here (and, for a task's question and a session's turns, in
+//! `question.rs` and `session.rs`); every write carries the state TTL, so nothing
 //! outlives its task by much, and any replica of any role can carry on any task.
 
 use std::collections::HashMap;
@@ -18,6 +19,7 @@ pub const DEADLINES_KEY: &str = "chorus:deadlines";
 pub struct TaskState {
     store: Arc<dyn Store>,
     ttl: Duration,
+    session_ttl: Duration,
 }
 
 /// Key of a task's `PlanReady`.
@@ -95,6 +97,20 @@ pub mod once {
     pub fn renavigate(task: &str, iteration: u32) -> String {
         format!("chorus:task:{task}:once:renavigate:{iteration}")
     }
+    /// Question `number` of the task went out on `clarification_needed`.
+    pub fn asked(task: &str, number: u32) -> String {
+        format!("chorus:task:{task}:once:asked:{number}")
+    }
+    /// The guard of question `number`: holds the answer that settled it, or
+    /// [`crate::question::TIMED_OUT`]; whoever sets it first (an answer or the timeout)
+    /// is the only one who publishes.
+    pub fn answered(task: &str, number: u32) -> String {
+        format!("chorus:task:{task}:once:answer:{number}")
+    }
+    /// The dead letter of a refused answer read from stream entry `entry` was written.
+    pub fn answer_refused(task: &str, entry: &str) -> String {
+        format!("chorus:task:{task}:once:answer-refused:{entry}")
+    }
     /// The task's one final report was published.
     pub fn reported(task: &str) -> String {
         format!("chorus:task:{task}:once:final")
@@ -109,12 +125,31 @@ pub mod once {
 impl TaskState {
     /// State over `store`, every key expiring after `ttl`.
     pub fn new(store: Arc<dyn Store>, ttl: Duration) -> Self {
-        TaskState { store, ttl }
+        TaskState {
+            store,
+            ttl,
+            session_ttl: crate::session::DEFAULT_SESSION_TTL,
+        }
+    }
+
+    /// State over `store` with the TTLs `settings` give (`bus.state_ttl_secs`,
+    /// `agents.session_ttl_secs`).
+    pub fn for_settings(store: Arc<dyn Store>, settings: &crate::settings::Settings) -> Self {
+        TaskState {
+            store,
+            ttl: settings.state_ttl(),
+            session_ttl: settings.session_ttl(),
+        }
     }
 
     /// The TTL of task state.
     pub fn ttl(&self) -> Duration {
         self.ttl
+    }
+
+    /// How long a session's turns are kept after its last turn.
+    pub fn session_ttl(&self) -> Duration {
+        self.session_ttl
     }
 
     /// The underlying store.

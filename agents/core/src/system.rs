@@ -36,7 +36,7 @@ pub async fn run_role(
     connector: Option<Connector>,
     shutdown: Shutdown,
 ) -> Result<(), RoleError> {
-    let state = TaskState::new(infra.store.clone(), settings.state_ttl());
+    let state = TaskState::for_settings(infra.store.clone(), settings);
     let group = role.group();
     let ctx = Ctx::new(infra.bus.clone(), state.clone(), &group);
     let instance = ctx.instance.clone();

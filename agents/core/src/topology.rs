@@ -76,17 +76,33 @@ struct Row {
 const TABLE: &[Row] = &[
     Row {
         name: "chief",
-        reads: &[One(Topic::TASK_AVAILABLE), One(Topic::FINAL_REPORT)],
-        writes: &[One(Topic::TASK_AVAILABLE), One(Topic::FINAL_REPORT)],
+        reads: &[
+            One(Topic::TASK_AVAILABLE),
+            One(Topic::FINAL_REPORT),
+            One(Topic::CLARIFICATION_ANSWER),
+        ],
+        writes: &[
+            One(Topic::TASK_AVAILABLE),
+            One(Topic::FINAL_REPORT),
+            One(Topic::CLARIFICATION_ANSWER),
+        ],
         takes_bare: true,
-        job: "front door: accepts bare requests and the PUBLISH ingress through the one submit, keeps deadlines and writes the report when one passes",
+        job: "front door: accepts bare requests, answers and the PUBLISH ingress through the one way in, keeps deadlines (paused while a task waits for an answer) and writes the report when one passes or no answer comes",
     },
     Row {
         name: "planner",
-        reads: &[One(Topic::TASK_AVAILABLE), One(Topic::RENAVIGATE_REQUEST)],
-        writes: &[One(Topic::PLAN_READY), EveryPoolTask],
+        reads: &[
+            One(Topic::TASK_AVAILABLE),
+            One(Topic::RENAVIGATE_REQUEST),
+            One(Topic::CLARIFICATION_ANSWER),
+        ],
+        writes: &[
+            One(Topic::PLAN_READY),
+            EveryPoolTask,
+            One(Topic::CLARIFICATION_NEEDED),
+        ],
         takes_bare: false,
-        job: "turns a request into a plan and sends its first wave of steps; re-plans what failed for a reason that can pass",
+        job: "turns a request into a plan and sends its first wave of steps, or asks a question and plans once it is answered; re-plans what failed for a reason that can pass",
     },
     Row {
         name: "router",
@@ -130,7 +146,6 @@ const OUTSIDE_READERS: &[(&str, &str)] = &[
     (Topic::DEAD_LETTER, "operators"),
     (Topic::AGENT_HEARTBEAT, "registry"),
     (Topic::CLARIFICATION_NEEDED, "clients"),
-    (Topic::CLARIFICATION_ANSWER, "planner"),
 ];
 
 impl Role {
@@ -381,7 +396,15 @@ mod tests {
         let t = Topology::new(&["math".into(), "date".into()]);
         assert_eq!(
             names(t.reads(&Role::Chief)),
-            ["task_available", "final_report"]
+            ["task_available", "final_report", "clarification_answer"]
+        );
+        assert_eq!(
+            names(t.reads(&Role::Planner)),
+            [
+                "task_available",
+                "renavigate_request",
+                "clarification_answer"
+            ]
         );
         assert_eq!(
             names(t.reads(&Role::Router)),
@@ -390,7 +413,12 @@ mod tests {
         assert_eq!(names(t.reads(&Role::Pool("date".into()))), ["date_task"]);
         assert_eq!(
             names(t.writes(&Role::Planner)),
-            ["plan_ready", "math_task", "date_task"]
+            [
+                "plan_ready",
+                "math_task",
+                "date_task",
+                "clarification_needed"
+            ]
         );
     }
 

@@ -20,7 +20,7 @@ const SAMPLES: &[&str] = &[
 
 fn show(query: &str, tools: &Capabilities) {
     match plan(query, &TaskContext::default(), tools) {
-        PlanOutcome::Planned { plan, language } => {
+        PlanOutcome::Planned { plan, language, .. } => {
             println!("{query:?} [{language}]");
             for s in &plan.steps {
                 let args = serde_json::to_string(&s.arguments).unwrap_or_default();
@@ -68,6 +68,7 @@ fn main() {
             .cloned()
             .unwrap_or_default(),
         inputs: Default::default(),
+        recalled: Vec::new(),
         outcome: Some(StepOutcome::Ok {
             value: serde_json::json!("6"),
             text: "6".into(),

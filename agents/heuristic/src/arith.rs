@@ -247,6 +247,7 @@ const VERB_WORDS: &[(&[&str], MathOp)] = &[
     (&["divide"], MathOp::Divide),
     (&["quotient", "of"], MathOp::Divide),
     (&["thương", "của"], MathOp::Divide),
+    (&["cộng", "thêm"], MathOp::Sum),
     (&["cộng"], MathOp::Sum),
     (&["nhân"], MathOp::Multiply),
 ];
@@ -261,6 +262,7 @@ const JOIN_WORDS: &[(&str, bool)] = &[
     ("cho", false),
     ("from", true),
     ("to", true),
+    ("vào", true),
 ];
 
 /// Vietnamese postfix forms: `100 chia đôi` (÷ 2), `7 nhân đôi` (× 2), `81 khai căn` (√).

@@ -39,6 +39,7 @@ impl PlanBuilder {
             arguments,
             part: part.to_owned(),
             output,
+            recalled: Vec::new(),
         });
         Arg::Ref { step: id }
     }

@@ -101,9 +101,35 @@ pub enum PartError {
     TooManyParts,
 }
 
-/// Reads every part of the request `toks` (lexed from `src`).
-pub fn parse_request(toks: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
+/// What reading a request gave: the parts understood, in order, and why each stretch
+/// that was not understood could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Parsed {
+    /// The understood parts.
+    pub parts: Vec<ParsedPart>,
+    /// The parts that could not be read (a compound request is answered part by part:
+    /// the others still run).
+    pub failed: Vec<PartError>,
+}
+
+impl PartError {
+    /// The part's text as the user wrote it, when the error names one.
+    pub fn text(&self) -> Option<String> {
+        match self {
+            PartError::NotUnderstood(p)
+            | PartError::InvalidDate(p)
+            | PartError::NothingToCompute(p) => Some(p.clone()),
+            PartError::TooManyParts => None,
+        }
+    }
+}
+
+/// Reads every part of the request `toks` (lexed from `src`). A part that cannot be
+/// read is named in `failed` and the rest is kept; it is an error only when no part
+/// could be read (the first part's error), or when a sentence has too many `and`s.
+pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     let mut parts = Vec::new();
+    let mut failed = Vec::new();
     for segment in strong_segments(toks) {
         let trimmed = filler::trim_symbols(segment);
         let only_joiners = trimmed
@@ -130,9 +156,85 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartE
             }
             &trimmed[lead..]
         };
-        parts.extend(split_weak(segment, src)?);
+        match split_weak(segment, src) {
+            Ok(found) => parts.extend(found),
+            Err(PartError::TooManyParts) => return Err(PartError::TooManyParts),
+            Err(whole) => {
+                let (found, missed) = split_partly(segment, src);
+                if found.is_empty() {
+                    failed.push(whole);
+                } else {
+                    parts.extend(found);
+                    failed.extend(missed);
+                }
+            }
+        }
     }
-    chain_continuations(parts)
+    let parts = chain_continuations(parts)?;
+    match (parts.is_empty(), failed.is_empty()) {
+        (true, false) => Err(failed.swap_remove(0)),
+        _ => Ok(Parsed { parts, failed }),
+    }
+}
+
+/// Reads a segment no split of which is understood whole, piece by piece: from each
+/// start, the longest piece up to a weak separator (or the end) that is understood is
+/// kept; a stretch where none is becomes one failed part. `2+4 and book me a flight`
+/// gives `2+4` and names `book me a flight`.
+fn split_partly(seg: &[Token], src: &str) -> (Vec<ParsedPart>, Vec<PartError>) {
+    let seps = weak_separators(seg);
+    let (mut found, mut missed) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    let mut unread: Option<(usize, usize)> = None;
+    while start < seg.len() {
+        let ends = seps
+            .iter()
+            .filter(|&&(cut, _)| cut > start)
+            .map(|&(cut, next)| (cut, next))
+            .chain(std::iter::once((seg.len(), seg.len())));
+        let longest = ends
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .find_map(|(cut, next)| {
+                parse_part(&seg[start..cut], src)
+                    .ok()
+                    .map(|q| (cut, next, q))
+            });
+        match longest {
+            Some((cut, next, query)) => {
+                if let Some((s, e)) = unread.take() {
+                    missed.push(not_read(&seg[s..e], src));
+                }
+                found.push(ParsedPart {
+                    text: quote(&seg[start..cut], src),
+                    query,
+                });
+                start = next;
+            }
+            None => {
+                let (cut, next) = seps
+                    .iter()
+                    .copied()
+                    .find(|&(cut, _)| cut > start)
+                    .unwrap_or((seg.len(), seg.len()));
+                unread = Some((unread.map_or(start, |(s, _)| s), cut));
+                start = next;
+            }
+        }
+    }
+    if let Some((s, e)) = unread {
+        missed.push(not_read(&seg[s..e], src));
+    }
+    (found, missed)
+}
+
+/// Why a stretch of a request was not read: its own error when it has one, else "not
+/// understood".
+fn not_read(toks: &[Token], src: &str) -> PartError {
+    parse_part(toks, src)
+        .err()
+        .unwrap_or_else(|| PartError::NotUnderstood(quote(toks, src)))
 }
 
 /// Words that start a sequence with a bare number (`take 100, halve it, then add 7`).
@@ -290,9 +392,9 @@ fn inside_number(seg: &[Token], i: usize) -> bool {
         && crate::numbers::parse_words(seg, i + 1, false).is_some()
 }
 
-fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
-    // Each separator as (where it starts, where the next piece starts).
-    let seps: Vec<(usize, usize)> = (1..seg.len().saturating_sub(1))
+/// Each weak separator of `seg` as (where it starts, where the next piece starts).
+fn weak_separators(seg: &[Token]) -> Vec<(usize, usize)> {
+    (1..seg.len().saturating_sub(1))
         .filter_map(|i| {
             if seg[i].word().is_some_and(|w| WEAK.contains(&w)) {
                 // `one hundred and one` is one number, not two parts.
@@ -302,7 +404,11 @@ fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
                 (words_at(seg, i, p) && i + p.len() < seg.len()).then_some((i, i + p.len()))
             })
         })
-        .collect();
+        .collect()
+}
+
+fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
+    let seps = weak_separators(seg);
     if seps.len() > MAX_WEAK_SEPARATORS {
         return Err(PartError::TooManyParts);
     }

@@ -246,6 +246,16 @@ fn weekday_at(toks: &[Token], i: usize) -> Option<(&'static str, Option<bool>, u
     Some((name, before, after_name))
 }
 
+/// The first weekday named without saying which one (`friday`, `thứ sáu`): its text as
+/// written and its English name.
+pub fn bare_weekday(toks: &[Token], src: &str) -> Option<(String, &'static str)> {
+    (0..toks.len()).find_map(|i| {
+        let (name, last, next) = weekday_at(toks, i)?;
+        let text = &src[toks[i].start..toks[next - 1].end];
+        last.is_none().then(|| (text.to_owned(), name))
+    })
+}
+
 /// What reading a part as a date question gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DateParse {
@@ -343,6 +353,9 @@ const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["after"], &[Flag::Later]),
     (&["later"], &[Flag::Later]),
     (&["plus"], &[Flag::Later]),
+    (&["add"], &[Flag::Later]),
+    (&["thêm"], &[Flag::Later]),
+    (&["subtract"], &[Flag::Ago]),
     (&["sau"], &[Flag::Later]),
     (&["nữa"], &[Flag::Later]),
     (&["cộng"], &[Flag::Later]),

@@ -53,6 +53,15 @@ const MATH_LEAD: &[&str] = &[
     "i",
     "need",
     "hỏi",
+    "now",
+    "and",
+    "so",
+    "okay",
+    "ok",
+    "bây",
+    "giờ",
+    "vậy",
+    "thế",
 ];
 
 /// Words dropped from the end of an arithmetic part.

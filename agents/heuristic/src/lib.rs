@@ -21,6 +21,8 @@ pub mod lexer;
 pub mod messages;
 pub mod numbers;
 pub mod places;
+pub mod question;
+pub mod recall;
 pub mod scope;
 pub mod sentence;
 pub mod template;
@@ -29,7 +31,10 @@ pub mod wording;
 use chorus_bus::{Plan, TaskContext};
 
 pub use capabilities::{Capabilities, Missing};
+pub use compound::PartError;
 pub use language::detect_language;
+pub use question::{Question, resume};
+pub use recall::Conversation;
 
 /// Longest query accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 1000;
@@ -57,12 +62,16 @@ impl Default for Limits {
 /// What the planner made of a query.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlanOutcome {
-    /// A plan covering every part of the query.
+    /// A plan covering every part of the query, or (with `unplanned`) the parts of a
+    /// compound request that were understood.
     Planned {
         /// The steps.
         plan: Plan,
         /// The language to answer in (`en`, `vi`).
         language: String,
+        /// The parts that were not understood and why, then what Chorus can do; `None`
+        /// when every part was.
+        unplanned: Option<String>,
     },
     /// The user asked what Chorus can do (or only said hello).
     Capabilities {
@@ -82,6 +91,14 @@ pub enum PlanOutcome {
         /// waits for it a little before answering this).
         pool_down: Option<String>,
     },
+    /// Something is missing or reads two ways: ask the user (the Planner resumes with
+    /// [`question::resume`] once the answer comes).
+    Question {
+        /// The language to ask in.
+        language: String,
+        /// The question.
+        question: Box<Question>,
+    },
 }
 
 impl PlanOutcome {
@@ -90,75 +107,256 @@ impl PlanOutcome {
         match self {
             PlanOutcome::Planned { language, .. }
             | PlanOutcome::Capabilities { language, .. }
-            | PlanOutcome::Unplannable { language, .. } => language,
+            | PlanOutcome::Unplannable { language, .. }
+            | PlanOutcome::Question { language, .. } => language,
         }
     }
 }
 
-/// Plans `query` with the tools in `tools`, within the default [`Limits`].
+/// Plans `query` with the tools in `tools`, within the default [`Limits`], as a
+/// one-shot request.
 pub fn plan(query: &str, ctx: &TaskContext, tools: &Capabilities) -> PlanOutcome {
     plan_with_limits(query, ctx, tools, &Limits::default())
 }
 
-/// Plans `query` with the tools in `tools`, within `limits`.
+/// Plans `query` with the tools in `tools`, within `limits`, as a one-shot request.
 pub fn plan_with_limits(
     query: &str,
     ctx: &TaskContext,
     tools: &Capabilities,
     limits: &Limits,
 ) -> PlanOutcome {
-    let language = detect_language(query, ctx.language.as_deref());
-    let refuse = |reason: String| PlanOutcome::Unplannable {
-        message: messages::with_capabilities(&reason, &language, tools),
-        language: language.clone(),
-        pool_down: None,
-    };
-    let chars = query.chars().count();
-    if chars > limits.max_query_chars {
-        return refuse(messages::too_long(chars, limits.max_query_chars, &language));
+    Planning {
+        ctx,
+        tools,
+        limits,
+        conversation: &Conversation::none(),
     }
-    if query.trim().is_empty() {
-        return refuse(messages::empty(&language));
+    .plan(query)
+}
+
+/// Plans `query` as a turn of `conversation`: a reference to an earlier answer
+/// ("multiply that by 3") takes one of its last answers.
+pub fn plan_in(
+    query: &str,
+    ctx: &TaskContext,
+    tools: &Capabilities,
+    conversation: &Conversation,
+) -> PlanOutcome {
+    Planning {
+        ctx,
+        tools,
+        limits: &Limits::default(),
+        conversation,
     }
-    let toks = lexer::lex(query);
-    if help::asks_for_help(&toks) {
-        let message = messages::help(&language, tools);
-        return PlanOutcome::Capabilities { language, message };
+    .plan(query)
+}
+
+/// One planning call's inputs.
+struct Planning<'a> {
+    ctx: &'a TaskContext,
+    tools: &'a Capabilities,
+    limits: &'a Limits,
+    conversation: &'a Conversation,
+}
+
+/// A reading of a request: the outcome and how many parts were not understood
+/// (`usize::MAX` when nothing could be planned).
+struct Reading {
+    outcome: PlanOutcome,
+    failed: Vec<String>,
+}
+
+impl Reading {
+    fn misses(&self) -> usize {
+        match &self.outcome {
+            PlanOutcome::Planned { .. } => self.failed.len(),
+            _ => usize::MAX,
+        }
     }
-    let parts = match compound::parse_request(&toks, query) {
-        Ok(parts) if parts.is_empty() => {
-            let message = messages::help(&language, tools);
+}
+
+impl Planning<'_> {
+    fn plan(&self, query: &str) -> PlanOutcome {
+        let language = detect_language(query, self.ctx.language.as_deref());
+        let chars = query.chars().count();
+        if chars > self.limits.max_query_chars {
+            return self.refuse(
+                messages::too_long(chars, self.limits.max_query_chars, &language),
+                &language,
+            );
+        }
+        if query.trim().is_empty() {
+            return self.refuse(messages::empty(&language), &language);
+        }
+        let toks = lexer::lex(query);
+        if help::asks_for_help(&toks) {
+            let message = messages::help(&language, self.tools);
             return PlanOutcome::Capabilities { language, message };
         }
-        Ok(parts) => parts,
-        Err(e) => return refuse(messages::part_error(&e, &language)),
-    };
-    let steps: usize = parts.iter().map(|p| p.query.step_count()).sum();
-    if steps > limits.max_steps {
-        return refuse(messages::too_many_steps(steps, limits.max_steps, &language));
-    }
-    let mut builder = builder::PlanBuilder::new();
-    for part in &parts {
-        part.query.lower_into(&mut builder, &part.text);
-    }
-    let plan = builder.finish();
-    for step in &plan.steps {
-        if let Some(m) = tools.missing(&step.pool, &step.tool) {
-            let pool_down = match &m {
-                Missing::Pool(pool) => Some(pool.clone()),
-                Missing::Tool { .. } => None,
-            };
-            let reason = messages::missing(&m, &step.part, &language);
-            return PlanOutcome::Unplannable {
-                message: messages::with_capabilities(&reason, &language, tools),
+        // Numeric dates that read two ways: settled by the context or the language, or
+        // asked about.
+        let mut settled = query.to_owned();
+        for (text, day_first, month_first) in question::two_way_dates(&toks, query) {
+            match question::day_first(self.ctx, &language) {
+                Some(true) => {}
+                Some(false) => settled = settled.replacen(&text, &month_first, 1),
+                None => {
+                    let question = question::which_date(&text, &day_first, &month_first, &language);
+                    return PlanOutcome::Question {
+                        language,
+                        question: Box::new(question),
+                    };
+                }
+            }
+        }
+        let query = settled.as_str();
+        let toks = lexer::lex(query);
+        let reference = recall::find(&toks, query);
+        if let Some(r) = &reference {
+            for value in self.conversation.answers.iter().rev() {
+                let text = r.replaced_by(query, value);
+                if let PlanOutcome::Planned {
+                    mut plan,
+                    unplanned: None,
+                    ..
+                } = self.read(&text, &language).outcome
+                {
+                    recall::mark(&mut plan, value, &r.replaced_by(query, ""));
+                    return PlanOutcome::Planned {
+                        plan,
+                        language,
+                        unplanned: None,
+                    };
+                }
+            }
+        }
+        let reading = self.read(query, &language);
+        let may_ask = match &reading.outcome {
+            PlanOutcome::Planned { unplanned, .. } => unplanned.is_some(),
+            PlanOutcome::Unplannable { pool_down, .. } => pool_down.is_none(),
+            _ => false,
+        };
+        if may_ask
+            && let Some(question) = self.question(query, &toks, &reading, reference, &language)
+        {
+            return PlanOutcome::Question {
                 language,
-                pool_down,
+                question: Box::new(question),
             };
         }
+        reading.outcome
     }
-    match plan.validate(limits.max_steps) {
-        Ok(()) => PlanOutcome::Planned { plan, language },
-        Err(e) => refuse(e.to_string()),
+
+    /// The question that would settle what `reading` missed, if one would: each kind
+    /// is tried with a placeholder answer, and asked only when that reads better.
+    fn question(
+        &self,
+        query: &str,
+        toks: &[lexer::Token],
+        reading: &Reading,
+        reference: Option<recall::Reference>,
+        language: &str,
+    ) -> Option<Question> {
+        let better = |text: &str| self.read(text, language).misses() < reading.misses();
+        if let Some(r) = reference.filter(|_| self.conversation.answers.is_empty())
+            && better(&r.replaced_by(query, "1"))
+        {
+            return Some(question::which_value(&r.text, query.trim(), language));
+        }
+        for part in &reading.failed {
+            let Some(at) = query.find(part.as_str()) else {
+                continue;
+            };
+            let end = at + part.len();
+            if better(&format!("{} 1{}", &query[..end], &query[end..])) {
+                return Some(question::missing_operand(part, language));
+            }
+        }
+        let (text, name) = dates::bare_weekday(toks, query)?;
+        let q = question::which_weekday(&text, name, language);
+        q.options
+            .iter()
+            .any(|o| better(&query.replacen(&text, &o.value, 1)))
+            .then_some(q)
+    }
+
+    fn refuse(&self, reason: String, language: &str) -> PlanOutcome {
+        PlanOutcome::Unplannable {
+            message: messages::with_capabilities(&reason, language, self.tools),
+            language: language.to_owned(),
+            pool_down: None,
+        }
+    }
+
+    /// Reads `query` part by part and plans what was understood.
+    fn read(&self, query: &str, language: &str) -> Reading {
+        let done = |outcome: PlanOutcome| Reading {
+            outcome,
+            failed: Vec::new(),
+        };
+        let toks = lexer::lex(query);
+        let parsed = match compound::parse_request(&toks, query) {
+            Ok(parsed) if parsed.parts.is_empty() => {
+                let message = messages::help(language, self.tools);
+                return done(PlanOutcome::Capabilities {
+                    language: language.to_owned(),
+                    message,
+                });
+            }
+            Ok(parsed) => parsed,
+            Err(e) => {
+                return Reading {
+                    failed: e.text().into_iter().collect(),
+                    outcome: self.refuse(messages::part_error(&e, language), language),
+                };
+            }
+        };
+        let steps: usize = parsed.parts.iter().map(|p| p.query.step_count()).sum();
+        if steps > self.limits.max_steps {
+            return done(self.refuse(
+                messages::too_many_steps(steps, self.limits.max_steps, language),
+                language,
+            ));
+        }
+        let mut builder = builder::PlanBuilder::new();
+        for part in &parsed.parts {
+            part.query.lower_into(&mut builder, &part.text);
+        }
+        let plan = builder.finish();
+        for step in &plan.steps {
+            if let Some(m) = self.tools.missing(&step.pool, &step.tool) {
+                let pool_down = match &m {
+                    Missing::Pool(pool) => Some(pool.clone()),
+                    Missing::Tool { .. } => None,
+                };
+                let reason = messages::missing(&m, &step.part, language);
+                return done(PlanOutcome::Unplannable {
+                    message: messages::with_capabilities(&reason, language, self.tools),
+                    language: language.to_owned(),
+                    pool_down,
+                });
+            }
+        }
+        if let Err(e) = plan.validate(self.limits.max_steps) {
+            return done(self.refuse(e.to_string(), language));
+        }
+        let unplanned = (!parsed.failed.is_empty()).then(|| {
+            let reasons: Vec<String> = parsed
+                .failed
+                .iter()
+                .map(|e| messages::part_error(e, language))
+                .collect();
+            messages::with_capabilities(&reasons.join(" "), language, self.tools)
+        });
+        Reading {
+            failed: parsed.failed.iter().filter_map(PartError::text).collect(),
+            outcome: PlanOutcome::Planned {
+                plan,
+                language: language.to_owned(),
+                unplanned,
+            },
+        }
     }
 }
 

@@ -92,3 +92,44 @@ pub fn missing(m: &Missing, part: &str, language: &str) -> String {
         ),
     }
 }
+
+/// The opening of a question asked again after an answer that did not settle it.
+pub fn not_settled(answer: &str, language: &str) -> String {
+    if vi(language) {
+        format!("Câu trả lời \"{answer}\" chưa rõ.")
+    } else {
+        format!("The answer \"{answer}\" does not settle it.")
+    }
+}
+
+/// Why a request is refused after `asked` questions none of whose answers settled it.
+pub fn unsettled_after(asked: u32, question: &str, language: &str) -> String {
+    if vi(language) {
+        format!(
+            "Sau {asked} câu hỏi, yêu cầu vẫn chưa rõ (\"{question}\"), nên tôi không thực hiện nó."
+        )
+    } else {
+        format!(
+            "After {asked} questions the request is still unclear (\"{question}\"), so it was not carried out."
+        )
+    }
+}
+
+/// The report of a task whose question got no answer in time: it repeats the question
+/// and its options.
+pub fn unanswered(question: &str, options: &[chorus_bus::AnswerOption], language: &str) -> String {
+    let mut text = if vi(language) {
+        format!(
+            "Không có câu trả lời cho câu hỏi của tôi, nên yêu cầu chưa được thực hiện.\n\n**Câu hỏi:** {question}"
+        )
+    } else {
+        format!(
+            "No answer came to my question, so the request was not carried out.\n\n**Question:** {question}"
+        )
+    };
+    for (i, o) in options.iter().enumerate() {
+        text.push_str(&format!("\n{}. {}", i + 1, o.label));
+    }
+    text.push('\n');
+    text
+}

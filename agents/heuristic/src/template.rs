@@ -15,6 +15,8 @@ use crate::sentence;
 struct Words {
     status: &'static str,
     partial: &'static str,
+    partial_part: &'static str,
+    unanswered: &'static str,
     failed: &'static str,
     deadline: &'static str,
     unplannable: &'static str,
@@ -25,6 +27,8 @@ struct Words {
 const EN: Words = Words {
     status: "**Status:**",
     partial: "partial: some steps failed.",
+    partial_part: "partial: a part of the request was not understood.",
+    unanswered: "unanswered: no answer came to the question.",
     failed: "failed: no step succeeded.",
     deadline: "deadline exceeded: some steps did not finish in time.",
     unplannable: "the request could not be planned.",
@@ -35,6 +39,8 @@ const EN: Words = Words {
 const VI: Words = Words {
     status: "**Trạng thái:**",
     partial: "một phần: một số bước bị lỗi.",
+    partial_part: "một phần: có phần của yêu cầu không hiểu được.",
+    unanswered: "chưa được trả lời: không có câu trả lời cho câu hỏi.",
     failed: "thất bại: không bước nào thành công.",
     deadline: "quá hạn: một số bước không hoàn thành kịp.",
     unplannable: "không thể lập kế hoạch cho yêu cầu.",
@@ -102,9 +108,11 @@ pub fn report_status(steps: &[StepReport]) -> ReportStatus {
 }
 
 /// The report for `query` as markdown in `language`: a status line unless `status` is
-/// `Completed`, the `unplanned` message when given, then the direct answer — one line
-/// per part of the request, in the order asked ("(2 + 4) × 3 = 18", "25/12/2026 là Thứ
-/// Sáu.") — then, when a part took more than one step, every step on its own line.
+/// `Completed`, the direct answer — one line per part of the request, in the order
+/// asked ("(2 + 4) × 3 = 18", "25/12/2026 là Thứ Sáu.") — and the `unplanned` message
+/// when given (before the answers when nothing was planned, after them when only some
+/// parts were understood), then, when a part took more than one step, every step on
+/// its own line.
 pub fn render_report(
     query: &str,
     language: &str,
@@ -114,9 +122,15 @@ pub fn render_report(
 ) -> String {
     let w = words(language);
     let mut blocks: Vec<String> = Vec::new();
+    let unplanned = unplanned.filter(|m| !m.trim().is_empty());
+    let all_ok = steps
+        .iter()
+        .all(|s| s.outcome.as_ref().is_some_and(StepOutcome::is_ok));
     let status_text = match status {
         ReportStatus::Completed => None,
+        ReportStatus::Partial if unplanned.is_some() && all_ok => Some(w.partial_part),
         ReportStatus::Partial => Some(w.partial),
+        ReportStatus::Unanswered => Some(w.unanswered),
         ReportStatus::Failed => Some(w.failed),
         ReportStatus::DeadlineExceeded => Some(w.deadline),
         ReportStatus::Unplannable => Some(w.unplannable),
@@ -124,13 +138,16 @@ pub fn render_report(
     if let Some(s) = status_text {
         blocks.push(format!("{} {s}", w.status));
     }
-    if let Some(msg) = unplanned.filter(|m| !m.trim().is_empty()) {
-        blocks.push(msg.trim_end().to_owned());
-    }
     let by_id: ById<'_> = steps.iter().map(|s| (s.step_id.as_str(), s)).collect();
     let answers = answer_lines(steps, &by_id, language);
+    if let Some(msg) = unplanned.filter(|_| steps.is_empty()) {
+        blocks.push(msg.trim_end().to_owned());
+    }
     if !answers.is_empty() {
         blocks.push(answers.join("\n"));
+    }
+    if let Some(msg) = unplanned.filter(|_| !steps.is_empty()) {
+        blocks.push(msg.trim_end().to_owned());
     }
     if steps.len() > answers.len() {
         // Some part took several steps: each of them, in plan order, with the values it

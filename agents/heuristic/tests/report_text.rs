@@ -21,6 +21,7 @@ fn step(
         tool: tool.into(),
         arguments: args.as_object().cloned().unwrap_or_default(),
         inputs: Default::default(),
+        recalled: Vec::new(),
         outcome,
         output,
     }

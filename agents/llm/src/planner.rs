@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use chorus_bus::{Plan, PlannerKind, TaskContext};
-use chorus_heuristic::{Capabilities, MAX_QUERY_CHARS, PlanOutcome, detect_language};
+use chorus_heuristic::{Capabilities, Conversation, MAX_QUERY_CHARS, PlanOutcome, detect_language};
 use serde_json::{Value, json};
 use tracing::{info, warn};
 
@@ -51,27 +51,37 @@ impl PlanPath {
     }
 }
 
-/// The heuristic outcome when it is certain: a plan for the whole query, or the
-/// capabilities answer to a greeting or "what can you do". `None` when the heuristic
-/// could not plan the query, so a model may try.
+/// The heuristic outcome when it is certain: a plan for the whole query, the
+/// capabilities answer to a greeting or "what can you do", or a question that settles
+/// what is missing. `None` when the heuristic could not plan the query (or only part of
+/// it), so a model may try.
 pub fn heuristic_first(query: &str, ctx: &TaskContext, caps: &Capabilities) -> Option<PlanOutcome> {
-    match chorus_heuristic::plan(query, ctx, caps) {
-        outcome @ (PlanOutcome::Planned { .. } | PlanOutcome::Capabilities { .. }) => Some(outcome),
-        PlanOutcome::Unplannable { .. } => None,
+    let outcome = chorus_heuristic::plan(query, ctx, caps);
+    is_certain(&outcome).then_some(outcome)
+}
+
+/// Whether the heuristic outcome stands without asking a model.
+fn is_certain(outcome: &PlanOutcome) -> bool {
+    match outcome {
+        PlanOutcome::Planned { unplanned, .. } => unplanned.is_none(),
+        PlanOutcome::Capabilities { .. } | PlanOutcome::Question { .. } => true,
+        PlanOutcome::Unplannable { .. } => false,
     }
 }
 
-/// Plans `query` with the live `tools`: heuristic first, then `llm` when given and
-/// needed, falling back to the heuristic outcome when the model fails.
+/// Plans `query` (a turn of `conversation`) with the live `tools`: heuristic first, then
+/// `llm` when given and needed, falling back to the heuristic outcome when the model
+/// fails.
 pub async fn plan_with_fallback(
     llm: Option<&LlmPlanner>,
     query: &str,
     ctx: &TaskContext,
     tools: &[PoolTool],
+    conversation: &Conversation,
 ) -> (PlanOutcome, PlanPath) {
     let caps = capabilities(tools);
-    let heuristic = chorus_heuristic::plan(query, ctx, &caps);
-    let certain = !matches!(heuristic, PlanOutcome::Unplannable { .. });
+    let heuristic = chorus_heuristic::plan_in(query, ctx, &caps, conversation);
+    let certain = is_certain(&heuristic);
     let too_long = query.chars().count() > MAX_QUERY_CHARS;
     let Some(llm) = llm.filter(|_| !certain && !too_long && !tools.is_empty()) else {
         return (heuristic, PlanPath::Heuristic);
@@ -84,7 +94,15 @@ pub async fn plan_with_fallback(
                 "model plan accepted"
             );
             let language = heuristic.language().to_owned();
-            (PlanOutcome::Planned { plan, language }, PlanPath::Llm)
+            let unplanned = None;
+            (
+                PlanOutcome::Planned {
+                    plan,
+                    language,
+                    unplanned,
+                },
+                PlanPath::Llm,
+            )
         }
         Err(reason) => {
             warn!(reason = %reason, code = %reason.code(), "model plan refused; heuristic answer used");

@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use chorus_bus::{Plan, PlanError, PlannerKind, TaskContext};
-use chorus_heuristic::PlanOutcome;
+use chorus_heuristic::{Conversation, PlanOutcome};
 use chorus_llm::validate::parse_plan;
 use chorus_llm::{
     LlmClient, LlmError, LlmPlanner, LlmSettings, PlanFallback, PlanPath, Prompts, heuristic_first,
@@ -119,7 +119,14 @@ async fn a_query_the_heuristic_plans_costs_no_model_call() {
     let server = FakeOpenAi::start(Reply::Content(GOOD_PLAN.into())).await;
     let llm = planner(&server, 5_000);
     let ctx = TaskContext::default();
-    let (outcome, path) = plan_with_fallback(Some(&llm), "2+4", &ctx, &live_tools()).await;
+    let (outcome, path) = plan_with_fallback(
+        Some(&llm),
+        "2+4",
+        &ctx,
+        &live_tools(),
+        &Conversation::none(),
+    )
+    .await;
     assert!(
         matches!(outcome, PlanOutcome::Planned { ref plan, .. } if plan.steps[0].tool == "sum")
     );
@@ -137,12 +144,20 @@ async fn a_query_the_heuristic_cannot_plan_gets_the_model_plan() {
         heuristic_first(HARD_QUERY, &ctx, &capabilities(&live_tools())),
         None
     );
-    let (outcome, path) = plan_with_fallback(Some(&llm), HARD_QUERY, &ctx, &live_tools()).await;
+    let (outcome, path) = plan_with_fallback(
+        Some(&llm),
+        HARD_QUERY,
+        &ctx,
+        &live_tools(),
+        &Conversation::none(),
+    )
+    .await;
     assert_eq!(
         outcome,
         PlanOutcome::Planned {
             plan: good_plan(),
-            language: "en".into()
+            language: "en".into(),
+            unplanned: None,
         }
     );
     assert_eq!(path, PlanPath::Llm);
@@ -155,7 +170,14 @@ async fn on_model_failure_the_heuristic_answer_is_kept_with_the_reason() {
     let server = FakeOpenAi::start(Reply::Status(500, "boom".into())).await;
     let llm = planner(&server, 5_000);
     let ctx = TaskContext::default();
-    let (outcome, path) = plan_with_fallback(Some(&llm), HARD_QUERY, &ctx, &live_tools()).await;
+    let (outcome, path) = plan_with_fallback(
+        Some(&llm),
+        HARD_QUERY,
+        &ctx,
+        &live_tools(),
+        &Conversation::none(),
+    )
+    .await;
     let heuristic = chorus_heuristic::plan(HARD_QUERY, &ctx, &capabilities(&live_tools()));
     assert!(matches!(heuristic, PlanOutcome::Unplannable { .. }));
     assert_eq!(outcome, heuristic);

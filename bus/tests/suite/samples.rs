@@ -21,6 +21,8 @@ pub fn task_request(query: &str) -> Message {
                 now: Some("2026-01-01T00:00:00Z".into()),
                 timezone: Some("Asia/Ho_Chi_Minh".into()),
                 language: Some("vi".into()),
+                session_id: Some("conv-1".into()),
+                day_first: Some(true),
             },
         }),
     )
@@ -117,6 +119,7 @@ pub fn every_topic() -> Vec<Message> {
                     tool: "sum".into(),
                     arguments: args(json!({"a": 2, "b": 4})),
                     inputs: Default::default(),
+                    recalled: Vec::new(),
                     outcome: Some(ok),
                     output: true,
                 }],
@@ -128,14 +131,29 @@ pub fn every_topic() -> Vec<Message> {
         msg(
             Topic::clarification_needed(),
             Payload::ClarificationNeeded(ClarificationNeeded {
-                question: "Which date?".into(),
-                capabilities: vec!["arithmetic".into()],
+                question: "Which date do you mean?".into(),
+                options: vec![
+                    AnswerOption {
+                        label: "3 April 2026".into(),
+                        value: "2026-04-03".into(),
+                    },
+                    AnswerOption {
+                        label: "4 March 2026".into(),
+                        value: "2026-03-04".into(),
+                    },
+                ],
+                part: "what weekday is 03/04/2026".into(),
+                language: "en".into(),
+                number: 1,
+                query: "what weekday is 03/04/2026".into(),
+                session_id: Some("conv-1".into()),
             }),
         ),
         msg(
             Topic::parse("clarification_answer").expect("topic"),
             Payload::ClarificationAnswer(ClarificationAnswer {
-                answer: "today".into(),
+                answer: "3 April".into(),
+                question: Some(1),
             }),
         ),
         msg(

@@ -36,7 +36,7 @@ async fn queries_get_correct_reports_through_every_process() {
     let ctx = TaskContext {
         now: Some("2026-11-22T09:00:00Z".into()),
         timezone: Some("UTC".into()),
-        language: None,
+        ..TaskContext::default()
     };
     let r = ask_ok(
         &bus,
@@ -51,7 +51,7 @@ async fn queries_get_correct_reports_through_every_process() {
     let at = |now: &str| TaskContext {
         now: Some(now.into()),
         timezone: Some("UTC".into()),
-        language: None,
+        ..TaskContext::default()
     };
     let r = ask_ok(
         &bus,

@@ -27,7 +27,7 @@ async fn report(bus: &RedisBus, query: &str) -> FinalReport {
     let ctx = TaskContext {
         now: Some("2026-11-22T09:00:00Z".into()),
         timezone: Some("UTC".into()),
-        language: None,
+        ..TaskContext::default()
     };
     let (_, r) = ask(bus, query, ctx, Duration::from_secs(20), |_| {})
         .await

@@ -49,7 +49,7 @@ pub async fn run(
     let context = TaskContext {
         now: args.now,
         timezone: args.timezone,
-        language: None,
+        ..TaskContext::default()
     };
     let mut system = None;
     let infra = if local {

@@ -40,7 +40,7 @@ pub async fn connect(settings: &Settings) -> Result<Infra, NotReady> {
 /// stderr, since the answer can still come (the Planner says which pool is down).
 pub async fn require_live(infra: &Infra, settings: &Settings) -> Result<(), NotReady> {
     let topology = Topology::new(&settings.pool_names());
-    let state = TaskState::new(infra.store.clone(), settings.state_ttl());
+    let state = TaskState::for_settings(infra.store.clone(), settings);
     let live = Registry::new(state)
         .live()
         .await

@@ -163,6 +163,7 @@ mod tests {
             arguments: [("a".to_owned(), Arg::Value(json!(2)))].into(),
             part: "2+4".into(),
             output: true,
+            recalled: Vec::new(),
         };
         let args = json!({"a": 2, "b": 4})
             .as_object()

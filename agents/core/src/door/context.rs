@@ -1,7 +1,7 @@
 //! Checks a request's context at the door, so a bad field is named at once instead of
 //! being ignored or failing later inside a tool: `timezone` must be an IANA zone (or
-//! `UTC`), `now` an RFC 3339 / RFC 9557 date-time or a plain ISO date, and `language` one
-//! Chorus answers in.
+//! `UTC`), `now` an RFC 3339 / RFC 9557 date-time or a plain ISO date, `language` one
+//! Chorus answers in, and `session_id` an id like a task id (it names Redis keys).
 
 use std::str::FromStr;
 
@@ -65,6 +65,18 @@ pub fn check(context: &TaskContext) -> Result<(), BadField> {
             });
         }
     }
+    if let Some(session) = context.session_id.as_deref()
+        && chorus_bus::TaskId::parse(session).is_err()
+    {
+        return Err(BadField {
+            field: "context.session_id",
+            reason: format!(
+                "{:?} is not a session id (1..={} letters, digits, '-', '_', '.', ':')",
+                chorus_bus::dead_letter::truncate_utf8(session, 80),
+                chorus_bus::ids::MAX_TASK_ID_LEN
+            ),
+        });
+    }
     Ok(())
 }
 
@@ -77,6 +89,7 @@ mod tests {
             now: now.map(str::to_owned),
             timezone: timezone.map(str::to_owned),
             language: language.map(str::to_owned),
+            ..TaskContext::default()
         }
     }
 
@@ -90,6 +103,10 @@ mod tests {
                 Some("vi"),
             ),
             ctx(Some("2026-11-22"), Some("UTC"), Some("en-US")),
+            TaskContext {
+                session_id: Some("conv-42:alice".into()),
+                ..TaskContext::default()
+            },
             ctx(
                 Some("2026-11-22T09:00:00+07:00[Asia/Ho_Chi_Minh]"),
                 None,
@@ -107,6 +124,13 @@ mod tests {
             (ctx(Some("yesterday-ish"), None, None), "context.now"),
             (ctx(Some("2026-02-30"), None, None), "context.now"),
             (ctx(None, None, Some("fr")), "context.language"),
+            (
+                TaskContext {
+                    session_id: Some("two words".into()),
+                    ..TaskContext::default()
+                },
+                "context.session_id",
+            ),
         ];
         for (c, field) in cases {
             let bad = check(&c).expect_err("bad");

@@ -1,4 +1,6 @@
-//! The PUBLISH door: a client with no SDK may `PUBLISH task_available '{"query":…}'`.
+//! The PUBLISH door: a client with no SDK may `PUBLISH task_available '{"query":…}'`,
+//! and answer a task's question with `PUBLISH clarification_answer '{"task_id": …,
+//! "answer": …}'` (through [`super::answer`]; a refused answer becomes one dead letter).
 //! Every Chief replica listens on the channel (through [`Bus::ingress`]); a bare request
 //! goes through [`submit`] under a once-key, so however many replicas listen, one
 //! PUBLISH makes one task: the key is the task's own `accepted` key when the request
@@ -14,6 +16,7 @@ use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message, truncate_utf8
 use chorus_bus::envelope::Decoded;
 use chorus_bus::{Bus, BusError, BusSettings, DecodeError, Message, Payload, Topic};
 
+use super::answer::{AnswerError, AnswerSubmission, answer, dead_letter_answer};
 use super::refusal::{dead_letter_refused, refuse_on_bus};
 use super::submit::{Limits, Submission, SubmitError, submit};
 use crate::state::{TaskState, once};
@@ -40,8 +43,9 @@ pub enum Ingested {
     DeadLettered(String),
 }
 
-/// Runs the PUBLISH door on `bus` until `shutdown` completes, subscribing again by
-/// itself after connection losses (pausing up to a second between attempts).
+/// Runs the PUBLISH door on `bus` until `shutdown` completes — requests on
+/// `task_available` and, with `state`, answers on `clarification_answer` — subscribing
+/// again by itself after connection losses (pausing up to a second between attempts).
 pub async fn run_publish_ingress(
     bus: &dyn Bus,
     state: Option<&TaskState>,
@@ -49,15 +53,45 @@ pub async fn run_publish_ingress(
     limits: &Limits,
     shutdown: impl Future<Output = ()>,
 ) {
+    let shutdown = futures::FutureExt::shared(Box::pin(shutdown));
+    let requests = listen(
+        bus,
+        Topic::task_available(),
+        shutdown.clone(),
+        |raw| async move { ingest(bus, state, settings, limits, &raw).await },
+    );
+    match state {
+        Some(state) => {
+            let answers = listen(
+                bus,
+                Topic::clarification_answer(),
+                shutdown,
+                |raw| async move { ingest_answer(bus, state, settings, &raw).await },
+            );
+            tokio::join!(requests, answers);
+        }
+        None => requests.await,
+    }
+}
+
+/// Listens on `topic`'s channel until `shutdown`, handing each payload to `handle`.
+async fn listen<F, Fut>(
+    bus: &dyn Bus,
+    topic: Topic,
+    shutdown: impl Future<Output = ()>,
+    handle: F,
+) where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = Result<Ingested, BusError>>,
+{
     tokio::pin!(shutdown);
-    let topic = Topic::task_available();
     let mut pause = Duration::from_millis(50);
     loop {
         let session = async {
             let mut feed = bus.ingress(&topic).await?;
             pause = Duration::from_millis(50);
             while let Some(raw) = feed.next().await {
-                match ingest(bus, state, settings, limits, &raw).await {
+                match handle(raw.clone()).await {
                     Ok(outcome) => tracing::debug!(?outcome, "ingress payload handled"),
                     Err(e) => tracing::warn!(error = %e, payload = truncate_utf8(&raw, 200),
                         "ingress payload failed"),
@@ -161,6 +195,78 @@ pub async fn ingest(
             });
             let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
             bus.publish_once(&key, ttl, &dl).await?;
+            Ok(Ingested::DeadLettered(reason))
+        }
+    }
+}
+
+/// Handles one payload published on the `clarification_answer` channel: a bare
+/// `{"task_id": …, "answer": …}` goes through the one way in for answers; what it
+/// refuses, or what cannot be read, becomes one dead letter with the reason.
+pub async fn ingest_answer(
+    bus: &dyn Bus,
+    state: &TaskState,
+    settings: &BusSettings,
+    raw: &str,
+) -> Result<Ingested, BusError> {
+    let ttl = Duration::from_millis(settings.ingress_dedupe_ms);
+    let topic = Topic::clarification_answer();
+    let hash = format!("{:016x}", fnv1a64(raw.as_bytes()));
+    let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
+    let decoded = if raw.len() > settings.max_message_bytes {
+        Err(DecodeError::TooLarge {
+            size: raw.len(),
+            limit: settings.max_message_bytes,
+        })
+    } else {
+        Message::decode_on(&topic, raw, None)
+    };
+    let msg = match decoded {
+        Ok(Decoded::Envelope(_)) => return Ok(Ingested::Mirror),
+        Ok(Decoded::Bare(msg)) => msg,
+        Err(e) if looks_like_envelope(raw) && !matches!(e, DecodeError::TooLarge { .. }) => {
+            return Ok(Ingested::Mirror);
+        }
+        Err(e) => {
+            let reason = format!("invalid answer: {e}");
+            let dl = dead_letter_message(&DeadLetterInfo {
+                topic: Topic::CLARIFICATION_ANSWER,
+                entry_id: "",
+                role: INGRESS_ROLE,
+                deliveries: 1,
+                reason: &reason,
+                original: raw,
+                task_id: None,
+            });
+            bus.publish_once(&key, ttl, &dl).await?;
+            return Ok(Ingested::DeadLettered(reason));
+        }
+    };
+    let Payload::ClarificationAnswer(given) = &msg.payload else {
+        return Ok(Ingested::Mirror);
+    };
+    let submission = AnswerSubmission {
+        task_id: msg.task_id.to_string(),
+        answer: given.answer.clone(),
+        question: given.question,
+        from: "client".to_owned(),
+    };
+    match answer(bus, state, submission).await {
+        Ok(_) => Ok(Ingested::Published),
+        Err(AnswerError::AlreadyAnswered { same: true, .. }) => Ok(Ingested::Duplicate),
+        Err(AnswerError::Bus(e)) => Err(e),
+        Err(refused) => {
+            let reason = refused.to_string();
+            dead_letter_answer(
+                bus,
+                INGRESS_ROLE,
+                &msg.task_id,
+                raw,
+                "",
+                &refused,
+                (key, ttl),
+            )
+            .await?;
             Ok(Ingested::DeadLettered(reason))
         }
     }

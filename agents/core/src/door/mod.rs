@@ -1,15 +1,17 @@
 //! The one way in. Every door — `chorus ask`, the HTTP API, a bare `XADD` on
 //! `task_available` (normalised by the Chief), a bare `PUBLISH` (the ingress), and the
 //! doors still to come — hands its request to [`submit`], the one place for
-//! validation, limits, task ids, deadlines and exactly-once acceptance. Each door then
-//! answers in its own way (a 202, an SSE stream, a wait for the report, a refusal
-//! report on the bus).
+//! validation, limits, task ids, deadlines and exactly-once acceptance, and an answer to
+//! a task's question to [`answer`]. Each door then answers in its own way (a 202, an SSE
+//! stream, a wait for the report, a refusal report or a dead letter on the bus).
 
+mod answer;
 mod context;
 mod ingress;
 mod refusal;
 mod submit;
 
+pub use answer::{AnswerError, AnswerSubmission, Answered, answer, dead_letter_answer};
 pub use context::{BadField, LANGUAGES};
 pub use ingress::{Ingested, ingest, run_publish_ingress};
 pub use refusal::{dead_letter_refused, refuse_on_bus};

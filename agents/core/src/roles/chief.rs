@@ -2,16 +2,27 @@
 //! stream go through the one way in ([`crate::door::submit`]: the same entry always
 //! yields the same task id, and is accepted once however often it is delivered); it
 //! opens every task for the deadline watch, closes it when its report is out, and
-//! writes the report itself when the deadline passes first.
+//! writes the report itself when the deadline passes first. Bare answers to a task's
+//! question (`clarification_answer`) go through the one way in for answers
+//! ([`crate::door::answer`]); a refused one becomes one dead letter with the reason. A
+//! task whose question waited past `agents.answer_timeout_ms` gets its one report,
+//! status `unanswered`, from here too.
 
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chorus_bus::{Deadline, Delivery, Message, Payload, TaskRequest, Topic, now_ms};
+use chorus_bus::{
+    ClarificationAnswer, Deadline, Delivery, FinalReport, Message, Payload, ReportStatus,
+    TaskRequest, Topic, now_ms,
+};
 use tracing::{info, warn};
 
 use super::Ctx;
-use crate::door::{Limits, Submission, SubmitError, dead_letter_refused, refuse_on_bus, submit};
+use crate::door::{
+    AnswerError, AnswerSubmission, Limits, Submission, SubmitError, answer, dead_letter_answer,
+    dead_letter_refused, refuse_on_bus, submit,
+};
+use crate::question::TIMED_OUT;
 use crate::report;
 use crate::runtime::{HandleError, Handler, Shutdown};
 use crate::state::once;
@@ -88,6 +99,89 @@ impl Chief {
         }
     }
 
+    /// A bare answer from the stream, through the one way in for answers; a refused one
+    /// becomes one dead letter (its entry id makes the key) with the reason.
+    async fn take_answer(
+        &self,
+        delivery: &Delivery,
+        given: &ClarificationAnswer,
+    ) -> Result<(), HandleError> {
+        if !delivery.bare {
+            return Ok(()); // an answer this door (or another) passed on to the Planner
+        }
+        let msg = &delivery.message;
+        let submission = AnswerSubmission {
+            task_id: msg.task_id.to_string(),
+            answer: given.answer.clone(),
+            question: given.question,
+            from: self.ctx.instance.clone(),
+        };
+        let state = &self.ctx.state;
+        match answer(self.ctx.bus.as_ref(), state, submission).await {
+            Ok(_) | Err(AnswerError::AlreadyAnswered { same: true, .. }) => Ok(()),
+            Err(AnswerError::Bus(e)) => Err(e.into()),
+            Err(refused) => {
+                let key = once::answer_refused(&msg.task_id, &delivery.entry_id);
+                let original = serde_json::to_string(given).unwrap_or_default();
+                let once = (key, state.ttl());
+                let bus = self.ctx.bus.as_ref();
+                dead_letter_answer(
+                    bus,
+                    "chief",
+                    &msg.task_id,
+                    &original,
+                    &delivery.entry_id,
+                    &refused,
+                    once,
+                )
+                .await?;
+                info!(task_id = %msg.task_id, reason = %refused, "answer refused at the door");
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends a task whose question got no answer in time with one report, status
+    /// `unanswered`, repeating the question, unless an answer settled it first (the
+    /// question's guard decides).
+    async fn unanswered(&self, task: &str) -> Result<(), chorus_bus::BusError> {
+        let state = &self.ctx.state;
+        let Some(waiting) = state.waiting(task).await? else {
+            return state.stop_waiting(task).await;
+        };
+        let q = &waiting.question;
+        let report = FinalReport {
+            query: waiting.request.query.clone(),
+            status: ReportStatus::Unanswered,
+            text: chorus_heuristic::messages::unanswered(&q.question, &q.options, &q.language),
+            language: q.language.clone(),
+            steps: Vec::new(),
+            written_by: "template".to_owned(),
+            iterations: 1,
+            retried: Vec::new(),
+        };
+        let session = waiting.request.context.session_id.as_deref();
+        state.record_turn(session, task, &report).await?;
+        let msg = Message::new(
+            task,
+            Topic::final_report(),
+            &self.ctx.instance,
+            Payload::FinalReport(report),
+        );
+        let guard = once::answered(task, q.number);
+        let item = [(once::reported(task), msg)];
+        if self
+            .ctx
+            .bus
+            .publish_guarded(&guard, TIMED_OUT, &item, state.ttl())
+            .await?
+            .is_some()
+        {
+            info!(task_id = %task, question = q.number, "no answer in time; unanswered report written");
+        }
+        state.stop_waiting(task).await
+    }
+
     /// Writes the report of every task whose deadline passed, once. Runs until shutdown.
     pub async fn watch_deadlines(&self, tick: Duration, mut shutdown: Shutdown) {
         loop {
@@ -107,11 +201,28 @@ impl Chief {
                     warn!(task_id = %task, error = %e, "deadline report failed; will retry");
                 }
             }
+            let waited = match self.ctx.state.unanswered(now_ms(), 256).await {
+                Ok(d) => d,
+                Err(e) => {
+                    warn!(error = %e, "reading answer timeouts failed");
+                    continue;
+                }
+            };
+            for task in waited {
+                if let Err(e) = self.unanswered(&task).await {
+                    warn!(task_id = %task, error = %e, "unanswered report failed; will retry");
+                }
+            }
         }
     }
 
     async fn expire(&self, task: &str) -> Result<(), chorus_bus::BusError> {
         let state = &self.ctx.state;
+        if state.is_paused(task).await? {
+            // Waiting for the user (opened again by a late look at its request): the
+            // deadline is paused; the answer or the answer timeout ends the wait.
+            return state.close(task).await;
+        }
         let stored = state.plan(task).await?;
         let planned = stored.is_some();
         let plan = match stored {
@@ -147,6 +258,8 @@ impl Chief {
         if !planned || !report::complete(&plan, &results) {
             final_report.status = chorus_bus::ReportStatus::DeadlineExceeded;
         }
+        let session = plan.context.session_id.as_deref();
+        state.record_turn(session, task, &final_report).await?;
         let msg = Message::new(
             task,
             Topic::final_report(),
@@ -170,6 +283,7 @@ impl Handler for Chief {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
         match &delivery.message.payload {
             Payload::TaskAvailable(_) => self.accept(delivery).await,
+            Payload::ClarificationAnswer(given) => self.take_answer(delivery, given).await,
             Payload::FinalReport(report) => {
                 let task = &delivery.message.task_id;
                 self.ctx.state.put_report(task, report).await?;

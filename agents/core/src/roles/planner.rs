@@ -8,6 +8,11 @@
 //! within the deadline) before being told the pool is down; a re-plan waits for the
 //! failed steps' pools up to the deadline.
 //!
+//! When a request is missing something or reads two ways, it asks instead
+//! (`clarification_needed`, see [`ask`]) and plans once the answer comes
+//! (`clarification_answer`). A request of a conversation (`context.session_id`) is
+//! planned with the session's last answers, so a follow-up can refer to them.
+//!
 //! On `renavigate_request` (the Verifier, after a verdict REITERATE on attempt n) it
 //! makes the plan of attempt n + 1: the same steps, where only those that failed for a
 //! reason that can pass and what depends on them run again; every other result is
@@ -21,10 +26,12 @@ use async_trait::async_trait;
 use chorus_bus::{
     Delivery, Message, Payload, PlanReady, PlannerKind, RenavigateRequest, TaskRequest, Topic,
 };
-use chorus_heuristic::{Capabilities, PlanOutcome};
+use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, Question};
 use chorus_llm::{LlmPlanner, PlanFallback, PlanPath, PoolTool, plan_with_fallback};
 use tokio::sync::Mutex;
 use tracing::{Instrument, field, info, info_span, warn};
+
+mod ask;
 
 use super::{Ctx, dispatch};
 use crate::llm;
@@ -57,7 +64,46 @@ pub struct Planner {
     llm: Option<LlmPlanner>,
     limits: llm::Limits,
     pool_wait: Duration,
+    questions: Questions,
     cached: Mutex<Option<(Instant, Arc<Live>)>>,
+}
+
+/// How the Planner asks: at most `max` questions per task, each waited for up to
+/// `answer_timeout` (`agents.max_questions`, `agents.answer_timeout_ms`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Questions {
+    /// Most questions about one task.
+    pub max: u32,
+    /// How long a question waits for its answer.
+    pub answer_timeout: Duration,
+}
+
+impl Default for Questions {
+    fn default() -> Self {
+        Questions {
+            max: 3,
+            answer_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
+/// What the Planner does with a request: publish a plan, or ask.
+#[derive(Debug, Clone)]
+pub enum Decision {
+    /// Publish this plan (possibly with no steps and a message).
+    Plan(Box<PlanReady>),
+    /// Ask the user this question, in this language.
+    Ask(Box<Question>, String),
+}
+
+impl Decision {
+    /// The plan, when the decision is to publish one.
+    pub fn into_plan(self) -> Option<PlanReady> {
+        match self {
+            Decision::Plan(ready) => Some(*ready),
+            Decision::Ask(..) => None,
+        }
+    }
 }
 
 impl Planner {
@@ -74,8 +120,16 @@ impl Planner {
                 claim_idle: Duration::ZERO,
             },
             pool_wait: Duration::ZERO,
+            questions: Questions::default(),
             cached: Mutex::new(None),
         }
+    }
+
+    /// The same planner, asking at most `questions.max` questions per task, each
+    /// waited for up to `questions.answer_timeout`.
+    pub fn with_questions(mut self, questions: Questions) -> Self {
+        self.questions = questions;
+        self
     }
 
     /// The same planner, waiting up to `pool_wait` (within the task's deadline) for the
@@ -141,12 +195,28 @@ impl Planner {
         Ok(live)
     }
 
-    /// The plan for `request` and the way it was made: the heuristic planner alone
-    /// without a model; with one, [`plan_with_fallback`] bounded by the task's deadline.
-    async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<PlanReady, HandleError> {
+    /// The conversation `request` belongs to: the session's last answers, read only
+    /// when it names a session.
+    async fn conversation(&self, request: &TaskRequest) -> Result<Conversation, HandleError> {
+        match request.context.session_id.as_deref() {
+            Some(session) => Ok(Conversation {
+                session: true,
+                answers: self.ctx.state.last_answers(session).await?,
+            }),
+            None => Ok(Conversation::none()),
+        }
+    }
+
+    /// What to do with `request`: its plan (and the way it was made: the heuristic
+    /// planner alone without a model; with one, [`plan_with_fallback`] bounded by the
+    /// task's deadline), or a question.
+    async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<Decision, HandleError> {
+        let conversation = self.conversation(request).await?;
+        let heuristic = |caps: &Capabilities| {
+            chorus_heuristic::plan_in(&request.query, &request.context, caps, &conversation)
+        };
         let mut live = self.live().await?;
-        let mut outcome =
-            chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
+        let mut outcome = heuristic(&live.capabilities);
         if let PlanOutcome::Unplannable {
             pool_down: Some(pool),
             ..
@@ -155,12 +225,11 @@ impl Planner {
             info!(task_id = %msg.task_id, %pool, "no live agent in the pool; waiting for one");
             if self.wait_for_pool(msg, pool, self.pool_wait).await? {
                 live = self.live().await?;
-                outcome =
-                    chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
+                outcome = heuristic(&live.capabilities);
             }
         }
         let Some(model) = &self.llm else {
-            return Ok(plan_ready(request, outcome));
+            return Ok(decide(request, outcome));
         };
         let deadline_ms = llm::task_deadline_ms(msg, self.limits.deadline);
         let budget = llm::plan_budget(
@@ -169,17 +238,23 @@ impl Planner {
             &self.limits,
         );
         let span = info_span!("plan", path = field::Empty, fallback = field::Empty);
-        let call = plan_with_fallback(Some(model), &request.query, &request.context, &live.tools);
+        let call = plan_with_fallback(
+            Some(model),
+            &request.query,
+            &request.context,
+            &live.tools,
+            &conversation,
+        );
         let (outcome, path) = if budget < llm::MIN_MODEL_BUDGET {
             // Too close to the deadline for a model call: the heuristic alone.
-            heuristic_past_deadline(request, &live, budget)
+            heuristic_past_deadline(outcome, budget)
         } else {
             match tokio::time::timeout(budget, call)
                 .instrument(span.clone())
                 .await
             {
                 Ok(done) => done,
-                Err(_) => heuristic_past_deadline(request, &live, budget),
+                Err(_) => heuristic_past_deadline(outcome, budget),
             }
         };
         span.record("path", path.label());
@@ -190,33 +265,47 @@ impl Planner {
         } else {
             info!(parent: &span, task_id = %msg.task_id, path = %path.label(), "plan path");
         }
-        let mut ready = plan_ready(request, outcome);
-        ready.planner = path.planner_kind();
-        Ok(ready)
+        let mut decision = decide(request, outcome);
+        if let Decision::Plan(ready) = &mut decision {
+            ready.planner = path.planner_kind();
+        }
+        Ok(decision)
     }
 }
 
-/// The heuristic outcome when the model call was cut short by the deadline (or not
+/// The heuristic `outcome` when the model call was cut short by the deadline (or not
 /// made for lack of time). When the heuristic is certain the model was never needed.
-fn heuristic_past_deadline(
-    request: &TaskRequest,
-    live: &Live,
-    budget: Duration,
-) -> (PlanOutcome, PlanPath) {
-    let outcome = chorus_heuristic::plan(&request.query, &request.context, &live.capabilities);
-    let path = match outcome {
-        PlanOutcome::Unplannable { .. } => {
-            PlanPath::FellBack(PlanFallback::Call(llm::deadline_timeout(budget)))
-        }
+fn heuristic_past_deadline(outcome: PlanOutcome, budget: Duration) -> (PlanOutcome, PlanPath) {
+    let path = match &outcome {
+        PlanOutcome::Unplannable { .. }
+        | PlanOutcome::Planned {
+            unplanned: Some(_), ..
+        } => PlanPath::FellBack(PlanFallback::Call(llm::deadline_timeout(budget))),
         _ => PlanPath::Heuristic,
     };
     (outcome, path)
 }
 
-/// Turns a planner outcome into the `plan_ready` payload.
+/// What to do with a planner outcome: ask its question, or publish it as `plan_ready`.
+pub fn decide(request: &TaskRequest, outcome: PlanOutcome) -> Decision {
+    match outcome {
+        PlanOutcome::Question { language, question } => Decision::Ask(question, language),
+        other => Decision::Plan(Box::new(plan_ready(request, other))),
+    }
+}
+
+/// Turns a planner outcome into the `plan_ready` payload (a question becomes a plan
+/// with no steps and the question as its message, for callers that cannot ask).
 pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> PlanReady {
     let (plan, language, unplanned, reply) = match outcome {
-        PlanOutcome::Planned { plan, language } => (plan, language, None, None),
+        PlanOutcome::Planned {
+            plan,
+            language,
+            unplanned,
+        } => (plan, language, unplanned, None),
+        PlanOutcome::Question { language, question } => {
+            (Default::default(), language, Some(question.text), None)
+        }
         PlanOutcome::Unplannable {
             language, message, ..
         } => (Default::default(), language, Some(message), None),
@@ -245,6 +334,7 @@ impl Handler for Planner {
         match &msg.payload {
             Payload::TaskAvailable(request) => self.plan_task(delivery, request).await,
             Payload::RenavigateRequest(ask) => self.replan(msg, ask).await,
+            Payload::ClarificationAnswer(answer) => self.resume(delivery, answer).await,
             _ => Err(HandleError::not_handled("planner", &delivery.topic)),
         }
     }
@@ -261,13 +351,28 @@ impl Planner {
         let task = &msg.task_id;
         // A redelivery whose plan is stored carries on with that plan: no second model
         // call, and what already went out is refused by its once-key.
-        if delivery.deliveries > 1
-            && let Some(stored) = self.ctx.state.plan(task).await?
-        {
-            self.publish(msg, stored, false).await?;
-            return Ok(());
+        if delivery.deliveries > 1 {
+            if let Some(stored) = self.ctx.state.plan(task).await? {
+                self.publish(msg, stored, false).await?;
+                return Ok(());
+            }
+            if self.ask_again_if_asked(msg).await? {
+                return Ok(());
+            }
         }
-        let ready = self.plan(msg, request).await?;
+        let ready = match self.plan(msg, request).await? {
+            Decision::Plan(ready) => *ready,
+            Decision::Ask(question, language) => {
+                return self.ask(msg, request, *question, &language, 1).await;
+            }
+        };
+        self.publish_plan(msg, ready).await
+    }
+
+    /// Publishes a new task's plan (stored in the same step) with its first wave; when
+    /// a racing replica stored another plan first, that one goes out.
+    async fn publish_plan(&self, msg: &Message, ready: PlanReady) -> Result<(), HandleError> {
+        let task = &msg.task_id;
         info!(
             steps = ready.plan.steps.len(),
             planned = ready.unplanned.is_none(),
@@ -497,7 +602,9 @@ mod tests {
         let theirs = planner
             .plan(&delivery("t3", "2+4", 1).message, &request)
             .await
-            .expect("plan");
+            .expect("plan")
+            .into_plan()
+            .expect("a plan");
         state.put_plan_once("t3", theirs).await.expect("store");
         // This replica plans "(2+4)*3" (two steps) on its first delivery, but the task
         // already has a one-step plan: that one is published, once.
@@ -534,7 +641,9 @@ mod tests {
                 },
             )
             .await
-            .expect("plan");
+            .expect("plan")
+            .into_plan()
+            .expect("a plan");
         state.put_plan_once("t2", first).await.expect("store");
         for _ in 0..2 {
             planner

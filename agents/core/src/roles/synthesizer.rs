@@ -273,6 +273,10 @@ impl Synthesizer {
                 .await?;
         }
         let status = report.status;
+        // A conversation's turn is stored before its report goes out, so a follow-up
+        // sent on seeing the report finds it.
+        let session = plan.context.session_id.as_deref();
+        self.ctx.state.record_turn(session, task, &report).await?;
         let me = &self.ctx.instance;
         let out = msg
             .reply(Topic::final_report(), me, Payload::FinalReport(report))

@@ -1,0 +1,110 @@
+//! A task waiting for the user's answer. When the Planner asks, the task's question
+//! record (what was asked, how the answer goes back into the request, the request so
+//! far and the time its deadline had left) is stored, the task leaves the deadline set
+//! (`chorus:deadlines`: its deadline is paused) and joins the waiting set
+//! (`chorus:waiting`, scored by when `agents.answer_timeout_ms` runs out). An answer
+//! puts it back in the deadline set with the time it had left; a timeout ends it with
+//! one report, status `unanswered`. Who settles a question — the answer or the timeout —
+//! is decided by one guard key per question, set atomically with what it publishes.
+//! Everything lives in the store, so any replica of any role carries on a waiting task.
+
+use std::time::Duration;
+
+use chorus_bus::{BusError, ClarificationNeeded, Deadline, DecodeError, TaskRequest};
+use serde::{Deserialize, Serialize};
+
+use crate::state::{DEADLINES_KEY, TaskState};
+
+/// The sorted set of tasks waiting for an answer, scored by when the wait runs out
+/// (ms since the epoch).
+pub const WAITING_KEY: &str = "chorus:waiting";
+
+/// The value a question's guard holds when no answer came in time.
+pub const TIMED_OUT: &str = "\u{1}timed out";
+
+/// Key of a task's question record.
+fn question_key(task: &str) -> String {
+    format!("chorus:task:{task}:question")
+}
+
+/// A task's open (or last) question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// The question as it went out on `clarification_needed`.
+    pub question: ClarificationNeeded,
+    /// The planner's question: how the answer goes back into the request.
+    pub asked: chorus_heuristic::Question,
+    /// The request as read so far (earlier answers filled in), with its context.
+    pub request: TaskRequest,
+    /// How long the task's deadline had left when it asked, in milliseconds.
+    pub remaining_ms: u64,
+    /// When the wait for an answer runs out (ms since the epoch).
+    pub answer_by_ms: u64,
+}
+
+impl Waiting {
+    /// The task's deadline if it resumed now: the time it had left, from now.
+    pub fn resumed_deadline(&self) -> Deadline {
+        Deadline::after(Duration::from_millis(self.remaining_ms))
+    }
+}
+
+impl TaskState {
+    /// The task's question record, when it asked one.
+    pub async fn waiting(&self, task: &str) -> Result<Option<Waiting>, BusError> {
+        match self.store().get(&question_key(task)).await? {
+            Some(json) => Ok(Some(
+                serde_json::from_str(&json).map_err(DecodeError::from)?,
+            )),
+            None => Ok(None),
+        }
+    }
+
+    /// Stores `waiting` and pauses the task: out of the deadline set, into the waiting
+    /// set until `waiting.answer_by_ms`. Each write is idempotent, so a redelivered
+    /// Planner repeats them harmlessly.
+    pub async fn pause(&self, task: &str, waiting: &Waiting) -> Result<(), BusError> {
+        let json = serde_json::to_string(waiting).map_err(DecodeError::from)?;
+        let store = self.store();
+        store.set(&question_key(task), &json, self.ttl()).await?;
+        let by = i64::try_from(waiting.answer_by_ms).unwrap_or(i64::MAX);
+        store.zadd(WAITING_KEY, task, by).await?;
+        store.zrem(DEADLINES_KEY, task).await.map(|_| ())
+    }
+
+    /// Resumes a paused task: back in the deadline set with `deadline`, out of the
+    /// waiting set.
+    pub async fn unpause(&self, task: &str, deadline: Deadline) -> Result<(), BusError> {
+        let store = self.store();
+        store.zadd(DEADLINES_KEY, task, deadline.score()).await?;
+        store.zrem(WAITING_KEY, task).await.map(|_| ())
+    }
+
+    /// Takes the task out of the waiting set (its question is settled).
+    pub async fn stop_waiting(&self, task: &str) -> Result<(), BusError> {
+        self.store().zrem(WAITING_KEY, task).await.map(|_| ())
+    }
+
+    /// Tasks whose wait for an answer ran out at or before `now_ms`, at most `limit`.
+    pub async fn unanswered(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, BusError> {
+        let max = i64::try_from(now_ms).unwrap_or(i64::MAX);
+        self.store().zrange_to(WAITING_KEY, max, limit).await
+    }
+
+    /// What settled question `number` of the task: the answer, [`TIMED_OUT`], or `None`
+    /// while it is open.
+    pub async fn settled(&self, task: &str, number: u32) -> Result<Option<String>, BusError> {
+        self.store()
+            .get(&crate::state::once::answered(task, number))
+            .await
+    }
+
+    /// Whether the task is paused on an open question: it asked one and nothing
+    /// settled it yet.
+    pub async fn is_paused(&self, task: &str) -> Result<bool, BusError> {
+        match self.waiting(task).await? {
+            Some(w) => Ok(self.settled(task, w.question.number).await?.is_none()),
+            None => Ok(false),
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Conversations: the turns of a session (`context.session_id`) in the store, so a
+//! follow-up ("now multiply that by 3") can use an earlier answer. A turn is written by
+//! whoever writes the task's report, before the report goes out, so a client that has
+//! seen the report and sends a follow-up always finds it. Turns are a hash keyed by task
+//! id (writing one twice is harmless) that expires `agents.session_ttl_secs` after the
+//! last turn.
+
+use std::time::Duration;
+
+use chorus_bus::{BusError, DecodeError, FinalReport, StepOutcome, now_ms};
+use serde::{Deserialize, Serialize};
+
+use crate::state::TaskState;
+
+/// Key of a session's turns.
+fn turns_key(session: &str) -> String {
+    format!("chorus:session:{session}:turns")
+}
+
+/// One answered request of a conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The task.
+    pub task_id: String,
+    /// When the report was written (ms since the epoch); turns are ordered by it.
+    pub at_ms: u64,
+    /// The request as planned.
+    pub query: String,
+    /// The output values that succeeded, in plan order (numbers as decimal strings,
+    /// dates as ISO dates).
+    pub answers: Vec<String>,
+    /// The report (its steps are the plan with every outcome).
+    pub report: FinalReport,
+}
+
+/// The values a report answered with: its output steps that succeeded, in plan order.
+pub fn answers_of(report: &FinalReport) -> Vec<String> {
+    report
+        .steps
+        .iter()
+        .filter(|s| s.output)
+        .filter_map(|s| match &s.outcome {
+            Some(StepOutcome::Ok { value, .. }) => Some(
+                value
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| value.to_string()),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+impl TaskState {
+    /// Records `report` as the turn of `task` in `session`.
+    pub async fn put_turn(
+        &self,
+        session: &str,
+        task: &str,
+        report: &FinalReport,
+    ) -> Result<(), BusError> {
+        let turn = Turn {
+            task_id: task.to_owned(),
+            at_ms: now_ms(),
+            query: report.query.clone(),
+            answers: answers_of(report),
+            report: report.clone(),
+        };
+        let json = serde_json::to_string(&turn).map_err(DecodeError::from)?;
+        self.store()
+            .hset(&turns_key(session), task, &json, self.session_ttl())
+            .await
+    }
+
+    /// Every turn of `session`, oldest first.
+    pub async fn turns(&self, session: &str) -> Result<Vec<Turn>, BusError> {
+        let mut turns: Vec<Turn> = self
+            .store()
+            .hgetall(&turns_key(session))
+            .await?
+            .into_iter()
+            .filter_map(|(_, json)| serde_json::from_str(&json).ok())
+            .collect();
+        turns.sort_by_key(|t| t.at_ms);
+        Ok(turns)
+    }
+
+    /// The answers of the session's latest turn that has any (a follow-up refers to
+    /// the last thing Chorus answered).
+    pub async fn last_answers(&self, session: &str) -> Result<Vec<String>, BusError> {
+        Ok(self
+            .turns(session)
+            .await?
+            .into_iter()
+            .rev()
+            .find(|t| !t.answers.is_empty())
+            .map(|t| t.answers)
+            .unwrap_or_default())
+    }
+
+    /// Records the report as its session's turn when the task belongs to one (the
+    /// context the plan carries); nothing otherwise.
+    pub async fn record_turn(
+        &self,
+        session: Option<&str>,
+        task: &str,
+        report: &FinalReport,
+    ) -> Result<(), BusError> {
+        match session {
+            Some(session) => self.put_turn(session, task, report).await,
+            None => Ok(()),
+        }
+    }
+}
+
+/// How long a session's turns are kept when no setting says (`agents.session_ttl_secs`).
+pub const DEFAULT_SESSION_TTL: Duration = Duration::from_secs(3_600);

@@ -1,0 +1,453 @@
+//! Questions instead of guesses: when a request is missing something or reads two
+//! ways, the planner asks the user rather than refusing or picking one reading. Each
+//! question says how its answer goes back into the request ([`Fill`]), so the Planner
+//! resumes with the original request plus the answer ([`resume`]) and plans again.
+//!
+//! Asked for: a missing operand (`divide 10 by`), a numeric date that reads two ways
+//! (`03/04/2026` in English with no `day_first`), a reference to an earlier answer when
+//! the conversation has none (`multiply that by 3`), and a weekday name that could mean
+//! two dates (`what date is friday`). Detection is by trial: a question is asked only
+//! when filling the gap with a placeholder makes the request plannable, so nothing that
+//! would still fail after the answer is ever asked.
+
+use chorus_bus::{AnswerOption, TaskContext};
+use serde::{Deserialize, Serialize};
+
+use crate::lexer::{Tok, Token, lex};
+
+/// How an answer goes back into the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fill {
+    /// The answer (a number) goes right after this text: a missing operand.
+    After(String),
+    /// The answer (or the chosen option's value) replaces this text.
+    Replace(String),
+}
+
+/// What kind of answer settles a free (option-less) question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expect {
+    /// One of the question's options.
+    Option,
+    /// A number.
+    Number,
+    /// A number or a date.
+    Value,
+}
+
+/// A question for the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Question {
+    /// The question, in the user's language.
+    pub text: String,
+    /// The answers to choose from, when the set is finite.
+    pub options: Vec<AnswerOption>,
+    /// The part of the request it is about, as the user wrote it.
+    pub part: String,
+    /// How the answer goes back into the request.
+    pub fill: Fill,
+    /// What settles it.
+    pub expect: Expect,
+}
+
+/// An answer that does not settle the question (not one of the options, not a
+/// number): the Planner asks again, up to `agents.max_questions`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the answer {answer:?} does not settle the question")]
+pub struct Unsettled {
+    /// The answer as given.
+    pub answer: String,
+}
+
+/// Longest answer accepted, in characters.
+pub const MAX_ANSWER_CHARS: usize = 1000;
+
+/// The request `query` with `answer` to `question` filled in.
+pub fn resume(query: &str, question: &Question, answer: &str) -> Result<String, Unsettled> {
+    let unsettled = || Unsettled {
+        answer: answer.to_owned(),
+    };
+    let answer = answer.trim();
+    let value = match question.expect {
+        Expect::Option => pick(&question.options, answer).ok_or_else(unsettled)?,
+        Expect::Number => number_in(answer).ok_or_else(unsettled)?,
+        Expect::Value => number_in(answer)
+            .or_else(|| date_in(answer))
+            .ok_or_else(unsettled)?,
+    };
+    let filled = match &question.fill {
+        Fill::After(text) => match query.find(text.as_str()) {
+            Some(at) => {
+                let end = at + text.len();
+                format!("{} {value}{}", &query[..end], &query[end..])
+            }
+            None => format!("{} {value}", query.trim_end()),
+        },
+        Fill::Replace(text) => match query.find(text.as_str()) {
+            Some(at) => format!("{}{value}{}", &query[..at], &query[at + text.len()..]),
+            None => return Err(unsettled()),
+        },
+    };
+    Ok(filled)
+}
+
+/// The option `answer` picks: its number (`2`), an ordinal (`the first`), its label or
+/// value, or words found in one option only (`April` for `3 April 2026`).
+fn pick(options: &[AnswerOption], answer: &str) -> Option<String> {
+    let said = answer
+        .trim_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
+        .to_lowercase();
+    let toks = lex(&said);
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let index = match (toks.as_slice(), words.as_slice()) {
+        (
+            [
+                Token {
+                    tok: Tok::Num(n), ..
+                },
+            ],
+            _,
+        ) => n.parse::<usize>().ok(),
+        (_, w) if w.iter().any(|w| ORDINALS[0].contains(w)) => Some(1),
+        (_, w) if w.iter().any(|w| ORDINALS[1].contains(w)) => Some(2),
+        _ => None,
+    };
+    if let Some(k) = index.filter(|k| (1..=options.len()).contains(k)) {
+        return Some(options[k - 1].value.clone());
+    }
+    if let Some(o) = options
+        .iter()
+        .find(|o| o.label.to_lowercase() == said || o.value.to_lowercase() == said)
+    {
+        return Some(o.value.clone());
+    }
+    // A date written another way (`2026-04-03`, `3/4/2026` read day first).
+    if let Some(iso) = date_in(&said)
+        && let Some(o) = options.iter().find(|o| o.value == iso)
+    {
+        return Some(o.value.clone());
+    }
+    let mentions = |o: &AnswerOption| {
+        let own = format!("{} {}", o.label, o.value).to_lowercase();
+        let own_words: Vec<String> = lex(&own)
+            .iter()
+            .filter_map(|t| t.word().map(str::to_owned))
+            .collect();
+        !words.is_empty()
+            && words
+                .iter()
+                .any(|w| !COMMON.contains(w) && own_words.iter().any(|o| o == w))
+    };
+    let matching: Vec<&AnswerOption> = options.iter().filter(|o| mentions(o)).collect();
+    match matching.as_slice() {
+        [one] => Some(one.value.clone()),
+        _ => None,
+    }
+}
+
+/// Words that say "the first" and "the second" option.
+const ORDINALS: [&[&str]; 2] = [
+    &["first", "former", "đầu", "nhất"],
+    &["second", "latter", "sau", "nhì"],
+];
+
+/// Words every option's label may share, which pick none.
+const COMMON: &[&str] = &["the", "a", "one", "ngày", "tháng", "năm", "cái", "là"];
+
+/// The number `answer` is (digits or number words), as a normalised decimal string.
+fn number_in(answer: &str) -> Option<String> {
+    let toks = lex(answer);
+    let toks = crate::filler::trim_symbols(&toks);
+    match toks {
+        [
+            Token {
+                tok: Tok::Num(n), ..
+            },
+        ] => Some(n.clone()),
+        [
+            Token {
+                tok: Tok::Sym('-'), ..
+            },
+            Token {
+                tok: Tok::Num(n), ..
+            },
+        ] => Some(format!("-{n}")),
+        _ => match crate::numbers::parse_words(toks, 0, true) {
+            Some((n, used)) if used == toks.len() => Some(n),
+            _ => None,
+        },
+    }
+}
+
+/// The ISO date `answer` is.
+fn date_in(answer: &str) -> Option<String> {
+    let toks = lex(answer);
+    match crate::filler::trim_symbols(&toks) {
+        [
+            Token {
+                tok: Tok::Date(Some(iso)),
+                ..
+            },
+        ] => Some(iso.clone()),
+        _ => None,
+    }
+}
+
+fn vi(language: &str) -> bool {
+    language == "vi"
+}
+
+/// Month names for option labels.
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// A date as an option label: `3 April 2026`, `3 tháng 4 năm 2026`.
+fn date_label(iso: &str, language: &str) -> String {
+    let mut it = iso.split('-').map(|p| p.parse::<usize>().unwrap_or(0));
+    let (y, m, d) = (
+        it.next().unwrap_or(0),
+        it.next().unwrap_or(1),
+        it.next().unwrap_or(1),
+    );
+    match vi(language) {
+        true => format!("{d} tháng {m} năm {y}"),
+        false => format!("{d} {} {y}", MONTHS[m.clamp(1, 12) - 1]),
+    }
+}
+
+/// How a numeric date such as `03/04/2026` is read: `Some(true)` day first, `Some(false)`
+/// month first, `None` when neither the context nor the language says.
+pub fn day_first(ctx: &TaskContext, language: &str) -> Option<bool> {
+    if let Some(d) = ctx.day_first {
+        return Some(d);
+    }
+    let tag = ctx
+        .language
+        .as_deref()
+        .unwrap_or(language)
+        .to_ascii_lowercase();
+    let region = tag.split(['-', '_']).nth(1);
+    match (tag.split(['-', '_']).next(), region) {
+        (Some("vi"), _) => Some(true),
+        (Some("en"), Some("us" | "ph")) => Some(false),
+        (Some("en"), Some(_)) => Some(true),
+        _ if vi(language) => Some(true),
+        _ => None,
+    }
+}
+
+/// The numeric dates of `toks` whose day and month could be swapped (`03/04/2026`):
+/// the text as written and both readings (day first, month first) as ISO dates.
+pub fn two_way_dates(toks: &[Token], src: &str) -> Vec<(String, String, String)> {
+    toks.iter()
+        .filter_map(|t| {
+            let Tok::Date(Some(day_first)) = &t.tok else {
+                return None;
+            };
+            let text = &src[t.start..t.end];
+            let mut nums = text.split(['/', '.', '-']);
+            let (a, b, y) = (nums.next()?, nums.next()?, nums.next()?);
+            if a.len() > 2 || y.len() != 4 {
+                return None; // ISO (year first) reads one way only
+            }
+            let (a, b, y): (u32, u32, i32) = (a.parse().ok()?, b.parse().ok()?, y.parse().ok()?);
+            let month_first = crate::lexer::iso_date(y, a, b)?;
+            (a != b && a <= 12).then(|| (text.to_owned(), day_first.clone(), month_first))
+        })
+        .collect()
+}
+
+/// The question for a numeric date that reads two ways.
+pub fn which_date(text: &str, day_first: &str, month_first: &str, language: &str) -> Question {
+    let options = vec![
+        AnswerOption {
+            label: date_label(day_first, language),
+            value: day_first.to_owned(),
+        },
+        AnswerOption {
+            label: date_label(month_first, language),
+            value: month_first.to_owned(),
+        },
+    ];
+    let text_q = match vi(language) {
+        true => format!(
+            "\"{text}\" là ngày {} hay ngày {}?",
+            options[0].label, options[1].label
+        ),
+        false => format!(
+            "Does \"{text}\" mean {} or {}?",
+            options[0].label, options[1].label
+        ),
+    };
+    Question {
+        text: text_q,
+        options,
+        part: text.to_owned(),
+        fill: Fill::Replace(text.to_owned()),
+        expect: Expect::Option,
+    }
+}
+
+/// The question for a part missing its last operand (`divide 10 by`).
+pub fn missing_operand(part: &str, language: &str) -> Question {
+    let text = match vi(language) {
+        true => format!("\"{part}\" còn thiếu một số: số nào?"),
+        false => format!("\"{part}\" is missing a number: which number?"),
+    };
+    Question {
+        text,
+        options: Vec::new(),
+        part: part.to_owned(),
+        fill: Fill::After(part.to_owned()),
+        expect: Expect::Number,
+    }
+}
+
+/// The question for a reference to an earlier answer (`that`) in a request with no
+/// earlier answer to refer to.
+pub fn which_value(reference: &str, part: &str, language: &str) -> Question {
+    let text = match vi(language) {
+        true => format!(
+            "\"{reference}\" là số (hoặc ngày) nào? Cuộc trò chuyện này chưa có câu trả lời nào trước đó."
+        ),
+        false => format!(
+            "Which number (or date) do you mean by \"{reference}\"? There is no earlier answer in this conversation."
+        ),
+    };
+    Question {
+        text,
+        options: Vec::new(),
+        part: part.to_owned(),
+        fill: Fill::Replace(reference.to_owned()),
+        expect: Expect::Value,
+    }
+}
+
+/// The question for a weekday name that could mean two dates (`friday`): the coming
+/// one or the last one, each as the words the planner reads (`next friday`).
+pub fn which_weekday(text: &str, name: &str, language: &str) -> Question {
+    let (coming, last, q) = match vi(language) {
+        true => (
+            format!("{text} tới"),
+            format!("{text} tuần trước"),
+            format!("\"{text}\" là {text} tới hay {text} tuần trước?"),
+        ),
+        false => (
+            format!("next {name}"),
+            format!("last {name}"),
+            format!("Which {name} do you mean: the coming one or the last one?"),
+        ),
+    };
+    let options = vec![
+        AnswerOption {
+            label: match vi(language) {
+                true => coming.clone(),
+                false => format!("the coming {name}"),
+            },
+            value: coming,
+        },
+        AnswerOption {
+            label: match vi(language) {
+                true => last.clone(),
+                false => format!("last {name}"),
+            },
+            value: last,
+        },
+    ];
+    Question {
+        text: q,
+        options,
+        part: text.to_owned(),
+        fill: Fill::Replace(text.to_owned()),
+        expect: Expect::Option,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_operand_goes_after_its_part() {
+        let q = missing_operand("divide 10 by", "en");
+        assert_eq!(
+            resume("please divide 10 by?", &q, " 4 ").as_deref(),
+            Ok("please divide 10 by 4?")
+        );
+        assert_eq!(
+            resume("divide 10 by", &q, "two").as_deref(),
+            Ok("divide 10 by 2")
+        );
+        assert!(resume("divide 10 by", &q, "banana").is_err());
+    }
+
+    #[test]
+    fn an_option_is_picked_by_number_ordinal_label_value_or_its_own_words() {
+        let q = which_date("03/04/2026", "2026-04-03", "2026-03-04", "en");
+        assert_eq!(q.options[0].label, "3 April 2026");
+        let picks = [
+            ("1", "2026-04-03"),
+            ("2", "2026-03-04"),
+            ("the second one", "2026-03-04"),
+            ("3 April 2026", "2026-04-03"),
+            ("2026-03-04", "2026-03-04"),
+            ("March", "2026-03-04"),
+            ("april please", "2026-04-03"),
+        ];
+        for (answer, iso) in picks {
+            assert_eq!(
+                resume("what weekday is 03/04/2026", &q, answer).as_deref(),
+                Ok(format!("what weekday is {iso}").as_str()),
+                "{answer}"
+            );
+        }
+        for bad in ["3", "May", "both", ""] {
+            assert!(
+                resume("what weekday is 03/04/2026", &q, bad).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_dates_whose_day_and_month_can_swap_read_two_ways() {
+        let src = "03/04/2026 25/12/2026 2026-03-04 05/05/2026";
+        let found = two_way_dates(&lex(src), src);
+        assert_eq!(
+            found,
+            vec![(
+                "03/04/2026".to_owned(),
+                "2026-04-03".to_owned(),
+                "2026-03-04".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn the_language_or_the_context_settles_the_order() {
+        let ctx = |language: Option<&str>, day_first: Option<bool>| TaskContext {
+            language: language.map(str::to_owned),
+            day_first,
+            ..TaskContext::default()
+        };
+        assert_eq!(day_first(&ctx(None, None), "en"), None);
+        assert_eq!(day_first(&ctx(None, None), "vi"), Some(true));
+        assert_eq!(day_first(&ctx(Some("en-US"), None), "en"), Some(false));
+        assert_eq!(day_first(&ctx(Some("en-GB"), None), "en"), Some(true));
+        assert_eq!(day_first(&ctx(None, Some(false)), "vi"), Some(false));
+    }
+}

@@ -1,0 +1,204 @@
+//! When the planner asks instead of guessing or refusing, what it asks, and how the
+//! answer goes back into the request; follow-ups that use an earlier answer; compound
+//! requests answered part by part.
+
+mod common;
+
+use chorus_bus::TaskContext;
+use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, Question, plan, plan_in, resume};
+use common::line;
+
+fn tools() -> Capabilities {
+    Capabilities::default_tools()
+}
+
+/// The question asked about `query` (English context unless the query is Vietnamese).
+fn asked(query: &str) -> Question {
+    asked_in(query, &TaskContext::default())
+}
+
+fn asked_in(query: &str, ctx: &TaskContext) -> Question {
+    match plan(query, ctx, &tools()) {
+        PlanOutcome::Question { question, .. } => *question,
+        other => panic!("{query:?} asked nothing: {other:?}"),
+    }
+}
+
+/// The one-line steps for `query` with `answer` to its question filled in.
+fn answered(query: &str, answer: &str) -> Vec<String> {
+    let q = asked(query);
+    let resumed = resume(query, &q, answer).expect("settled");
+    common::steps(&resumed)
+}
+
+#[test]
+fn a_missing_operand_is_asked_for_and_the_answer_completes_the_part() {
+    for (query, part) in [
+        ("divide 10 by", "divide 10 by"),
+        ("what is 7 times?", "what is 7 times"),
+        ("tính 10 chia", "tính 10 chia"),
+        ("2 plus", "2 plus"),
+    ] {
+        let q = asked(query);
+        assert_eq!(q.part, part, "{query}");
+        assert!(q.options.is_empty());
+    }
+    assert!(asked("tính 10 chia").text.contains("còn thiếu một số"));
+    assert_eq!(
+        answered("divide 10 by", "4"),
+        vec![r#"s1 math/divide a="10" b="4" *"#]
+    );
+    assert_eq!(
+        answered("what is 7 times?", "three"),
+        vec![r#"s1 math/multiply a="7" b="3" *"#]
+    );
+}
+
+#[test]
+fn a_numeric_date_that_reads_two_ways_is_asked_about_unless_settled() {
+    let q = asked("what weekday is 03/04/2026");
+    assert_eq!(
+        q.text,
+        "Does \"03/04/2026\" mean 3 April 2026 or 4 March 2026?"
+    );
+    assert_eq!(
+        answered("what weekday is 03/04/2026", "April"),
+        vec![r#"s1 date/weekday date="2026-04-03" *"#]
+    );
+    assert_eq!(
+        answered("what weekday is 03/04/2026", "2"),
+        vec![r#"s1 date/weekday date="2026-03-04" *"#]
+    );
+    // Settled: Vietnamese reads day first, en-US month first, or the context says.
+    let us = TaskContext {
+        language: Some("en-US".into()),
+        ..TaskContext::default()
+    };
+    let PlanOutcome::Planned { plan: p, .. } = plan("what weekday is 03/04/2026", &us, &tools())
+    else {
+        panic!("en-US settles it")
+    };
+    assert_eq!(line(&p.steps[0]), r#"s1 date/weekday date="2026-03-04" *"#);
+    assert_eq!(
+        common::steps("03/04/2026 là thứ mấy"),
+        vec![r#"s1 date/weekday date="2026-04-03" *"#]
+    );
+    // A date whose day is over 12 reads one way only.
+    assert_eq!(
+        common::steps("what weekday is 25/12/2026"),
+        vec![r#"s1 date/weekday date="2026-12-25" *"#]
+    );
+}
+
+#[test]
+fn a_bare_weekday_is_asked_about_with_the_coming_and_the_last_one() {
+    let q = asked("what date is friday");
+    let values: Vec<&str> = q.options.iter().map(|o| o.value.as_str()).collect();
+    assert_eq!(values, ["next Friday", "last Friday"]);
+    let resumed = resume("what date is friday", &q, "the coming one").expect("settled");
+    assert_eq!(resumed, "what date is next Friday");
+    let resumed = resume("what date is friday", &q, "last").expect("settled");
+    assert_eq!(resumed, "what date is last Friday");
+}
+
+#[test]
+fn a_reference_with_no_earlier_answer_is_asked_about() {
+    let q = asked("now multiply that by 3");
+    assert!(q.text.contains("\"that\""), "{}", q.text);
+    assert_eq!(
+        answered("now multiply that by 3", "6"),
+        vec![r#"s1 math/multiply a="6" b="3" *"#]
+    );
+    assert!(
+        resume("now multiply that by 3", &q, "a lot").is_err(),
+        "a non-number does not settle it"
+    );
+}
+
+/// The plan for `query` in a conversation whose last answers are `answers`.
+fn follow_up(query: &str, answers: &[&str]) -> Vec<String> {
+    let conversation = Conversation {
+        session: true,
+        answers: answers.iter().map(|a| (*a).to_owned()).collect(),
+    };
+    match plan_in(query, &TaskContext::default(), &tools(), &conversation) {
+        PlanOutcome::Planned { plan, .. } => plan
+            .steps
+            .iter()
+            .map(|s| format!("{} recalled={}", line(s), s.recalled.join(",")))
+            .collect(),
+        other => panic!("{query:?} was not planned: {other:?}"),
+    }
+}
+
+#[test]
+fn follow_ups_use_the_last_answer_and_say_which_argument_it_is() {
+    assert_eq!(
+        follow_up("now multiply that by 3", &["6"]),
+        vec![r#"s1 math/multiply a="6" b="3" * recalled=a"#]
+    );
+    assert_eq!(
+        follow_up("nhân kết quả đó với 3", &["6"]),
+        vec![r#"s1 math/multiply a="6" b="3" * recalled=a"#]
+    );
+    assert_eq!(
+        follow_up("cộng thêm 5 vào đó", &["6"]),
+        vec![r#"s1 math/sum a="6" b="5" * recalled=a"#]
+    );
+    assert_eq!(
+        follow_up("add 10 days to that date", &["2026-12-25"]),
+        vec![r#"s1 date/add_duration amount=10 date="2026-12-25" unit="days" * recalled=date"#]
+    );
+    assert_eq!(
+        follow_up("and what weekday is it?", &["2026-12-25"]),
+        vec![r#"s1 date/weekday date="2026-12-25" * recalled=date"#]
+    );
+    // The value that fits is taken: a date question skips a numeric answer.
+    assert_eq!(
+        follow_up("what weekday is that date", &["2026-12-25", "18"]),
+        vec![r#"s1 date/weekday date="2026-12-25" * recalled=date"#]
+    );
+}
+
+#[test]
+fn a_compound_request_with_an_unclear_part_answers_the_rest_and_names_it() {
+    let outcome = plan(
+        "what is 9-4; also, what is the capital of France",
+        &TaskContext::default(),
+        &tools(),
+    );
+    let PlanOutcome::Planned {
+        plan: p, unplanned, ..
+    } = outcome
+    else {
+        panic!("planned in part: {outcome:?}")
+    };
+    assert_eq!(
+        p.steps.iter().map(line).collect::<Vec<_>>(),
+        vec![r#"s1 math/subtract a="9" b="4" *"#]
+    );
+    let unplanned = unplanned.expect("names the part");
+    assert!(unplanned.contains("the capital of France"), "{unplanned}");
+    // Three parts, the middle one not understood, joined by weak words.
+    let outcome = plan(
+        "2+4 and book me a flight and what weekday is 2026-12-25",
+        &TaskContext::default(),
+        &tools(),
+    );
+    let PlanOutcome::Planned {
+        plan: p, unplanned, ..
+    } = outcome
+    else {
+        panic!("planned in part: {outcome:?}")
+    };
+    assert_eq!(p.steps.len(), 2);
+    assert!(unplanned.expect("named").contains("book me a flight"));
+}
+
+#[test]
+fn a_compound_request_whose_unclear_part_a_question_settles_asks_it() {
+    let q = asked("what is 9-4 and divide 10 by");
+    assert_eq!(q.part, "divide 10 by");
+    let resumed = resume("what is 9-4 and divide 10 by", &q, "5").expect("settled");
+    assert_eq!(common::steps(&resumed).len(), 2);
+}
