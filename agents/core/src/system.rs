@@ -62,7 +62,11 @@ pub async fn run_role(
                     crate::llm::planner(&settings.llm)?,
                     crate::llm::Limits::of(settings),
                 )
-                .with_pool_wait(settings.pool_wait()),
+                .with_pool_wait(settings.pool_wait())
+                .with_questions(crate::roles::planner::Questions {
+                    max: settings.agents.max_questions,
+                    answer_timeout: settings.answer_timeout(),
+                }),
         ),
         Role::Router => Arc::new(Router::new(ctx, pools.clone())),
         Role::Synthesizer => Arc::new(

@@ -51,6 +51,9 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
                 if needs { format!("({text})") } else { text }
             }
             None => match step.arguments.get(name).map(value_text) {
+                Some(v) if step.recalled.iter().any(|r| r == name) => {
+                    format!("{v} {}", recalled_note(language))
+                }
                 Some(v) if v.starts_with('-') && parent.is_some_and(|(_, right)| right) => {
                     format!("({v})")
                 }
@@ -85,6 +88,15 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
                 .unwrap_or_else(|| "0".to_owned())
         ),
         tool => format!("{tool}({}, {})", operand("a", None), operand("b", None)),
+    }
+}
+
+/// What a value taken from the conversation is called in a report.
+pub fn recalled_note(language: &str) -> &'static str {
+    if language == "vi" {
+        "(câu trả lời trước của bạn)"
+    } else {
+        "(your last answer)"
     }
 }
 

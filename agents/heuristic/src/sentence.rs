@@ -16,6 +16,16 @@ fn arg(step: &StepReport, name: &str) -> String {
     step.arguments.get(name).map(value_text).unwrap_or_default()
 }
 
+/// `text` with "(your last answer)" after it when argument `name` of `step` came from
+/// the conversation.
+fn noted(step: &StepReport, name: &str, text: String, language: &str) -> String {
+    if step.recalled.iter().any(|r| r == name) {
+        format!("{text} {}", crate::formula::recalled_note(language))
+    } else {
+        text
+    }
+}
+
 /// What `step` was asked, as a noun phrase: `(2 + 4) × 3`, `the weekday of 2026-12-25`,
 /// `thứ của 25/12/2026`. Used when the step failed or did not finish.
 pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
@@ -28,7 +38,7 @@ pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
         match (d.is_empty(), vi) {
             (true, true) => "hôm nay".to_owned(),
             (true, false) => "today".to_owned(),
-            (false, _) => wording::date(&d, language),
+            (false, _) => noted(step, name, wording::date(&d, language), language),
         }
     };
     let amount = || wording::amount(&arg(step, "amount"), &arg(step, "unit"), language);
@@ -132,7 +142,7 @@ pub fn answer(
     };
     let from = |name: &str| {
         let d = arg(step, name);
-        (!d.is_empty()).then(|| wording::date(&d, language))
+        (!d.is_empty()).then(|| noted(step, name, wording::date(&d, language), language))
     };
     let amount = || wording::amount(&arg(step, "amount"), &arg(step, "unit"), language);
     let date_or_today = || match (from("date"), vi) {

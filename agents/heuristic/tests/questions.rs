@@ -202,3 +202,38 @@ fn a_compound_request_whose_unclear_part_a_question_settles_asks_it() {
     let resumed = resume("what is 9-4 and divide 10 by", &q, "5").expect("settled");
     assert_eq!(common::steps(&resumed).len(), 2);
 }
+
+#[test]
+fn the_report_says_which_value_came_from_the_last_answer() {
+    use chorus_bus::{ReportStatus, StepOutcome, StepReport};
+    use serde_json::json;
+    let step = |tool: &str, args: serde_json::Value, value: serde_json::Value| StepReport {
+        step_id: "s1".into(),
+        part: "now multiply that by 3".into(),
+        pool: "math".into(),
+        tool: tool.into(),
+        arguments: args.as_object().cloned().unwrap_or_default(),
+        inputs: Default::default(),
+        recalled: vec!["a".into()],
+        outcome: Some(StepOutcome::Ok {
+            text: value.to_string(),
+            value,
+        }),
+        output: true,
+    };
+    let math = step("multiply", json!({"a": "6", "b": "3"}), json!("18"));
+    let text =
+        chorus_heuristic::render_report("q", "en", &[math.clone()], ReportStatus::Completed, None);
+    assert_eq!(text.trim(), "6 (your last answer) × 3 = 18");
+    let vi = chorus_heuristic::render_report("q", "vi", &[math], ReportStatus::Completed, None);
+    assert_eq!(vi.trim(), "6 (câu trả lời trước của bạn) × 3 = 18");
+    let mut date = step(
+        "add_duration",
+        json!({"date": "2026-12-25", "amount": 10, "unit": "days"}),
+        json!("2027-01-04"),
+    );
+    date.pool = "date".into();
+    date.recalled = vec!["date".into()];
+    let text = chorus_heuristic::render_report("q", "en", &[date], ReportStatus::Completed, None);
+    assert!(text.contains("2026-12-25 (your last answer)"), "{text}");
+}

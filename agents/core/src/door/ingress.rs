@@ -75,12 +75,8 @@ pub async fn run_publish_ingress(
 }
 
 /// Listens on `topic`'s channel until `shutdown`, handing each payload to `handle`.
-async fn listen<F, Fut>(
-    bus: &dyn Bus,
-    topic: Topic,
-    shutdown: impl Future<Output = ()>,
-    handle: F,
-) where
+async fn listen<F, Fut>(bus: &dyn Bus, topic: Topic, shutdown: impl Future<Output = ()>, handle: F)
+where
     F: Fn(String) -> Fut,
     Fut: Future<Output = Result<Ingested, BusError>>,
 {
