@@ -222,8 +222,13 @@ fn the_report_says_which_value_came_from_the_last_answer() {
         output: true,
     };
     let math = step("multiply", json!({"a": "6", "b": "3"}), json!("18"));
-    let text =
-        chorus_heuristic::render_report("q", "en", &[math.clone()], ReportStatus::Completed, None);
+    let text = chorus_heuristic::render_report(
+        "q",
+        "en",
+        std::slice::from_ref(&math),
+        ReportStatus::Completed,
+        None,
+    );
     assert_eq!(text.trim(), "6 (your last answer) × 3 = 18");
     let vi = chorus_heuristic::render_report("q", "vi", &[math], ReportStatus::Completed, None);
     assert_eq!(vi.trim(), "6 (câu trả lời trước của bạn) × 3 = 18");
