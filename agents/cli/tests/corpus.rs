@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use chorus_agents::client::ask;
+use chorus_agents::client::{Reply, answer, ask_turn};
 use chorus_agents::settings::Settings;
-use chorus_bus::{FinalReport, ReportStatus, TaskContext};
+use chorus_agents::state::TaskState;
+use chorus_bus::{Bus, FinalReport, ReportStatus, TaskContext};
 use chorus_cli::local::LocalSystem;
 use futures::StreamExt;
 
@@ -26,6 +27,10 @@ enum Expect {
     Refused(String),
     /// A capabilities answer: status completed, no steps.
     Help,
+    /// A question for the user whose text contains this (case-insensitive).
+    Asks(String),
+    /// Status partial (a part was not understood, or failed) with these output values.
+    Partial(Vec<String>),
 }
 
 /// One request of the corpus, with the context in force on its line.
@@ -38,6 +43,10 @@ struct Case {
     now: Option<String>,
     timezone: Option<String>,
     language: Option<String>,
+    /// The conversation the line belongs to (`@session NAME`).
+    session: Option<String>,
+    /// `> ANSWER => …`: the answer to the question the line before asked.
+    answers_previous: bool,
 }
 
 impl Case {
@@ -60,6 +69,7 @@ fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
     let mut now: Option<String> = None;
     let mut timezone: Option<String> = None;
     let mut language: Option<String> = None;
+    let mut session: Option<String> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let trimmed = raw.trim();
@@ -76,6 +86,7 @@ fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
             match name {
                 "now" => now = value,
                 "tz" => timezone = value,
+                "session" => session = value.map(|v| format!("corpus-{file}-{v}")),
                 "lang" => match value.as_deref() {
                     None | Some("en") | Some("vi") => language = value,
                     Some(other) => errors.push(format!(
@@ -83,7 +94,7 @@ fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
                     )),
                 },
                 other => errors.push(format!(
-                    "{file}:{line}: unknown directive @{other} (known: @now, @tz, @lang)"
+                    "{file}:{line}: unknown directive @{other} (known: @now, @tz, @lang, @session)"
                 )),
             }
             continue;
@@ -92,7 +103,16 @@ fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
             errors.push(format!("{file}:{line}: no ` => ` in {trimmed:?}"));
             continue;
         };
-        let query = trimmed[..arrow].trim().to_owned();
+        let (answers_previous, query) = match trimmed[..arrow].trim().strip_prefix("> ") {
+            Some(answer) => (true, answer.trim().to_owned()),
+            None => (false, trimmed[..arrow].trim().to_owned()),
+        };
+        if answers_previous && !cases.last().is_some_and(|c: &Case| c.expect_asks()) {
+            errors.push(format!(
+                "{file}:{line}: `> ANSWER` must follow a line that expects a question (asks:)"
+            ));
+            continue;
+        }
         let (expected, comment) = split_comment(trimmed, arrow + 4);
         let expected = expected[arrow + 4..].trim();
         if query.is_empty() || expected.is_empty() {
@@ -115,6 +135,10 @@ fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
                 continue;
             }
             Expect::Refused(text.trim().to_owned())
+        } else if let Some(text) = expected.strip_prefix("asks:") {
+            Expect::Asks(text.trim().to_owned())
+        } else if let Some(values) = expected.strip_prefix("partial:") {
+            Expect::Partial(values.split(" | ").map(|v| v.trim().to_owned()).collect())
         } else {
             Expect::Values(expected.split(" | ").map(|v| v.trim().to_owned()).collect())
         };
@@ -126,9 +150,39 @@ fn parse(file: &str, text: &str) -> (Vec<Case>, Vec<String>) {
             now: now.clone(),
             timezone: timezone.clone(),
             language: language.clone(),
+            session: session.clone(),
+            answers_previous,
         });
     }
     (cases, errors)
+}
+
+impl Case {
+    fn expect_asks(&self) -> bool {
+        matches!(self.expect, Expect::Asks(_))
+    }
+
+    /// Whether this line runs after the one before, in the same unit: an answer to its
+    /// question, or a later turn of the same conversation.
+    fn follows(&self, before: &Case) -> bool {
+        self.answers_previous
+            || (self.session.is_some()
+                && self.session == before.session
+                && self.file == before.file)
+    }
+}
+
+/// The lines grouped into units run one after another (a conversation, a question and
+/// its answers); units run concurrently.
+fn units(cases: &[Case]) -> Vec<Vec<Case>> {
+    let mut out: Vec<Vec<Case>> = Vec::new();
+    for case in cases {
+        match out.last_mut() {
+            Some(unit) if unit.last().is_some_and(|b| case.follows(b)) => unit.push(case.clone()),
+            _ => out.push(vec![case.clone()]),
+        }
+    }
+    out
 }
 
 /// The report text in lower case without the request it quotes (as typed, or without
@@ -145,10 +199,55 @@ fn without_query(text: &str, query: &str) -> String {
     text
 }
 
+/// What is wrong with `reply` for `case`, if anything.
+fn check_reply(case: &Case, reply: &Reply) -> Option<String> {
+    match (reply, &case.expect) {
+        (Reply::Report(report), _) => check(case, report),
+        (Reply::Question(q), Expect::Asks(text)) => {
+            let mut wrong = Vec::new();
+            if !q.question.to_lowercase().contains(&text.to_lowercase()) {
+                wrong.push(format!(
+                    "asked {:?}, which does not contain {text:?}",
+                    q.question
+                ));
+            }
+            if let Some(lang) = &case.language
+                && &q.language != lang
+            {
+                wrong.push(format!(
+                    "expected a question in {lang}, got one in {}",
+                    q.language
+                ));
+            }
+            (!wrong.is_empty()).then(|| wrong.join("; "))
+        }
+        (Reply::Question(q), _) => Some(format!(
+            "expected a report, got the question {:?}",
+            q.question
+        )),
+    }
+}
+
 /// What is wrong with `report` for `case`, if anything.
 fn check(case: &Case, report: &FinalReport) -> Option<String> {
     let mut wrong = Vec::new();
     match &case.expect {
+        Expect::Asks(text) => wrong.push(format!(
+            "expected a question containing {text:?}, got a report (status {:?}) with {}",
+            report.status,
+            report.answers().join(" | ")
+        )),
+        Expect::Partial(values) => {
+            let got = report.answers();
+            if &got != values || report.status != ReportStatus::Partial {
+                wrong.push(format!(
+                    "expected partial with {}, got {} (status {:?})",
+                    values.join(" | "),
+                    got.join(" | "),
+                    report.status
+                ));
+            }
+        }
         Expect::Values(values) => {
             let got = report.answers();
             if &got != values {
@@ -245,34 +344,21 @@ async fn the_corpus_gets_the_expected_answers() {
         corpus_dir().display()
     );
 
-    let system = LocalSystem::start(Settings::default()).await;
+    let settings = Settings::default();
+    let system = LocalSystem::start(settings.clone()).await;
     let bus = system.infra.bus.clone();
-    let results: Vec<(Case, Result<FinalReport, String>)> =
-        futures::stream::iter(cases.iter().cloned())
-            .map(|case| {
-                let bus = bus.clone();
-                async move {
-                    let context = TaskContext {
-                        now: case.now.clone(),
-                        timezone: case.timezone.clone(),
-                        ..TaskContext::default()
-                    };
-                    let asked = tokio::time::timeout(
-                        TIMEOUT + Duration::from_secs(2),
-                        ask(&*bus, &case.query, context, TIMEOUT, |_| {}),
-                    )
-                    .await;
-                    let report = match asked {
-                        Ok(Ok((_, report))) => Ok(report),
-                        Ok(Err(e)) => Err(e.to_string()),
-                        Err(_) => Err(format!("no report within {TIMEOUT:?}")),
-                    };
-                    (case, report)
-                }
-            })
-            .buffer_unordered(CONCURRENCY)
-            .collect()
-            .await;
+    let state = TaskState::for_settings(system.infra.store.clone(), &settings);
+    let results: Vec<(Case, Result<Reply, String>)> = futures::stream::iter(units(&cases))
+        .map(|unit| {
+            let (bus, state) = (bus.clone(), state.clone());
+            async move { run_unit(bus.as_ref(), &state, unit).await }
+        })
+        .buffer_unordered(CONCURRENCY)
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
     system.stop().await;
 
     // file → (requests, passed)
@@ -282,14 +368,18 @@ async fn the_corpus_gets_the_expected_answers() {
         let entry = per_file.entry(case.file.clone()).or_default();
         entry.0 += 1;
         let wrong = match &report {
-            Ok(r) => check(&case, r).map(|w| {
+            Ok(r) => check_reply(&case, r).map(|w| {
+                let (answers, text) = match r {
+                    Reply::Report(r) => (r.answers(), r.text.clone()),
+                    Reply::Question(q) => (Vec::new(), q.question.clone()),
+                };
                 format!(
                     "{}\n    query:    {}\n    {}\n    answers:  {:?}\n    report:\n{}",
                     case.at(),
                     case.query,
                     w,
-                    r.answers(),
-                    indent(&r.text)
+                    answers,
+                    indent(&text)
                 )
             }),
             Err(e) => Some(format!(
@@ -333,6 +423,50 @@ async fn the_corpus_gets_the_expected_answers() {
     }
 }
 
+/// Runs one unit's lines in order: a request, or the answer to the question before.
+async fn run_unit(
+    bus: &dyn Bus,
+    state: &TaskState,
+    unit: Vec<Case>,
+) -> Vec<(Case, Result<Reply, String>)> {
+    let mut out = Vec::with_capacity(unit.len());
+    let mut open: Option<(String, u32)> = None;
+    for case in unit {
+        let context = TaskContext {
+            now: case.now.clone(),
+            timezone: case.timezone.clone(),
+            session_id: case.session.clone(),
+            ..TaskContext::default()
+        };
+        let limit = TIMEOUT + Duration::from_secs(2);
+        let reply = match (case.answers_previous, &open) {
+            (true, Some((task, number))) => {
+                let asked = answer(bus, state, task, *number, &case.query, TIMEOUT, |_| {});
+                match tokio::time::timeout(limit, asked).await {
+                    Ok(Ok(reply)) => Ok((task.clone(), reply)),
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(_) => Err(format!("no reply within {TIMEOUT:?}")),
+                }
+            }
+            (true, None) => Err("no question is open to answer".to_owned()),
+            (false, _) => {
+                let asked = ask_turn(bus, &case.query, context, TIMEOUT, |_| {});
+                match tokio::time::timeout(limit, asked).await {
+                    Ok(Ok(done)) => Ok(done),
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(_) => Err(format!("no reply within {TIMEOUT:?}")),
+                }
+            }
+        };
+        open = match &reply {
+            Ok((task, Reply::Question(q))) => Some((task.clone(), q.number)),
+            _ => None,
+        };
+        out.push((case, reply.map(|(_, r)| r)));
+    }
+    out
+}
+
 #[test]
 fn the_format_is_parsed_as_documented() {
     let text = "# a comment\n\n@now 2026-11-23T09:00:00Z   # the clock\n@tz UTC\n@lang vi\n\
@@ -345,7 +479,12 @@ fn the_format_is_parsed_as_documented() {
         1/0 => failed: division by zero\n\
         @lang none\n@now none\n\
         no arrow here\n\
-        @weather sunny\n";
+        @weather sunny\n\
+        @session s\n\
+        divide 10 by => asks: missing\n\
+        > 4 => 2.5\n\
+        2+4 and book a flight => partial: 6\n\
+        > 5 => 1\n";
     let (cases, errors) = parse("t.txt", text);
     let expects: Vec<_> = cases.iter().map(|c| c.expect.clone()).collect();
     assert_eq!(
@@ -357,14 +496,22 @@ fn the_format_is_parsed_as_documented() {
             Expect::Refused("poems".into()),
             Expect::Help,
             Expect::Values(vec!["failed: division by zero".into()]),
+            Expect::Asks("missing".into()),
+            Expect::Values(vec!["2.5".into()]),
+            Expect::Partial(vec!["6".into()]),
         ]
     );
+    assert_eq!(cases[7].session.as_deref(), Some("corpus-t.txt-s"));
+    assert!(cases[7].answers_previous && !cases[8].answers_previous);
+    assert_eq!(cases[7].query, "4");
+    assert_eq!(units(&cases).last().map(Vec::len), Some(3));
     assert_eq!(cases[0].now.as_deref(), Some("2026-11-23T09:00:00Z"));
     assert_eq!(cases[0].timezone.as_deref(), Some("UTC"));
     assert_eq!(cases[0].language.as_deref(), Some("vi"));
     assert_eq!(cases[1].query, "the mean of 3, 5 and 10");
     assert_eq!(cases[4].line, 11);
-    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    assert!(errors[3].contains("must follow a line"), "{errors:?}");
     assert!(
         errors[0].starts_with("t.txt:10: a refusal needs"),
         "{errors:?}"

@@ -85,17 +85,20 @@ impl TaskState {
         Ok(turns)
     }
 
-    /// The answers of the session's latest turn that has any (a follow-up refers to
-    /// the last thing Chorus answered).
+    /// The answers of the session's latest turns that have any, oldest first: the last
+    /// [`RECALLED_TURNS`] such turns, so a follow-up can refer to the last number even
+    /// when the turn after it answered with a weekday.
     pub async fn last_answers(&self, session: &str) -> Result<Vec<String>, BusError> {
-        Ok(self
-            .turns(session)
-            .await?
+        let turns = self.turns(session).await?;
+        let mut recent: Vec<Vec<String>> = turns
             .into_iter()
             .rev()
-            .find(|t| !t.answers.is_empty())
+            .filter(|t| !t.answers.is_empty())
+            .take(RECALLED_TURNS)
             .map(|t| t.answers)
-            .unwrap_or_default())
+            .collect();
+        recent.reverse();
+        Ok(recent.into_iter().flatten().collect())
     }
 
     /// Records the report as its session's turn when the task belongs to one (the
@@ -112,6 +115,9 @@ impl TaskState {
         }
     }
 }
+
+/// How many of a session's latest answered turns a follow-up may refer to.
+pub const RECALLED_TURNS: usize = 3;
 
 /// How long a session's turns are kept when no setting says (`agents.session_ttl_secs`).
 pub const DEFAULT_SESSION_TTL: Duration = Duration::from_secs(3_600);

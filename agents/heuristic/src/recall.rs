@@ -11,8 +11,8 @@ use crate::lexer::{Token, words_at};
 pub struct Conversation {
     /// Whether the request belongs to a session at all.
     pub session: bool,
-    /// The output values of the session's last answered turn, in plan order (numbers
-    /// as decimal strings, dates as ISO dates).
+    /// The output values of the session's last answered turns, oldest first (numbers
+    /// as decimal strings, dates as ISO dates): a reference takes the latest that fits.
     pub answers: Vec<String>,
 }
 
