@@ -23,6 +23,9 @@ pub enum Fill {
     After(String),
     /// The answer (or the chosen option's value) replaces this text.
     Replace(String),
+    /// The answer goes after the whole request, with the question it answers (a
+    /// model's question, which the model reads again when it plans).
+    Context(String),
 }
 
 /// What kind of answer settles a free (option-less) question.
@@ -35,6 +38,8 @@ pub enum Expect {
     Number,
     /// A number or a date.
     Value,
+    /// Any text.
+    Text,
 }
 
 /// A question for the user.
@@ -76,6 +81,7 @@ pub fn resume(query: &str, question: &Question, answer: &str) -> Result<String, 
         Expect::Value => number_in(answer)
             .or_else(|| date_in(answer))
             .ok_or_else(unsettled)?,
+        Expect::Text => pick(&question.options, answer).unwrap_or_else(|| answer.to_owned()),
     };
     let filled = match &question.fill {
         Fill::After(text) => match query.find(text.as_str()) {
@@ -89,6 +95,7 @@ pub fn resume(query: &str, question: &Question, answer: &str) -> Result<String, 
             Some(at) => format!("{}{value}{}", &query[..at], &query[at + text.len()..]),
             None => return Err(unsettled()),
         },
+        Fill::Context(asked) => format!("{}\n(answer to \"{asked}\": {value})", query.trim_end()),
     };
     Ok(filled)
 }
@@ -377,6 +384,24 @@ pub fn which_weekday(text: &str, name: &str, language: &str) -> Question {
     }
 }
 
+/// A question a model asked about `query` (its text and options in the user's
+/// language): any answer settles it, and goes after the request for the model to read.
+pub fn from_model(query: &str, text: &str, options: &[String]) -> Question {
+    Question {
+        text: text.to_owned(),
+        options: options
+            .iter()
+            .map(|o| AnswerOption {
+                label: o.clone(),
+                value: o.clone(),
+            })
+            .collect(),
+        part: query.trim().to_owned(),
+        fill: Fill::Context(text.to_owned()),
+        expect: Expect::Text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,6 +446,23 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn a_models_question_takes_any_answer_after_the_request() {
+        let q = from_model(
+            "split the bill",
+            "Among how many people?",
+            &["2".into(), "3".into()],
+        );
+        assert_eq!(
+            resume("split the bill", &q, "the second").as_deref(),
+            Ok("split the bill\n(answer to \"Among how many people?\": 3)")
+        );
+        assert_eq!(
+            resume("split the bill", &q, "four of us").as_deref(),
+            Ok("split the bill\n(answer to \"Among how many people?\": four of us)")
+        );
     }
 
     #[test]

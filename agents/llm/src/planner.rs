@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use chorus_bus::{Plan, PlannerKind, TaskContext};
+use chorus_bus::{PlannerKind, TaskContext};
 use chorus_heuristic::{Capabilities, Conversation, MAX_QUERY_CHARS, PlanOutcome, detect_language};
 use serde_json::{Value, json};
 use tracing::{info, warn};
@@ -19,7 +19,7 @@ use crate::error::{LlmError, PlanFallback};
 use crate::prompt::{Prompts, plan_messages};
 use crate::settings::LlmSettings;
 use crate::tools::{PoolTool, capabilities};
-use crate::validate::parse_plan;
+use crate::validate::{ModelAnswer, ModelPlan, parse_answer};
 
 /// Which way a query's plan was made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,8 +86,20 @@ pub async fn plan_with_fallback(
     let Some(llm) = llm.filter(|_| !certain && !too_long && !tools.is_empty()) else {
         return (heuristic, PlanPath::Heuristic);
     };
-    match llm.plan(query, ctx, tools).await {
-        Ok(plan) => {
+    match llm.plan(query, ctx, tools, &conversation.answers).await {
+        Ok(ModelAnswer::Question(q)) => {
+            info!(path = "llm", "the model asks the user");
+            let question = chorus_heuristic::question::from_model(query, &q.text, &q.options);
+            let language = heuristic.language().to_owned();
+            (
+                PlanOutcome::Question {
+                    language,
+                    question: Box::new(question),
+                },
+                PlanPath::Llm,
+            )
+        }
+        Ok(ModelAnswer::Plan(plan)) => {
             info!(
                 steps = plan.steps.len(),
                 path = "llm",
@@ -136,26 +148,30 @@ impl LlmPlanner {
 
     /// The model's plan for `query` with `tools`, checked: known pools and tools,
     /// arguments that fit each tool's input schema, references only to earlier steps,
-    /// at most `max_steps` steps. Any failure says why.
+    /// at most `max_steps` steps — or its question for the user. `earlier_answers` are
+    /// the conversation's last answers, which the request may refer to. Any failure
+    /// says why.
     pub async fn plan(
         &self,
         query: &str,
         ctx: &TaskContext,
         tools: &[PoolTool],
-    ) -> Result<Plan, PlanFallback> {
+        earlier_answers: &[String],
+    ) -> Result<ModelAnswer, PlanFallback> {
         let language = detect_language(query, ctx.language.as_deref());
-        let messages = plan_messages(&self.prompts, query, ctx, &language, tools);
+        let messages = plan_messages(&self.prompts, query, ctx, &language, tools, earlier_answers);
         let text = self
             .client
             .complete(&messages, Some(&self.response_format))
             .await?;
-        parse_plan(&text, tools, self.settings().max_steps)
+        parse_answer(&text, tools, self.settings().max_steps)
     }
 }
 
-/// The JSON Schema of [`Plan`], from its schemars derive.
+/// The JSON Schema of a planning answer ([`ModelPlan`]: steps, or a question), from its
+/// schemars derive.
 pub fn plan_schema() -> Value {
-    serde_json::to_value(schemars::schema_for!(Plan)).unwrap_or(Value::Bool(true))
+    serde_json::to_value(schemars::schema_for!(ModelPlan)).unwrap_or(Value::Bool(true))
 }
 
 /// The `response_format` of a plan request: `json_schema` with the plan's schema, or

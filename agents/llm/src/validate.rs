@@ -1,17 +1,108 @@
 //! Checks a model-made plan before anything runs it: it must parse as a [`Plan`], be a
 //! DAG of references to earlier steps within the step limit, and use only live pools and
 //! tools with arguments that fit each tool's input schema. The first problem found is
-//! the fallback reason.
+//! the fallback reason. A planning answer may instead be a question for the user
+//! ([`ModelAnswer`]), checked for shape and size like any plan.
 
-use chorus_bus::Plan;
+use chorus_bus::{Plan, Step};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::error::PlanFallback;
 use crate::tools::{PoolTool, check_arguments};
 
-/// The plan in the model's answer `text`, checked against `tools` and `max_steps`.
-pub fn parse_plan(text: &str, tools: &[PoolTool], max_steps: usize) -> Result<Plan, PlanFallback> {
-    let mut plan: Plan = serde_json::from_str(strip_fences(text))
+/// Longest question a model may ask, in characters.
+pub const MAX_QUESTION_CHARS: usize = 500;
+/// Most options a model's question may offer.
+pub const MAX_OPTIONS: usize = 8;
+/// Longest option, in characters.
+pub const MAX_OPTION_CHARS: usize = 200;
+
+/// A question instead of a plan: what only the user can settle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ModelQuestion {
+    /// The question, in the user's language.
+    pub text: String,
+    /// The answers to choose from, when the set is finite.
+    #[serde(default)]
+    pub options: Vec<String>,
+}
+
+/// What the model may answer when asked for a plan: steps, or (when the request is
+/// missing something only the user can say, or reads two ways) a question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "ModelPlan")]
+pub struct ModelPlan {
+    /// The steps (empty when asking).
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    /// A question for the user instead of steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<ModelQuestion>,
+}
+
+/// A checked planning answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelAnswer {
+    /// A plan that passed every check.
+    Plan(Plan),
+    /// A question for the user.
+    Question(ModelQuestion),
+}
+
+/// The planning answer in the model's `text`: a plan checked against `tools` and
+/// `max_steps`, or a question (non-empty, within [`MAX_QUESTION_CHARS`], at most
+/// [`MAX_OPTIONS`] options of [`MAX_OPTION_CHARS`]). Both at once is invalid.
+pub fn parse_answer(
+    text: &str,
+    tools: &[PoolTool],
+    max_steps: usize,
+) -> Result<ModelAnswer, PlanFallback> {
+    let answer: ModelPlan = serde_json::from_str(strip_fences(text))
         .map_err(|e| PlanFallback::InvalidJson(e.to_string()))?;
+    match answer.question {
+        None => check_plan(
+            Plan {
+                steps: answer.steps,
+            },
+            tools,
+            max_steps,
+        )
+        .map(ModelAnswer::Plan),
+        Some(_) if !answer.steps.is_empty() => Err(PlanFallback::InvalidJson(
+            "a plan with both steps and a question".into(),
+        )),
+        Some(q) => {
+            let chars = q.text.trim().chars().count();
+            let fits = chars > 0
+                && chars <= MAX_QUESTION_CHARS
+                && q.options.len() <= MAX_OPTIONS
+                && q.options
+                    .iter()
+                    .all(|o| !o.trim().is_empty() && o.chars().count() <= MAX_OPTION_CHARS);
+            if !fits {
+                return Err(PlanFallback::InvalidJson(format!(
+                    "a question must have 1..={MAX_QUESTION_CHARS} characters and at most {MAX_OPTIONS} non-empty options of at most {MAX_OPTION_CHARS}"
+                )));
+            }
+            Ok(ModelAnswer::Question(ModelQuestion {
+                text: q.text.trim().to_owned(),
+                options: q.options.iter().map(|o| o.trim().to_owned()).collect(),
+            }))
+        }
+    }
+}
+
+/// The plan in the model's answer `text`, checked against `tools` and `max_steps` (a
+/// question is not a plan here: the iteration advisor must plan).
+pub fn parse_plan(text: &str, tools: &[PoolTool], max_steps: usize) -> Result<Plan, PlanFallback> {
+    let plan: Plan = serde_json::from_str(strip_fences(text))
+        .map_err(|e| PlanFallback::InvalidJson(e.to_string()))?;
+    check_plan(plan, tools, max_steps)
+}
+
+/// Checks `plan`; a plan showing nothing shows its last step.
+fn check_plan(mut plan: Plan, tools: &[PoolTool], max_steps: usize) -> Result<Plan, PlanFallback> {
     validate_plan(&plan, tools, max_steps)?;
     if !plan.steps.iter().any(|s| s.output) {
         // A plan showing nothing would make an empty report: show its last step.
@@ -121,6 +212,34 @@ mod tests {
             parse_plan(two, &tools(), 1),
             Err(PlanFallback::Invalid(PlanError::TooManySteps(2, 1)))
         );
+    }
+
+    #[test]
+    fn a_question_instead_of_a_plan_is_checked_like_a_plan() {
+        let asked = r#"{"question": {"text": " Among how many people? ", "options": ["2", "3"]}}"#;
+        assert_eq!(
+            parse_answer(asked, &tools(), 8),
+            Ok(ModelAnswer::Question(ModelQuestion {
+                text: "Among how many people?".into(),
+                options: vec!["2".into(), "3".into()],
+            }))
+        );
+        let both = r#"{"steps":[{"id":"s1","pool":"math","tool":"sum","arguments":{"a":1,"b":1}}],
+                      "question": {"text": "Sure?"}}"#;
+        assert!(parse_answer(both, &tools(), 8).is_err());
+        let blank = r#"{"question": {"text": "  "}}"#;
+        assert_eq!(
+            parse_answer(blank, &tools(), 8).map_err(|e| e.code()),
+            Err("invalid_json".to_owned())
+        );
+        let long = format!(r#"{{"question": {{"text": "{}"}}}}"#, "x".repeat(501));
+        assert!(parse_answer(&long, &tools(), 8).is_err());
+        let plan =
+            r#"{"steps":[{"id":"s1","pool":"math","tool":"sum","arguments":{"a":"2","b":"4"}}]}"#;
+        assert!(matches!(
+            parse_answer(plan, &tools(), 8),
+            Ok(ModelAnswer::Plan(_))
+        ));
     }
 
     #[test]
