@@ -195,12 +195,15 @@ impl Planning<'_> {
             return PlanOutcome::Capabilities { language, message };
         }
         // Numeric dates that read two ways: settled by the context or the language, or
-        // asked about.
-        let mut settled = query.to_owned();
+        // asked about. Only a month-first reading rewrites the request.
+        let mut settled: Option<String> = None;
         for (text, day_first, month_first) in question::two_way_dates(&toks, query) {
             match question::day_first(self.ctx, &language) {
                 Some(true) => {}
-                Some(false) => settled = settled.replacen(&text, &month_first, 1),
+                Some(false) => {
+                    let current = settled.as_deref().unwrap_or(query);
+                    settled = Some(current.replacen(&text, &month_first, 1));
+                }
                 None => {
                     let question = question::which_date(&text, &day_first, &month_first, &language);
                     return PlanOutcome::Question {
@@ -210,8 +213,10 @@ impl Planning<'_> {
                 }
             }
         }
-        let query = settled.as_str();
-        let toks = lexer::lex(query);
+        let (query, toks) = match &settled {
+            Some(text) => (text.as_str(), lexer::lex(text)),
+            None => (query, toks),
+        };
         let reference = recall::find(&toks, query);
         if let Some(r) = &reference {
             for value in self.conversation.answers.iter().rev() {
@@ -231,7 +236,7 @@ impl Planning<'_> {
                 }
             }
         }
-        let reading = self.read(query, &language);
+        let reading = self.read_lexed(query, &toks, &language);
         let may_ask = match &reading.outcome {
             PlanOutcome::Planned { unplanned, .. } => unplanned.is_some(),
             PlanOutcome::Unplannable { pool_down, .. } => pool_down.is_none(),
@@ -294,12 +299,16 @@ impl Planning<'_> {
 
     /// Reads `query` part by part and plans what was understood.
     fn read(&self, query: &str, language: &str) -> Reading {
+        self.read_lexed(query, &lexer::lex(query), language)
+    }
+
+    /// [`Planning::read`] of `query` lexed as `toks`.
+    fn read_lexed(&self, query: &str, toks: &[lexer::Token], language: &str) -> Reading {
         let done = |outcome: PlanOutcome| Reading {
             outcome,
             failed: Vec::new(),
         };
-        let toks = lexer::lex(query);
-        let parsed = match compound::parse_request(&toks, query) {
+        let parsed = match compound::parse_request(toks, query) {
             Ok(parsed) if parsed.parts.is_empty() => {
                 let message = messages::help(language, self.tools);
                 return done(PlanOutcome::Capabilities {
