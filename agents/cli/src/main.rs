@@ -35,6 +35,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Ask a question and print the report.
+    ///
+    /// When the task asks back (a missing number, a date that reads two ways), the
+    /// question is answered with the next --answer, or asked on the terminal; with
+    /// neither, it is printed with the ways to answer the waiting task.
+    ///
+    /// Exit codes: 0 the report says completed; 1 another status (partial, failed,
+    /// deadline_exceeded, unplannable, unanswered) or an error (refused, timed out);
+    /// 2 Redis unreachable or nothing would answer; 3 a question left unanswered.
     Ask(commands::ask::AskArgs),
     /// Live tail of every topic (time, topic, from → to, task, short payload).
     Watch(commands::watch::WatchArgs),
@@ -69,7 +77,7 @@ async fn main() -> anyhow::Result<()> {
         Err(e) if e.is::<commands::preflight::NotReady>() => {
             // One line, not a chain: what is wrong and how to fix it.
             eprintln!("chorus: {e}");
-            std::process::exit(2);
+            std::process::exit(commands::ask::exit::NOT_READY);
         }
         other => other,
     }

@@ -1,7 +1,7 @@
 //! One-line renderings of messages for `chorus watch` and `chorus trace`: the time of
 //! day, and a short summary of the payload ("s1 sum a=2 b=4", "s1 = 6", …).
 
-use chorus_bus::{Message, Payload, StepOutcome, Topic};
+use chorus_bus::{Message, Payload, StepOutcome};
 
 /// Longest summary printed, in characters.
 const MAX_SUMMARY: usize = 120;
@@ -26,12 +26,20 @@ fn id_time_us(msg: &Message) -> Option<u64> {
     Some(secs * 1_000_000 + u64::from(nanos) / 1000)
 }
 
-/// Whether `msg` is a bare `{"query": …}` request as decoded from a stream: its
-/// envelope was made when it was read, but its id carries the stream entry's time.
+/// Whether `msg` is a client's bare payload as decoded from a stream — a
+/// `{"query": …}` request, or a `{"task_id": …, "answer": …}` answer, which the Chief
+/// takes and passes on. Its envelope was made when it was read, but its id carries the
+/// stream entry's time. (What the PUBLISH ingress passes on is a full envelope from
+/// `client` too, made when it was sent; an answer passed on always names its question,
+/// which a bare answer seldom does.)
 pub fn is_bare(msg: &Message) -> bool {
-    msg.topic.as_str() == Topic::TASK_AVAILABLE
-        && msg.from_agent == "client"
-        && id_time_us(msg).is_some_and(|t| t + 1000 < msg.timestamp_us)
+    let read_later = || id_time_us(msg).is_some_and(|t| t + 1000 < msg.timestamp_us);
+    msg.from_agent == "client"
+        && match &msg.payload {
+            Payload::TaskAvailable(_) => read_later(),
+            Payload::ClarificationAnswer(a) => a.question.is_none() || read_later(),
+            _ => false,
+        }
 }
 
 /// When `msg` was sent, in microseconds: its `timestamp_us`, except for a bare request,
@@ -139,8 +147,27 @@ pub fn summary(msg: &Message) -> String {
                 .unwrap_or_default();
             format!("{status}: {}", first_line(&r.text))
         }
-        Payload::ClarificationNeeded(c) => format!("question: {}", first_line(&c.question)),
-        Payload::ClarificationAnswer(a) => format!("answer: {}", first_line(&a.answer)),
+        Payload::ClarificationNeeded(c) => {
+            let options: Vec<String> = c
+                .options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| format!("{}) {}", i + 1, o.label))
+                .collect();
+            let options = match options.is_empty() {
+                true => String::new(),
+                false => format!(" [{}]", options.join(", ")),
+            };
+            format!(
+                "question {}: {}{options}",
+                c.number,
+                first_line(&c.question)
+            )
+        }
+        Payload::ClarificationAnswer(a) => match a.question {
+            Some(n) => format!("answer to {n}: {:?}", first_line(&a.answer)),
+            None => format!("answer: {:?}", first_line(&a.answer)),
+        },
         Payload::RenavigateRequest(r) => format!(
             "re-plan after attempt {}: {}{}",
             r.iteration,
@@ -183,7 +210,7 @@ fn advised(plan: Option<&chorus_bus::Plan>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chorus_bus::{FinalReport, ReportStatus, StepResult, StepTask, TaskRequest};
+    use chorus_bus::{FinalReport, ReportStatus, StepResult, StepTask, TaskRequest, Topic};
     use serde_json::json;
 
     fn args(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
@@ -295,6 +322,50 @@ mod tests {
             summary(&verdict(None)),
             "attempt 1 REITERATE: the model judged that the report does not answer"
         );
+    }
+
+    #[test]
+    fn a_question_shows_its_number_and_options_and_an_answer_what_it_answers() {
+        use chorus_bus::{AnswerOption, ClarificationAnswer, ClarificationNeeded};
+        let option = |label: &str, value: &str| AnswerOption {
+            label: label.into(),
+            value: value.into(),
+        };
+        let asked = Message::new(
+            "t",
+            Topic::clarification_needed(),
+            "planner",
+            Payload::ClarificationNeeded(ClarificationNeeded {
+                question: "Does \"03/04/2026\" mean 3 April 2026 or 4 March 2026?".into(),
+                options: vec![
+                    option("3 April 2026", "2026-04-03"),
+                    option("4 March 2026", "2026-03-04"),
+                ],
+                part: "03/04/2026".into(),
+                language: "en".into(),
+                number: 1,
+                query: "what weekday is 03/04/2026".into(),
+                session_id: None,
+            }),
+        );
+        assert_eq!(
+            summary(&asked),
+            "question 1: Does \"03/04/2026\" mean 3 April 2026 or 4 March 2026? [1) 3 April 2026, 2) 4 March 2026]"
+        );
+        let answer = |question| {
+            Message::new(
+                "t",
+                Topic::clarification_answer(),
+                "cli",
+                Payload::ClarificationAnswer(ClarificationAnswer {
+                    answer: "April".into(),
+                    question,
+                }),
+            )
+        };
+        assert_eq!(summary(&answer(Some(1))), "answer to 1: \"April\"");
+        assert_eq!(summary(&answer(None)), "answer: \"April\"");
+        assert!(!is_bare(&answer(None)));
     }
 
     #[test]

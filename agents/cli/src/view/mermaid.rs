@@ -40,6 +40,11 @@ fn detail(msg: &Message) -> String {
             .unwrap_or_default(),
         Payload::VerificationDone(v) => format!("attempt {} {}", v.iteration, v.verdict.as_str()),
         Payload::RenavigateRequest(r) => format!("after attempt {}", r.iteration),
+        Payload::ClarificationNeeded(q) => format!("question {}", q.number),
+        Payload::ClarificationAnswer(a) => match a.question {
+            Some(n) => format!("answer to {n}"),
+            None => "answer".to_owned(),
+        },
         _ => String::new(),
     }
 }

@@ -142,6 +142,57 @@ mod tests {
     }
 
     #[test]
+    fn a_question_goes_to_the_clients_and_an_answer_through_the_chief_to_the_planner() {
+        use chorus_bus::{ClarificationAnswer, ClarificationNeeded};
+        let planner = "planner-0192f0c27a3e70008000000000000001";
+        let chief = "chief-0192f0c27a3e70008000000000000002";
+        let asked = Message::new(
+            "t",
+            Topic::clarification_needed(),
+            planner,
+            Payload::ClarificationNeeded(ClarificationNeeded {
+                question: "\"divide 10 by\" is missing a number: which number?".into(),
+                options: Vec::new(),
+                part: "divide 10 by".into(),
+                language: "en".into(),
+                number: 1,
+                query: "divide 10 by".into(),
+                session_id: None,
+            }),
+        );
+        assert_eq!(hop(&asked).from, "planner");
+        assert_eq!(hop(&asked).to, vec!["clients"]);
+        let answer = |from: &str| {
+            Message::new(
+                "t",
+                Topic::clarification_answer(),
+                from,
+                Payload::ClarificationAnswer(ClarificationAnswer {
+                    answer: "4".into(),
+                    question: Some(1),
+                }),
+            )
+        };
+        // `chorus ask` hands its answer to the one way in itself: straight to the Planner.
+        assert_eq!(hop(&answer("cli")).from, "client");
+        assert_eq!(hop(&answer("cli")).to, vec!["planner"]);
+        // The Chief passes a bare answer on to the Planner.
+        assert_eq!(hop(&answer(chief)).from, "chief");
+        assert_eq!(hop(&answer(chief)).to, vec!["planner"]);
+        // A bare answer as read from the stream goes to the Chief.
+        let bare = Message::decode_on(
+            &Topic::clarification_answer(),
+            r#"{"task_id": "t-bare", "answer": "4"}"#,
+            Some("1700000000000-0"),
+        )
+        .expect("bare answer")
+        .into_message();
+        assert!(is_bare(&bare));
+        assert_eq!(hop(&bare).from, "client");
+        assert_eq!(hop(&bare).to, vec!["chief"]);
+    }
+
+    #[test]
     fn a_tool_response_is_the_mcp_servers_reply_to_the_pool_agent() {
         let msg = Message::new(
             "t",
