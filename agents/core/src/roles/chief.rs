@@ -122,7 +122,12 @@ impl Chief {
             Err(AnswerError::Bus(e)) => Err(e.into()),
             Err(refused) => {
                 let key = once::answer_refused(&msg.task_id, &delivery.entry_id);
-                let original = serde_json::to_string(given).unwrap_or_default();
+                let original = serde_json::json!({
+                    "task_id": msg.task_id,
+                    "answer": given.answer,
+                    "question": given.question,
+                })
+                .to_string();
                 let once = (key, state.ttl());
                 let bus = self.ctx.bus.as_ref();
                 dead_letter_answer(
