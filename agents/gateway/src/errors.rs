@@ -58,6 +58,19 @@ impl ApiError {
         }
     }
 
+    /// From the one way in for answers' refusal, with its code and the status it names
+    /// (`AnswerError::http_status`): 422 for an empty or too long answer, 404 for an
+    /// unknown task, 409 for a task not waiting for this answer (`task_finished`,
+    /// `nothing_asked`, `already_answered`, `no_such_question`), 503 when the bus failed.
+    pub fn from_answer(e: chorus_agents::door::AnswerError) -> Self {
+        ApiError {
+            status: StatusCode::from_u16(e.http_status())
+                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+
     /// 503 for a refusal that is the bus's fault.
     fn from_bus_ref(e: &chorus_agents::door::SubmitError) -> Self {
         ApiError {

@@ -19,9 +19,14 @@ pub struct Hub {
 }
 
 impl Hub {
-    /// A hub for `plan_ready`, every pool's results and `final_report` on `bus`.
+    /// A hub for `plan_ready`, every pool's results, `final_report` and the tasks'
+    /// questions (`clarification_needed`) on `bus`.
     pub fn new(bus: Arc<dyn Bus>, pools: &[String]) -> Hub {
-        let mut topics = vec![Topic::plan_ready(), Topic::final_report()];
+        let mut topics = vec![
+            Topic::plan_ready(),
+            Topic::final_report(),
+            Topic::clarification_needed(),
+        ];
         topics.extend(pools.iter().map(|p| Topic::pool_result(p)));
         let (tx, _) = broadcast::channel(4096);
         Hub {

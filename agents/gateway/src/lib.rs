@@ -1,8 +1,10 @@
 //! The Chief's HTTP doors (axum): `POST /chat/stream` answers with Server-Sent Events
-//! (accepted, plan, each step, the report); `POST /tasks` and `GET /tasks/{id}` for
-//! clients that poll; `GET /healthz`. Errors are JSON with a status code. [`app`] builds
-//! the router, so tests can serve it on any listener.
+//! (accepted, a question when the task asks one, plan, each step, the report);
+//! `POST /tasks` and `GET /tasks/{id}` for clients that poll; `POST /tasks/{id}/answer`
+//! for the answer to a task's question; `GET /healthz`. Errors are JSON with a status
+//! code. [`app`] builds the router, so tests can serve it on any listener.
 
+mod answers;
 mod errors;
 mod health;
 pub mod hub;
@@ -21,6 +23,7 @@ use chorus_agents::door::{Limits, Submission, submit};
 use chorus_bus::{Bus, TaskContext};
 use serde::{Deserialize, Serialize};
 
+pub use answers::{AnswerAccepted, NewAnswer};
 pub use errors::ApiError;
 pub use hub::Hub;
 pub use openapi::openapi;
@@ -45,6 +48,10 @@ pub struct ApiState {
     pub hub: Hub,
     /// The deadline given to each task.
     pub deadline: Duration,
+    /// How long a task's question waits for its answer (`agents.answer_timeout_ms`):
+    /// a stream showing a question stays open that long (and the task's deadline after
+    /// it), since the task's deadline is paused meanwhile.
+    pub answer_timeout: Duration,
     /// Longest accepted query, in characters.
     pub max_query_chars: usize,
     /// The name this Chief publishes under.
@@ -87,6 +94,7 @@ impl ApiState {
             bus: infra.bus,
             state,
             deadline: settings.deadline(),
+            answer_timeout: settings.answer_timeout(),
             max_query_chars: chorus_heuristic::MAX_QUERY_CHARS,
             instance: format!("chief-{}", uuid::Uuid::now_v7().simple()),
             tokens: chorus_agents::llm::writes_reports(&settings.llm),
@@ -101,6 +109,7 @@ pub fn app(state: ApiState) -> Router {
         .route("/healthz", get(health::health))
         .route("/tasks", post(tasks::create))
         .route("/tasks/{id}", get(tasks::status))
+        .route("/tasks/{id}/answer", post(answers::answer))
         .route("/chat/stream", post(stream::chat_stream))
         .fallback(errors::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -2,10 +2,12 @@
 //! (their JSON Schemas come from schemars), committed as docs/openapi.json and tested to
 //! match (`chorus openapi > docs/openapi.json` regenerates it).
 
-use chorus_bus::{FinalReport, PlanReady, StepResult};
+use chorus_bus::{ClarificationNeeded, FinalReport, PlanReady, StepResult};
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
+use super::answers::{AnswerAccepted, NewAnswer};
+use super::stream::QuestionEvent;
 use super::tasks::TaskStatus;
 use super::{Accepted, NewTask};
 
@@ -25,6 +27,10 @@ pub fn openapi() -> Value {
     let new_task = generator.subschema_for::<NewTask>().to_value();
     let accepted = generator.subschema_for::<Accepted>().to_value();
     let status = generator.subschema_for::<TaskStatus>().to_value();
+    let new_answer = generator.subschema_for::<NewAnswer>().to_value();
+    let answer_accepted = generator.subschema_for::<AnswerAccepted>().to_value();
+    let _ = generator.subschema_for::<ClarificationNeeded>();
+    let _ = generator.subschema_for::<QuestionEvent>();
     let _ = generator.subschema_for::<PlanReady>();
     let _ = generator.subschema_for::<StepResult>();
     let _ = generator.subschema_for::<FinalReport>();
@@ -40,7 +46,13 @@ pub fn openapi() -> Value {
     );
     let stream_doc = "Server-Sent Events, in order: `accepted` ({\"task_id\"}), `plan` (PlanReady), \
         one `step` per step result (StepResult), then `report` (FinalReport); or `error` when no \
-        report comes within the task's deadline.";
+        report comes within the task's deadline. When the task asks the user something, a \
+        `question` event (QuestionEvent: the ClarificationNeeded and the task_id) comes before \
+        the plan and the stream stays open, the task's deadline paused: once an answer arrives \
+        through any door (POST /tasks/{id}/answer, a bare clarification_answer on the bus, the \
+        CLI) the plan, steps and report follow, or another `question` when the answer did not \
+        settle it. A question left unanswered for agents.answer_timeout_ms ends with the report, \
+        status `unanswered`. The same task sent again while it waits gets its question at once.";
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -72,8 +84,24 @@ pub fn openapi() -> Value {
                 "summary": "A task's state and report",
                 "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
                 "responses": {
-                    "200": {"description": "pending or done", "content": {"application/json": {"schema": status}}},
+                    "200": {"description": "pending; input_required while the task waits for the answer to its question (in `question`, answer with POST /tasks/{id}/answer), its deadline paused; done with the report", "content": {"application/json": {"schema": status}}},
                     "404": error_response("unknown or expired task")
+                }
+            }},
+            "/tasks/{id}/answer": {"post": {
+                "summary": "Answer the question a task asked",
+                "description": "The task must be in state input_required. The answer goes to the one way in for answers, which settles the task's open question once; the task then goes on (follow it with GET /tasks/{id} or the stream that showed the question).",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "requestBody": json_body(&new_answer),
+                "responses": {
+                    "202": {"description": "the answer settled the question", "content": {"application/json": {"schema": answer_accepted}}},
+                    "400": error_response("malformed JSON (malformed_json)"),
+                    "404": error_response("unknown or expired task (unknown_task)"),
+                    "409": error_response("the task is not waiting for this answer: its report is out (task_finished), it asked nothing (nothing_asked), the question was answered already (already_answered), or the question named was not asked (no_such_question)"),
+                    "413": error_response("body too large"),
+                    "415": error_response("not JSON"),
+                    "422": error_response("empty answer (empty_answer), answer over 1000 characters (answer_too_long), or JSON of the wrong shape (invalid_body)"),
+                    "503": error_response("the bus is unavailable (bus_unavailable)")
                 }
             }},
             "/chat/stream": {"post": {

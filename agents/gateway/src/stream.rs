@@ -2,6 +2,16 @@
 //! Events: `accepted` (task id), `plan`, one `step` per step result, then `report` (the
 //! final report), or `error` when no report comes within the deadline and a grace period.
 //!
+//! When the task asks the user something (`clarification_needed`: a missing number, a
+//! date that reads two ways), a `question` event carries the question (its
+//! `ClarificationNeeded` and the `task_id`) and the stream stays open: the task waits,
+//! its deadline paused, for the answer through any door (`POST /tasks/{id}/answer`, a
+//! bare `clarification_answer` on the bus, the CLI), and the stream goes on with the
+//! plan, the steps and the report, or another `question` when the answer did not
+//! settle it. Meanwhile its time limit is the answer timeout (`agents.answer_timeout_ms`)
+//! plus the task's deadline; a question nobody answers ends with the `unanswered`
+//! report. The same task sent again while it waits gets its question at once.
+//!
 //! With a model configured (`[llm]`, `synthesize` on), the report is also shown live:
 //! once every step of the plan has its result, the pieces the Synthesizer writes onto the
 //! task's token stream (`report_tokens:<task_id>`, its one model call) are relayed as
@@ -26,9 +36,10 @@ use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use chorus_bus::{
-    Bus, FinalReport, Message, Payload, PlanReady, ReportStatus, ReportToken, StepId, StepResult,
-    TaskId, TokenReader,
+    Bus, ClarificationNeeded, FinalReport, Message, Payload, PlanReady, ReportStatus, ReportToken,
+    StepId, StepResult, TaskId, TokenReader,
 };
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::{Instant, timeout_at};
@@ -47,6 +58,16 @@ const TOKEN_WAIT: Duration = Duration::from_millis(200);
 const SUPERSEDED: &str = "superseded";
 
 type Tx = mpsc::Sender<Result<Event, Infallible>>;
+
+/// The data of a `question` event: the task's question, with the task's id.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct QuestionEvent {
+    /// The task that asks (answer with `POST /tasks/{task_id}/answer`).
+    pub task_id: String,
+    /// The question, as the Planner published it on `clarification_needed`.
+    #[serde(flatten)]
+    pub question: ClarificationNeeded,
+}
 
 fn event(name: &str, data: &impl serde::Serialize) -> Event {
     Event::default()
@@ -70,13 +91,16 @@ pub async fn chat_stream(
     let progress = api.hub.subscribe().await.map_err(ApiError::from_bus)?;
     let accepted = api.submit(body).await?;
     let task = accepted.message.task_id.clone();
-    // The same task sent again: when its report is out, it is the whole stream.
-    let done = match accepted.fresh {
-        true => None,
-        false => api.state.report(&task).await.map_err(ApiError::from_bus)?,
+    // The same task sent again: when its report is out, it is the whole stream; while
+    // it waits for an answer, its question comes first.
+    let (done, waiting) = match accepted.fresh {
+        true => (None, None),
+        false => match api.state.report(&task).await.map_err(ApiError::from_bus)? {
+            Some(report) => (Some(report), None),
+            None => (None, super::tasks::open_question(&api, &task).await?),
+        },
     };
     let (tx, rx) = mpsc::channel(64);
-    let until = Instant::now() + api.deadline + GRACE;
     let follow = Follow {
         task,
         tx,
@@ -90,8 +114,11 @@ pub async fn chat_stream(
         },
         report: done,
         shown: None,
+        until: Instant::now() + api.deadline + GRACE,
+        waits: api.answer_timeout + api.deadline + GRACE,
+        asked: 0,
     };
-    tokio::spawn(follow.run(progress, until));
+    tokio::spawn(follow.run(progress, waiting));
     Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
 }
 
@@ -118,10 +145,21 @@ struct Follow {
     writing: Writing,
     /// The text the client was shown by `token` and `replace` events, if any.
     shown: Option<String>,
+    /// When the stream gives up waiting for the report (`error`).
+    until: Instant,
+    /// How long the stream waits, from a question, for the report: the answer timeout
+    /// (the task's deadline is paused meanwhile), then the task's deadline, plus grace.
+    waits: Duration,
+    /// The number of the last question shown (0: none).
+    asked: u32,
 }
 
 impl Follow {
-    async fn run(mut self, mut progress: broadcast::Receiver<Arc<Message>>, until: Instant) {
+    async fn run(
+        mut self,
+        mut progress: broadcast::Receiver<Arc<Message>>,
+        waiting: Option<ClarificationNeeded>,
+    ) {
         if !self.tokens {
             self.writing = Writing::Done;
         }
@@ -129,7 +167,13 @@ impl Follow {
         if !send(&self.tx, "accepted", &accepted).await {
             return;
         }
+        if let Some(question) = waiting
+            && !self.ask(question).await
+        {
+            return;
+        }
         loop {
+            let until = self.until;
             if matches!(self.writing, Writing::Done)
                 && let Some(report) = self.report.take()
             {
@@ -231,8 +275,25 @@ impl Follow {
                 }
                 true
             }
+            Payload::ClarificationNeeded(q) => self.ask(q.clone()).await,
             _ => true,
         }
+    }
+
+    /// Shows the task's question (once: a question is published once, but the one a
+    /// resent task found waiting may also come by the hub) and waits for its answer
+    /// longer than the task's deadline would allow.
+    async fn ask(&mut self, question: ClarificationNeeded) -> bool {
+        if question.number <= self.asked || self.report.is_some() {
+            return true;
+        }
+        self.asked = question.number;
+        self.until = self.until.max(Instant::now() + self.waits);
+        let data = QuestionEvent {
+            task_id: self.task.to_string(),
+            question,
+        };
+        send(&self.tx, "question", &data).await
     }
 
     /// Starts relaying the report's tokens once every step of the plan has its result.

@@ -1,11 +1,13 @@
-//! `POST /tasks` (submit, answer 202 with the task id) and `GET /tasks/{id}` (poll).
+//! `POST /tasks` (submit, answer 202 with the task id) and `GET /tasks/{id}` (poll:
+//! `pending`, `input_required` with the task's question while it waits for an answer,
+//! `done` with the report).
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chorus_bus::FinalReport;
+use chorus_bus::{ClarificationNeeded, FinalReport};
 use serde::{Deserialize, Serialize};
 
 use super::{Accepted, ApiError, ApiState, NewTask};
@@ -15,10 +17,26 @@ use super::{Accepted, ApiError, ApiState, NewTask};
 pub struct TaskStatus {
     /// The task's id.
     pub task_id: String,
-    /// `pending` until the report is out, then `done`.
+    /// `pending` until the report is out, then `done`; `input_required` meanwhile while
+    /// the task waits for the answer to its question (`POST /tasks/{id}/answer`), its
+    /// deadline paused.
     pub state: String,
     /// The final report, when done.
     pub report: Option<FinalReport>,
+    /// The question the task waits on, in state `input_required` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<ClarificationNeeded>,
+}
+
+impl TaskStatus {
+    fn new(task_id: String, state: &str) -> Self {
+        TaskStatus {
+            task_id,
+            state: state.to_owned(),
+            report: None,
+            question: None,
+        }
+    }
 }
 
 /// Submits a task: 202 with its id; a task id sent again with the same request is the
@@ -37,16 +55,21 @@ pub async fn create(
     Ok((StatusCode::OK, Json(status)).into_response())
 }
 
-/// A task's state and, once done, its report.
+/// A task's state: its report once done, its question while it waits for an answer.
 pub async fn status(
     State(api): State<ApiState>,
     Path(id): Path<String>,
 ) -> Result<Json<TaskStatus>, ApiError> {
     if let Some(report) = api.state.report(&id).await.map_err(ApiError::from_bus)? {
         return Ok(Json(TaskStatus {
-            task_id: id,
-            state: "done".into(),
             report: Some(report),
+            ..TaskStatus::new(id, "done")
+        }));
+    }
+    if let Some(question) = open_question(&api, &id).await? {
+        return Ok(Json(TaskStatus {
+            question: Some(question),
+            ..TaskStatus::new(id, "input_required")
         }));
     }
     if api
@@ -56,13 +79,27 @@ pub async fn status(
         .map_err(ApiError::from_bus)?
         .is_some()
     {
-        return Ok(Json(TaskStatus {
-            task_id: id,
-            state: "pending".into(),
-            report: None,
-        }));
+        return Ok(Json(TaskStatus::new(id, "pending")));
     }
     Err(ApiError::not_found(&format!(
         "no task {id:?} (unknown, or expired)"
     )))
+}
+
+/// The question task `id` is paused on: asked, and settled by neither an answer nor the
+/// answer timeout.
+pub(crate) async fn open_question(
+    api: &ApiState,
+    id: &str,
+) -> Result<Option<ClarificationNeeded>, ApiError> {
+    let Some(waiting) = api.state.waiting(id).await.map_err(ApiError::from_bus)? else {
+        return Ok(None);
+    };
+    let number = waiting.question.number;
+    let settled = api
+        .state
+        .settled(id, number)
+        .await
+        .map_err(ApiError::from_bus)?;
+    Ok(settled.is_none().then_some(waiting.question))
 }
