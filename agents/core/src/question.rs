@@ -40,6 +40,11 @@ pub struct Waiting {
     pub remaining_ms: u64,
     /// When the wait for an answer runs out (ms since the epoch).
     pub answer_by_ms: u64,
+    /// Once an answer settled the question: the task's deadline from then on (ms since
+    /// the epoch), so a late look at the task's original request cannot bring back the
+    /// deadline it had before it waited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_deadline_ms: Option<u64>,
 }
 
 impl Waiting {
@@ -72,12 +77,28 @@ impl TaskState {
         store.zrem(DEADLINES_KEY, task).await.map(|_| ())
     }
 
-    /// Resumes a paused task: back in the deadline set with `deadline`, out of the
-    /// waiting set.
-    pub async fn unpause(&self, task: &str, deadline: Deadline) -> Result<(), BusError> {
+    /// Resumes a paused task: its record notes `deadline`, and it is back in the
+    /// deadline set with it, out of the waiting set.
+    pub async fn unpause(
+        &self,
+        task: &str,
+        waiting: &Waiting,
+        deadline: Deadline,
+    ) -> Result<(), BusError> {
+        let mut resumed = waiting.clone();
+        resumed.resumed_deadline_ms = Some(deadline.as_millis());
+        let json = serde_json::to_string(&resumed).map_err(DecodeError::from)?;
         let store = self.store();
+        store.set(&question_key(task), &json, self.ttl()).await?;
         store.zadd(DEADLINES_KEY, task, deadline.score()).await?;
         store.zrem(WAITING_KEY, task).await.map(|_| ())
+    }
+
+    /// Puts the task back in the deadline set with `deadline` (no record change).
+    pub async fn unpause_deadline(&self, task: &str, deadline: Deadline) -> Result<(), BusError> {
+        self.store()
+            .zadd(DEADLINES_KEY, task, deadline.score())
+            .await
     }
 
     /// Takes the task out of the waiting set (its question is settled).
@@ -102,9 +123,33 @@ impl TaskState {
     /// Whether the task is paused on an open question: it asked one and nothing
     /// settled it yet.
     pub async fn is_paused(&self, task: &str) -> Result<bool, BusError> {
-        match self.waiting(task).await? {
-            Some(w) => Ok(self.settled(task, w.question.number).await?.is_none()),
-            None => Ok(false),
-        }
+        Ok(self.deadline_now(task).await? == DeadlineNow::Paused)
     }
+
+    /// What a task's deadline is now, as its question record says: paused on an open
+    /// question, resumed with a new deadline by an answer, or the one it was opened
+    /// with (it never asked).
+    pub async fn deadline_now(&self, task: &str) -> Result<DeadlineNow, BusError> {
+        let Some(w) = self.waiting(task).await? else {
+            return Ok(DeadlineNow::AsOpened);
+        };
+        if self.settled(task, w.question.number).await?.is_none() {
+            return Ok(DeadlineNow::Paused);
+        }
+        Ok(match w.resumed_deadline_ms {
+            Some(ms) => DeadlineNow::Resumed(Deadline::from_millis(ms)),
+            None => DeadlineNow::AsOpened,
+        })
+    }
+}
+
+/// A task's deadline as its question record says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeadlineNow {
+    /// It never asked (or its record expired): the deadline it was opened with.
+    AsOpened,
+    /// Waiting for an answer: no deadline runs.
+    Paused,
+    /// An answer resumed it with this deadline.
+    Resumed(Deadline),
 }

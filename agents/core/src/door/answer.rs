@@ -182,7 +182,7 @@ pub async fn answer(
         });
     }
     if let Some(deadline) = message.deadline_ms {
-        state.unpause(task, deadline).await?;
+        state.unpause(task, &waiting, deadline).await?;
     }
     tracing::info!(task_id = %task, question = open, from = %message.from_agent, "answer accepted");
     Ok(Answered {

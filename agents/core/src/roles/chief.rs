@@ -22,7 +22,7 @@ use crate::door::{
     AnswerError, AnswerSubmission, Limits, Submission, SubmitError, answer, dead_letter_answer,
     dead_letter_refused, refuse_on_bus, submit,
 };
-use crate::question::TIMED_OUT;
+use crate::question::{DeadlineNow, TIMED_OUT};
 use crate::report;
 use crate::runtime::{HandleError, Handler, Shutdown};
 use crate::state::once;
@@ -223,10 +223,15 @@ impl Chief {
 
     async fn expire(&self, task: &str) -> Result<(), chorus_bus::BusError> {
         let state = &self.ctx.state;
-        if state.is_paused(task).await? {
+        match state.deadline_now(task).await? {
             // Waiting for the user (opened again by a late look at its request): the
             // deadline is paused; the answer or the answer timeout ends the wait.
-            return state.close(task).await;
+            DeadlineNow::Paused => return state.close(task).await,
+            // Answered: a late look at the request brought back its old deadline.
+            DeadlineNow::Resumed(deadline) if !deadline.passed() => {
+                return state.unpause_deadline(task, deadline).await;
+            }
+            DeadlineNow::Resumed(_) | DeadlineNow::AsOpened => {}
         }
         let stored = state.plan(task).await?;
         let planned = stored.is_some();

@@ -51,6 +51,7 @@ impl Planner {
             request: request.clone(),
             remaining_ms: u64::try_from(remaining.as_millis()).unwrap_or(u64::MAX),
             answer_by_ms: now_ms().saturating_add(answer_timeout),
+            resumed_deadline_ms: None,
         };
         state.pause(task, &waiting).await?;
         self.publish_question(msg, wire).await?;
@@ -128,7 +129,7 @@ impl Planner {
             return Ok(());
         }
         if let Some(deadline) = msg.deadline_ms {
-            state.unpause(task, deadline).await?;
+            state.unpause(task, &waiting, deadline).await?;
         }
         let language = waiting.question.language.clone();
         let request = match chorus_heuristic::resume(
