@@ -153,3 +153,82 @@ pub enum DeadlineNow {
     /// An answer resumed it with this deadline.
     Resumed(Deadline),
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use chorus_bus::memory::MemoryBus;
+    use chorus_bus::{BusSettings, TaskContext};
+
+    use super::*;
+    use crate::state::once;
+
+    fn waiting() -> Waiting {
+        let asked = chorus_heuristic::question::missing_operand("divide 10 by", "en");
+        Waiting {
+            question: ClarificationNeeded {
+                question: asked.text.clone(),
+                options: Vec::new(),
+                part: asked.part.clone(),
+                language: "en".into(),
+                number: 1,
+                query: "divide 10 by".into(),
+                session_id: None,
+            },
+            asked,
+            request: TaskRequest {
+                query: "divide 10 by".into(),
+                context: TaskContext::default(),
+            },
+            remaining_ms: 9_000,
+            answer_by_ms: chorus_bus::now_ms() + 60_000,
+            resumed_deadline_ms: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_paused_task_leaves_the_deadlines_and_an_answer_brings_it_back_with_what_it_had_left()
+    {
+        let bus = MemoryBus::new(BusSettings::default());
+        let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
+        let store = state.store().clone();
+        assert_eq!(
+            state.deadline_now("t").await.expect("read"),
+            DeadlineNow::AsOpened
+        );
+        store.zadd(DEADLINES_KEY, "t", 1).await.expect("open");
+        let w = waiting();
+        state.pause("t", &w).await.expect("pause");
+        assert_eq!(
+            state.deadline_now("t").await.expect("read"),
+            DeadlineNow::Paused
+        );
+        assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
+        assert_eq!(state.unanswered(u64::MAX, 10).await.expect("due"), ["t"]);
+        // The answer settles question 1 and resumes the task with 9 s from now.
+        store
+            .set(&once::answered("t", 1), "4", Duration::from_secs(60))
+            .await
+            .expect("settle");
+        let resumed = w.resumed_deadline();
+        state.unpause("t", &w, resumed).await.expect("unpause");
+        assert_eq!(
+            state.deadline_now("t").await.expect("read"),
+            DeadlineNow::Resumed(resumed)
+        );
+        assert!(resumed.remaining() > Duration::from_secs(8));
+        assert!(
+            state
+                .unanswered(u64::MAX, 10)
+                .await
+                .expect("due")
+                .is_empty()
+        );
+        assert_eq!(state.due(u64::MAX, 10).await.expect("due"), ["t"]);
+        assert_eq!(
+            state.settled("t", 1).await.expect("read").as_deref(),
+            Some("4")
+        );
+    }
+}
