@@ -144,7 +144,7 @@ pub async fn run(
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                println!("{}", report.text);
+                println!("{}", report.text.trim_end());
                 eprintln!("(task {task_id}, {:?})", report.status);
             }
             Ok(match report.status {

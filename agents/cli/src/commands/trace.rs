@@ -90,7 +90,7 @@ pub fn table(task_id: &str, msgs: &[Message]) -> String {
     );
     let _ = writeln!(
         out,
-        "{:<12}  {:>9}  {:>9}  {:<15} {:<36} summary",
+        "{:<12}  {:>9}  {:>9}  {:<20} {:<36} summary",
         "time (UTC)", "+prev ms", "+start ms", "topic", "from → to"
     );
     let mut prev = first;
@@ -104,7 +104,7 @@ pub fn table(task_id: &str, msgs: &[Message]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<12}  {:>9.3}  {:>9.3}  {:<15} {:<36} {}",
+            "{:<12}  {:>9.3}  {:>9.3}  {:<20} {:<36} {}",
             clock(t),
             t.saturating_sub(prev) as f64 / 1000.0,
             t.saturating_sub(first) as f64 / 1000.0,

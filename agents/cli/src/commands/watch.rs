@@ -76,7 +76,7 @@ pub fn line(msg: &Message) -> String {
         h.to.join(",")
     };
     format!(
-        "{}  {:<15} {:<36} {}  {}",
+        "{}  {:<20} {:<36} {}  {}",
         clock(sent_us(msg)),
         msg.topic.as_str(),
         format!("{from} → {to}"),
