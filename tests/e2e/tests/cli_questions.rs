@@ -1,8 +1,9 @@
 //! `chorus ask` when the task asks back (issue 13): a question answered on a terminal
 //! (a real pseudo-terminal), with `--answer`, or left open (exit 3, the question and the
 //! ways to answer printed, then answered with `redis-cli XADD` and traced hop by hop);
-//! conversations (`--session`) whose follow-ups use the last answer, in English and
-//! Vietnamese. Against Redis with every role its own process, and in `--local` mode.
+//! an answer typed too late (the `unanswered` report); conversations (`--session`) whose
+//! follow-ups use the last answer, in English and Vietnamese. Against Redis with every
+//! role its own process, and in `--local` mode (one process: no Redis needed).
 
 use std::io::{Read, Write};
 use std::process::{Command, Output, Stdio};
@@ -56,7 +57,18 @@ fn terminal_command(args: &[&str]) -> Command {
 
 /// Runs `cmd` (from [`terminal_command`]), typing `answer` and Enter each time `prompt`
 /// shows up on the screen (at most `times`), until it exits (60 s at most).
-fn in_terminal(mut cmd: Command, prompt: &str, answer: &str, times: usize) -> TerminalRun {
+fn in_terminal(cmd: Command, prompt: &str, answer: &str, times: usize) -> TerminalRun {
+    in_terminal_after(cmd, prompt, answer, times, Duration::ZERO)
+}
+
+/// Like [`in_terminal`], typing each answer `think` after its prompt shows.
+fn in_terminal_after(
+    mut cmd: Command,
+    prompt: &str,
+    answer: &str,
+    times: usize,
+    think: Duration,
+) -> TerminalRun {
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -88,6 +100,7 @@ fn in_terminal(mut cmd: Command, prompt: &str, answer: &str, times: usize) -> Te
             && let Some(at) = shown[seen..].find(prompt)
         {
             seen += at + prompt.len();
+            std::thread::sleep(think);
             stdin
                 .write_all(format!("{answer}\n").as_bytes())
                 .and_then(|()| stdin.flush())
@@ -169,6 +182,23 @@ fn in_local_mode_a_question_is_asked_on_the_terminal_and_the_typed_answer_comple
     assert!(run.screen.contains("1) 3 April 2026"), "{}", run.screen);
     assert!(run.screen.contains("2) 4 March 2026"), "{}", run.screen);
     assert!(run.screen.contains("Friday"), "{}", run.screen);
+}
+
+#[test]
+fn an_answer_typed_after_the_answer_timeout_shows_the_unanswered_report() {
+    let mut cmd = terminal_command(&["ask", "--local", "divide 10 by"]);
+    cmd.env_remove("CHORUS__BUS__REDIS_URL")
+        .env_remove("CHORUS_CONFIG")
+        .env("CHORUS_LOG", "error")
+        .env("CHORUS__AGENTS__ANSWER_TIMEOUT_MS", "300");
+    let run = in_terminal_after(cmd, "your answer", "4", 1, Duration::from_millis(1500));
+    assert_eq!(run.code, Some(1), "{}", run.screen);
+    assert!(
+        run.screen.contains("No answer came to my question"),
+        "{}",
+        run.screen
+    );
+    assert!(run.screen.contains("Unanswered"), "{}", run.screen);
 }
 
 #[test]
