@@ -54,7 +54,8 @@ pub enum PlannerKind {
 /// `plan_ready`: the plan for a task, with what the Synthesizer needs to write the report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PlanReady {
-    /// The user's request.
+    /// The user's request, with the answers to any questions Chorus asked filled in
+    /// ("divide 10 by" answered "4" is planned as "divide 10 by 4").
     pub query: String,
     /// The request's context (used by date steps and for the report's language).
     #[serde(default)]
@@ -300,7 +301,8 @@ fn default_true() -> bool {
 /// `final_report`: the one report of a task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FinalReport {
-    /// The user's request.
+    /// The user's request as it was carried out: after a question, with the answer
+    /// filled in (the words the user typed are on the task's `task_available`).
     pub query: String,
     /// Overall status.
     pub status: ReportStatus,
