@@ -206,22 +206,6 @@ fn vi(language: &str) -> bool {
     language == "vi"
 }
 
-/// Month names for option labels.
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
 /// A date as an option label: `3 April 2026`, `3 tháng 4 năm 2026`.
 fn date_label(iso: &str, language: &str) -> String {
     let mut it = iso.split('-').map(|p| p.parse::<usize>().unwrap_or(0));
@@ -232,7 +216,7 @@ fn date_label(iso: &str, language: &str) -> String {
     );
     match vi(language) {
         true => format!("{d} tháng {m} năm {y}"),
-        false => format!("{d} {} {y}", MONTHS[m.clamp(1, 12) - 1]),
+        false => format!("{d} {} {y}", crate::wording::MONTHS[m.clamp(1, 12) - 1]),
     }
 }
 

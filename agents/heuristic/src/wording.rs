@@ -18,7 +18,8 @@ const WEEKDAYS: [(&str, &str); 7] = [
     ("Sunday", "Chủ Nhật"),
 ];
 
-const MONTHS: [&str; 12] = [
+/// Month names in English, January first.
+pub(crate) const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",

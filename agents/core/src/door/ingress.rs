@@ -122,15 +122,7 @@ pub async fn ingest(
     let ttl = Duration::from_millis(settings.ingress_dedupe_ms);
     let topic = Topic::task_available();
     let hash = format!("{:016x}", fnv1a64(raw.as_bytes()));
-    let decoded = if raw.len() > settings.max_message_bytes {
-        Err(DecodeError::TooLarge {
-            size: raw.len(),
-            limit: settings.max_message_bytes,
-        })
-    } else {
-        Message::decode_on(&topic, raw, None)
-    };
-    match decoded {
+    match decode(&topic, settings, raw) {
         Ok(Decoded::Envelope(_)) => Ok(Ingested::Mirror),
         Ok(Decoded::Bare(msg)) => {
             let Payload::TaskAvailable(request) = msg.payload else {
@@ -180,18 +172,8 @@ pub async fn ingest(
         }
         Err(e) => {
             let reason = format!("invalid ingress request: {e}");
-            let dl = dead_letter_message(&DeadLetterInfo {
-                topic: Topic::TASK_AVAILABLE,
-                entry_id: "",
-                role: INGRESS_ROLE,
-                deliveries: 1,
-                reason: &reason,
-                original: raw,
-                task_id: None,
-            });
             let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
-            bus.publish_once(&key, ttl, &dl).await?;
-            Ok(Ingested::DeadLettered(reason))
+            dead_letter_raw(bus, &topic, reason, raw, (key, ttl)).await
         }
     }
 }
@@ -209,15 +191,7 @@ pub async fn ingest_answer(
     let topic = Topic::clarification_answer();
     let hash = format!("{:016x}", fnv1a64(raw.as_bytes()));
     let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
-    let decoded = if raw.len() > settings.max_message_bytes {
-        Err(DecodeError::TooLarge {
-            size: raw.len(),
-            limit: settings.max_message_bytes,
-        })
-    } else {
-        Message::decode_on(&topic, raw, None)
-    };
-    let msg = match decoded {
+    let msg = match decode(&topic, settings, raw) {
         Ok(Decoded::Envelope(_)) => return Ok(Ingested::Mirror),
         Ok(Decoded::Bare(msg)) => msg,
         Err(e) if looks_like_envelope(raw) && !matches!(e, DecodeError::TooLarge { .. }) => {
@@ -225,17 +199,7 @@ pub async fn ingest_answer(
         }
         Err(e) => {
             let reason = format!("invalid answer: {e}");
-            let dl = dead_letter_message(&DeadLetterInfo {
-                topic: Topic::CLARIFICATION_ANSWER,
-                entry_id: "",
-                role: INGRESS_ROLE,
-                deliveries: 1,
-                reason: &reason,
-                original: raw,
-                task_id: None,
-            });
-            bus.publish_once(&key, ttl, &dl).await?;
-            return Ok(Ingested::DeadLettered(reason));
+            return dead_letter_raw(bus, &topic, reason, raw, (key, ttl)).await;
         }
     };
     let Payload::ClarificationAnswer(given) = &msg.payload else {
@@ -266,6 +230,40 @@ pub async fn ingest_answer(
             Ok(Ingested::DeadLettered(reason))
         }
     }
+}
+
+/// What a payload published on `topic`'s channel is: a full envelope (the mirror), a
+/// client's bare payload, or an error (too large, not JSON of either form).
+fn decode(topic: &Topic, settings: &BusSettings, raw: &str) -> Result<Decoded, DecodeError> {
+    if raw.len() > settings.max_message_bytes {
+        return Err(DecodeError::TooLarge {
+            size: raw.len(),
+            limit: settings.max_message_bytes,
+        });
+    }
+    Message::decode_on(topic, raw, None)
+}
+
+/// Publishes, under `once`, the dead letter of a payload published on `topic`'s channel
+/// that could not be read.
+async fn dead_letter_raw(
+    bus: &dyn Bus,
+    topic: &Topic,
+    reason: String,
+    raw: &str,
+    once: (String, Duration),
+) -> Result<Ingested, BusError> {
+    let dl = dead_letter_message(&DeadLetterInfo {
+        topic: topic.as_str(),
+        entry_id: "",
+        role: INGRESS_ROLE,
+        deliveries: 1,
+        reason: &reason,
+        original: raw,
+        task_id: None,
+    });
+    bus.publish_once(&once.0, once.1, &dl).await?;
+    Ok(Ingested::DeadLettered(reason))
 }
 
 /// FNV-1a, 64 bits: the same payload hashes alike in every listener, whatever its
