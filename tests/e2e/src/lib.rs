@@ -416,3 +416,35 @@ fn finished(msgs: &[Message]) -> bool {
         Some(chorus_bus::Payload::VerificationDone(v)) if v.verdict == chorus_bus::Verdict::Finished
     )
 }
+
+// ---- Bare client messages and dead letters (the ask-back tests, tests/questions.rs) ----
+
+impl Cluster {
+    /// `XADD topic * data JSON` as a client with no SDK does it; returns the entry id.
+    pub fn xadd_bare(&self, topic: &str, json: &str) -> String {
+        self.redis.cli(&["XADD", topic, "*", "data", json])
+    }
+
+    /// `PUBLISH topic JSON` as a client with no SDK does it; panics when nobody listened
+    /// (Pub/Sub keeps nothing, so a PUBLISH heard by no Chief would be lost silently).
+    pub fn publish_bare(&self, topic: &str, json: &str) {
+        let heard = self.redis.cli(&["PUBLISH", topic, json]);
+        assert!(
+            heard.parse::<u64>().is_ok_and(|n| n > 0),
+            "PUBLISH {topic} reached no listener ({heard})"
+        );
+    }
+}
+
+/// The dead letters on `dead_letter` so far, oldest first.
+pub async fn dead_letters(bus: &dyn Bus) -> Vec<chorus_bus::DeadLetter> {
+    bus.recent(&Topic::dead_letter(), 100_000)
+        .await
+        .expect("dead letters")
+        .into_iter()
+        .filter_map(|m| match m.payload {
+            chorus_bus::Payload::DeadLetter(d) => Some(d),
+            _ => None,
+        })
+        .collect()
+}
