@@ -32,6 +32,11 @@ pub struct Subscription {
     pub consumer: String,
     /// The topics to read.
     pub topics: Vec<Topic>,
+    /// Whether this role is the door for clients' bare entries (`task_available`,
+    /// `clarification_answer`): an unreadable entry on a topic with a bare form is
+    /// dead-lettered by the door's group only, and acked by the others, so one bad
+    /// client entry makes one dead letter.
+    pub door: bool,
 }
 
 impl Subscription {
@@ -43,7 +48,14 @@ impl Subscription {
             role,
             consumer,
             topics,
+            door: false,
         }
+    }
+
+    /// The same subscription, as the door for clients' bare entries (or not).
+    pub fn as_door(mut self, door: bool) -> Self {
+        self.door = door;
+        self
     }
 }
 

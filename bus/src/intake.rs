@@ -2,7 +2,7 @@
 //! (undecodable, too large, or delivered too often). Shared by both transports so their
 //! semantics cannot drift apart.
 
-use crate::bus::Delivery;
+use crate::bus::{Delivery, Subscription};
 use crate::dead_letter::{DeadLetterInfo, dead_letter_message};
 use crate::envelope::{Decoded, Message};
 use crate::error::DecodeError;
@@ -18,6 +18,9 @@ pub enum Intake {
     /// Ack the entry and only log why (a dead letter that itself cannot be handled is
     /// not dead-lettered again, so nothing loops).
     Drop(String),
+    /// Ack the entry quietly: a client's unreadable entry, which the door's group
+    /// dead-letters.
+    LeaveToDoor(String),
 }
 
 /// One entry as read from a stream.
@@ -33,13 +36,14 @@ pub struct RawEntry<'a> {
     pub deliveries: u64,
 }
 
-/// Decides what happens to `entry`, read by `role`.
+/// Decides what happens to `entry`, read through `sub`.
 pub fn intake(
     entry: RawEntry<'_>,
-    role: &str,
+    sub: &Subscription,
     max_deliveries: u64,
     max_message_bytes: usize,
 ) -> Intake {
+    let role = sub.role.as_str();
     let decoded = match entry.data {
         None => Err("the entry has no `data` field".to_owned()),
         Some(d) if d.len() > max_message_bytes => Err(DecodeError::TooLarge {
@@ -69,7 +73,19 @@ pub fn intake(
             ),
             Some(d.into_message().task_id),
         ),
-        Err(e) => (format!("undecodable entry: {e}"), None),
+        Err(e) => {
+            let reason = format!("undecodable entry: {e}");
+            let bare_form = matches!(
+                entry.topic.kind(),
+                Ok(TopicKind::TaskAvailable | TopicKind::ClarificationAnswer)
+            );
+            if bare_form && !sub.door {
+                // Clients write these topics: the door's group dead-letters what it
+                // cannot read, once; the other groups only ack it.
+                return Intake::LeaveToDoor(reason);
+            }
+            (reason, None)
+        }
     };
     if matches!(entry.topic.kind(), Ok(TopicKind::DeadLetter)) {
         return Intake::Drop(reason);
@@ -96,4 +112,37 @@ pub fn handler_dead_letter(delivery: &Delivery, role: &str, reason: &str) -> Mes
         original: &delivery.message.to_json(),
         task_id: Some(&delivery.message.task_id),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fate(topic: &str, door: bool) -> &'static str {
+        let topic = Topic::parse(topic).expect("topic");
+        let entry = RawEntry {
+            topic: &topic,
+            entry_id: "1-0",
+            data: Some("{not json"),
+            deliveries: 1,
+        };
+        let sub = Subscription::new("role", vec![topic.clone()]).as_door(door);
+        match intake(entry, &sub, 5, 1024) {
+            Intake::Deliver(_) => "deliver",
+            Intake::DeadLetter(_) => "dead letter",
+            Intake::Drop(_) => "drop",
+            Intake::LeaveToDoor(_) => "leave to the door",
+        }
+    }
+
+    #[test]
+    fn an_unreadable_client_entry_is_dead_lettered_by_the_door_only() {
+        for topic in ["task_available", "clarification_answer"] {
+            assert_eq!(fate(topic, true), "dead letter", "{topic}");
+            assert_eq!(fate(topic, false), "leave to the door", "{topic}");
+        }
+        // Topics only roles write: every group that cannot read an entry says so.
+        assert_eq!(fate("plan_ready", false), "dead letter");
+        assert_eq!(fate("dead_letter", true), "drop");
+    }
 }

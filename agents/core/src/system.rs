@@ -110,7 +110,7 @@ pub async fn run_role(
     );
     let topics = Topology::new(&pools).reads(&role);
     let takes_bare = role.takes_bare();
-    let sub = Subscription::new(group, topics);
+    let sub = Subscription::new(group, topics).as_door(takes_bare);
     let bus = infra.bus.clone();
     tasks.spawn(async move {
         run_loop(bus, sub, handler, in_flight, takes_bare, shutdown)

@@ -167,7 +167,7 @@ impl RedisSubscriber {
             };
             match intake(
                 raw,
-                &self.sub.role,
+                &self.sub,
                 settings.max_deliveries,
                 settings.max_message_bytes,
             ) {
@@ -175,6 +175,16 @@ impl RedisSubscriber {
                 Intake::DeadLetter(dl) => {
                     tracing::warn!(topic = %read.topic, entry_id = %read.entry.id, role = %self.sub.role, "dead-lettering entry");
                     add_dead_letter(&mut pipe, &dl, settings.stream_maxlen);
+                    add_ack(
+                        &mut pipe,
+                        read.topic.as_str(),
+                        &self.sub.role,
+                        &[&read.entry.id],
+                    );
+                    any = true;
+                }
+                Intake::LeaveToDoor(reason) => {
+                    tracing::debug!(topic = %read.topic, entry_id = %read.entry.id, %reason, "unreadable client entry; the door dead-letters it");
                     add_ack(
                         &mut pipe,
                         read.topic.as_str(),

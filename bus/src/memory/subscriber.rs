@@ -76,7 +76,7 @@ impl MemorySubscriber {
             };
             match intake(
                 raw,
-                &self.sub.role,
+                &self.sub,
                 settings.max_deliveries,
                 settings.max_message_bytes,
             ) {
@@ -88,6 +88,10 @@ impl MemorySubscriber {
                 }
                 Intake::Drop(reason) => {
                     tracing::error!(topic = %topic, entry_id = %id, %reason, "dropping dead letter");
+                    self.ack_ids(&topic, &[entry.id]);
+                }
+                Intake::LeaveToDoor(reason) => {
+                    tracing::debug!(topic = %topic, entry_id = %id, %reason, "unreadable client entry; the door dead-letters it");
                     self.ack_ids(&topic, &[entry.id]);
                 }
             }
