@@ -165,13 +165,11 @@ impl Chief {
             iterations: 1,
             retried: Vec::new(),
         };
-        let session = waiting.request.context.session_id.as_deref();
-        state.record_turn(session, task, &report).await?;
         let msg = Message::new(
             task,
             Topic::final_report(),
             &self.ctx.instance,
-            Payload::FinalReport(report),
+            Payload::FinalReport(report.clone()),
         );
         let guard = once::answered(task, q.number);
         let item = [(once::reported(task), msg)];
@@ -183,6 +181,11 @@ impl Chief {
             .is_some()
         {
             info!(task_id = %task, question = q.number, "no answer in time; unanswered report written");
+            // Only when the timeout won (an answer racing it writes the task's real
+            // turn); after the report, which is harmless here: the turn has no answers
+            // a follow-up could use.
+            let session = waiting.request.context.session_id.as_deref();
+            state.record_turn(session, task, &report).await?;
         }
         state.stop_waiting(task).await
     }
