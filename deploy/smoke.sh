@@ -187,6 +187,16 @@ wait_for 30 "the report of smoke-1" has_reports smoke-1
 check smoke-1 6
 say "PUBLISH ingress: report ok"
 
+# 1b. A question and its answer from redis-cli: the task asks, waits, and the answer by
+# XADD completes it.
+asked() { rcli --raw XRANGE clarification_needed - + | grep -q '"task_id":"smoke-ask"'; }
+rcli XADD task_available '*' data '{"query":"divide 10 by","task_id":"smoke-ask"}' >/dev/null
+wait_for 30 "the question of smoke-ask" asked
+rcli XADD clarification_answer '*' data '{"task_id":"smoke-ask","answer":"4"}' >/dev/null
+wait_for 30 "the report of smoke-ask" has_reports smoke-ask
+check smoke-ask 2.5
+say "a question and its answer: report ok"
+
 # 2. The HTTP API from the host: POST /tasks, then GET /tasks/{id} until done.
 http=http://127.0.0.1:$CHORUS_HTTP_PORT
 http_up() { curl -sf -m 2 "$http/healthz"; }
