@@ -10,8 +10,8 @@
 #
 # Binaries come from $CHORUS_BIN (default target/debug). More knobs: CHAOS_DEADLINE_MS,
 # CHAOS_CLAIM_IDLE_MS, CHAOS_SEED, CHAOS_KEEP=1 (keep the temp dir with every log).
-# Last line: tasks=N crashes=K lost=L duplicates=D wrong=W; exit status 0 only when
-# L, D and W are all 0. The driver (deploy/chaos/chaos.py) runs in a venv made here
+# Last line: tasks=N crashes=K lost=L duplicates=D wrong=W asked=Q answered=A; exit
+# status 0 only when L, D and W are all 0. The driver (deploy/chaos/chaos.py) runs in a venv made here
 # when missing ($CHAOS_VENV, default target/chaos-venv) with redis-py ($CHAOS_REDIS_PY_SPEC,
 # default redis==5.2.1) as its Redis client.
 set -euo pipefail

@@ -1,6 +1,6 @@
 """Chaos driver (run by deploy/chaos.sh): sends tasks of known answers at a steady rate
 while crashing and restarting processes, then checks every task has exactly one right
-final report. Last line: tasks=N crashes=K lost=L duplicates=D wrong=W."""
+final report. Last line: tasks=N crashes=K lost=L duplicates=D wrong=W asked=Q answered=A."""
 
 import argparse
 import json
@@ -14,6 +14,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import procs  # noqa: E402
+import questions  # noqa: E402
 import tasks  # noqa: E402
 from redis_client import Redis, fields  # noqa: E402
 
@@ -127,6 +128,14 @@ def wait_ready(r, t0, within=30.0):
     raise SystemExit("chaos: the pools never announced themselves in the registry")
 
 
+class Sent:
+    """A task as sent: what it checks against and when it lived (seconds from the start
+    of sending; `wall_ms`: wall clock at sending, for the report latency)."""
+
+    def __init__(self, task, at, wall_ms):
+        self.task, self.at, self.wall_ms = task, at, wall_ms
+
+
 def drive(a, rng, cluster, t0):
     r = Redis(cluster.redis_port)
     r.cmd("PING")
@@ -134,12 +143,48 @@ def drive(a, rng, cluster, t0):
     log(t0, "cluster up (redis :%d, work %s); %d tasks over %.0f s, deadline %d ms"
         % (cluster.redis_port, cluster.work, a.tasks, a.seconds, a.deadline_ms))
     wait_ready(r, t0)
+    asker = questions.Asker(r, cluster.redis_port, kill=cluster.restart)
+    asker.start()
+    try:
+        return drive_with(a, rng, cluster, t0, r, run_id, asker)
+    finally:
+        asker.stop()
+
+
+def drive_with(a, rng, cluster, t0, r, run_id, asker):
     sched = Schedule(a.seconds, a.deadline_ms / 1000, rng)
     crashes, self_exits = 0, []
     down = {}  # pool -> outage start (monotonic from t0)
-    sent = {}  # task id -> (query, pools, expected, sent at)
+    sent = {}  # task id -> Sent
     reports, last_id = {}, "0-0"
+    follow = {}  # first turn's task id -> its conversation's second turn, sent after its report
+    convo = {"started": 0, "followed": 0, "cut": 0}
     start = time.monotonic()
+
+    def send(tid, task):
+        r.cmd("XADD", "task_available", "*", "data", tasks.bare(tid, task.query, task.session))
+        sent[tid] = Sent(task, time.monotonic() - start, time.time() * 1000)
+        if task.answer is not None:
+            asker.expect_question(tid, task.answer)
+        if task.follow is not None:
+            follow[tid] = task
+            convo["started"] += 1
+
+    def tick():
+        nonlocal last_id
+        last_id = collect(r, reports, last_id)
+        asker.poll(reports)
+        for tid in [t for t in follow if t in reports]:
+            first = follow.pop(tid)
+            query, expected = first.follow
+            # The second turn refers to the first one's answer: sent only when that
+            # answer is there (a degraded first turn leaves nothing to refer to).
+            if tasks.check(reports[tid][0][1], first.expected, False) is None:
+                send(tid + "-2", tasks.Task(query, {"math"}, expected, session=first.session))
+                convo["followed"] += 1
+            else:
+                convo["cut"] += 1
+
     i = 0
     while i < a.tasks:
         now = time.monotonic() - start
@@ -147,26 +192,38 @@ def drive(a, rng, cluster, t0):
             crashes += chaos(action, name, cluster, sched, down, now, t0)
         while i < a.tasks and i <= now * a.tasks / a.seconds:
             tid = "chaos-%s-%d" % (run_id, i)
-            query, pools, expected = tasks.make(i, rng)
-            r.cmd("XADD", "task_available", "*", "data", tasks.bare(tid, query))
-            sent[tid] = (query, pools, expected, time.monotonic() - start, time.time() * 1000)
+            send(tid, tasks.make(i, rng, session="chaos-%s-s%d" % (run_id, i)))
             i += 1
         for name, code in cluster.self_exited():
             self_exits.append((name, code))
             log(t0, "!! %s exited by itself (status %s); restarted" % (name, code))
-        last_id = collect(r, reports, last_id)
+        tick()
         time.sleep(0.01)
     for _, action, name in sched.events:  # outages still open end now
         if action in ("thaw", "mcp-start"):
             crashes += chaos(action, name, cluster, sched, down, time.monotonic() - start, t0)
     log(t0, "all %d tasks sent; waiting for reports" % a.tasks)
     wait_until = time.monotonic() + a.deadline_ms / 1000 * 2 + 30
-    while time.monotonic() < wait_until and len(reports) < len(sent):
-        last_id = collect(r, reports, last_id)
-        time.sleep(0.2)
+    while time.monotonic() < wait_until and (len(reports) < len(sent) or follow):
+        tick()
+        time.sleep(0.05)
     time.sleep(2.0)  # a late duplicate would show up now
-    collect(r, reports, last_id)
-    return verdict(a, r, sent, reports, sched.outages, crashes, self_exits, t0)
+    tick()
+    log(t0, "conversations: %d started, %d followed up, %d not (first turn degraded)"
+        % (convo["started"], convo["followed"], convo["cut"]))
+    lived = {tid: lifetime(tid, s, asker, start, a.deadline_ms / 1000) for tid, s in sent.items()}
+    crashes += asker.count["killed"]
+    return verdict(a, r, sent, lived, reports, asker, sched.outages, crashes, self_exits, t0)
+
+
+def lifetime(tid, s, asker, start, deadline_s):
+    """(start, end) of a task's life in seconds from the start of sending: from sending
+    to its deadline, which for a task that asked runs on from its last answer (the
+    deadline is paused while it waits)."""
+    answered = asker.last_answer_at(tid)
+    if answered is None:
+        return s.at, s.at + deadline_s
+    return s.at, max(s.at, answered - start) + deadline_s
 
 
 def chaos(action, name, cluster, sched, down, now, t0):
@@ -222,63 +279,71 @@ def collect(r, reports, last_id):
             reports.setdefault(msg.get("task_id"), []).append((last_id, msg.get("payload", {})))
 
 
-def excused(pools, sent_at, outages, deadline_s):
-    """Whether a pool the task needs was down at some point of its lifetime."""
-    for pool in pools:
-        for a, b in outages.get(pool, []):
-            if sent_at <= b + 5 and sent_at + deadline_s + 2 >= a:
-                return True
-    return False
+def met(pools, life, outages):
+    """The outages (pool, start, end) of a pool the task needs during its life (sent
+    before the outage's end + 5 s, deadline not over 2 s before the outage began)."""
+    begun, end = life
+    return [(pool, a, b) for pool in pools for a, b in outages.get(pool, [])
+            if begun <= b + 5 and end + 2 >= a]
 
 
-def per_outage(degraded_tasks, outages, deadline_s):
+def per_outage(degraded_tasks, outages):
     """Degraded reports per outage: for each (pool, start, end), how many degraded tasks
     needed that pool while it was down, and how many of those had a deadline ending 2 s
     or more after the end of every outage they met (time enough to try again), with up
     to three of the latter as examples."""
-
-    def met(pools, s):
-        return [(pool, a, b) for pool in pools for a, b in outages.get(pool, [])
-                if s <= b + 5 and s + deadline_s + 2 >= a]
-
     out = []
     for pool, spans in sorted(outages.items()):
         for a, b in spans:
-            hit = [(pools, s, why) for pools, s, why in degraded_tasks if (pool, a, b) in met(pools, s)]
-            late = [why for pools, s, why in hit
-                    if s + deadline_s >= max(end for _, _, end in met(pools, s)) + 2]
+            hit = [(pools, life, why) for pools, life, why in degraded_tasks
+                   if (pool, a, b) in met(pools, life, outages)]
+            late = [why for pools, life, why in hit
+                    if life[1] >= max(end for _, _, end in met(pools, life, outages)) + 2]
             out.append("%s down %.1f-%.1f s: %d degraded, %d of them with the deadline >= 2 s after "
                        "every outage they met ended" % (pool, a, b, len(hit), len(late)))
             out.extend("  e.g. " + why for why in late[:3])
     return out
 
 
-def verdict(a, r, sent, reports, outages, crashes, self_exits, t0):
+def verdict(a, r, sent, lived, reports, asker, outages, crashes, self_exits, t0):
     lost = dups = wrong = degraded = 0
     degraded_tasks = []
     statuses, latencies, examples = {}, [], []
-    for tid, (query, pools, expected, sent_at, wall_ms) in sent.items():
+    for tid, s in sent.items():
+        task, life = s.task, lived[tid]
         got = reports.get(tid, [])
+        asked = asker.asked(tid)
+        if asked and task.answer is None:
+            # Only the tasks missing an operand may ask: a question here is a wrong
+            # reading of the request (nobody answers it; the task waits).
+            wrong += 1
+            examples.append("wrong %s %r: asked %r, %d report(s)"
+                            % (tid, task.query, asked[min(asked)][2].get("question"), len(got)))
+            continue
         if not got:
             lost += 1
-            examples.append("lost %s %r" % (tid, query))
+            examples.append("lost %s %r%s" % (tid, task.query,
+                                              "" if task.answer is None else ": " + asker.story(tid)))
             continue
         if len(got) > 1:
             dups += 1
-            examples.append("duplicate %s %r: %d reports" % (tid, query, len(got)))
+            examples.append("duplicate %s %r: %d reports" % (tid, task.query, len(got)))
         entry_id, payload = got[0]
         status = payload.get("status")
         statuses[status] = statuses.get(status, 0) + 1
-        latencies.append(max(0.0, int(entry_id.split("-")[0]) - wall_ms))
-        ex = excused(pools, sent_at, outages, a.deadline_ms / 1000)
-        why = tasks.check(payload, expected, ex)
+        latencies.append(max(0.0, int(entry_id.split("-")[0]) - s.wall_ms))
+        ex = bool(met(task.pools, life, outages))
+        why = tasks.check(payload, task.expected, ex)
+        if not why and len(asked) > 1:
+            why = "asked %d times (a plain number settles it): %s" % (len(asked), asker.story(tid))
         if why:
             wrong += 1
-            examples.append("wrong %s %r: %s" % (tid, query, why))
-        elif status != "completed" and expected is not None:
+            examples.append("wrong %s %r: %s%s" % (tid, task.query, why,
+                                                   "" if task.answer is None else " [" + asker.story(tid) + "]"))
+        elif status != "completed" and task.expected is not None:
             degraded += 1
-            degraded_tasks.append((pools, sent_at, "%s at %.1f s: %s, %d attempt(s): %s" % (
-                tid, sent_at, status, payload.get("iterations", 1),
+            degraded_tasks.append((task.pools, life, "%s at %.1f s: %s, %d attempt(s): %s" % (
+                tid, s.at, status, payload.get("iterations", 1),
                 " ".join(payload.get("text", "").split())[:160])))
     for e in examples[:20]:
         print("  " + e)
@@ -288,13 +353,16 @@ def verdict(a, r, sent, reports, outages, crashes, self_exits, t0):
     log(t0, "statuses %s; degraded (tool down, reported as such) %d; dead letters %d; "
         "roles that exited by themselves %d %s" % (json.dumps(statuses, sort_keys=True), degraded,
                                                    dead, len(self_exits), self_exits[:5]))
-    for line in per_outage(degraded_tasks, outages, a.deadline_ms / 1000):
+    for line in per_outage(degraded_tasks, outages):
         log(t0, "degraded per outage: " + line)
     log(t0, "report latency (approx., send to report) p50 %.0f ms, p99 %.0f ms, max %.0f ms; outages %s"
         % (pct(0.5), pct(0.99), latencies[-1] if latencies else 0,
            {k: [(round(x, 1), round(y, 1)) for x, y in v] for k, v in outages.items()}))
-    print("tasks=%d crashes=%d lost=%d duplicates=%d wrong=%d" % (len(sent), crashes, lost, dups, wrong),
-          flush=True)
+    n_asked, n_answered, line = asker.summary()
+    expected = sum(1 for s in sent.values() if s.task.answer is not None)
+    log(t0, "questions: %d tasks meant to ask; %s" % (expected, line))
+    print("tasks=%d crashes=%d lost=%d duplicates=%d wrong=%d asked=%d answered=%d"
+          % (len(sent), crashes, lost, dups, wrong, n_asked, n_answered), flush=True)
     return lost == 0 and dups == 0 and wrong == 0
 
 
