@@ -168,9 +168,15 @@ struct Reading {
 }
 
 impl Reading {
+    /// How many parts were not understood: a reading whose only obstacle is a pool
+    /// with no live agent was understood (the Planner waits for the pool), so a
+    /// question is still asked while a pool is down.
     fn misses(&self) -> usize {
         match &self.outcome {
             PlanOutcome::Planned { .. } => self.failed.len(),
+            PlanOutcome::Unplannable {
+                pool_down: Some(_), ..
+            } => 0,
             _ => usize::MAX,
         }
     }
@@ -221,18 +227,25 @@ impl Planning<'_> {
         if let Some(r) = &reference {
             for value in self.conversation.answers.iter().rev() {
                 let text = r.replaced_by(query, value);
-                if let PlanOutcome::Planned {
-                    mut plan,
-                    unplanned: None,
-                    ..
-                } = self.read(&text, &language).outcome
-                {
-                    recall::mark(&mut plan, value, &r.replaced_by(query, ""));
-                    return PlanOutcome::Planned {
-                        plan,
-                        language,
+                match self.read(&text, &language).outcome {
+                    PlanOutcome::Planned {
+                        mut plan,
                         unplanned: None,
-                    };
+                        ..
+                    } => {
+                        recall::mark(&mut plan, value, &r.replaced_by(query, ""));
+                        return PlanOutcome::Planned {
+                            plan,
+                            language,
+                            unplanned: None,
+                        };
+                    }
+                    // Understood, but its pool is down: the Planner waits for it and
+                    // plans again.
+                    down @ PlanOutcome::Unplannable {
+                        pool_down: Some(_), ..
+                    } => return down,
+                    _ => {}
                 }
             }
         }

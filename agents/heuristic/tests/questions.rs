@@ -242,3 +242,34 @@ fn the_report_says_which_value_came_from_the_last_answer() {
     let text = chorus_heuristic::render_report("q", "en", &[date], ReportStatus::Completed, None);
     assert!(text.contains("2026-12-25 (your last answer)"), "{text}");
 }
+
+#[test]
+fn a_question_is_asked_and_a_follow_up_waits_while_the_pool_it_needs_is_down() {
+    let date_only = Capabilities::from_tools(vec![("date", "weekday"), ("date", "today")]);
+    for query in ["divide 142 by", "what is 873 times?", "2 plus"] {
+        assert!(
+            matches!(
+                plan(query, &TaskContext::default(), &date_only),
+                PlanOutcome::Question { .. }
+            ),
+            "{query}"
+        );
+    }
+    let conversation = Conversation {
+        session: true,
+        answers: vec!["6".into()],
+    };
+    let outcome = plan_in(
+        "now multiply that by 3",
+        &TaskContext::default(),
+        &date_only,
+        &conversation,
+    );
+    assert!(
+        matches!(
+            &outcome,
+            PlanOutcome::Unplannable { pool_down: Some(p), .. } if p == "math"
+        ),
+        "{outcome:?}"
+    );
+}

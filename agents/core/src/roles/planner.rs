@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use chorus_bus::{
-    Delivery, Message, Payload, PlanReady, PlannerKind, RenavigateRequest, TaskRequest, Topic,
+    AgentHeartbeat, Delivery, Message, Payload, PlanReady, PlannerKind, RenavigateRequest,
+    TaskRequest, Topic,
 };
 use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, Question};
 use chorus_llm::{LlmPlanner, PlanFallback, PlanPath, PoolTool, plan_with_fallback};
@@ -154,12 +155,13 @@ impl Planner {
         let until = Instant::now() + budget;
         runtime::without_permit(async {
             loop {
+                let at = Instant::now();
                 let agents = self.registry.live().await?;
                 if agents
                     .iter()
                     .any(|a| a.pool.as_deref() == Some(pool) && !a.tools.is_empty())
                 {
-                    *self.cached.lock().await = None;
+                    self.remember(at, &agents).await;
                     return Ok(true);
                 }
                 if Instant::now() + POOL_POLL > until {
@@ -186,13 +188,23 @@ impl Planner {
         {
             return Ok(Arc::clone(live));
         }
+        let at = Instant::now();
         let agents = self.registry.live().await?;
+        Ok(self.remember(at, &agents).await)
+    }
+
+    /// Caches what `agents` (read at `at`) offer, unless a read started later is
+    /// cached already: a slow read from before a pool came back never hides it.
+    async fn remember(&self, at: Instant, agents: &[AgentHeartbeat]) -> Arc<Live> {
         let live = Arc::new(Live {
-            capabilities: capabilities_of(&agents),
-            tools: llm::pool_tools(&agents),
+            capabilities: capabilities_of(agents),
+            tools: llm::pool_tools(agents),
         });
-        *self.cached.lock().await = Some((Instant::now(), Arc::clone(&live)));
-        Ok(live)
+        let mut cached = self.cached.lock().await;
+        if cached.as_ref().is_none_or(|(t, _)| *t <= at) {
+            *cached = Some((at, Arc::clone(&live)));
+        }
+        live
     }
 
     /// The conversation `request` belongs to: the session's last answers, read only

@@ -79,9 +79,11 @@ impl Planner {
         Ok(())
     }
 
-    /// On a redelivery: when the task asked a question nothing has settled yet, that
-    /// question goes out (once; a Planner killed between pausing the task and asking
-    /// leaves it unasked) and nothing is planned. Returns whether it did.
+    /// On a redelivery of a task's request: when the task asked a question, its
+    /// request is never planned afresh — the question (when nothing settled it yet) goes
+    /// out again (once; a Planner killed between pausing the task and asking leaves it
+    /// unasked), and an answered one belongs to the answer's path. Returns whether the
+    /// task asked.
     pub(super) async fn ask_again_if_asked(&self, msg: &Message) -> Result<bool, HandleError> {
         let state = &self.ctx.state;
         let Some(waiting) = state.waiting(&msg.task_id).await? else {
@@ -90,11 +92,10 @@ impl Planner {
         if state
             .settled(&msg.task_id, waiting.question.number)
             .await?
-            .is_some()
+            .is_none()
         {
-            return Ok(false);
+            self.publish_question(msg, waiting.question).await?;
         }
-        self.publish_question(msg, waiting.question).await?;
         Ok(true)
     }
 
