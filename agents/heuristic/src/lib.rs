@@ -160,24 +160,41 @@ struct Planning<'a> {
     conversation: &'a Conversation,
 }
 
-/// A reading of a request: the outcome and how many parts were not understood
-/// (`usize::MAX` when nothing could be planned).
-struct Reading {
-    outcome: PlanOutcome,
-    failed: Vec<String>,
+/// What a request was understood as, before any message is worded: a plan (with the
+/// parts not understood), or why there is none.
+enum Understanding {
+    /// A plan, and the parts that were not understood.
+    Plan(Plan, Vec<PartError>),
+    /// Only greetings: the answer is what Chorus can do.
+    Nothing,
+    /// No part could be read.
+    Unread(PartError),
+    /// More steps than the limit.
+    TooManySteps(usize),
+    /// A step needs a pool or tool that is not live (in the step's part).
+    Missing(Missing, String),
+    /// The plan is not a valid DAG.
+    Invalid(String),
 }
 
-impl Reading {
-    /// How many parts were not understood: a reading whose only obstacle is a pool
-    /// with no live agent was understood (the Planner waits for the pool), so a
-    /// question is still asked while a pool is down.
+impl Understanding {
+    /// How many parts were not understood (`usize::MAX` when nothing can be planned): a
+    /// reading whose only obstacle is a pool with no live agent was understood (the
+    /// Planner waits for the pool), so a question is still asked while a pool is down.
     fn misses(&self) -> usize {
-        match &self.outcome {
-            PlanOutcome::Planned { .. } => self.failed.len(),
-            PlanOutcome::Unplannable {
-                pool_down: Some(_), ..
-            } => 0,
+        match self {
+            Understanding::Plan(_, failed) => failed.len(),
+            Understanding::Missing(Missing::Pool(_), _) => 0,
             _ => usize::MAX,
+        }
+    }
+
+    /// The parts not understood, as the user wrote them.
+    fn failed(&self) -> Vec<String> {
+        match self {
+            Understanding::Plan(_, failed) => failed.iter().filter_map(PartError::text).collect(),
+            Understanding::Unread(e) => e.text().into_iter().collect(),
+            _ => Vec::new(),
         }
     }
 }
@@ -227,7 +244,7 @@ impl Planning<'_> {
         if let Some(r) = &reference {
             for value in self.conversation.answers.iter().rev() {
                 let text = r.replaced_by(query, value);
-                match self.read(&text, &language).outcome {
+                match self.outcome(self.understand(&text), &language) {
                     PlanOutcome::Planned {
                         mut plan,
                         unplanned: None,
@@ -249,11 +266,11 @@ impl Planning<'_> {
                 }
             }
         }
-        let reading = self.read_lexed(query, &toks, &language);
-        let may_ask = match &reading.outcome {
-            PlanOutcome::Planned { unplanned, .. } => unplanned.is_some(),
-            PlanOutcome::Unplannable { pool_down, .. } => pool_down.is_none(),
-            _ => false,
+        let reading = self.understand_lexed(query, &toks);
+        let may_ask = match &reading {
+            Understanding::Plan(_, failed) => !failed.is_empty(),
+            Understanding::Missing(Missing::Pool(_), _) | Understanding::Nothing => false,
+            _ => true,
         };
         if may_ask
             && let Some(question) = self.question(query, &toks, &reading, reference, &language)
@@ -263,7 +280,7 @@ impl Planning<'_> {
                 question: Box::new(question),
             };
         }
-        reading.outcome
+        self.outcome(reading, &language)
     }
 
     /// The question that would settle what `reading` missed, if one would: each kind
@@ -272,11 +289,11 @@ impl Planning<'_> {
         &self,
         query: &str,
         toks: &[lexer::Token],
-        reading: &Reading,
+        reading: &Understanding,
         reference: Option<recall::Reference>,
         language: &str,
     ) -> Option<Question> {
-        let better = |text: &str| self.read(text, language).misses() < reading.misses();
+        let better = |text: &str| self.understand(text).misses() < reading.misses();
         // A placeholder of each kind an answer could be: a number, a date.
         if let Some(r) = reference.filter(|_| self.conversation.answers.is_empty())
             && ["1", "2000-01-01"]
@@ -285,7 +302,7 @@ impl Planning<'_> {
         {
             return Some(question::which_value(&r.text, query.trim(), language));
         }
-        for part in &reading.failed {
+        for part in &reading.failed() {
             let Some(at) = query.find(part.as_str()) else {
                 continue;
             };
@@ -311,38 +328,20 @@ impl Planning<'_> {
     }
 
     /// Reads `query` part by part and plans what was understood.
-    fn read(&self, query: &str, language: &str) -> Reading {
-        self.read_lexed(query, &lexer::lex(query), language)
+    fn understand(&self, query: &str) -> Understanding {
+        self.understand_lexed(query, &lexer::lex(query))
     }
 
-    /// [`Planning::read`] of `query` lexed as `toks`.
-    fn read_lexed(&self, query: &str, toks: &[lexer::Token], language: &str) -> Reading {
-        let done = |outcome: PlanOutcome| Reading {
-            outcome,
-            failed: Vec::new(),
-        };
+    /// [`Planning::understand`] of `query` lexed as `toks`.
+    fn understand_lexed(&self, query: &str, toks: &[lexer::Token]) -> Understanding {
         let parsed = match compound::parse_request(toks, query) {
-            Ok(parsed) if parsed.parts.is_empty() => {
-                let message = messages::help(language, self.tools);
-                return done(PlanOutcome::Capabilities {
-                    language: language.to_owned(),
-                    message,
-                });
-            }
+            Ok(parsed) if parsed.parts.is_empty() => return Understanding::Nothing,
             Ok(parsed) => parsed,
-            Err(e) => {
-                return Reading {
-                    failed: e.text().into_iter().collect(),
-                    outcome: self.refuse(messages::part_error(&e, language), language),
-                };
-            }
+            Err(e) => return Understanding::Unread(e),
         };
         let steps: usize = parsed.parts.iter().map(|p| p.query.step_count()).sum();
         if steps > self.limits.max_steps {
-            return done(self.refuse(
-                messages::too_many_steps(steps, self.limits.max_steps, language),
-                language,
-            ));
+            return Understanding::TooManySteps(steps);
         }
         let mut builder = builder::PlanBuilder::new();
         for part in &parsed.parts {
@@ -351,36 +350,54 @@ impl Planning<'_> {
         let plan = builder.finish();
         for step in &plan.steps {
             if let Some(m) = self.tools.missing(&step.pool, &step.tool) {
+                return Understanding::Missing(m, step.part.clone());
+            }
+        }
+        match plan.validate(self.limits.max_steps) {
+            Ok(()) => Understanding::Plan(plan, parsed.failed),
+            Err(e) => Understanding::Invalid(e.to_string()),
+        }
+    }
+
+    /// The outcome of an understanding, worded in `language`.
+    fn outcome(&self, understood: Understanding, language: &str) -> PlanOutcome {
+        match understood {
+            Understanding::Plan(plan, failed) => {
+                let unplanned = (!failed.is_empty()).then(|| {
+                    let reasons: Vec<String> = failed
+                        .iter()
+                        .map(|e| messages::part_error(e, language))
+                        .collect();
+                    messages::with_capabilities(&reasons.join(" "), language, self.tools)
+                });
+                PlanOutcome::Planned {
+                    plan,
+                    language: language.to_owned(),
+                    unplanned,
+                }
+            }
+            Understanding::Nothing => PlanOutcome::Capabilities {
+                language: language.to_owned(),
+                message: messages::help(language, self.tools),
+            },
+            Understanding::Unread(e) => self.refuse(messages::part_error(&e, language), language),
+            Understanding::TooManySteps(steps) => self.refuse(
+                messages::too_many_steps(steps, self.limits.max_steps, language),
+                language,
+            ),
+            Understanding::Missing(m, part) => {
                 let pool_down = match &m {
                     Missing::Pool(pool) => Some(pool.clone()),
                     Missing::Tool { .. } => None,
                 };
-                let reason = messages::missing(&m, &step.part, language);
-                return done(PlanOutcome::Unplannable {
+                let reason = messages::missing(&m, &part, language);
+                PlanOutcome::Unplannable {
                     message: messages::with_capabilities(&reason, language, self.tools),
                     language: language.to_owned(),
                     pool_down,
-                });
+                }
             }
-        }
-        if let Err(e) = plan.validate(self.limits.max_steps) {
-            return done(self.refuse(e.to_string(), language));
-        }
-        let unplanned = (!parsed.failed.is_empty()).then(|| {
-            let reasons: Vec<String> = parsed
-                .failed
-                .iter()
-                .map(|e| messages::part_error(e, language))
-                .collect();
-            messages::with_capabilities(&reasons.join(" "), language, self.tools)
-        });
-        Reading {
-            failed: parsed.failed.iter().filter_map(PartError::text).collect(),
-            outcome: PlanOutcome::Planned {
-                plan,
-                language: language.to_owned(),
-                unplanned,
-            },
+            Understanding::Invalid(e) => self.refuse(e, language),
         }
     }
 }
