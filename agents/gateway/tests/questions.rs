@@ -337,6 +337,30 @@ async fn polling_shows_input_required_with_the_options_then_done_after_the_answe
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_in_the_request_body_makes_a_follow_up_use_the_last_answer() {
+    let system = System::start(settings(10_000, 60_000)).await;
+    let session = json!({"session_id": "http-s1"});
+    let first = system
+        .submit(json!({"query": "2+4", "context": session}))
+        .await;
+    let done = system.poll(&first, |s| s["state"] == "done").await;
+    assert_eq!(answers(&done["report"]), ["6"]);
+    let follow = system
+        .submit(json!({"query": "now multiply that by 3", "context": session}))
+        .await;
+    let done = system.poll(&follow, |s| s["state"] == "done").await;
+    assert_eq!(answers(&done["report"]), ["18"], "{done}");
+    let text = done["report"]["text"].as_str().expect("text");
+    assert!(text.contains("6 (your last answer) × 3 = 18"), "{text}");
+    // Another session has no earlier answer: it asks which number "that" is.
+    let other = system
+        .submit(json!({"query": "now multiply that by 3", "context": {"session_id": "http-s2"}}))
+        .await;
+    let waiting = system.poll(&other, |s| s["state"] != "pending").await;
+    assert_eq!(waiting["state"], "input_required", "{waiting}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_that_does_not_settle_it_is_asked_again_and_the_first_question_is_closed() {
     let system = System::start(settings(10_000, 60_000)).await;
     let mut events = system.stream(json!({"query": "divide 10 by"})).await;
