@@ -220,8 +220,13 @@ impl Planning<'_> {
         // Numeric dates that read two ways: settled by the context or the language, or
         // asked about. Only a month-first reading rewrites the request.
         let mut settled: Option<String> = None;
-        for (text, day_first, month_first) in question::two_way_dates(&toks, query) {
-            match question::day_first(self.ctx, &language) {
+        let two_way = question::two_way_dates(&toks, query);
+        let order = match two_way.is_empty() {
+            true => None,
+            false => question::day_first(self.ctx, &language),
+        };
+        for (text, day_first, month_first) in two_way {
+            match order {
                 Some(true) => {}
                 Some(false) => {
                     let current = settled.as_deref().unwrap_or(query);
@@ -243,25 +248,16 @@ impl Planning<'_> {
         let reference = recall::find(&toks, query);
         if let Some(r) = &reference {
             for value in self.conversation.answers.iter().rev() {
-                let text = r.replaced_by(query, value);
-                match self.outcome(self.understand(&text), &language) {
-                    PlanOutcome::Planned {
-                        mut plan,
-                        unplanned: None,
-                        ..
-                    } => {
+                match self.understand(&r.replaced_by(query, value)) {
+                    Understanding::Plan(mut plan, failed) if failed.is_empty() => {
                         recall::mark(&mut plan, value, &r.replaced_by(query, ""));
-                        return PlanOutcome::Planned {
-                            plan,
-                            language,
-                            unplanned: None,
-                        };
+                        return self.outcome(Understanding::Plan(plan, failed), &language);
                     }
                     // Understood, but its pool is down: the Planner waits for it and
                     // plans again.
-                    down @ PlanOutcome::Unplannable {
-                        pool_down: Some(_), ..
-                    } => return down,
+                    down @ Understanding::Missing(Missing::Pool(_), _) => {
+                        return self.outcome(down, &language);
+                    }
                     _ => {}
                 }
             }

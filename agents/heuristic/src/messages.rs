@@ -2,10 +2,7 @@
 
 use crate::capabilities::{Capabilities, Missing};
 use crate::compound::PartError;
-
-fn vi(language: &str) -> bool {
-    language == "vi"
-}
+use crate::wording::is_vi as vi;
 
 /// `reason`, then what Chorus can do with `tools`.
 pub fn with_capabilities(reason: &str, language: &str, tools: &Capabilities) -> String {

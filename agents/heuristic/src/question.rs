@@ -14,6 +14,7 @@ use chorus_bus::{AnswerOption, TaskContext};
 use serde::{Deserialize, Serialize};
 
 use crate::lexer::{Tok, Token, lex};
+use crate::wording::is_vi as vi;
 
 /// How an answer goes back into the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -202,10 +203,6 @@ fn date_in(answer: &str) -> Option<String> {
     }
 }
 
-fn vi(language: &str) -> bool {
-    language == "vi"
-}
-
 /// A date as an option label: `3 April 2026`, `3 tháng 4 năm 2026`.
 fn date_label(iso: &str, language: &str) -> String {
     let mut it = iso.split('-').map(|p| p.parse::<usize>().unwrap_or(0));
@@ -331,34 +328,24 @@ pub fn which_value(reference: &str, part: &str, language: &str) -> Question {
 /// The question for a weekday name that could mean two dates (`friday`): the coming
 /// one or the last one, each as the words the planner reads (`next friday`).
 pub fn which_weekday(text: &str, name: &str, language: &str) -> Question {
+    // (value, label) of the coming one and of the last one, and the question.
     let (coming, last, q) = match vi(language) {
-        true => (
-            format!("{text} tới"),
-            format!("{text} tuần trước"),
-            format!("\"{text}\" là {text} tới hay {text} tuần trước?"),
-        ),
+        true => {
+            let coming = format!("{text} tới");
+            let last = format!("{text} tuần trước");
+            let q = format!("\"{text}\" là {coming} hay {last}?");
+            ((coming.clone(), coming), (last.clone(), last), q)
+        }
         false => (
-            format!("next {name}"),
-            format!("last {name}"),
+            (format!("next {name}"), format!("the coming {name}")),
+            (format!("last {name}"), format!("last {name}")),
             format!("Which {name} do you mean: the coming one or the last one?"),
         ),
     };
-    let options = vec![
-        AnswerOption {
-            label: match vi(language) {
-                true => coming.clone(),
-                false => format!("the coming {name}"),
-            },
-            value: coming,
-        },
-        AnswerOption {
-            label: match vi(language) {
-                true => last.clone(),
-                false => format!("last {name}"),
-            },
-            value: last,
-        },
-    ];
+    let options = [coming, last]
+        .into_iter()
+        .map(|(value, label)| AnswerOption { label, value })
+        .collect();
     Question {
         text: q,
         options,
