@@ -2,8 +2,9 @@
 //! record (what was asked, how the answer goes back into the request, the request so
 //! far and the time its deadline had left) is stored, the task leaves the deadline set
 //! (`chorus:deadlines`: its deadline is paused) and joins the waiting set
-//! (`chorus:waiting`, scored by when `agents.answer_timeout_ms` runs out). An answer
-//! puts it back in the deadline set with the time it had left; a timeout ends it with
+//! (`chorus:waiting`, scored by when `agents.answer_timeout_ms` runs out). The Planner,
+//! taking an answer, puts it back in the deadline set with the time it had left (noted
+//! per question, beside the record, never by rewriting it); a timeout ends it with
 //! one report, status `unanswered`. Who settles a question — the answer or the timeout —
 //! is decided by one guard key per question, set atomically with what it publishes.
 //! Everything lives in the store, so any replica of any role carries on a waiting task.
@@ -27,6 +28,13 @@ fn question_key(task: &str) -> String {
     format!("chorus:task:{task}:question")
 }
 
+/// Key of the deadline a task resumed with when question `number` was answered, so a
+/// late look at the task's original request cannot bring back the deadline it had
+/// before it waited.
+fn resumed_key(task: &str, number: u32) -> String {
+    format!("chorus:task:{task}:question:{number}:resumed")
+}
+
 /// A task's open (or last) question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Waiting {
@@ -40,11 +48,6 @@ pub struct Waiting {
     pub remaining_ms: u64,
     /// When the wait for an answer runs out (ms since the epoch).
     pub answer_by_ms: u64,
-    /// Once an answer settled the question: the task's deadline from then on (ms since
-    /// the epoch), so a late look at the task's original request cannot bring back the
-    /// deadline it had before it waited.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resumed_deadline_ms: Option<u64>,
 }
 
 impl Waiting {
@@ -77,19 +80,20 @@ impl TaskState {
         store.zrem(DEADLINES_KEY, task).await.map(|_| ())
     }
 
-    /// Resumes a paused task: its record notes `deadline`, and it is back in the
-    /// deadline set with it, out of the waiting set.
+    /// Resumes a task paused on question `number`: the deadline it resumes with is
+    /// noted for that question, and it is back in the deadline set with it, out of the
+    /// waiting set.
     pub async fn unpause(
         &self,
         task: &str,
-        waiting: &Waiting,
+        number: u32,
         deadline: Deadline,
     ) -> Result<(), BusError> {
-        let mut resumed = waiting.clone();
-        resumed.resumed_deadline_ms = Some(deadline.as_millis());
-        let json = serde_json::to_string(&resumed).map_err(DecodeError::from)?;
         let store = self.store();
-        store.set(&question_key(task), &json, self.ttl()).await?;
+        let ms = deadline.as_millis().to_string();
+        store
+            .set(&resumed_key(task, number), &ms, self.ttl())
+            .await?;
         store.zadd(DEADLINES_KEY, task, deadline.score()).await?;
         store.zrem(WAITING_KEY, task).await.map(|_| ())
     }
@@ -120,10 +124,14 @@ impl TaskState {
             .await
     }
 
-    /// Whether the task is paused on an open question: it asked one and nothing
-    /// settled it yet.
-    pub async fn is_paused(&self, task: &str) -> Result<bool, BusError> {
-        Ok(self.deadline_now(task).await? == DeadlineNow::Paused)
+    /// The question the task is paused on: asked, and settled by neither an answer nor
+    /// the answer timeout.
+    pub async fn open_question(&self, task: &str) -> Result<Option<ClarificationNeeded>, BusError> {
+        let Some(w) = self.waiting(task).await? else {
+            return Ok(None);
+        };
+        let open = self.settled(task, w.question.number).await?.is_none();
+        Ok(open.then_some(w.question))
     }
 
     /// What a task's deadline is now, as its question record says: paused on an open
@@ -133,10 +141,12 @@ impl TaskState {
         let Some(w) = self.waiting(task).await? else {
             return Ok(DeadlineNow::AsOpened);
         };
-        if self.settled(task, w.question.number).await?.is_none() {
+        let number = w.question.number;
+        if self.settled(task, number).await?.is_none() {
             return Ok(DeadlineNow::Paused);
         }
-        Ok(match w.resumed_deadline_ms {
+        let resumed = self.store().get(&resumed_key(task, number)).await?;
+        Ok(match resumed.and_then(|ms| ms.parse().ok()) {
             Some(ms) => DeadlineNow::Resumed(Deadline::from_millis(ms)),
             None => DeadlineNow::AsOpened,
         })
@@ -183,7 +193,6 @@ mod tests {
             },
             remaining_ms: 9_000,
             answer_by_ms: chorus_bus::now_ms() + 60_000,
-            resumed_deadline_ms: None,
         }
     }
 
@@ -212,7 +221,7 @@ mod tests {
             .await
             .expect("settle");
         let resumed = w.resumed_deadline();
-        state.unpause("t", &w, resumed).await.expect("unpause");
+        state.unpause("t", 1, resumed).await.expect("unpause");
         assert_eq!(
             state.deadline_now("t").await.expect("read"),
             DeadlineNow::Resumed(resumed)

@@ -295,6 +295,11 @@ impl TaskState {
         }
     }
 
+    /// Whether the task's one final report was published (by whoever wrote it).
+    pub async fn is_reported(&self, task: &str) -> Result<bool, BusError> {
+        Ok(self.store.get(&once::reported(task)).await?.is_some())
+    }
+
     /// Closes the task for the deadline watch (its report is out).
     pub async fn close(&self, task: &str) -> Result<(), BusError> {
         self.store.zrem(DEADLINES_KEY, task).await.map(|_| ())

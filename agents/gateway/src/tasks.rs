@@ -86,20 +86,13 @@ pub async fn status(
     )))
 }
 
-/// The question task `id` is paused on: asked, and settled by neither an answer nor the
-/// answer timeout.
+/// The question task `id` is paused on ([`chorus_agents::state::TaskState::open_question`]).
 pub(crate) async fn open_question(
     api: &ApiState,
     id: &str,
 ) -> Result<Option<ClarificationNeeded>, ApiError> {
-    let Some(waiting) = api.state.waiting(id).await.map_err(ApiError::from_bus)? else {
-        return Ok(None);
-    };
-    let number = waiting.question.number;
-    let settled = api
-        .state
-        .settled(id, number)
+    api.state
+        .open_question(id)
         .await
-        .map_err(ApiError::from_bus)?;
-    Ok(settled.is_none().then_some(waiting.question))
+        .map_err(ApiError::from_bus)
 }

@@ -2,9 +2,11 @@
 //! `XADD`/`PUBLISH` on `clarification_answer` (the Chief), `POST /tasks/{id}/answer`,
 //! `chorus ask` on a terminal — hands the answer here: it is checked against the task's
 //! open question, settles it exactly once (the question's guard key is set atomically
-//! with the publish, so a second answer, or an answer racing the timeout, loses), goes
-//! to the Planner as a full envelope carrying the resumed deadline, and puts the task
-//! back in the deadline watch.
+//! with the publish, so a second answer, or an answer racing the timeout, loses), and
+//! goes to the Planner as a full envelope carrying the resumed deadline. The Planner,
+//! not the door, puts the task back in the deadline watch when it takes the answer: it
+//! is the one that may pause the task again for a next question, so the two never race
+//! (a door resuming late would undo that pause).
 
 use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message, truncate_utf8};
 use chorus_bus::{Bus, BusError, ClarificationAnswer, Message, Payload, TaskId, Topic};
@@ -116,7 +118,7 @@ impl AnswerError {
 }
 
 /// Checks `s` against its task's open question and, when it settles it, passes it on
-/// to the Planner (once) and resumes the task's deadline.
+/// to the Planner (once), with the task's deadline resumed in its envelope.
 pub async fn answer(
     bus: &dyn Bus,
     state: &TaskState,
@@ -135,9 +137,7 @@ pub async fn answer(
     let task_id =
         TaskId::parse(&s.task_id).map_err(|_| AnswerError::UnknownTask(short(&s.task_id)))?;
     let task = task_id.as_str();
-    if state.store().get(&once::reported(task)).await?.is_some()
-        || state.report(task).await?.is_some()
-    {
+    if state.is_reported(task).await? || state.report(task).await?.is_some() {
         return Err(AnswerError::Finished(task.to_owned()));
     }
     let Some(waiting) = state.waiting(task).await? else {
@@ -181,9 +181,6 @@ pub async fn answer(
             },
         });
     }
-    if let Some(deadline) = message.deadline_ms {
-        state.unpause(task, &waiting, deadline).await?;
-    }
     tracing::info!(task_id = %task, question = open, from = %message.from_agent, "answer accepted");
     Ok(Answered {
         message,
@@ -212,25 +209,58 @@ fn short(s: &str) -> String {
     truncate_utf8(s, 80).to_owned()
 }
 
-/// The dead letter of an answer a door refused, written under `once` (key and lifetime)
-/// by `role`: on the bus, a refused answer is one dead letter with the reason.
-pub async fn dead_letter_answer(
+/// Where the one dead letter of an answer refused on the bus goes: who refuses it (the
+/// role), what the client sent, its stream entry (empty for a PUBLISH), and the
+/// once-key and lifetime that make it one letter however often the answer is heard.
+#[derive(Debug, Clone)]
+pub struct Letter<'a> {
+    /// The role named in the letter.
+    pub role: &'a str,
+    /// What the client sent.
+    pub original: &'a str,
+    /// The stream entry id, or empty.
+    pub entry_id: &'a str,
+    /// The letter's once-key and its lifetime.
+    pub once: (String, std::time::Duration),
+}
+
+/// What an answer from the bus became.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FromBus {
+    /// It settled the question and went on to the Planner.
+    Accepted,
+    /// The same text settled the question already (a redelivered entry, one PUBLISH
+    /// heard by several listeners): not an error.
+    Duplicate,
+    /// The door refused it: one dead letter with this reason.
+    Refused(String),
+}
+
+/// [`answer`] for an answer a client put on the bus (XADD or PUBLISH): a refusal, which
+/// the client cannot be told directly, becomes one dead letter with the reason and code.
+pub async fn answer_from_bus(
     bus: &dyn Bus,
-    role: &str,
-    task_id: &str,
-    original: &str,
-    entry_id: &str,
-    why: &AnswerError,
-    once: (String, std::time::Duration),
-) -> Result<bool, BusError> {
-    let letter = dead_letter_message(&DeadLetterInfo {
+    state: &TaskState,
+    s: AnswerSubmission,
+    letter: Letter<'_>,
+) -> Result<FromBus, BusError> {
+    let task_id = s.task_id.clone();
+    let why = match answer(bus, state, s).await {
+        Ok(_) => return Ok(FromBus::Accepted),
+        Err(AnswerError::AlreadyAnswered { same: true, .. }) => return Ok(FromBus::Duplicate),
+        Err(AnswerError::Bus(e)) => return Err(e),
+        Err(refused) => refused,
+    };
+    let dead = dead_letter_message(&DeadLetterInfo {
         topic: Topic::CLARIFICATION_ANSWER,
-        entry_id,
-        role,
+        entry_id: letter.entry_id,
+        role: letter.role,
         deliveries: 1,
         reason: &format!("answer refused ({}): {why}", why.code()),
-        original,
-        task_id: Some(task_id),
+        original: letter.original,
+        task_id: Some(&task_id),
     });
-    bus.publish_once(&once.0, once.1, &letter).await
+    bus.publish_once(&letter.once.0, letter.once.1, &dead)
+        .await?;
+    Ok(FromBus::Refused(why.to_string()))
 }

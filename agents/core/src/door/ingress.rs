@@ -16,7 +16,7 @@ use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message, truncate_utf8
 use chorus_bus::envelope::Decoded;
 use chorus_bus::{Bus, BusError, BusSettings, DecodeError, Message, Payload, Topic};
 
-use super::answer::{AnswerError, AnswerSubmission, answer, dead_letter_answer};
+use super::answer::{AnswerSubmission, FromBus, Letter, answer_from_bus};
 use super::refusal::{dead_letter_refused, refuse_on_bus};
 use super::submit::{Limits, Submission, SubmitError, submit};
 use crate::state::{TaskState, once};
@@ -211,25 +211,19 @@ pub async fn ingest_answer(
         question: given.question,
         from: "client".to_owned(),
     };
-    match answer(bus, state, submission).await {
-        Ok(_) => Ok(Ingested::Published),
-        Err(AnswerError::AlreadyAnswered { same: true, .. }) => Ok(Ingested::Duplicate),
-        Err(AnswerError::Bus(e)) => Err(e),
-        Err(refused) => {
-            let reason = refused.to_string();
-            dead_letter_answer(
-                bus,
-                INGRESS_ROLE,
-                &msg.task_id,
-                raw,
-                "",
-                &refused,
-                (key, ttl),
-            )
-            .await?;
-            Ok(Ingested::DeadLettered(reason))
-        }
-    }
+    let letter = Letter {
+        role: INGRESS_ROLE,
+        original: raw,
+        entry_id: "",
+        once: (key, ttl),
+    };
+    Ok(
+        match answer_from_bus(bus, state, submission, letter).await? {
+            FromBus::Accepted => Ingested::Published,
+            FromBus::Duplicate => Ingested::Duplicate,
+            FromBus::Refused(reason) => Ingested::DeadLettered(reason),
+        },
+    )
 }
 
 /// What a payload published on `topic`'s channel is: a full envelope (the mirror), a

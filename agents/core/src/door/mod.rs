@@ -11,7 +11,9 @@ mod ingress;
 mod refusal;
 mod submit;
 
-pub use answer::{AnswerError, AnswerSubmission, Answered, answer, dead_letter_answer};
+pub use answer::{
+    AnswerError, AnswerSubmission, Answered, FromBus, Letter, answer, answer_from_bus,
+};
 pub use context::{BadField, LANGUAGES};
 pub use ingress::{Ingested, ingest, run_publish_ingress};
 pub use refusal::{dead_letter_refused, refuse_on_bus};

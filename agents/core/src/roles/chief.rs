@@ -19,7 +19,7 @@ use tracing::{info, warn};
 
 use super::Ctx;
 use crate::door::{
-    AnswerError, AnswerSubmission, Limits, Submission, SubmitError, answer, dead_letter_answer,
+    AnswerSubmission, FromBus, Letter, Limits, Submission, SubmitError, answer_from_bus,
     dead_letter_refused, refuse_on_bus, submit,
 };
 use crate::question::{DeadlineNow, TIMED_OUT};
@@ -117,33 +117,26 @@ impl Chief {
             from: self.ctx.instance.clone(),
         };
         let state = &self.ctx.state;
-        match answer(self.ctx.bus.as_ref(), state, submission).await {
-            Ok(_) | Err(AnswerError::AlreadyAnswered { same: true, .. }) => Ok(()),
-            Err(AnswerError::Bus(e)) => Err(e.into()),
-            Err(refused) => {
-                let key = once::answer_refused(&msg.task_id, &delivery.entry_id);
-                let original = serde_json::json!({
-                    "task_id": msg.task_id,
-                    "answer": given.answer,
-                    "question": given.question,
-                })
-                .to_string();
-                let once = (key, state.ttl());
-                let bus = self.ctx.bus.as_ref();
-                dead_letter_answer(
-                    bus,
-                    "chief",
-                    &msg.task_id,
-                    &original,
-                    &delivery.entry_id,
-                    &refused,
-                    once,
-                )
-                .await?;
-                info!(task_id = %msg.task_id, reason = %refused, "answer refused at the door");
-                Ok(())
-            }
+        let original = serde_json::json!({
+            "task_id": msg.task_id,
+            "answer": given.answer,
+            "question": given.question,
+        })
+        .to_string();
+        let letter = Letter {
+            role: "chief",
+            original: &original,
+            entry_id: &delivery.entry_id,
+            once: (
+                once::answer_refused(&msg.task_id, &delivery.entry_id),
+                state.ttl(),
+            ),
+        };
+        let bus = self.ctx.bus.as_ref();
+        if let FromBus::Refused(reason) = answer_from_bus(bus, state, submission, letter).await? {
+            info!(task_id = %msg.task_id, %reason, "answer refused at the door");
         }
+        Ok(())
     }
 
     /// Ends a task whose question got no answer in time with one report, status

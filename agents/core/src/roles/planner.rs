@@ -413,7 +413,7 @@ impl Planner {
         let Some(plan) = state.plan(task).await? else {
             return Ok(()); // expired or foreign
         };
-        if state.store().get(&once::reported(task)).await?.is_some() {
+        if state.is_reported(task).await? {
             return Ok(());
         }
         let next = ask.iteration + 1;

@@ -214,14 +214,7 @@ impl Synthesizer {
             && plan.unplanned.is_none()
             && !report.steps.is_empty()
         {
-            if self
-                .ctx
-                .state
-                .store()
-                .get(&once::reported(task))
-                .await?
-                .is_some()
-            {
+            if self.ctx.state.is_reported(task).await? {
                 return Ok(()); // already out
             }
             if let Some(next) = self.model_check(msg, plan, &report).await {
@@ -251,10 +244,10 @@ impl Synthesizer {
         if let Some(model) = &self.llm
             && !report.steps.is_empty()
         {
-            let store = self.ctx.state.store();
-            if store.get(&once::reported(task)).await?.is_some() {
+            if self.ctx.state.is_reported(task).await? {
                 return Ok(()); // already out: no model call for nothing
             }
+            let store = self.ctx.state.store();
             let budget = llm::report_budget(
                 model.settings(),
                 llm::remaining(Some(llm::task_deadline_ms(msg, self.limits.deadline))),

@@ -36,8 +36,7 @@ impl Handler for Verifier {
             return Ok(());
         }
         let task = &msg.task_id;
-        let store = self.ctx.state.store();
-        if store.get(&once::reported(task)).await?.is_some() {
+        if self.ctx.state.is_reported(task).await? {
             // The deadline passed meanwhile and the Chief wrote the report.
             debug!(task_id = %task, "report already out; no re-plan");
             return Ok(());

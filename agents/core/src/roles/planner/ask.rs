@@ -30,7 +30,7 @@ impl Planner {
     ) -> Result<(), HandleError> {
         let task = &msg.task_id;
         let state = &self.ctx.state;
-        if state.store().get(&once::reported(task)).await?.is_some() {
+        if state.is_reported(task).await? {
             return Ok(()); // the deadline passed while planning: the report is out
         }
         let remaining = llm::task_deadline_ms(msg, self.limits.deadline).remaining();
@@ -51,7 +51,6 @@ impl Planner {
             request: request.clone(),
             remaining_ms: u64::try_from(remaining.as_millis()).unwrap_or(u64::MAX),
             answer_by_ms: now_ms().saturating_add(answer_timeout),
-            resumed_deadline_ms: None,
         };
         state.pause(task, &waiting).await?;
         self.publish_question(msg, wire).await?;
@@ -124,13 +123,11 @@ impl Planner {
             self.publish_question(msg, waiting.question).await?;
             return Ok(());
         }
-        if waiting.question.number != number
-            || state.store().get(&once::reported(task)).await?.is_some()
-        {
+        if waiting.question.number != number || state.is_reported(task).await? {
             return Ok(());
         }
         if let Some(deadline) = msg.deadline_ms {
-            state.unpause(task, &waiting, deadline).await?;
+            state.unpause(task, number, deadline).await?;
         }
         let language = waiting.question.language.clone();
         let request = match chorus_heuristic::resume(
