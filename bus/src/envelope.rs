@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::error::DecodeError;
 use crate::ids::{Deadline, TaskId, now_us};
-use crate::payload::{ClarificationAnswer, Payload, TaskRequest};
+use crate::payload::{ClarificationAnswer, Payload, TaskCancel, TaskRequest};
 use crate::topic::{Topic, TopicKind};
 
 /// Version of the message contract; bumped on incompatible changes.
@@ -82,6 +82,14 @@ struct BareAnswer {
     task_id: String,
     #[serde(flatten)]
     answer: ClarificationAnswer,
+}
+
+/// A bare cancellation from a client with no SDK: `{"task_id": …}` (plus `reason`).
+#[derive(Deserialize)]
+struct BareCancel {
+    task_id: String,
+    #[serde(flatten)]
+    cancel: TaskCancel,
 }
 
 impl Message {
@@ -203,6 +211,13 @@ impl Message {
                     Payload::ClarificationAnswer(bare.answer),
                 )
             }
+            TopicKind::TaskCancel => {
+                let bare: BareCancel = serde_json::from_value(value)?;
+                (
+                    TaskId::parse(&bare.task_id)?,
+                    Payload::TaskCancel(bare.cancel),
+                )
+            }
             _ => {
                 return Err(DecodeError::Json(format!(
                     "expected a message envelope with topic and payload on {topic}"
@@ -273,6 +288,7 @@ pub fn decode_payload(topic: &Topic, value: serde_json::Value) -> Result<Payload
         TopicKind::FinalReport => Payload::FinalReport(v(value)?),
         TopicKind::ClarificationNeeded => Payload::ClarificationNeeded(v(value)?),
         TopicKind::ClarificationAnswer => Payload::ClarificationAnswer(v(value)?),
+        TopicKind::TaskCancel => Payload::TaskCancel(v(value)?),
         TopicKind::RenavigateRequest => Payload::RenavigateRequest(v(value)?),
         TopicKind::VerificationDone => Payload::VerificationDone(v(value)?),
         TopicKind::DeadLetter => Payload::DeadLetter(v(value)?),

@@ -77,7 +77,9 @@ pub fn intake(
             let reason = format!("undecodable entry: {e}");
             let bare_form = matches!(
                 entry.topic.kind(),
-                Ok(TopicKind::TaskAvailable | TopicKind::ClarificationAnswer)
+                Ok(TopicKind::TaskAvailable
+                    | TopicKind::ClarificationAnswer
+                    | TopicKind::TaskCancel)
             );
             if bare_form && !sub.door {
                 // Clients write these topics: the door's group dead-letters what it

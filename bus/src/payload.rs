@@ -260,6 +260,9 @@ pub enum ReportStatus {
     /// Chorus asked the user a question and no answer came within
     /// `agents.answer_timeout_ms`; the report repeats the question.
     Unanswered,
+    /// A client canceled the task before its report; the report shows what had
+    /// finished by then.
+    Canceled,
 }
 
 /// One step as the report shows it.
@@ -397,6 +400,18 @@ pub struct ClarificationAnswer {
     /// from a client's bare answer, which answers the task's open question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<u32>,
+}
+
+/// `task_cancel`: a client asks to cancel a task. A client with no SDK publishes it
+/// bare — `{"task_id": "…"}` (and an optional `reason`) by `XADD` or `PUBLISH` — and the
+/// Chief hands it to the one way in for cancellations, which ends the task with one
+/// report, status `canceled`; a refused one (unknown or finished task) becomes a dead
+/// letter with the reason.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TaskCancel {
+    /// Why, in the client's words (at most 500 characters; shown in the report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// A step that failed for a reason that can pass, as a verdict and a re-plan name it.
@@ -551,6 +566,8 @@ pub enum Payload {
     ClarificationNeeded(ClarificationNeeded),
     /// On `clarification_answer`.
     ClarificationAnswer(ClarificationAnswer),
+    /// On `task_cancel`.
+    TaskCancel(TaskCancel),
     /// On `renavigate_request`.
     RenavigateRequest(RenavigateRequest),
     /// On `verification_done`.

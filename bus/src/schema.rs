@@ -1,7 +1,7 @@
 //! JSON Schemas of the wire format, so clients in any language can publish: one per
 //! payload type (named for its topic; `pool_task` and `pool_result` cover every
 //! `<pool>_task` / `<pool>_result`), the envelope, and the bare request a client with no
-//! SDK may send (a request, an answer). `chorus-schemas` writes them to `docs/schemas/`; a test checks the
+//! SDK may send (a request, an answer, a cancellation). `chorus-schemas` writes them to `docs/schemas/`; a test checks the
 //! committed files match.
 
 use schemars::{JsonSchema, Schema, schema_for};
@@ -67,12 +67,24 @@ struct BareAnswer {
     question: Option<u32>,
 }
 
+/// A bare cancellation from a client with no SDK (`XADD`/`PUBLISH task_cancel`).
+#[allow(dead_code)]
+#[derive(JsonSchema)]
+#[schemars(title = "BareCancel")]
+struct BareCancel {
+    /// The task to cancel.
+    task_id: String,
+    /// Why, in the client's words (at most 500 characters; shown in the report).
+    reason: Option<String>,
+}
+
 /// Every schema, by file name (without `.json`).
 pub fn schemas() -> Vec<(&'static str, Schema)> {
     vec![
         ("envelope", schema_for!(Envelope)),
         ("bare_request", schema_for!(BareRequest)),
         ("bare_answer", schema_for!(BareAnswer)),
+        ("bare_cancel", schema_for!(BareCancel)),
         ("task_available", schema_for!(TaskRequest)),
         ("plan_ready", schema_for!(PlanReady)),
         ("pool_task", schema_for!(StepTask)),
@@ -82,6 +94,7 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("final_report", schema_for!(FinalReport)),
         ("clarification_needed", schema_for!(ClarificationNeeded)),
         ("clarification_answer", schema_for!(ClarificationAnswer)),
+        ("task_cancel", schema_for!(TaskCancel)),
         ("renavigate_request", schema_for!(RenavigateRequest)),
         ("verification_done", schema_for!(VerificationDone)),
         ("dead_letter", schema_for!(DeadLetter)),

@@ -14,8 +14,8 @@ use crate::error::BusError;
 pub struct HashAndValue {
     /// Whether the field was new.
     pub inserted: bool,
-    /// The value at the other key.
-    pub other: Option<String>,
+    /// The values at the other keys, in the order asked.
+    pub others: Vec<Option<String>>,
     /// Every field of the hash, the new one included.
     pub hash: Vec<(String, String)>,
 }
@@ -51,7 +51,7 @@ pub trait Store: Send + Sync {
     async fn hgetall(&self, key: &str) -> Result<Vec<(String, String)>, BusError>;
     /// Removes a hash field.
     async fn hdel(&self, key: &str, field: &str) -> Result<(), BusError>;
-    /// Sets a hash field if absent (refreshing the hash's TTL), then reads `other_key`
+    /// Sets a hash field if absent (refreshing the hash's TTL), then reads `other_keys`
     /// and the whole hash, in one round trip where the transport allows. This is the
     /// "store first, read second" step of a fan-in: whoever writes the last piece
     /// sees every piece.
@@ -61,14 +61,17 @@ pub trait Store: Send + Sync {
         field: &str,
         value: &str,
         ttl: Duration,
-        other_key: &str,
+        other_keys: &[&str],
     ) -> Result<HashAndValue, BusError> {
         let inserted = self.hset_nx(key, field, value, ttl).await?;
-        let other = self.get(other_key).await?;
+        let mut others = Vec::with_capacity(other_keys.len());
+        for other in other_keys {
+            others.push(self.get(other).await?);
+        }
         let hash = self.hgetall(key).await?;
         Ok(HashAndValue {
             inserted,
-            other,
+            others,
             hash,
         })
     }

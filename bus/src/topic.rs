@@ -29,6 +29,8 @@ pub enum TopicKind {
     ClarificationNeeded,
     /// `clarification_answer`: the user's answer ([`crate::ClarificationAnswer`]).
     ClarificationAnswer,
+    /// `task_cancel`: a client asks to cancel a task ([`crate::TaskCancel`]).
+    TaskCancel,
     /// `renavigate_request`: ask the planner to re-plan ([`crate::RenavigateRequest`]).
     RenavigateRequest,
     /// `verification_done`: a check on a report finished ([`crate::VerificationDone`]).
@@ -66,6 +68,8 @@ impl Topic {
     pub const CLARIFICATION_NEEDED: &'static str = "clarification_needed";
     /// `clarification_answer`.
     pub const CLARIFICATION_ANSWER: &'static str = "clarification_answer";
+    /// `task_cancel`.
+    pub const TASK_CANCEL: &'static str = "task_cancel";
     /// `renavigate_request`.
     pub const RENAVIGATE_REQUEST: &'static str = "renavigate_request";
     /// `verification_done`.
@@ -76,7 +80,7 @@ impl Topic {
     pub const AGENT_HEARTBEAT: &'static str = "agent_heartbeat";
 
     /// Every fixed topic name (pool topics excluded).
-    pub const FIXED: [&'static str; 11] = [
+    pub const FIXED: [&'static str; 12] = [
         Self::TASK_AVAILABLE,
         Self::PLAN_READY,
         Self::TOOL_REQUEST,
@@ -84,6 +88,7 @@ impl Topic {
         Self::FINAL_REPORT,
         Self::CLARIFICATION_NEEDED,
         Self::CLARIFICATION_ANSWER,
+        Self::TASK_CANCEL,
         Self::RENAVIGATE_REQUEST,
         Self::VERIFICATION_DONE,
         Self::DEAD_LETTER,
@@ -124,6 +129,11 @@ impl Topic {
     /// `clarification_answer`.
     pub fn clarification_answer() -> Self {
         Topic(Self::CLARIFICATION_ANSWER.to_owned())
+    }
+
+    /// `task_cancel`.
+    pub fn task_cancel() -> Self {
+        Topic(Self::TASK_CANCEL.to_owned())
     }
     /// `verification_done`.
     pub fn verification_done() -> Self {
@@ -175,6 +185,7 @@ impl Topic {
             Self::FINAL_REPORT => TopicKind::FinalReport,
             Self::CLARIFICATION_NEEDED => TopicKind::ClarificationNeeded,
             Self::CLARIFICATION_ANSWER => TopicKind::ClarificationAnswer,
+            Self::TASK_CANCEL => TopicKind::TaskCancel,
             Self::RENAVIGATE_REQUEST => TopicKind::RenavigateRequest,
             Self::VERIFICATION_DONE => TopicKind::VerificationDone,
             Self::DEAD_LETTER => TopicKind::DeadLetter,

@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use chorus_bus::{Arg, FinalReport, PlanReady, ReportStatus, Step, StepId, StepReport, StepResult};
+use chorus_bus::{
+    Arg, FinalReport, PlanReady, ReportStatus, Step, StepId, StepReport, StepResult, TaskRequest,
+};
 
 /// The report for `plan` given the results so far; steps without a result are shown as
 /// unfinished (which only happens at the deadline).
@@ -20,7 +22,61 @@ pub fn build_stopped(
     results: &HashMap<StepId, StepResult>,
     stopped: &[String],
 ) -> FinalReport {
-    if let (Some(reply), true) = (&plan.reply, plan.plan.steps.is_empty()) {
+    build_as(plan, results, stopped, None)
+}
+
+/// The report of a task canceled by a client: status `canceled`, what had finished by
+/// then, the steps that had not shown as unfinished, and `reason` when the client gave
+/// one.
+pub fn build_canceled(
+    plan: &PlanReady,
+    results: &HashMap<StepId, StepResult>,
+    reason: Option<&str>,
+) -> FinalReport {
+    let mut report = build_as(plan, results, &[], Some(ReportStatus::Canceled));
+    if let Some(reason) = reason.filter(|r| !r.trim().is_empty()) {
+        report.text.push('\n');
+        report
+            .text
+            .push_str(&chorus_heuristic::messages::cancel_reason(
+                reason.trim(),
+                &plan.language,
+            ));
+        report.text.push('\n');
+    }
+    report
+}
+
+/// A plan with no steps for a task that has none (yet): its report says `why`, worded
+/// in the request's language (planning did not finish before the deadline, the task
+/// was canceled first).
+pub fn unplanned(request: TaskRequest, why: impl FnOnce(&str) -> String) -> PlanReady {
+    let language =
+        chorus_heuristic::detect_language(&request.query, request.context.language.as_deref());
+    let why = why(&language);
+    PlanReady {
+        query: request.query,
+        context: request.context,
+        language,
+        plan: Default::default(),
+        planner: chorus_bus::PlannerKind::Heuristic,
+        unplanned: Some(why),
+        reply: None,
+        dispatched: false,
+        iteration: 1,
+        retried: Vec::new(),
+    }
+}
+
+/// [`build_stopped`], with the status `forced` when given instead of judged from the
+/// steps.
+fn build_as(
+    plan: &PlanReady,
+    results: &HashMap<StepId, StepResult>,
+    stopped: &[String],
+    forced: Option<ReportStatus>,
+) -> FinalReport {
+    if let (Some(reply), true, None) = (&plan.reply, plan.plan.steps.is_empty(), forced) {
         return FinalReport {
             query: plan.query.clone(),
             status: ReportStatus::Completed,
@@ -68,6 +124,7 @@ pub fn build_stopped(
         },
         (false, _) => chorus_heuristic::report_status(&steps),
     };
+    let status = forced.unwrap_or(status);
     let mut text = chorus_heuristic::render_report(
         &plan.query,
         &plan.language,

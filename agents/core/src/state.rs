@@ -14,6 +14,17 @@ use chorus_bus::{
 /// The sorted set of open tasks scored by deadline (ms since the epoch).
 pub const DEADLINES_KEY: &str = "chorus:deadlines";
 
+/// What [`TaskState::record_result`] read back.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// The task's plan (the latest attempt's), when stored.
+    pub plan: Option<PlanReady>,
+    /// Every result of the recorded result's attempt so far, by step id.
+    pub results: HashMap<StepId, StepResult>,
+    /// Whether the task's one report is out already.
+    pub reported: bool,
+}
+
 /// Typed access to a task's state.
 #[derive(Clone)]
 pub struct TaskState {
@@ -111,6 +122,11 @@ pub mod once {
     pub fn answer_refused(task: &str, entry: &str) -> String {
         format!("chorus:task:{task}:once:answer-refused:{entry}")
     }
+    /// The dead letter of a refused cancellation read from stream entry `entry` was
+    /// written.
+    pub fn cancel_refused(task: &str, entry: &str) -> String {
+        format!("chorus:task:{task}:once:cancel-refused:{entry}")
+    }
     /// The task's one final report was published.
     pub fn reported(task: &str) -> String {
         format!("chorus:task:{task}:once:final")
@@ -206,13 +222,15 @@ impl TaskState {
     }
 
     /// Records a step result once (in its attempt's results) and, in the same round
-    /// trip, reads the task's plan and every result of that attempt so far (this one
-    /// included). The plan read may be a later attempt's: the caller compares.
+    /// trip, reads the task's plan, every result of that attempt so far (this one
+    /// included) and whether the task's report is out (finished, timed out or
+    /// canceled: then nothing more goes out). The plan read may be a later attempt's:
+    /// the caller compares.
     pub async fn record_result(
         &self,
         task: &str,
         result: &StepResult,
-    ) -> Result<(Option<PlanReady>, HashMap<StepId, StepResult>), BusError> {
+    ) -> Result<Recorded, BusError> {
         let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
         let read = self
             .store
@@ -221,19 +239,25 @@ impl TaskState {
                 &result.step_id,
                 &json,
                 self.ttl,
-                &plan_key(task),
+                &[&plan_key(task), &once::reported(task)],
             )
             .await?;
-        let plan = match read.other {
+        let mut others = read.others.into_iter();
+        let plan = match others.next().flatten() {
             Some(json) => Some(serde_json::from_str(&json).map_err(chorus_bus::DecodeError::from)?),
             None => None,
         };
+        let reported = others.next().flatten().is_some();
         let results = read
             .hash
             .into_iter()
             .filter_map(|(k, v)| serde_json::from_str(&v).ok().map(|r| (StepId::from(k), r)))
             .collect();
-        Ok((plan, results))
+        Ok(Recorded {
+            plan,
+            results,
+            reported,
+        })
     }
 
     /// Every recorded result of attempt `iteration` by step id (unreadable entries

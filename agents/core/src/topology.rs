@@ -80,6 +80,7 @@ const TABLE: &[Row] = &[
             One(Topic::TASK_AVAILABLE),
             One(Topic::FINAL_REPORT),
             One(Topic::CLARIFICATION_ANSWER),
+            One(Topic::TASK_CANCEL),
         ],
         writes: &[
             One(Topic::TASK_AVAILABLE),
@@ -87,7 +88,7 @@ const TABLE: &[Row] = &[
             One(Topic::CLARIFICATION_ANSWER),
         ],
         takes_bare: true,
-        job: "front door: accepts bare requests, answers and the PUBLISH ingress through the one way in, keeps deadlines (paused while a task waits for an answer) and writes the report when one passes or no answer comes",
+        job: "front door: accepts bare requests, answers, cancellations and the PUBLISH ingress through the one way in, keeps deadlines (paused while a task waits for an answer) and writes the report when one passes, no answer comes or the task is canceled",
     },
     Row {
         name: "planner",

@@ -71,6 +71,18 @@ impl ApiError {
         }
     }
 
+    /// From the one way in for cancellations' refusal, with its code and the status it
+    /// names (`CancelError::http_status`): 404 for an unknown task, 409 for a finished
+    /// or canceled one, 422 for a too long reason, 503 when the bus failed.
+    pub fn from_cancel(e: chorus_agents::door::CancelError) -> Self {
+        ApiError {
+            status: StatusCode::from_u16(e.http_status())
+                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+
     /// 503 for a refusal that is the bus's fault.
     fn from_bus_ref(e: &chorus_agents::door::SubmitError) -> Self {
         ApiError {

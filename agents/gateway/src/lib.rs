@@ -1,13 +1,18 @@
 //! The Chief's HTTP doors (axum): `POST /chat/stream` answers with Server-Sent Events
 //! (accepted, a question when the task asks one, plan, each step, the report);
 //! `POST /tasks` and `GET /tasks/{id}` for clients that poll; `POST /tasks/{id}/answer`
-//! for the answer to a task's question; `GET /healthz`. Errors are JSON with a status
-//! code. [`app`] builds the router, so tests can serve it on any listener.
+//! for the answer to a task's question; `DELETE /tasks/{id}` to cancel a task; the A2A
+//! server (`a2a`) and the OpenAI-compatible chat endpoint (`openai`); `GET /healthz`.
+//! Errors are JSON with a status code. [`app`] builds the router, so tests can serve it
+//! on any listener.
 
+mod a2a;
 mod answers;
+mod cancels;
 mod errors;
 mod health;
 pub mod hub;
+mod openai;
 mod openapi;
 mod probe;
 mod stream;
@@ -24,6 +29,7 @@ use chorus_bus::{Bus, TaskContext};
 use serde::{Deserialize, Serialize};
 
 pub use answers::{AnswerAccepted, NewAnswer};
+pub use cancels::CancelQuery;
 pub use errors::ApiError;
 pub use hub::Hub;
 pub use openapi::openapi;
@@ -108,9 +114,11 @@ pub fn app(state: ApiState) -> Router {
     Router::new()
         .route("/healthz", get(health::health))
         .route("/tasks", post(tasks::create))
-        .route("/tasks/{id}", get(tasks::status))
+        .route("/tasks/{id}", get(tasks::status).delete(cancels::cancel))
         .route("/tasks/{id}/answer", post(answers::answer))
         .route("/chat/stream", post(stream::chat_stream))
+        .merge(a2a::routes())
+        .merge(openai::routes())
         .fallback(errors::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)

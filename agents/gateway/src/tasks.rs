@@ -29,6 +29,14 @@ pub struct TaskStatus {
 }
 
 impl TaskStatus {
+    /// A finished task with its report.
+    pub(crate) fn done(task_id: String, report: FinalReport) -> Self {
+        TaskStatus {
+            report: Some(report),
+            ..TaskStatus::new(task_id, "done")
+        }
+    }
+
     fn new(task_id: String, state: &str) -> Self {
         TaskStatus {
             task_id,
@@ -61,10 +69,7 @@ pub async fn status(
     Path(id): Path<String>,
 ) -> Result<Json<TaskStatus>, ApiError> {
     if let Some(report) = api.state.report(&id).await.map_err(ApiError::from_bus)? {
-        return Ok(Json(TaskStatus {
-            report: Some(report),
-            ..TaskStatus::new(id, "done")
-        }));
+        return Ok(Json(TaskStatus::done(id, report)));
     }
     if let Some(question) = open_question(&api, &id).await? {
         return Ok(Json(TaskStatus {

@@ -112,6 +112,24 @@ pub fn unsettled_after(asked: u32, question: &str, language: &str) -> String {
     }
 }
 
+/// What a task canceled before its plan came says in place of results.
+pub fn canceled_before_planning(language: &str) -> String {
+    if vi(language) {
+        "Chưa có bước nào chạy trước khi hủy.".to_owned()
+    } else {
+        "Nothing had run before the cancellation.".to_owned()
+    }
+}
+
+/// The line a canceled task's report carries about why, in the client's words.
+pub fn cancel_reason(reason: &str, language: &str) -> String {
+    if vi(language) {
+        format!("**Lý do hủy:** {reason}")
+    } else {
+        format!("**Why canceled:** {reason}")
+    }
+}
+
 /// The report of a task whose question got no answer in time: it repeats the question
 /// and its options.
 pub fn unanswered(question: &str, options: &[chorus_bus::AnswerOption], language: &str) -> String {

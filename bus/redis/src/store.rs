@@ -127,21 +127,28 @@ impl Store for RedisStore {
         field: &str,
         value: &str,
         ttl: Duration,
-        other_key: &str,
+        other_keys: &[&str],
     ) -> Result<chorus_bus::HashAndValue, BusError> {
         let mut pipe = redis::pipe();
         pipe.cmd("HSETNX").arg(key).arg(field).arg(value);
         pipe.cmd("PEXPIRE").arg(key).arg(ms(ttl)).ignore();
-        pipe.cmd("GET").arg(other_key);
+        if !other_keys.is_empty() {
+            pipe.cmd("MGET").arg(other_keys);
+        }
         pipe.cmd("HGETALL").arg(key);
-        let (set, other, hash): (
+        let (set, others, hash): (
             i64,
-            Option<String>,
+            Vec<Option<String>>,
             std::collections::HashMap<String, String>,
-        ) = self.run_pipe(key, &pipe).await?;
+        ) = if other_keys.is_empty() {
+            let (set, hash) = self.run_pipe(key, &pipe).await?;
+            (set, Vec::new(), hash)
+        } else {
+            self.run_pipe(key, &pipe).await?
+        };
         Ok(chorus_bus::HashAndValue {
             inserted: set == 1,
-            other,
+            others,
             hash: hash.into_iter().collect(),
         })
     }

@@ -168,6 +168,10 @@ pub fn summary(msg: &Message) -> String {
             Some(n) => format!("answer to {n}: {:?}", first_line(&a.answer)),
             None => format!("answer: {:?}", first_line(&a.answer)),
         },
+        Payload::TaskCancel(c) => match &c.reason {
+            Some(reason) => format!("cancel: {:?}", first_line(reason)),
+            None => "cancel".to_owned(),
+        },
         Payload::RenavigateRequest(r) => format!(
             "re-plan after attempt {}: {}{}",
             r.iteration,

@@ -205,7 +205,8 @@ fn passed_on(task_id: &TaskId, s: &AnswerSubmission, waiting: &Waiting) -> Messa
     message
 }
 
-fn short(s: &str) -> String {
+/// A client's id as an error message may repeat it (at most 80 bytes).
+pub(super) fn short(s: &str) -> String {
     truncate_utf8(s, 80).to_owned()
 }
 
@@ -251,16 +252,30 @@ pub async fn answer_from_bus(
         Err(AnswerError::Bus(e)) => return Err(e),
         Err(refused) => refused,
     };
+    let reason = format!("answer refused ({}): {why}", why.code());
+    refused(bus, Topic::CLARIFICATION_ANSWER, letter, &reason, &task_id).await?;
+    Ok(FromBus::Refused(why.to_string()))
+}
+
+/// Writes the one dead letter of a client's payload on `topic` that a door refused for
+/// `reason`.
+pub(super) async fn refused(
+    bus: &dyn Bus,
+    topic: &str,
+    letter: Letter<'_>,
+    reason: &str,
+    task_id: &str,
+) -> Result<(), BusError> {
     let dead = dead_letter_message(&DeadLetterInfo {
-        topic: Topic::CLARIFICATION_ANSWER,
+        topic,
         entry_id: letter.entry_id,
         role: letter.role,
         deliveries: 1,
-        reason: &format!("answer refused ({}): {why}", why.code()),
+        reason,
         original: letter.original,
-        task_id: Some(&task_id),
+        task_id: Some(task_id),
     });
     bus.publish_once(&letter.once.0, letter.once.1, &dead)
-        .await?;
-    Ok(FromBus::Refused(why.to_string()))
+        .await
+        .map(|_| ())
 }

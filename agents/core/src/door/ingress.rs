@@ -1,6 +1,8 @@
 //! The PUBLISH door: a client with no SDK may `PUBLISH task_available '{"query":…}'`,
 //! and answer a task's question with `PUBLISH clarification_answer '{"task_id": …,
-//! "answer": …}'` (through [`super::answer`]; a refused answer becomes one dead letter).
+//! "answer": …}'` (through [`super::answer`]; a refused answer becomes one dead letter),
+//! and cancel a task with `PUBLISH task_cancel '{"task_id": …}'` (through
+//! [`super::cancel`], likewise).
 //! Every Chief replica listens on the channel (through [`Bus::ingress`]); a bare request
 //! goes through [`submit`] under a once-key, so however many replicas listen, one
 //! PUBLISH makes one task: the key is the task's own `accepted` key when the request
@@ -17,6 +19,7 @@ use chorus_bus::envelope::Decoded;
 use chorus_bus::{Bus, BusError, BusSettings, DecodeError, Message, Payload, Topic};
 
 use super::answer::{AnswerSubmission, FromBus, Letter, answer_from_bus};
+use super::cancel::{CancelSubmission, cancel_from_bus};
 use super::refusal::{dead_letter_refused, refuse_on_bus};
 use super::submit::{Limits, Submission, SubmitError, submit};
 use crate::state::{TaskState, once};
@@ -65,10 +68,13 @@ pub async fn run_publish_ingress(
             let answers = listen(
                 bus,
                 Topic::clarification_answer(),
-                shutdown,
+                shutdown.clone(),
                 |raw| async move { ingest_answer(bus, state, settings, &raw).await },
             );
-            tokio::join!(requests, answers);
+            let cancels = listen(bus, Topic::task_cancel(), shutdown, |raw| async move {
+                ingest_cancel(bus, state, settings, &raw).await
+            });
+            tokio::join!(requests, answers, cancels);
         }
         None => requests.await,
     }
@@ -187,8 +193,81 @@ pub async fn ingest_answer(
     settings: &BusSettings,
     raw: &str,
 ) -> Result<Ingested, BusError> {
-    let ttl = Duration::from_millis(settings.ingress_dedupe_ms);
     let topic = Topic::clarification_answer();
+    ingest_to_door(
+        bus,
+        settings,
+        topic,
+        "answer",
+        raw,
+        |msg, letter| async move {
+            let Payload::ClarificationAnswer(given) = msg.payload else {
+                return Ok(None);
+            };
+            let submission = AnswerSubmission {
+                task_id: msg.task_id.to_string(),
+                answer: given.answer,
+                question: given.question,
+                from: "client".to_owned(),
+            };
+            answer_from_bus(bus, state, submission, letter)
+                .await
+                .map(Some)
+        },
+    )
+    .await
+}
+
+/// Handles one payload published on the `task_cancel` channel: a bare
+/// `{"task_id": …}` goes through the one way in for cancellations; what it refuses, or
+/// what cannot be read, becomes one dead letter with the reason.
+pub async fn ingest_cancel(
+    bus: &dyn Bus,
+    state: &TaskState,
+    settings: &BusSettings,
+    raw: &str,
+) -> Result<Ingested, BusError> {
+    let topic = Topic::task_cancel();
+    ingest_to_door(
+        bus,
+        settings,
+        topic,
+        "cancellation",
+        raw,
+        |msg, letter| async move {
+            let Payload::TaskCancel(given) = msg.payload else {
+                return Ok(None);
+            };
+            let submission = CancelSubmission {
+                task_id: msg.task_id.to_string(),
+                reason: given.reason,
+                from: "client".to_owned(),
+            };
+            cancel_from_bus(bus, state, submission, letter)
+                .await
+                .map(Some)
+        },
+    )
+    .await
+}
+
+/// A bare payload on `topic`'s channel (a `what`: answer, cancellation) handed to its
+/// door (`None`: not that topic's payload, taken for the mirror); what cannot be read
+/// becomes one dead letter, and the door's refusals likewise (under the same key, a
+/// hash of the payload, so several listeners write one letter).
+async fn ingest_to_door<'a, F, Fut>(
+    bus: &dyn Bus,
+    settings: &BusSettings,
+    topic: Topic,
+    what: &str,
+    raw: &'a str,
+    door: F,
+) -> Result<Ingested, BusError>
+where
+    F: FnOnce(Message, Letter<'a>) -> Fut,
+    Fut: Future<Output = Result<Option<FromBus>, BusError>>,
+{
+    let ttl = Duration::from_millis(settings.ingress_dedupe_ms);
     let hash = format!("{:016x}", fnv1a64(raw.as_bytes()));
     let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
     let msg = match decode(&topic, settings, raw) {
@@ -198,18 +277,9 @@ pub async fn ingest_answer(
             return Ok(Ingested::Mirror);
         }
         Err(e) => {
-            let reason = format!("invalid answer: {e}");
+            let reason = format!("invalid {what}: {e}");
             return dead_letter_raw(bus, &topic, reason, raw, (key, ttl)).await;
         }
-    };
-    let Payload::ClarificationAnswer(given) = &msg.payload else {
-        return Ok(Ingested::Mirror);
-    };
-    let submission = AnswerSubmission {
-        task_id: msg.task_id.to_string(),
-        answer: given.answer.clone(),
-        question: given.question,
-        from: "client".to_owned(),
     };
     let letter = Letter {
         role: INGRESS_ROLE,
@@ -217,13 +287,12 @@ pub async fn ingest_answer(
         entry_id: "",
         once: (key, ttl),
     };
-    Ok(
-        match answer_from_bus(bus, state, submission, letter).await? {
-            FromBus::Accepted => Ingested::Published,
-            FromBus::Duplicate => Ingested::Duplicate,
-            FromBus::Refused(reason) => Ingested::DeadLettered(reason),
-        },
-    )
+    Ok(match door(msg, letter).await? {
+        None => Ingested::Mirror,
+        Some(FromBus::Accepted) => Ingested::Published,
+        Some(FromBus::Duplicate) => Ingested::Duplicate,
+        Some(FromBus::Refused(reason)) => Ingested::DeadLettered(reason),
+    })
 }
 
 /// What a payload published on `topic`'s channel is: a full envelope (the mirror), a

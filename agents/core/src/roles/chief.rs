@@ -6,21 +6,22 @@
 //! question (`clarification_answer`) go through the one way in for answers
 //! ([`crate::door::answer`]); a refused one becomes one dead letter with the reason. A
 //! task whose question waited past `agents.answer_timeout_ms` gets its one report,
-//! status `unanswered`, from here too.
+//! status `unanswered`, from here too. Bare cancellations (`task_cancel`) go through
+//! the one way in for cancellations ([`crate::door::cancel`]) the same way.
 
 use std::time::Duration;
 
 use async_trait::async_trait;
 use chorus_bus::{
     ClarificationAnswer, Deadline, Delivery, FinalReport, Message, Payload, ReportStatus,
-    TaskRequest, Topic, now_ms,
+    TaskCancel, TaskRequest, Topic, now_ms,
 };
 use tracing::{info, warn};
 
 use super::Ctx;
 use crate::door::{
-    AnswerSubmission, FromBus, Letter, Limits, Submission, SubmitError, answer_from_bus,
-    dead_letter_refused, refuse_on_bus, submit,
+    AnswerSubmission, CancelSubmission, FromBus, Letter, Limits, Submission, SubmitError,
+    answer_from_bus, cancel_from_bus, dead_letter_refused, refuse_on_bus, submit,
 };
 use crate::question::{DeadlineNow, TIMED_OUT};
 use crate::report;
@@ -139,6 +140,41 @@ impl Chief {
         Ok(())
     }
 
+    /// A bare cancellation from the stream, through the one way in for cancellations; a
+    /// refused one becomes one dead letter (its entry id makes the key) with the reason.
+    async fn take_cancel(
+        &self,
+        delivery: &Delivery,
+        given: &TaskCancel,
+    ) -> Result<(), HandleError> {
+        if !delivery.bare {
+            return Ok(()); // a full envelope: a client's own record, nothing to do
+        }
+        let msg = &delivery.message;
+        let submission = CancelSubmission {
+            task_id: msg.task_id.to_string(),
+            reason: given.reason.clone(),
+            from: self.ctx.instance.clone(),
+        };
+        let state = &self.ctx.state;
+        let original =
+            serde_json::json!({"task_id": msg.task_id, "reason": given.reason}).to_string();
+        let letter = Letter {
+            role: "chief",
+            original: &original,
+            entry_id: &delivery.entry_id,
+            once: (
+                once::cancel_refused(&msg.task_id, &delivery.entry_id),
+                state.ttl(),
+            ),
+        };
+        let bus = self.ctx.bus.as_ref();
+        if let FromBus::Refused(reason) = cancel_from_bus(bus, state, submission, letter).await? {
+            info!(task_id = %msg.task_id, %reason, "cancellation refused at the door");
+        }
+        Ok(())
+    }
+
     /// Ends a task whose question got no answer in time with one report, status
     /// `unanswered`, repeating the question, unless an answer settled it first (the
     /// question's guard decides).
@@ -234,29 +270,13 @@ impl Chief {
         let plan = match stored {
             Some(p) => p,
             None => {
-                let request = state
-                    .request(task)
-                    .await?
-                    .unwrap_or(chorus_bus::TaskRequest {
-                        query: String::new(),
-                        context: Default::default(),
-                    });
-                let language = chorus_heuristic::detect_language(
-                    &request.query,
-                    request.context.language.as_deref(),
-                );
-                chorus_bus::PlanReady {
-                    query: request.query,
-                    context: request.context,
-                    language,
-                    plan: Default::default(),
-                    planner: chorus_bus::PlannerKind::Heuristic,
-                    unplanned: Some("planning did not finish before the deadline".into()),
-                    reply: None,
-                    dispatched: false,
-                    iteration: 1,
-                    retried: Vec::new(),
-                }
+                let request = state.request(task).await?.unwrap_or(TaskRequest {
+                    query: String::new(),
+                    context: Default::default(),
+                });
+                report::unplanned(request, |_| {
+                    "planning did not finish before the deadline".to_owned()
+                })
             }
         };
         let results = state.results(task, plan.iteration).await?;
@@ -290,6 +310,7 @@ impl Handler for Chief {
         match &delivery.message.payload {
             Payload::TaskAvailable(_) => self.accept(delivery).await,
             Payload::ClarificationAnswer(given) => self.take_answer(delivery, given).await,
+            Payload::TaskCancel(given) => self.take_cancel(delivery, given).await,
             Payload::FinalReport(report) => {
                 let task = &delivery.message.task_id;
                 self.ctx.state.put_report(task, report).await?;

@@ -71,15 +71,19 @@ impl Handler for Router {
             // Store first, read second (one round trip): whichever replica stores the
             // last input of a step sees all of them.
             Payload::StepResult(result) => {
-                match self.ctx.state.record_result(&msg.task_id, result).await? {
+                let recorded = self.ctx.state.record_result(&msg.task_id, result).await?;
+                match recorded.plan {
+                    // The task's report is out (finished, timed out or canceled): no
+                    // further step goes out.
+                    _ if recorded.reported => Ok(()),
                     // A late result of an earlier attempt releases nothing.
-                    (Some(plan), results) if plan.iteration == result.iteration => {
-                        self.advance(msg, &plan, &results).await
+                    Some(plan) if plan.iteration == result.iteration => {
+                        self.advance(msg, &plan, &recorded.results).await
                     }
-                    (Some(_), _) => Ok(()),
+                    Some(_) => Ok(()),
                     // The Planner stores the plan before any step goes out; a result
                     // without one belongs to an expired or foreign task.
-                    (None, _) => Ok(()),
+                    None => Ok(()),
                 }
             }
             _ => Err(HandleError::not_handled("router", &delivery.topic)),

@@ -359,11 +359,15 @@ impl Handler for Synthesizer {
             }
             Payload::StepResult(result) => {
                 // Store first, read second, in one round trip.
-                match state.record_result(task, result).await? {
-                    (Some(plan), results) if plan.iteration == result.iteration => {
-                        self.finish_if_complete(msg, &plan, Some(results)).await
+                let recorded = state.record_result(task, result).await?;
+                match recorded.plan {
+                    // Its report is out (finished, timed out, canceled): nothing to do.
+                    _ if recorded.reported => Ok(()),
+                    Some(plan) if plan.iteration == result.iteration => {
+                        self.finish_if_complete(msg, &plan, Some(recorded.results))
+                            .await
                     }
-                    (Some(plan), _) => {
+                    Some(plan) => {
                         debug!(
                             step_id = %result.step_id,
                             attempt = result.iteration,
@@ -372,7 +376,7 @@ impl Handler for Synthesizer {
                         );
                         Ok(())
                     }
-                    (None, _) => Ok(()),
+                    None => Ok(()),
                 }
             }
             _ => Err(HandleError::not_handled("synthesizer", &delivery.topic)),

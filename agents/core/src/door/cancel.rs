@@ -1,0 +1,190 @@
+//! [`cancel`]: the one way in for cancellations. Every door — `DELETE /tasks/{id}`, the
+//! A2A `CancelTask` method, `chorus cancel ID`, a bare `{"task_id": …}` on `task_cancel`
+//! by `XADD` or `PUBLISH` (the Chief) — hands the task id here. A cancellation *is* the
+//! task's one final report, status `canceled`, published under the same once-key as
+//! every other report: whoever publishes first (the Synthesizer, the deadline, the
+//! answer timeout, a cancellation) is the only one, so a task is canceled at most once
+//! and never both canceled and answered. Nothing else has to be told: the Router
+//! dispatches no step of a reported task (it reads the report's key in the round trip
+//! that records each result), the Planner plans no reported task, and results still in
+//! flight find the report out and are ignored.
+
+use chorus_bus::{Bus, BusError, FinalReport, Message, Payload, TaskId, Topic};
+use tracing::info;
+
+use super::answer::{FromBus, Letter, refused, short};
+use crate::report;
+use crate::state::{TaskState, once};
+
+/// The value of a task's report once-key when a cancellation set it (every other
+/// report sets it to `1`): how a second cancellation knows it repeats the first.
+pub const CANCELED: &str = "\u{1}canceled";
+
+/// Longest reason accepted, in characters.
+pub const MAX_REASON_CHARS: usize = 500;
+
+/// A cancellation as a door hands it in.
+#[derive(Debug, Clone)]
+pub struct CancelSubmission {
+    /// The task to cancel.
+    pub task_id: String,
+    /// Why, in the client's words (shown in the report).
+    pub reason: Option<String>,
+    /// Who cancels (`from_agent` of the report): the door's name or instance.
+    pub from: String,
+}
+
+/// What [`cancel`] did: the task's one report, as published.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Canceled {
+    /// The report's message on `final_report`.
+    pub message: Message,
+    /// The report (status `canceled`).
+    pub report: FinalReport,
+}
+
+/// Why a cancellation was refused. Each refusal leaves the task as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum CancelError {
+    /// The reason is longer than the limit.
+    #[error("the reason is too long: {chars} characters, over the limit of {limit}")]
+    ReasonTooLong {
+        /// Its length in characters.
+        chars: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// No such task (never accepted, or expired).
+    #[error("no task {0:?} (unknown, or expired)")]
+    UnknownTask(String),
+    /// The task has its report already (answered, failed or timed out).
+    #[error("task {0} is finished; its report is out")]
+    Finished(String),
+    /// The task was canceled already (its report, status `canceled`, is out).
+    #[error("task {0} was canceled already")]
+    AlreadyCanceled(String),
+    /// The bus or the state store failed; the cancellation may be retried.
+    #[error(transparent)]
+    Bus(#[from] BusError),
+}
+
+impl CancelError {
+    /// A stable code for clients (`reason_too_long`, `unknown_task`, `finished`,
+    /// `already_canceled`, `bus_unavailable`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            CancelError::ReasonTooLong { .. } => "reason_too_long",
+            CancelError::UnknownTask(_) => "unknown_task",
+            CancelError::Finished(_) => "finished",
+            CancelError::AlreadyCanceled(_) => "already_canceled",
+            CancelError::Bus(_) => "bus_unavailable",
+        }
+    }
+
+    /// The HTTP status that fits: 422 for a bad reason, 404 for an unknown task, 409
+    /// for a finished (or canceled) one, 503 when the bus failed.
+    pub fn http_status(&self) -> u16 {
+        match self {
+            CancelError::ReasonTooLong { .. } => 422,
+            CancelError::UnknownTask(_) => 404,
+            CancelError::Finished(_) | CancelError::AlreadyCanceled(_) => 409,
+            CancelError::Bus(_) => 503,
+        }
+    }
+}
+
+/// Cancels task `s.task_id`: publishes its one report, status `canceled`, with what had
+/// finished by then, unless its report is out already; then takes it off the deadline
+/// and answer-timeout watches.
+pub async fn cancel(
+    bus: &dyn Bus,
+    state: &TaskState,
+    s: CancelSubmission,
+) -> Result<Canceled, CancelError> {
+    let reason = s.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    if let Some(reason) = reason {
+        let chars = reason.chars().count();
+        if chars > MAX_REASON_CHARS {
+            return Err(CancelError::ReasonTooLong {
+                chars,
+                limit: MAX_REASON_CHARS,
+            });
+        }
+    }
+    let task_id =
+        TaskId::parse(&s.task_id).map_err(|_| CancelError::UnknownTask(short(&s.task_id)))?;
+    let task = task_id.as_str();
+    if state.is_reported(task).await? {
+        return Err(finished(state, task).await?);
+    }
+    let plan = match state.plan(task).await? {
+        Some(plan) => plan,
+        None => {
+            let request = match state.request(task).await? {
+                Some(request) => request,
+                None => match state.waiting(task).await? {
+                    Some(waiting) => waiting.request,
+                    None => return Err(CancelError::UnknownTask(task.to_owned())),
+                },
+            };
+            report::unplanned(
+                request,
+                chorus_heuristic::messages::canceled_before_planning,
+            )
+        }
+    };
+    let results = state.results(task, plan.iteration).await?;
+    let canceled = report::build_canceled(&plan, &results, reason);
+    let message = Message::new(
+        task_id.clone(),
+        Topic::final_report(),
+        s.from,
+        Payload::FinalReport(canceled.clone()),
+    );
+    let guard = once::reported(task);
+    let item = [(format!("{guard}:published"), message.clone())];
+    if bus
+        .publish_guarded(&guard, CANCELED, &item, state.ttl())
+        .await?
+        .is_none()
+    {
+        return Err(finished(state, task).await?);
+    }
+    info!(task_id = %task, from = %message.from_agent, "canceled");
+    state.close(task).await?;
+    state.stop_waiting(task).await?;
+    Ok(Canceled {
+        message,
+        report: canceled,
+    })
+}
+
+/// Why a task whose report is out cannot be canceled: it was, or it finished.
+async fn finished(state: &TaskState, task: &str) -> Result<CancelError, BusError> {
+    Ok(match state.store().get(&once::reported(task)).await? {
+        Some(v) if v == CANCELED => CancelError::AlreadyCanceled(task.to_owned()),
+        _ => CancelError::Finished(task.to_owned()),
+    })
+}
+
+/// [`cancel`] for a cancellation a client put on the bus (XADD or PUBLISH): a refusal,
+/// which the client cannot be told directly, becomes one dead letter with the reason
+/// and code; a task this door canceled already (a redelivered entry, one PUBLISH heard
+/// by several listeners) is no error.
+pub async fn cancel_from_bus(
+    bus: &dyn Bus,
+    state: &TaskState,
+    s: CancelSubmission,
+    letter: Letter<'_>,
+) -> Result<FromBus, BusError> {
+    let task_id = s.task_id.clone();
+    let why = match cancel(bus, state, s).await {
+        Ok(_) => return Ok(FromBus::Accepted),
+        Err(CancelError::AlreadyCanceled(_)) => return Ok(FromBus::Duplicate),
+        Err(CancelError::Bus(e)) => return Err(e),
+        Err(refused) => refused,
+    };
+    let reason = format!("cancellation refused ({}): {why}", why.code());
+    refused(bus, Topic::TASK_CANCEL, letter, &reason, &task_id).await?;
+    Ok(FromBus::Refused(why.to_string()))
+}

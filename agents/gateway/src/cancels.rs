@@ -1,0 +1,41 @@
+//! `DELETE /tasks/{id}`: cancels a task through the one way in for cancellations
+//! (`chorus_agents::door::cancel`). 200 with the task's one report, status `canceled`
+//! (what had finished by then); 404 for an unknown task, 409 for a finished or
+//! already canceled one, each a JSON error with the door's code. An optional
+//! `?reason=…` is shown in the report.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use chorus_agents::door::{CancelSubmission, cancel as cancel_door};
+use serde::Deserialize;
+
+use super::tasks::TaskStatus;
+use super::{ApiError, ApiState};
+
+/// The query of `DELETE /tasks/{id}`.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+pub struct CancelQuery {
+    /// Why, in the client's words (at most 500 characters; shown in the report).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// Cancels task `id`: its one report, status `canceled`, is the answer.
+pub async fn cancel(
+    State(api): State<ApiState>,
+    Path(id): Path<String>,
+    Query(query): Query<CancelQuery>,
+) -> Result<Json<TaskStatus>, ApiError> {
+    let submission = CancelSubmission {
+        task_id: id,
+        reason: query.reason,
+        from: api.instance.clone(),
+    };
+    let canceled = cancel_door(api.bus.as_ref(), &api.state, submission)
+        .await
+        .map_err(ApiError::from_cancel)?;
+    Ok(Json(TaskStatus::done(
+        canceled.message.task_id.to_string(),
+        canceled.report,
+    )))
+}
