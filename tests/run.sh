@@ -16,8 +16,12 @@ if ! command -v redis-server >/dev/null 2>&1; then
   fi
 fi
 
-# The end-to-end tests run the workspace's binaries as separate processes.
+# The end-to-end tests run the workspace's binaries as separate processes, and drive
+# them with the official Python client SDKs (MCP, OpenAI, A2A) from one venv.
 cargo build --workspace --bins --locked
+venv_dir="${CHORUS_PY_VENV:-${CARGO_TARGET_DIR:-target}/python-venv}"
+mkdir -p "$(dirname "$venv_dir")"
+flock "$venv_dir.lock" bash tests/python/venv.sh "$venv_dir" >/dev/null
 cargo test --workspace --locked "$@"
 
 # The official Python MCP SDK as an independent client of both MCP servers.

@@ -21,6 +21,7 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 pub mod launcher;
+pub mod python;
 
 /// How long to wait for a started server to answer PING.
 const START_TIMEOUT: Duration = Duration::from_secs(15);
