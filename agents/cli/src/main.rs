@@ -44,6 +44,11 @@ enum Command {
     /// deadline_exceeded, unplannable, unanswered) or an error (refused, timed out);
     /// 2 Redis unreachable or nothing would answer; 3 a question left unanswered.
     Ask(commands::ask::AskArgs),
+    /// Cancel a running task: its one report, status canceled, is printed.
+    ///
+    /// Exit codes: 0 canceled; 1 refused (unknown task, finished or canceled already);
+    /// 2 Redis unreachable.
+    Cancel(commands::cancel::CancelArgs),
     /// Live tail of every topic (time, topic, from → to, task, short payload).
     Watch(commands::watch::WatchArgs),
     /// A task's messages in order across all topics, with per-hop latency.
@@ -88,6 +93,10 @@ async fn run(command: Command, settings: &Settings, configured: bool) -> anyhow:
     match command {
         Command::Ask(args) => {
             let code = commands::ask::run(args, &settings, configured).await?;
+            std::process::exit(code);
+        }
+        Command::Cancel(args) => {
+            let code = commands::cancel::run(args, &settings).await?;
             std::process::exit(code);
         }
         Command::Agent(args) => commands::agent::run(args, &settings).await,

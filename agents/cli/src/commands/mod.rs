@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod ask;
+pub mod cancel;
 pub mod error;
 pub mod preflight;
 pub mod probe;

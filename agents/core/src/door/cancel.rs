@@ -188,3 +188,176 @@ pub async fn cancel_from_bus(
     refused(bus, Topic::TASK_CANCEL, letter, &reason, &task_id).await?;
     Ok(FromBus::Refused(why.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use chorus_bus::memory::MemoryBus;
+    use chorus_bus::{BusSettings, Deadline, ReportStatus, StepOutcome, StepResult, TaskRequest};
+    use serde_json::json;
+
+    use super::*;
+
+    fn setup() -> (Arc<MemoryBus>, TaskState) {
+        let bus = MemoryBus::new(BusSettings::default());
+        let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
+        (Arc::new(bus), state)
+    }
+
+    fn submission(task: &str, reason: Option<&str>) -> CancelSubmission {
+        CancelSubmission {
+            task_id: task.to_owned(),
+            reason: reason.map(str::to_owned),
+            from: "test".to_owned(),
+        }
+    }
+
+    async fn open(state: &TaskState, task: &str, query: &str) {
+        let request = TaskRequest {
+            query: query.to_owned(),
+            context: Default::default(),
+        };
+        state
+            .open(task, &request, Deadline::after(Duration::from_secs(30)))
+            .await
+            .expect("open");
+    }
+
+    #[tokio::test]
+    async fn a_running_task_is_canceled_once_with_what_had_finished() {
+        let (bus, state) = setup();
+        open(&state, "t1", "(2+4)*3").await;
+        let plan: chorus_bus::PlanReady = serde_json::from_value(json!({
+            "query": "(2+4)*3", "context": {}, "language": "en", "planner": "heuristic",
+            "plan": {"steps": [
+                {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": "2", "b": "4"}},
+                {"id": "s2", "pool": "math", "tool": "multiply",
+                 "arguments": {"a": {"$ref": "s1"}, "b": "3"}, "output": true}
+            ]}
+        }))
+        .expect("plan");
+        state.put_plan_once("t1", plan).await.expect("plan");
+        let sum = StepResult {
+            step_id: "s1".into(),
+            pool: "math".into(),
+            tool: "sum".into(),
+            arguments: Default::default(),
+            outcome: StepOutcome::Ok {
+                value: json!("6"),
+                text: "6".into(),
+            },
+            agent: "pool-math".into(),
+            elapsed_us: 10,
+            iteration: 1,
+        };
+        state.put_result("t1", &sum).await.expect("result");
+
+        let canceled = cancel(
+            bus.as_ref(),
+            &state,
+            submission("t1", Some("changed my mind")),
+        )
+        .await
+        .expect("canceled");
+        let report = &canceled.report;
+        assert_eq!(report.status, ReportStatus::Canceled);
+        assert!(
+            report.text.contains("canceled at your request"),
+            "{}",
+            report.text
+        );
+        assert!(report.text.contains("changed my mind"), "{}", report.text);
+        let outcomes: Vec<Option<bool>> = report
+            .steps
+            .iter()
+            .map(|s| s.outcome.as_ref().map(StepOutcome::is_ok))
+            .collect();
+        assert_eq!(outcomes, [Some(true), None], "s1 had finished, s2 had not");
+        assert_eq!(bus.len(&Topic::final_report()), 1);
+        assert!(state.is_reported("t1").await.expect("read"));
+        assert!(
+            state.due(u64::MAX, 10).await.expect("due").is_empty(),
+            "closed"
+        );
+
+        let again = cancel(bus.as_ref(), &state, submission("t1", None))
+            .await
+            .expect_err("twice");
+        assert_eq!(again.code(), "already_canceled");
+        assert_eq!(again.http_status(), 409);
+        assert_eq!(bus.len(&Topic::final_report()), 1, "still one report");
+    }
+
+    #[tokio::test]
+    async fn a_task_not_planned_yet_is_canceled_in_its_language() {
+        let (bus, state) = setup();
+        open(&state, "t2", "tính 2+4").await;
+        let canceled = cancel(bus.as_ref(), &state, submission("t2", None))
+            .await
+            .expect("canceled");
+        assert_eq!(canceled.report.status, ReportStatus::Canceled);
+        assert_eq!(canceled.report.language, "vi");
+        assert!(
+            canceled.report.text.contains("đã hủy"),
+            "{}",
+            canceled.report.text
+        );
+        assert!(canceled.report.steps.is_empty());
+    }
+
+    #[tokio::test]
+    async fn unknown_finished_and_badly_reasoned_cancellations_are_refused_and_publish_nothing() {
+        let (bus, state) = setup();
+        let unknown = cancel(bus.as_ref(), &state, submission("nope", None))
+            .await
+            .expect_err("unknown");
+        assert_eq!(
+            (unknown.code(), unknown.http_status()),
+            ("unknown_task", 404)
+        );
+        let invalid = cancel(bus.as_ref(), &state, submission("no spaces please", None))
+            .await
+            .expect_err("invalid id");
+        assert_eq!(invalid.code(), "unknown_task");
+
+        open(&state, "t3", "2+4").await;
+        let done = Message::new(
+            "t3",
+            Topic::final_report(),
+            "synthesizer",
+            Payload::FinalReport(FinalReport {
+                query: "2+4".into(),
+                status: ReportStatus::Completed,
+                text: "2 + 4 = 6".into(),
+                language: "en".into(),
+                steps: Vec::new(),
+                written_by: "template".into(),
+                iterations: 1,
+                retried: Vec::new(),
+            }),
+        );
+        assert!(
+            bus.publish_once(&once::reported("t3"), state.ttl(), &done)
+                .await
+                .expect("report")
+        );
+        let finished = cancel(bus.as_ref(), &state, submission("t3", None))
+            .await
+            .expect_err("finished");
+        assert_eq!((finished.code(), finished.http_status()), ("finished", 409));
+
+        open(&state, "t4", "2+4").await;
+        let long = "x".repeat(MAX_REASON_CHARS + 1);
+        let too_long = cancel(bus.as_ref(), &state, submission("t4", Some(&long)))
+            .await
+            .expect_err("too long");
+        assert_eq!(
+            (too_long.code(), too_long.http_status()),
+            ("reason_too_long", 422)
+        );
+        assert!(!state.is_reported("t4").await.expect("read"));
+        assert_eq!(bus.len(&Topic::final_report()), 1, "only t3's report");
+    }
+}
