@@ -49,7 +49,7 @@ use super::{ApiError, ApiState, NewTask};
 use chorus_agents::report;
 
 /// Extra time past the deadline before the stream gives up.
-const GRACE: Duration = Duration::from_secs(2);
+pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
 /// Longest wait for the next tokens before looking for the report again.
 const TOKEN_WAIT: Duration = Duration::from_millis(200);
@@ -57,7 +57,7 @@ const TOKEN_WAIT: Duration = Duration::from_millis(200);
 /// The `reason` of a `replace` sent because the report says other than the tokens.
 const SUPERSEDED: &str = "superseded";
 
-type Tx = mpsc::Sender<Result<Event, Infallible>>;
+pub(crate) type Tx = mpsc::Sender<Result<Event, Infallible>>;
 
 /// The data of a `question` event: the task's question, with the task's id.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -123,7 +123,7 @@ pub async fn chat_stream(
 }
 
 /// Where the live report is.
-enum Writing {
+pub(crate) enum Writing {
     /// Not yet: the steps are not all final.
     NotStarted,
     /// The task's token stream is being relayed.
@@ -133,29 +133,29 @@ enum Writing {
 }
 
 /// One task followed for one client.
-struct Follow {
-    task: TaskId,
-    tx: Tx,
-    bus: Arc<dyn Bus>,
+pub(crate) struct Follow {
+    pub(crate) task: TaskId,
+    pub(crate) tx: Tx,
+    pub(crate) bus: Arc<dyn Bus>,
     /// Whether a model writes reports (so the client gets `token` events).
-    tokens: bool,
-    plan: Option<PlanReady>,
-    results: HashMap<StepId, StepResult>,
-    report: Option<FinalReport>,
-    writing: Writing,
+    pub(crate) tokens: bool,
+    pub(crate) plan: Option<PlanReady>,
+    pub(crate) results: HashMap<StepId, StepResult>,
+    pub(crate) report: Option<FinalReport>,
+    pub(crate) writing: Writing,
     /// The text the client was shown by `token` and `replace` events, if any.
-    shown: Option<String>,
+    pub(crate) shown: Option<String>,
     /// When the stream gives up waiting for the report (`error`).
-    until: Instant,
+    pub(crate) until: Instant,
     /// How long the stream waits, from a question, for the report: the answer timeout
     /// (the task's deadline is paused meanwhile), then the task's deadline, plus grace.
-    waits: Duration,
+    pub(crate) waits: Duration,
     /// The number of the last question shown (0: none).
-    asked: u32,
+    pub(crate) asked: u32,
 }
 
 impl Follow {
-    async fn run(
+    pub(crate) async fn run(
         mut self,
         mut progress: broadcast::Receiver<Arc<Message>>,
         waiting: Option<ClarificationNeeded>,
