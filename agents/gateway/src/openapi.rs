@@ -87,6 +87,20 @@ pub fn openapi() -> Value {
                     "200": {"description": "pending; input_required while the task waits for the answer to its question (in `question`, answer with POST /tasks/{id}/answer), its deadline paused; done with the report", "content": {"application/json": {"schema": status}}},
                     "404": error_response("unknown or expired task")
                 }
+            }, "delete": {
+                "summary": "Cancel a task",
+                "description": "Goes through the one way in for cancellations: the task's one report, status `canceled`, with what had finished by then, is published and answered here. No further step is dispatched; results still in flight are ignored.",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "reason", "in": "query", "required": false, "description": "why, shown in the report (at most 500 characters)", "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": {"description": "canceled: state done with the report (status canceled)", "content": {"application/json": {"schema": status}}},
+                    "404": error_response("unknown or expired task (unknown_task)"),
+                    "409": error_response("the task's report is out (finished), or it was canceled already (already_canceled)"),
+                    "422": error_response("reason over 500 characters (reason_too_long)"),
+                    "503": error_response("the bus is unavailable (bus_unavailable)")
+                }
             }},
             "/tasks/{id}/answer": {"post": {
                 "summary": "Answer the question a task asked",
