@@ -1,15 +1,129 @@
 //! One step's result as a sentence in the user's language — Chorus's own wording for
 //! every tool it plans with ("2026-12-25 is a Friday.", "25/12/2026 là Thứ Sáu."), and
-//! what the step was asked when it has no result ("the weekday of 2026-12-25"). Tools
-//! of other pools are written as `tool: text` with the tool's own text. Every value
-//! comes from the step's arguments and outcome as received.
+//! what the step was asked when it has no result ("the weekday of 2026-12-25"). Chorus's
+//! wording is for the tools of its own pools (math, date) only: a tool of another pool
+//! may share a name (a third-party time server's `convert_time` takes other arguments
+//! than the date pool's), so its answer is written `tool: answer`, on one line (see
+//! [`other_answer`]), and what it was asked `tool (name=value, …)`. Every value comes
+//! from the step's arguments and outcome as received.
 
 use chorus_bus::{StepOutcome, StepReport};
 use serde_json::Value;
 
 use crate::args::{render_arguments, value_text};
+use crate::dates::DATE_POOL;
+use crate::expr::MATH_POOL;
 use crate::formula::{ById, formula, is_formula};
 use crate::wording::{self, is_vi};
+
+/// Longest answer of a tool of another pool in the report, in characters; the rest is
+/// cut (the step's whole value stays in the report's steps).
+const MAX_OTHER_ANSWER_CHARS: usize = 1000;
+
+/// Whether `step` ran on one of Chorus's own pools (math, date), whose tools it words.
+fn own_pool(step: &StepReport) -> bool {
+    step.pool == MATH_POOL || step.pool == DATE_POOL
+}
+
+/// Whether `step` is written by Chorus's own formula wording (a math tool).
+fn is_math_formula(step: &StepReport) -> bool {
+    step.pool == MATH_POOL && is_formula(&step.tool)
+}
+
+/// The tool's name when Chorus has its own wording for it (a tool of the date pool),
+/// else `""`, which no wording matches.
+fn date_tool(step: &StepReport) -> &str {
+    if step.pool == DATE_POOL {
+        &step.tool
+    } else {
+        ""
+    }
+}
+
+/// `tool (arguments)`, or `tool` when it took none to show. Only a tool of Chorus's own
+/// pools has its arguments written its way (`2 + 4`); another pool's are `name=value`
+/// pairs, whatever its tool is called.
+fn tool_with_arguments(step: &StepReport, language: &str) -> String {
+    let as_tool = if own_pool(step) {
+        step.tool.as_str()
+    } else {
+        ""
+    };
+    let args = render_arguments(as_tool, &step.arguments, language);
+    if args.is_empty() {
+        step.tool.clone()
+    } else {
+        format!("{} ({args})", step.tool)
+    }
+}
+
+/// The answer of a tool Chorus has no wording for, on one line: an object or a list as
+/// `name: value` pairs separated by `; ` (nested names joined with `.`, list items
+/// numbered `[0]`, a list of plain values as `a, b`); a plain value as the tool's own
+/// text when it gave one (its lines joined), else the value. At most
+/// [`MAX_OTHER_ANSWER_CHARS`] characters, then `…`.
+pub fn other_answer(value: &Value, text: &str) -> String {
+    let structured = match value {
+        Value::Object(m) => !m.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        _ => false,
+    };
+    let line = if structured {
+        let mut pairs = Vec::new();
+        flatten("", value, &mut pairs);
+        pairs.join("; ")
+    } else {
+        let own: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        if own.is_empty() {
+            value_text(value)
+        } else {
+            own.join(" ")
+        }
+    };
+    match line.char_indices().nth(MAX_OTHER_ANSWER_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
+/// `value`'s leaves as `name: value` under `prefix`, in `out`.
+fn flatten(prefix: &str, value: &Value, out: &mut Vec<String>) {
+    let named = |name: &str| {
+        if prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{prefix}.{name}")
+        }
+    };
+    let leaf = |text: String| {
+        if prefix.is_empty() {
+            text
+        } else {
+            format!("{prefix}: {text}")
+        }
+    };
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            for (name, v) in map {
+                flatten(&named(name), v, out);
+            }
+        }
+        Value::Array(items) if items.iter().all(|v| !v.is_object() && !v.is_array()) => {
+            let items: Vec<String> = items.iter().map(value_text).collect();
+            out.push(leaf(items.join(", ")));
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                flatten(&format!("{prefix}[{i}]"), v, out);
+            }
+        }
+        other => out.push(leaf(value_text(other))),
+    }
+}
 
 /// A step's argument as text, `""` when absent.
 fn arg(step: &StepReport, name: &str) -> String {
@@ -29,7 +143,7 @@ fn noted(step: &StepReport, name: &str, text: String, language: &str) -> String 
 /// What `step` was asked, as a noun phrase: `(2 + 4) × 3`, `the weekday of 2026-12-25`,
 /// `thứ của 25/12/2026`. Used when the step failed or did not finish.
 pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
-    if is_formula(&step.tool) {
+    if is_math_formula(step) {
         return formula(step, by_id, language);
     }
     let vi = is_vi(language);
@@ -42,7 +156,7 @@ pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
         }
     };
     let amount = || wording::amount(&arg(step, "amount"), &arg(step, "unit"), language);
-    match (step.tool.as_str(), vi) {
+    match (date_tool(step), vi) {
         ("today", false) => "today's date".to_owned(),
         ("today", true) => "ngày hôm nay".to_owned(),
         ("now", false) => "the current time".to_owned(),
@@ -92,14 +206,7 @@ pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
             arg(step, "from"),
             arg(step, "to")
         ),
-        (tool, _) => {
-            let args = render_arguments(tool, &step.arguments, language);
-            if args.is_empty() {
-                tool.to_owned()
-            } else {
-                format!("{tool} ({args})")
-            }
-        }
+        _ => tool_with_arguments(step, language),
     }
 }
 
@@ -150,10 +257,10 @@ pub fn answer(
         (None, true) => "Hôm nay".to_owned(),
         (None, false) => "Today".to_owned(),
     };
-    if is_formula(&step.tool) {
+    if is_math_formula(step) {
         return format!("{} = {v}", formula(step, by_id, language));
     }
-    match (step.tool.as_str(), vi) {
+    match (date_tool(step), vi) {
         ("today", false) => format!("Today is {}.", result_date()),
         ("today", true) => format!("Hôm nay là {}.", result_date()),
         ("now", false) => format!("It is {}.", wording::date_time(&v, language)),
@@ -235,14 +342,7 @@ pub fn answer(
             arg(step, "from"),
             arg(step, "to")
         ),
-        (tool, _) => {
-            let shown = if text.trim().is_empty() {
-                v
-            } else {
-                text.to_owned()
-            };
-            format!("{tool}: {shown}")
-        }
+        _ => format!("{}: {}", step.tool, other_answer(value, text)),
     }
 }
 
@@ -270,7 +370,13 @@ pub fn not_answered(
     cause: Option<&str>,
 ) -> String {
     let vi = is_vi(language);
-    let subject = capital(&subject(step, by_id, language));
+    let subject = subject(step, by_id, language);
+    // Chorus's own phrases start a sentence; another pool's tool name is kept as it is.
+    let subject = if own_pool(step) {
+        capital(&subject)
+    } else {
+        subject
+    };
     match &step.outcome {
         Some(StepOutcome::Failed { error, .. }) => {
             let why = wording::error(cause.unwrap_or(error), language);
@@ -282,5 +388,126 @@ pub fn not_answered(
         }
         _ if vi => format!("{subject}: không hoàn thành trước hạn chót."),
         _ => format!("{subject}: did not finish before the deadline."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chorus_bus::ReportStatus;
+    use serde_json::json;
+
+    use crate::template::render_report;
+
+    fn step(pool: &str, tool: &str, args: Value, outcome: StepOutcome) -> StepReport {
+        StepReport {
+            step_id: "s1".into(),
+            part: String::new(),
+            pool: pool.into(),
+            tool: tool.into(),
+            arguments: args.as_object().cloned().unwrap_or_default(),
+            inputs: Default::default(),
+            recalled: Vec::new(),
+            outcome: Some(outcome),
+            output: true,
+        }
+    }
+
+    /// What the third-party time server answers to `convert_time` (structured content
+    /// of its own shape, its text the same JSON pretty-printed).
+    fn converted() -> StepOutcome {
+        let value = json!({
+            "source": {"timezone": "Asia/Tokyo", "datetime": "2026-11-24T09:15:00+09:00"},
+            "target": {"timezone": "Asia/Kolkata", "datetime": "2026-11-24T05:45:00+05:30"},
+            "time_difference": "-3.5h"
+        });
+        StepOutcome::Ok {
+            text: serde_json::to_string_pretty(&value).unwrap_or_default(),
+            value,
+        }
+    }
+
+    fn time_args() -> Value {
+        json!({"source_timezone": "Asia/Tokyo", "time": "09:15", "target_timezone": "Asia/Kolkata"})
+    }
+
+    #[test]
+    fn another_pools_tool_of_a_known_name_gets_no_chorus_wording() {
+        let s = step("time", "convert_time", time_args(), converted());
+        let want = "convert_time: source.datetime: 2026-11-24T09:15:00+09:00; source.timezone: Asia/Tokyo; \
+                    target.datetime: 2026-11-24T05:45:00+05:30; target.timezone: Asia/Kolkata; \
+                    time_difference: -3.5h\n";
+        for language in ["en", "vi"] {
+            let text = render_report(
+                "q",
+                language,
+                std::slice::from_ref(&s),
+                ReportStatus::Completed,
+                None,
+            );
+            assert_eq!(text, want, "{language}");
+        }
+        // The date pool's tool of the same name keeps Chorus's sentence.
+        let date = step(
+            "date",
+            "convert_time",
+            json!({"time": "09:15", "from": "Tokyo", "to": "Kolkata"}),
+            StepOutcome::Ok {
+                value: json!("05:45"),
+                text: "05:45".into(),
+            },
+        );
+        let text = render_report("q", "en", &[date], ReportStatus::Completed, None);
+        assert_eq!(text, "09:15 in Tokyo is 05:45 in Kolkata.\n");
+        // A math-like name on another pool is not a formula.
+        let sum = step(
+            "abacus",
+            "sum",
+            json!({"a": "2", "b": "4"}),
+            StepOutcome::Ok {
+                value: json!("6"),
+                text: "6".into(),
+            },
+        );
+        let text = render_report("q", "en", &[sum], ReportStatus::Completed, None);
+        assert_eq!(text, "sum: 6\n");
+    }
+
+    #[test]
+    fn plain_text_lists_and_long_answers_stay_on_one_line() {
+        let text_only = json!("Sunny,\n  21 °C");
+        assert_eq!(other_answer(&text_only, "Sunny,\n  21 °C"), "Sunny, 21 °C");
+        assert_eq!(other_answer(&json!(42), ""), "42");
+        assert_eq!(
+            other_answer(
+                &json!({"tags": ["a", "b"], "rows": [{"n": 1}, {"n": 2}]}),
+                "{…}"
+            ),
+            "rows[0].n: 1; rows[1].n: 2; tags: a, b"
+        );
+        assert_eq!(other_answer(&json!([{"n": 1}]), "[…]"), "[0].n: 1");
+        let long = json!("é".repeat(MAX_OTHER_ANSWER_CHARS + 5));
+        let shown = other_answer(&long, "");
+        assert_eq!(shown.chars().count(), MAX_OTHER_ANSWER_CHARS + 1);
+        assert!(shown.ends_with('…'));
+    }
+
+    #[test]
+    fn another_pools_failure_names_the_tool_and_its_arguments() {
+        let s = step(
+            "time",
+            "convert_time",
+            json!({"source_timezone": "Mars/Olympus_Mons", "time": "09:15", "target_timezone": "UTC"}),
+            StepOutcome::failed(
+                "Invalid timezone: 'No time zone found with key Mars/Olympus_Mons'",
+            ),
+        );
+        let text = render_report("q", "en", &[s], ReportStatus::Failed, None);
+        assert_eq!(
+            text,
+            "**Status:** failed: no step succeeded.\n\n\
+             convert_time (source_timezone=Mars/Olympus_Mons, target_timezone=UTC, time=09:15): \
+             failed (Invalid timezone: 'No time zone found with key Mars/Olympus_Mons').\n"
+        );
     }
 }

@@ -8,6 +8,7 @@
 
 use chorus_bus::{ReportStatus, StepOutcome, StepReport};
 
+use crate::dates::DATE_POOL;
 use crate::formula::ById;
 use crate::sentence;
 
@@ -207,9 +208,14 @@ fn succeeded(s: &StepReport) -> bool {
     s.outcome.as_ref().is_some_and(StepOutcome::is_ok)
 }
 
-/// Whether `w` is a `weekday` step taking the date `s` produced.
+/// Whether `w` is a `weekday` step of the date pool taking the date `s` produced (a tool
+/// of another pool may have the same name and mean something else).
 fn takes_weekday_of(w: &StepReport, s: &StepReport) -> bool {
-    w.tool == "weekday" && w.inputs.get("date") == Some(&s.step_id) && succeeded(w) && succeeded(s)
+    w.pool == DATE_POOL
+        && w.tool == "weekday"
+        && w.inputs.get("date") == Some(&s.step_id)
+        && succeeded(w)
+        && succeeded(s)
 }
 
 /// Whether `s`'s line is written by another output step of its part: a weekday step
