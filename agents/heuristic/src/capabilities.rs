@@ -174,7 +174,10 @@ impl Capabilities {
     }
 
     /// The list of what Chorus can do with these tools, in `language` (`en`, `vi`), as
-    /// markdown bullet lines.
+    /// markdown bullet lines. A pool Chorus has no words of its own for (one configured
+    /// over a third-party MCP server) is listed as `use the <pool> tools (…)` with its
+    /// tools by the names its server gives and no examples: the heuristic planner never
+    /// plans with them; a model or a plan published by a client does.
     pub fn describe(&self, language: &str) -> String {
         let vi = language == "vi";
         if self.is_empty() {
@@ -245,6 +248,31 @@ mod tests {
         );
         assert_eq!(
             c.missing("date", "today"),
+            Some(Missing::Pool("date".into()))
+        );
+    }
+
+    #[test]
+    fn a_configured_third_pool_is_listed_by_its_name_and_tools_in_each_language() {
+        let c = Capabilities::from_tools(vec![
+            ("math", "sum"),
+            ("time", "get_current_time"),
+            ("time", "convert_time"),
+        ]);
+        assert_eq!(
+            c.describe("en"),
+            "Chorus can:\n- compute with the math tools (sum)\n\
+             - use the time tools (convert_time, get_current_time)"
+        );
+        assert_eq!(
+            c.describe("vi"),
+            "Chorus có thể:\n- tính toán bằng các công cụ math (sum), ví dụ \"tính 2+4\"\n\
+             - dùng các công cụ time (convert_time, get_current_time)"
+        );
+        // Its tools are planned on its own pool: the date pool's `convert_time` is not it.
+        assert!(c.has("time", "convert_time"));
+        assert_eq!(
+            c.missing("date", "convert_time"),
             Some(Missing::Pool("date".into()))
         );
     }
