@@ -1,0 +1,382 @@
+//! The A2A server's protocol surface, in process: the agent card (fields, the JSON-RPC
+//! interface's URL from the Host header, skills from the live registry with examples,
+//! caching), and every refusal of the JSON-RPC endpoint with its code — bad JSON, bad
+//! envelopes, unknown methods, bad params, the protocol version, unknown tasks,
+//! unsupported operations — each an HTTP 200 JSON-RPC error whose `data` carries a
+//! `google.rpc.ErrorInfo`.
+
+mod a2a_support;
+
+use a2a_support::{System, message, post};
+use axum::body::Body;
+use axum::http::Request;
+use serde_json::{Value, json};
+
+fn card_request(host: &str, etag: Option<&str>) -> Request<Body> {
+    let mut request = Request::builder()
+        .uri("/.well-known/agent-card.json")
+        .header("host", host);
+    if let Some(tag) = etag {
+        request = request.header("if-none-match", tag);
+    }
+    request.body(Body::empty()).expect("request")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_card_names_the_json_rpc_interface_and_a_skill_per_live_pool_with_examples() {
+    let system = System::start().await;
+    let (status, headers, body) = system.send(card_request("chorus.test:8080", None)).await;
+    assert_eq!(status, 200);
+    let card: Value = serde_json::from_slice(&body).expect("JSON card");
+    assert_eq!(card["name"], "Chorus");
+    assert_eq!(card["version"], env!("CARGO_PKG_VERSION"));
+    assert!(card["description"].as_str().unwrap().contains("contextId"));
+    assert_eq!(
+        card["supportedInterfaces"],
+        json!([{"url": "http://chorus.test:8080/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}])
+    );
+    assert_eq!(
+        card["capabilities"],
+        json!({"streaming": true, "pushNotifications": false, "extendedAgentCard": false})
+    );
+    assert_eq!(card["defaultInputModes"], json!(["text/plain"]));
+    assert_eq!(
+        card["defaultOutputModes"],
+        json!(["text/plain", "application/json"])
+    );
+    let skills = card["skills"].as_array().expect("skills");
+    let ids: Vec<&str> = skills.iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["date", "math"]);
+    let math = &skills[1];
+    assert_eq!(math["name"], "Arithmetic");
+    let tags: Vec<&str> = math["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        tags.contains(&"math") && tags.contains(&"sum") && tags.contains(&"sqrt"),
+        "{tags:?}"
+    );
+    assert!(
+        math["examples"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("tính 2+4 = ??"))
+    );
+    let date = &skills[0];
+    assert!(
+        date["examples"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("what weekday is 2026-12-25"))
+    );
+    assert!(date["description"].as_str().unwrap().contains("weekday"));
+
+    let etag = headers["etag"].to_str().expect("etag").to_owned();
+    assert!(
+        headers["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("max-age=10")
+    );
+    let (status, _, body) = system
+        .send(card_request("chorus.test:8080", Some(&etag)))
+        .await;
+    assert_eq!((status, body.len()), (304, 0));
+    let (status, _, _) = system.send(card_request("elsewhere:1", Some(&etag))).await;
+    assert_eq!(status, 200, "another host is another card");
+}
+
+#[tokio::test]
+async fn with_no_live_agent_the_card_lists_the_configured_pools_and_their_contract_tools() {
+    let system = System::bare().await;
+    let request = Request::builder()
+        .uri("/.well-known/agent-card.json")
+        .header("host", "10.0.0.5:80")
+        .header("x-forwarded-host", "agents.example.org")
+        .header("x-forwarded-proto", "https")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, body) = system.send(request).await;
+    assert_eq!(status, 200);
+    let card: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        card["supportedInterfaces"][0]["url"],
+        "https://agents.example.org/a2a"
+    );
+    let skills = card["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 2);
+    assert!(
+        skills[0]["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("iso_week"))
+    );
+    assert!(
+        skills[1]["tags"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("percent"))
+    );
+}
+
+/// The error of a raw `POST /a2a` (with `A2A-Version: 1.0`): its id, code and reason.
+async fn raw_error(system: &System, body: &str) -> (Value, i64, String) {
+    let response = system.post(body).await;
+    assert_eq!(response["jsonrpc"], "2.0", "{response}");
+    let error = &response["error"];
+    let reason = error["data"][0]["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        error["data"][0]["@type"],
+        "type.googleapis.com/google.rpc.ErrorInfo"
+    );
+    assert_eq!(error["data"][0]["domain"], "a2a-protocol.org");
+    (
+        response["id"].clone(),
+        error["code"].as_i64().unwrap(),
+        reason,
+    )
+}
+
+#[tokio::test]
+async fn a_malformed_call_is_refused_with_the_json_rpc_code_and_never_crashes() {
+    let system = System::bare().await;
+    let cases: &[(&str, Value, i64, &str)] = &[
+        ("{not json", Value::Null, -32700, "PARSE_ERROR"),
+        ("", Value::Null, -32700, "PARSE_ERROR"),
+        ("[1, 2]", Value::Null, -32600, "INVALID_REQUEST"),
+        ("\"SendMessage\"", Value::Null, -32600, "INVALID_REQUEST"),
+        (
+            r#"{"id": 3, "method": "GetTask"}"#,
+            json!(3),
+            -32600,
+            "INVALID_REQUEST",
+        ),
+        (
+            r#"{"jsonrpc": "1.0", "id": "a", "method": "GetTask"}"#,
+            json!("a"),
+            -32600,
+            "INVALID_REQUEST",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": true, "method": "GetTask"}"#,
+            Value::Null,
+            -32600,
+            "INVALID_REQUEST",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 1.5, "method": "GetTask"}"#,
+            Value::Null,
+            -32600,
+            "INVALID_REQUEST",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 4, "method": ""}"#,
+            json!(4),
+            -32600,
+            "INVALID_REQUEST",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 5, "method": "Shout"}"#,
+            json!(5),
+            -32601,
+            "METHOD_NOT_FOUND",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 6, "method": "message/send", "params": {}}"#,
+            json!(6),
+            -32601,
+            "METHOD_NOT_FOUND",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": ["t"]}"#,
+            json!(7),
+            -32602,
+            "INVALID_PARAMS",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 8, "method": "GetTask", "params": {}}"#,
+            json!(8),
+            -32602,
+            "INVALID_PARAMS",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 9, "method": "SendMessage", "params": {"message": {"role": "ROLE_USER"}}}"#,
+            json!(9),
+            -32602,
+            "INVALID_PARAMS",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 10, "method": "SendMessage", "params": {"message": {"messageId": "m", "role": "ROLE_KING", "parts": [{"text": "2+4"}]}}}"#,
+            json!(10),
+            -32602,
+            "INVALID_PARAMS",
+        ),
+    ];
+    for (body, id, code, reason) in cases {
+        let got = raw_error(&system, body).await;
+        assert_eq!(got, (id.clone(), *code, (*reason).to_owned()), "for {body}");
+    }
+    let huge = format!(
+        r#"{{"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {{"id": "{}"}}}}"#,
+        "x".repeat(70_000)
+    );
+    assert_eq!(raw_error(&system, &huge).await.1, -32600);
+}
+
+#[tokio::test]
+async fn the_caller_must_speak_a2a_1_x() {
+    let system = System::bare().await;
+    let body = r#"{"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "nope"}}"#;
+    for version in [None, Some(""), Some("0.3"), Some("2.0"), Some("one")] {
+        let (status, _, bytes) = system.send(post(body, version)).await;
+        assert_eq!(status, 200);
+        let response: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(response["error"]["code"], -32009, "{version:?}: {response}");
+        assert_eq!(
+            response["error"]["data"][0]["reason"],
+            "VERSION_NOT_SUPPORTED"
+        );
+        assert_eq!(
+            response["error"]["data"][0]["metadata"]["supportedVersions"],
+            "1.0"
+        );
+    }
+    for version in ["1.0", "1", "1.0.2"] {
+        let (_, _, bytes) = system.send(post(body, Some(version))).await;
+        let response: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(response["error"]["code"], -32001, "{version}: {response}");
+    }
+    let request = Request::builder()
+        .method("POST")
+        .uri("/a2a?A2A-Version=1.0")
+        .body(Body::from(body))
+        .unwrap();
+    let (_, _, bytes) = system.send(request).await;
+    let response: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(
+        response["error"]["code"], -32001,
+        "the query parameter: {response}"
+    );
+}
+
+#[tokio::test]
+async fn unknown_tasks_and_unsupported_operations_have_their_a2a_codes() {
+    let system = System::bare().await;
+    for method in ["GetTask", "CancelTask", "SubscribeToTask"] {
+        let error = system.error(method, json!({"id": "no-such-task"})).await;
+        assert_eq!(error["code"], -32001, "{method}: {error}");
+        assert_eq!(error["data"][0]["reason"], "TASK_NOT_FOUND");
+        assert_eq!(error["data"][0]["metadata"]["taskId"], "no-such-task");
+    }
+    let error = system
+        .error("GetTask", json!({"id": "bad id with spaces"}))
+        .await;
+    assert_eq!(error["code"], -32001);
+    let reply = |to: &str| json!({"message": {"messageId": "m", "role": "ROLE_USER", "taskId": to, "parts": [{"text": "4"}]}});
+    assert_eq!(
+        system.error("SendMessage", reply("no-such-task")).await["code"],
+        -32001
+    );
+
+    assert_eq!(system.error("ListTasks", json!({})).await["code"], -32004);
+    assert_eq!(
+        system.error("GetExtendedAgentCard", json!({})).await["code"],
+        -32004
+    );
+    for method in [
+        "CreateTaskPushNotificationConfig",
+        "GetTaskPushNotificationConfig",
+        "ListTaskPushNotificationConfigs",
+        "DeleteTaskPushNotificationConfig",
+    ] {
+        let error = system
+            .error(method, json!({"taskId": "t", "id": "c"}))
+            .await;
+        assert_eq!(error["code"], -32003, "{method}");
+        assert_eq!(
+            error["data"][0]["reason"],
+            "PUSH_NOTIFICATION_NOT_SUPPORTED"
+        );
+    }
+    let with_push = json!({"message": message("2+4"), "configuration": {"taskPushNotificationConfig": {"url": "http://127.0.0.1:9/hook"}}});
+    assert_eq!(system.error("SendMessage", with_push).await["code"], -32003);
+}
+
+#[tokio::test]
+async fn a_message_chorus_cannot_read_is_refused_before_any_task_is_opened() {
+    let system = System::bare().await;
+    let send = |message: Value| json!({"message": message});
+    let cases = [
+        (
+            send(json!({"messageId": "m", "role": "ROLE_USER", "parts": [{"data": {"q": "2+4"}}]})),
+            -32005,
+        ),
+        (
+            send(
+                json!({"messageId": "m", "role": "ROLE_USER", "parts": [{"url": "http://x/y.png", "mediaType": "image/png"}]}),
+            ),
+            -32005,
+        ),
+        (
+            send(
+                json!({"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "2+4", "mediaType": "application/pdf"}]}),
+            ),
+            -32005,
+        ),
+        (
+            send(json!({"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "2+4"}]})),
+            -32602,
+        ),
+        (
+            send(json!({"messageId": "m", "role": "ROLE_USER", "parts": []})),
+            -32602,
+        ),
+        (
+            send(json!({"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "   "}]})),
+            -32602,
+        ),
+        (
+            send(
+                json!({"messageId": "m", "role": "ROLE_USER", "contextId": "no spaces allowed", "parts": [{"text": "2+4"}]}),
+            ),
+            -32602,
+        ),
+        (
+            json!({"message": message("2+4"), "metadata": {"context": {"timezone": "Mars/Olympus"}}}),
+            -32602,
+        ),
+        (
+            json!({"message": message("2+4"), "metadata": {"context": {"session_id": "s"}}}),
+            -32602,
+        ),
+        (
+            json!({"message": message("2+4"), "configuration": {"acceptedOutputModes": ["image/png"]}}),
+            -32005,
+        ),
+        (
+            json!({"message": message("2+4"), "configuration": {"historyLength": -1}}),
+            -32602,
+        ),
+    ];
+    for (params, code) in cases {
+        let error = system.error("SendMessage", params.clone()).await;
+        assert_eq!(error["code"], code, "{params}: {error}");
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let empty = system
+        .error(
+            "SendMessage",
+            send(json!({"messageId": "m", "role": "ROLE_USER", "parts": [{"text": " "}]})),
+        )
+        .await;
+    assert!(
+        empty["message"].as_str().unwrap().contains("empty_query"),
+        "{empty}"
+    );
+}
