@@ -474,6 +474,63 @@ mod tests {
     }
 
     #[test]
+    fn steps_without_a_part_answer_a_line_each() {
+        let mut steps = vec![
+            step("time", "convert_time", time_args(), converted()),
+            step(
+                "time",
+                "sunrise",
+                json!({"place": "Hanoi"}),
+                StepOutcome::failed("Unknown tool: sunrise"),
+            ),
+            step(
+                "date",
+                "next_date",
+                json!({"month": 12, "day": 25}),
+                StepOutcome::Ok {
+                    value: json!("2026-12-25"),
+                    text: "2026-12-25".into(),
+                },
+            ),
+            step(
+                "date",
+                "weekday",
+                json!({"date": "2026-12-25"}),
+                StepOutcome::Ok {
+                    value: json!("Friday"),
+                    text: "Friday".into(),
+                },
+            ),
+        ];
+        for (i, s) in steps.iter_mut().enumerate() {
+            s.step_id = format!("s{}", i + 1).into();
+        }
+        steps[3].inputs = [("date".to_owned(), "s3".into())].into_iter().collect();
+        let text = render_report("q", "en", &steps, ReportStatus::Partial, None);
+        assert_eq!(
+            text,
+            "**Status:** partial: some steps failed.\n\n\
+             convert_time: source.datetime: 2026-11-24T09:15:00+09:00; source.timezone: Asia/Tokyo; \
+             target.datetime: 2026-11-24T05:45:00+05:30; target.timezone: Asia/Kolkata; \
+             time_difference: -3.5h\n\
+             sunrise (Hanoi): failed (Unknown tool: sunrise).\n\
+             The next December 25 is Friday, 2026-12-25.\n\n\
+             **Steps:**\n\
+             - convert_time: source.datetime: 2026-11-24T09:15:00+09:00; source.timezone: Asia/Tokyo; \
+             target.datetime: 2026-11-24T05:45:00+05:30; target.timezone: Asia/Kolkata; \
+             time_difference: -3.5h\n\
+             - sunrise (Hanoi): failed (Unknown tool: sunrise).\n\
+             - The next December 25 is 2026-12-25.\n\
+             - 2026-12-25 is a Friday.\n"
+        );
+        // Only the woven date and weekday took two steps for one line: the steps follow.
+        steps.truncate(2);
+        let text = render_report("q", "en", &steps, ReportStatus::Partial, None);
+        assert!(!text.contains("**Steps:**"), "{text}");
+        assert_eq!(text.lines().count(), 4, "{text}");
+    }
+
+    #[test]
     fn plain_text_lists_and_long_answers_stay_on_one_line() {
         let text_only = json!("Sunny,\n  21 °C");
         assert_eq!(other_answer(&text_only, "Sunny,\n  21 °C"), "Sunny, 21 °C");

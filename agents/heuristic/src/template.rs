@@ -173,7 +173,9 @@ pub fn render_report(
 }
 
 /// One line per part, in order of first appearance: its output steps' sentences, a date
-/// and the weekday taken of it as one sentence.
+/// and the weekday taken of it as one sentence. Steps that name no part (a plan a
+/// client or a model wrote without them) are not one part: each sentence of theirs is
+/// a line of its own.
 fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: &str) -> Vec<String> {
     let mut parts: Vec<&str> = Vec::new();
     for s in steps.iter().filter(|s| s.output) {
@@ -183,7 +185,7 @@ fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: &str) -> Vec<S
     }
     parts
         .iter()
-        .filter_map(|part| {
+        .flat_map(|part| {
             let outputs: Vec<&StepReport> = steps
                 .iter()
                 .filter(|s| s.output && s.part == *part)
@@ -199,7 +201,11 @@ fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: &str) -> Vec<S
                     step_line(s, by_id, by_id, language, weekday.as_deref())
                 })
                 .collect();
-            (!sentences.is_empty()).then(|| sentences.join(" "))
+            if part.is_empty() || sentences.is_empty() {
+                sentences
+            } else {
+                vec![sentences.join(" ")]
+            }
         })
         .collect()
 }
