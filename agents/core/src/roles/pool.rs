@@ -6,7 +6,7 @@
 //! whether the task tries again; a step of a later attempt first waits (up to the
 //! task's deadline, less a reserve) for the server to answer again.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -49,6 +49,31 @@ const SERVER_WAIT_RESERVE: Duration = Duration::from_millis(500);
 /// How often a silent server is asked again.
 const SERVER_POLL: Duration = Duration::from_millis(100);
 
+/// Which of the task context's values a tool takes, read from its input schema: a
+/// property named `now` takes the reference time, one named `timezone` the user's IANA
+/// time zone. Each is filled when the step leaves it out, independently of the other:
+/// Chorus's date tools take both, a third-party `get_current_time` only `timezone`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ContextArgs {
+    /// The schema has a `now` property.
+    pub now: bool,
+    /// The schema has a `timezone` property.
+    pub timezone: bool,
+}
+
+impl ContextArgs {
+    /// What a tool with input schema `schema` takes from the context; nothing when the
+    /// schema has no `properties` object.
+    pub fn of(schema: &Value) -> ContextArgs {
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let has = |name: &str| properties.is_some_and(|p| p.contains_key(name));
+        ContextArgs {
+            now: has("now"),
+            timezone: has("timezone"),
+        }
+    }
+}
+
 /// The handler of one pool's `<pool>_task`.
 pub struct PoolAgent {
     ctx: Ctx,
@@ -56,9 +81,9 @@ pub struct PoolAgent {
     server: String,
     connector: Connector,
     client: RwLock<Option<McpClient>>,
-    /// Tools whose input schema takes `now` and `timezone` (filled from the task
-    /// context); `None` until the server's tool list was read.
-    contextual: RwLock<Option<HashSet<String>>>,
+    /// What each tool takes from the task context (`now`, `timezone`), by tool name;
+    /// `None` until the server's tool list was read.
+    contextual: RwLock<Option<HashMap<String, ContextArgs>>>,
     retry: Retry,
     /// When the server last answered a tool list.
     answered_at: std::sync::Mutex<Option<Instant>>,
@@ -88,13 +113,8 @@ impl PoolAgent {
         let tools = self.client().await?.list_tools().await?;
         let contextual = tools
             .iter()
-            .filter(|t| {
-                t.input_schema
-                    .get("properties")
-                    .and_then(|p| p.get("now"))
-                    .is_some()
-            })
-            .map(|t| t.name.clone())
+            .map(|t| (t.name.clone(), ContextArgs::of(&t.input_schema)))
+            .filter(|(_, takes)| *takes != ContextArgs::default())
             .collect();
         *self.contextual.write().await = Some(contextual);
         *self
@@ -163,6 +183,15 @@ impl PoolAgent {
                     ));
                 }
                 Err(e) if e.is_retryable() => last_error = Some(e),
+                // The server refused the request itself (an unknown tool, arguments
+                // it rejects before the tool runs): say so without its endpoint,
+                // which may be a local program path.
+                Err(McpError::Protocol { message, .. }) => {
+                    return failed(format!(
+                        "the {} server refused {}: {message}",
+                        self.pool, task.tool
+                    ));
+                }
                 Err(e) => return failed(e.to_string()),
             }
             if attempt < self.retry.attempts {
@@ -212,25 +241,25 @@ impl PoolAgent {
         }
     }
 
-    /// Adds the task context's `now` and `timezone` to tools that take them.
+    /// Adds the task context's `now` and `timezone` to a tool that takes them (each on
+    /// its own, see [`ContextArgs`]) when the step left them out.
     async fn with_context(&self, mut task: StepTask) -> StepTask {
-        let takes_context = self
+        let takes = self
             .contextual
             .read()
             .await
             .as_ref()
-            .is_some_and(|c| c.contains(&task.tool));
-        if takes_context {
-            if let Some(now) = &task.context.now {
-                task.arguments
-                    .entry("now")
-                    .or_insert_with(|| Value::String(now.clone()));
-            }
-            if let Some(tz) = &task.context.timezone {
-                task.arguments
-                    .entry("timezone")
-                    .or_insert_with(|| Value::String(tz.clone()));
-            }
+            .and_then(|c| c.get(&task.tool).copied())
+            .unwrap_or_default();
+        if let (true, Some(now)) = (takes.now, &task.context.now) {
+            task.arguments
+                .entry("now")
+                .or_insert_with(|| Value::String(now.clone()));
+        }
+        if let (true, Some(tz)) = (takes.timezone, &task.context.timezone) {
+            task.arguments
+                .entry("timezone")
+                .or_insert_with(|| Value::String(tz.clone()));
         }
         task
     }
@@ -313,5 +342,40 @@ impl Handler for PoolAgent {
         };
         let span = info_span!("step", step_id = %task.step_id, tool = %task.tool);
         self.run(msg, task.clone()).instrument(span).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_context_value_is_taken_by_the_tools_whose_schema_names_it() {
+        let date = json!({"type": "object", "properties": {"date": {}, "now": {}, "timezone": {}}});
+        assert_eq!(
+            ContextArgs::of(&date),
+            ContextArgs {
+                now: true,
+                timezone: true
+            }
+        );
+        // A third-party get_current_time: a required timezone, no reference time.
+        let current = json!({"type": "object", "properties": {"timezone": {"type": "string"}},
+                             "required": ["timezone"]});
+        assert_eq!(
+            ContextArgs::of(&current),
+            ContextArgs {
+                now: false,
+                timezone: true
+            }
+        );
+        let convert = json!({"type": "object", "properties": {"source_timezone": {}, "time": {}}});
+        assert_eq!(ContextArgs::of(&convert), ContextArgs::default());
+        assert_eq!(
+            ContextArgs::of(&json!({"type": "object"})),
+            ContextArgs::default()
+        );
+        assert_eq!(ContextArgs::of(&json!(true)), ContextArgs::default());
     }
 }
