@@ -38,7 +38,10 @@ fn number_tokens(text: &str) -> Vec<NumberToken<'_>> {
             i += 1;
         }
         let before = text[..start].chars().next_back();
-        if before.is_some_and(char::is_alphabetic) {
+        // The `T` of an ISO 8601 date-time (`2026-11-24T06:15`) between two digits
+        // separates the date from the hour; it does not glue the hour to a name.
+        let date_time = before == Some('T') && start >= 2 && bytes[start - 2].is_ascii_digit();
+        if before.is_some_and(char::is_alphabetic) && !date_time {
             continue;
         }
         let line_start = text[..start].rsplit('\n').next().unwrap_or("");
@@ -208,6 +211,21 @@ mod tests {
             Ok(())
         );
         assert!(numbers_grounded("we got 3. six", "", &steps).is_err());
+    }
+
+    #[test]
+    fn the_hour_of_an_iso_date_time_is_a_number() {
+        let steps = [step(
+            json!({}),
+            json!({"target": {"datetime": "2026-11-24T06:15:00+00:00"}}),
+            "",
+        )];
+        assert_eq!(numbers_grounded("It is 06:15 there.", "", &steps), Ok(()));
+        assert!(numbers_grounded("It is 07:15 there.", "", &steps).is_err());
+        // A letter other than the date-time `T`, or a `T` after a letter, still glues.
+        let glued = [step(json!({}), json!("s06 AT07"), "")];
+        assert!(numbers_grounded("06", "", &glued).is_err());
+        assert!(numbers_grounded("07", "", &glued).is_err());
     }
 
     #[test]
