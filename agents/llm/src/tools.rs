@@ -188,6 +188,53 @@ mod tests {
         );
     }
 
+    /// `convert_time`'s input schema as the third-party `mcp-server-time` lists it
+    /// (pydantic: titles, descriptions, no `additionalProperties`).
+    fn third_party_convert_time() -> Value {
+        json!({"type": "object", "title": "convert_timeArguments",
+               "properties": {
+                   "source_timezone": {"type": "string", "title": "Source Timezone", "description": "Source IANA timezone name"},
+                   "time": {"type": "string", "title": "Time", "description": "Time to convert in 24-hour format (HH:MM)"},
+                   "target_timezone": {"type": "string", "title": "Target Timezone", "description": "Target IANA timezone name"}},
+               "required": ["source_timezone", "time", "target_timezone"]})
+    }
+
+    #[test]
+    fn a_third_party_schema_is_checked_as_written() {
+        let s = third_party_convert_time();
+        let ok = args(
+            json!({"source_timezone": "Asia/Kathmandu", "time": "12:00", "target_timezone": "UTC"}),
+        );
+        assert_eq!(check_arguments(&s, &ok), Ok(()));
+        assert_eq!(
+            check_arguments(
+                &s,
+                &args(json!({"time": "12:00", "target_timezone": "UTC"}))
+            ),
+            Err("required argument \"source_timezone\" is missing".into())
+        );
+        assert_eq!(
+            check_arguments(
+                &s,
+                &args(json!({"source_timezone": "UTC", "time": 12, "target_timezone": "UTC"}))
+            ),
+            Err("argument \"time\" is a number, expected string".into())
+        );
+        // It does not close its properties: an argument it does not name is its to judge.
+        let extra = args(json!({"source_timezone": "UTC", "time": "12:00",
+                                "target_timezone": "UTC", "date": "2026-11-24"}));
+        assert_eq!(check_arguments(&s, &extra), Ok(()));
+        // Optional fields as pydantic writes them (`anyOf` with null), and a `$ref`.
+        let optional = json!({"type": "object", "properties": {
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null},
+            "unit": {"$ref": "#/$defs/Unit"}}});
+        assert_eq!(
+            check_arguments(&optional, &args(json!({"note": null, "unit": "h"}))),
+            Ok(())
+        );
+        assert!(check_arguments(&optional, &args(json!({"note": 3}))).is_err());
+    }
+
     #[test]
     fn an_enum_property_takes_only_its_values() {
         let s = json!({"type":"object","properties":{"unit":{"type":"string","enum":["days","weeks"]}}});

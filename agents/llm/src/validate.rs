@@ -243,6 +243,49 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_name_on_two_pools_is_checked_against_its_own_pools_schema() {
+        // The date pool's convert_time and a third-party time server's take other
+        // arguments; a step is checked against the schema of the pool it names.
+        let tool = |pool: &str, properties: serde_json::Value| {
+            let required: Vec<&String> = properties
+                .as_object()
+                .map(|p| p.keys().collect())
+                .unwrap_or_default();
+            PoolTool::new(
+                pool,
+                ToolInfo {
+                    name: "convert_time".into(),
+                    description: String::new(),
+                    input_schema: json!({"type": "object", "properties": properties,
+                                         "required": required, "additionalProperties": pool == "date"}),
+                },
+            )
+        };
+        let tools = vec![
+            tool(
+                "date",
+                json!({"time": {"type": "string"}, "from": {"type": "string"}, "to": {"type": "string"}}),
+            ),
+            tool(
+                "time",
+                json!({"time": {"type": "string"}, "source_timezone": {"type": "string"},
+                                "target_timezone": {"type": "string"}}),
+            ),
+        ];
+        let on = |pool: &str| {
+            format!(
+                r#"{{"steps":[{{"id":"s1","pool":"{pool}","tool":"convert_time",
+                   "arguments":{{"source_timezone":"Asia/Kathmandu","time":"12:00","target_timezone":"UTC"}}}}]}}"#
+            )
+        };
+        assert!(parse_plan(&on("time"), &tools, 8).is_ok());
+        assert_eq!(
+            parse_plan(&on("date"), &tools, 8).map_err(|e| e.code()),
+            Err("bad_arguments".to_owned())
+        );
+    }
+
+    #[test]
     fn an_unknown_pool_and_bad_arguments_are_named() {
         let pool = r#"{"steps":[{"id":"s1","pool":"weather","tool":"forecast","arguments":{}}]}"#;
         assert_eq!(
