@@ -41,7 +41,7 @@ pub(crate) enum RpcError {
         task_id: String,
     },
     /// The task's report is out: it finished, or was canceled already (-32002).
-    #[error("task {task_id} cannot be canceled: {why}")]
+    #[error("not cancelable: {why}")]
     TaskNotCancelable {
         /// The task.
         task_id: String,
