@@ -35,6 +35,9 @@ pub struct Script {
 /// What the fake model was asked: (`plan`, `report` or `verify`, streamed).
 pub type Log = Arc<Mutex<Vec<(&'static str, bool)>>>;
 
+/// The request bodies, with their kind (`plan`, `report` or `verify`), in order.
+type Bodies = Arc<Mutex<Vec<(&'static str, Value)>>>;
+
 /// The answers to report checks (requests whose instructions ask for FINISHED or
 /// REITERATE), one per check in order, the last one repeated; FINISHED when none.
 type Checks = Arc<Mutex<Vec<Reply>>>;
@@ -48,6 +51,7 @@ pub struct FakeModel {
     script: Arc<Mutex<Script>>,
     checks: Checks,
     log: Log,
+    bodies: Bodies,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -65,10 +69,11 @@ impl FakeModel {
         let script = Arc::new(Mutex::new(script));
         let log: Log = Arc::default();
         let checks: Checks = Arc::default();
-        let (s, c, l) = (script.clone(), checks.clone(), log.clone());
+        let bodies: Bodies = Arc::default();
+        let (s, c, l, b) = (script.clone(), checks.clone(), log.clone(), bodies.clone());
         let task = tokio::spawn(async move {
             while let Ok((conn, _)) = listener.accept().await {
-                tokio::spawn(serve(conn, s.clone(), c.clone(), l.clone()));
+                tokio::spawn(serve(conn, s.clone(), c.clone(), l.clone(), b.clone()));
             }
         });
         FakeModel {
@@ -76,6 +81,7 @@ impl FakeModel {
             script,
             checks,
             log,
+            bodies,
             task,
         }
     }
@@ -93,6 +99,11 @@ impl FakeModel {
     /// Every request so far: (`plan` or `report`, streamed).
     pub fn asked(&self) -> Vec<(&'static str, bool)> {
         self.log.lock().expect("lock").clone()
+    }
+
+    /// Every request body so far, with its kind (`plan`, `report` or `verify`).
+    pub fn bodies(&self) -> Vec<(&'static str, Value)> {
+        self.bodies.lock().expect("lock").clone()
     }
 
     /// Environment pointing every role at this server, the model's timeout 5 s.
@@ -115,7 +126,13 @@ impl FakeModel {
 }
 
 /// Reads one HTTP request and answers it as scripted.
-async fn serve(mut conn: TcpStream, script: Arc<Mutex<Script>>, checks: Checks, log: Log) {
+async fn serve(
+    mut conn: TcpStream,
+    script: Arc<Mutex<Script>>,
+    checks: Checks,
+    log: Log,
+    bodies: Bodies,
+) {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
     let (head_end, length) = loop {
@@ -153,6 +170,7 @@ async fn serve(mut conn: TcpStream, script: Arc<Mutex<Script>>, checks: Checks, 
     };
     let stream = body["stream"] == true;
     log.lock().expect("lock").push((kind, stream));
+    bodies.lock().expect("lock").push((kind, body.clone()));
     let reply = if kind == "verify" {
         let mut c = checks.lock().expect("lock");
         match c.len() {
