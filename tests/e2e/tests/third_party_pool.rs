@@ -97,8 +97,9 @@ fn step<'a>(report: &'a FinalReport, id: &str) -> &'a StepReport {
         .unwrap_or_else(|| panic!("no step {id} in {:?}", report.steps))
 }
 
-/// A full `plan_ready` envelope for `task`, as a client with no SDK would write it; the
-/// request's context says the user's time zone is Kathmandu's.
+/// A full `plan_ready` envelope for `task`, as a client with no SDK would write it (the
+/// fields of docs/mcp.md's example; no deadline); the request's context says the user's
+/// time zone is Kathmandu's.
 fn plan_envelope(task: &str, query: &str, steps: Value) -> String {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -110,7 +111,6 @@ fn plan_envelope(task: &str, query: &str, steps: Value) -> String {
         "from_agent": "client",
         "timestamp_us": now.as_micros() as u64,
         "version": 1,
-        "deadline_ms": now.as_millis() as u64 + 20_000,
         "payload": {
             "query": query,
             "context": {"timezone": "Asia/Kathmandu"},
