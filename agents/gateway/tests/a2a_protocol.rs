@@ -380,3 +380,93 @@ async fn a_message_chorus_cannot_read_is_refused_before_any_task_is_opened() {
         "{empty}"
     );
 }
+
+/// `value` with the node at each path replaced by each of a few values of other types,
+/// one variant per (path, value).
+fn mutations(value: &Value) -> Vec<Value> {
+    let kinds = [
+        json!(null),
+        json!(1),
+        json!("x"),
+        json!([]),
+        json!({}),
+        json!(true),
+    ];
+    let mut out = Vec::new();
+    let mut paths = Vec::new();
+    collect_paths(value, &mut Vec::new(), &mut paths);
+    for path in paths {
+        for kind in &kinds {
+            let mut v = value.clone();
+            let mut node = &mut v;
+            for key in &path {
+                node = match key.parse::<usize>() {
+                    Ok(i) if node.is_array() => &mut node[i],
+                    _ => &mut node[key.as_str()],
+                };
+            }
+            *node = kind.clone();
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn collect_paths(value: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    let children: Vec<(String, &Value)> = match value {
+        Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v)).collect(),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i.to_string(), v))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (key, child) in children {
+        at.push(key);
+        out.push(at.clone());
+        collect_paths(child, at, out);
+        at.pop();
+    }
+}
+
+#[tokio::test]
+async fn every_truncated_or_retyped_call_is_answered_with_a_json_rpc_response() {
+    let system = System::bare().await;
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
+        "message": {"messageId": "m", "role": "ROLE_USER", "contextId": "c-1",
+            "parts": [{"text": "2+4", "mediaType": "text/plain"}], "metadata": {"k": "v"}},
+        "metadata": {"context": {"timezone": "UTC"}}}});
+    let text = call.to_string();
+    let mut bodies: Vec<String> = (0..text.len())
+        .filter(|&i| text.is_char_boundary(i))
+        .map(|i| text[..i].to_owned())
+        .collect();
+    bodies.extend(mutations(&call).iter().map(|m| {
+        // A call that reads as valid must not wait for a task nobody plans.
+        let mut m = m.clone();
+        if m["params"].is_object() {
+            m["params"]["configuration"] = json!({"returnImmediately": true});
+        }
+        m.to_string()
+    }));
+    let codes = [-32700, -32600, -32601, -32602, -32001, -32004, -32005];
+    let (mut errors, mut results) = (0, 0);
+    for body in &bodies {
+        let response = system.post(body).await;
+        assert_eq!(response["jsonrpc"], "2.0", "{body}: {response}");
+        if let Some(code) = response["error"]["code"].as_i64() {
+            assert!(codes.contains(&code), "{body}: {response}");
+            errors += 1;
+        } else {
+            let state = &response["result"]["task"]["status"]["state"];
+            assert_eq!(state, "TASK_STATE_SUBMITTED", "{body}: {response}");
+            results += 1;
+        }
+    }
+    assert_eq!(errors + results, bodies.len());
+    assert!(
+        results > 0 && errors > text.len() / 2,
+        "{results} results, {errors} errors"
+    );
+}
