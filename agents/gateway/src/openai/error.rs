@@ -75,8 +75,11 @@ impl OpenAiError {
         }
     }
 
-    /// The request field at fault, if one is.
+    /// The request field at fault, if one is (none when the server is).
     pub fn param(&self) -> Option<&'static str> {
+        if !self.status().is_client_error() {
+            return None;
+        }
         match self {
             OpenAiError::UnknownModel(_) => Some("model"),
             OpenAiError::NoUserMessage
@@ -204,5 +207,9 @@ mod tests {
                 .is_some_and(|m| m.contains("gpt-4o"))
         );
         assert!(OpenAiError::Bus(BusError::Closed).body()["error"]["param"].is_null());
+        let refused = OpenAiError::Refused(SubmitError::Bus(BusError::Closed)).body();
+        assert!(refused["error"]["param"].is_null(), "{refused}");
+        let empty = OpenAiError::Refused(SubmitError::EmptyQuery).body();
+        assert_eq!(empty["error"]["param"], "messages");
     }
 }
