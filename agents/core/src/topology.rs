@@ -397,7 +397,12 @@ mod tests {
         let t = Topology::new(&["math".into(), "date".into()]);
         assert_eq!(
             names(t.reads(&Role::Chief)),
-            ["task_available", "final_report", "clarification_answer"]
+            [
+                "task_available",
+                "final_report",
+                "clarification_answer",
+                "task_cancel"
+            ]
         );
         assert_eq!(
             names(t.reads(&Role::Planner)),
