@@ -21,9 +21,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::errors::RpcError;
+use super::methods;
 use super::sse::{self, Until};
-use super::wire::{JsonRpcId, JsonRpcResponse, SendMessageResponse};
-use super::{send, tasks};
+use super::wire::{JsonRpcId, JsonRpcResponse, SendMessageResponse, Success};
 use crate::ApiState;
 
 /// The service parameter (header or query parameter) naming the protocol version.
@@ -159,34 +159,33 @@ async fn dispatch(
 ) -> Result<Response, RpcError> {
     let method = Method::parse(&call.method).ok_or(RpcError::MethodNotFound(call.method))?;
     let params = call.params;
-    let reply = |result: Value| Json(JsonRpcResponse::success(id.clone(), result)).into_response();
     match method {
         Method::SendMessage => {
             let request = read(params)?;
             version(headers, query)?;
-            let task = send::send(api, request).await?;
-            Ok(reply(to_value(SendMessageResponse::Task(task))?))
+            let task = methods::send(api, request).await?;
+            Ok(reply(id, SendMessageResponse::Task(task)))
         }
         Method::SendStreamingMessage => {
             let request = read(params)?;
             version(headers, query)?;
-            let started = send::start(api, request).await?;
+            let started = methods::start(api, request).await?;
             Ok(sse::stream(id.clone(), started, Until::Interrupted).into_response())
         }
         Method::GetTask => {
             let request = read(params)?;
             version(headers, query)?;
-            Ok(reply(to_value(tasks::get(api, request).await?)?))
+            Ok(reply(id, methods::get(api, request).await?))
         }
         Method::CancelTask => {
             let request = read(params)?;
             version(headers, query)?;
-            Ok(reply(to_value(tasks::cancel(api, request).await?)?))
+            Ok(reply(id, methods::cancel(api, request).await?))
         }
         Method::SubscribeToTask => {
             let request = read(params)?;
             version(headers, query)?;
-            let started = tasks::subscribe(api, request).await?;
+            let started = methods::subscribe(api, request).await?;
             Ok(sse::stream(id.clone(), started, Until::Terminal).into_response())
         }
         Method::ListTasks => {
@@ -213,8 +212,9 @@ fn read<T: DeserializeOwned>(params: Value) -> Result<T, RpcError> {
     serde_json::from_value(params).map_err(|e| RpcError::InvalidParams(e.to_string()))
 }
 
-fn to_value(result: impl serde::Serialize) -> Result<Value, RpcError> {
-    serde_json::to_value(result).map_err(|e| RpcError::Internal(e.to_string()))
+/// The JSON-RPC response to call `id` with `result`.
+fn reply(id: &JsonRpcId, result: impl serde::Serialize) -> Response {
+    Json(Success::new(id, result)).into_response()
 }
 
 /// Checks the caller speaks A2A 1.x (`A2A-Version`: header, else query parameter;

@@ -23,10 +23,10 @@ use futures::Stream;
 
 use super::errors::RpcError;
 use super::follow::{Follow, Update};
-use super::send::Started;
+use super::methods::Started;
 use super::state::{self, Phase, Snapshot};
 use super::wire::{
-    self, JsonRpcId, JsonRpcResponse, StreamResponse, TaskArtifactUpdateEvent, TaskState,
+    self, JsonRpcId, JsonRpcResponse, StreamResponse, Success, TaskArtifactUpdateEvent, TaskState,
     TaskStatus, TaskStatusUpdateEvent,
 };
 
@@ -164,8 +164,7 @@ impl Streaming {
 
 /// One stream event: a JSON-RPC success response holding `response`.
 fn event(id: &JsonRpcId, response: StreamResponse) -> Event {
-    let result = serde_json::to_value(&response).unwrap_or_default();
-    let body = JsonRpcResponse::success(id.clone(), result);
+    let body = Success::new(id, response);
     Event::default().data(serde_json::to_string(&body).unwrap_or_default())
 }
 

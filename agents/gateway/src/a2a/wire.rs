@@ -34,6 +34,29 @@ pub(crate) const JSON: &str = "application/json";
 /// (`now`, `timezone`, `language`, `day_first`).
 pub(crate) const CONTEXT_KEY: &str = "context";
 
+/// A JSON-RPC success response holding `result`, its fields in the order they are
+/// declared (the SDK's `JsonRpcResponse` holds a `Value`, which sorts them).
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Success<'a, T: serde::Serialize> {
+    /// Always `2.0`.
+    pub(crate) jsonrpc: &'static str,
+    /// The call's id.
+    pub(crate) id: &'a JsonRpcId,
+    /// The method's result.
+    pub(crate) result: T,
+}
+
+impl<'a, T: serde::Serialize> Success<'a, T> {
+    /// The response to call `id`.
+    pub(crate) fn new(id: &'a JsonRpcId, result: T) -> Self {
+        Success {
+            jsonrpc: "2.0",
+            id,
+            result,
+        }
+    }
+}
+
 /// An agent's message in task `task` of context `context`, with a stable id.
 pub(crate) fn agent_message(id: String, task: &str, context: &str, parts: Vec<Part>) -> Message {
     Message {
