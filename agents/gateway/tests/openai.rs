@@ -157,3 +157,54 @@ async fn a_question_is_answered_by_the_next_user_message_even_when_two_identical
     assert!(content(&picked).contains("Friday"), "{picked}");
     assert_eq!(picked["chorus"]["task_id"], dates["chorus"]["task_id"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edited_answer_is_a_new_request_that_does_not_see_the_other_answer() {
+    let system = System::start().await;
+    let question = content(&system.complete(&[("user", "divide 10 by")]).await);
+    let answered = system
+        .complete(&[
+            ("user", "divide 10 by"),
+            ("assistant", &question),
+            ("user", "2"),
+        ])
+        .await;
+    assert_eq!(content(&answered), "10 ÷ 2 = 5\n");
+    // The user edits their answer: the question is settled, so this is a new request,
+    // and the 5 of the other branch is not among its earlier answers.
+    let edited = system
+        .complete(&[
+            ("user", "divide 10 by"),
+            ("assistant", &question),
+            ("user", "now add 1 to that"),
+        ])
+        .await;
+    assert_ne!(edited["chorus"]["task_id"], answered["chorus"]["task_id"]);
+    assert_eq!(edited["chorus"]["status"], "input_required", "{edited}");
+    assert!(!content(&edited).contains('6'), "{edited}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_after_the_timeout_gets_the_unanswered_report() {
+    let system = System::with_answer_timeout(300).await;
+    let asked = system.complete(&[("user", "divide 10 by")]).await;
+    let task = asked["chorus"]["task_id"]
+        .as_str()
+        .expect("task")
+        .to_owned();
+    let done = system.poll(&task, "done").await;
+    assert_eq!(done["report"]["status"], "unanswered", "{done}");
+    let late = system
+        .complete(&[
+            ("user", "divide 10 by"),
+            ("assistant", &content(&asked)),
+            ("user", "2"),
+        ])
+        .await;
+    assert_eq!(late["chorus"]["task_id"], task.as_str());
+    assert_eq!(late["chorus"]["status"], "unanswered", "{late}");
+    assert_eq!(
+        content(&late),
+        done["report"]["text"].as_str().expect("text")
+    );
+}

@@ -110,10 +110,14 @@ pub fn fresh() -> String {
 
 /// A new session holding a copy of `from`'s latest turns (at most
 /// [`MAX_COPIED_TURNS`], each as it was, so their order stays), for a request that
-/// continues the conversation of `from` without adding to it.
-pub async fn branch(state: &TaskState, from: &str) -> Result<String, BusError> {
+/// continues the conversation of `from` without adding to it. The turns of the tasks
+/// `excluding` names are left out: tasks whose question this conversation asked but
+/// another conversation answered (the user edited the answer), whose reports belong to
+/// that other branch.
+pub async fn branch(state: &TaskState, from: &str, excluding: &[&str]) -> Result<String, BusError> {
     let session = fresh();
-    let turns = state.turns(from).await?;
+    let mut turns = state.turns(from).await?;
+    turns.retain(|t| !excluding.contains(&t.task_id.as_str()));
     let key = turns_key(&session);
     let skip = turns.len().saturating_sub(MAX_COPIED_TURNS);
     for turn in turns.into_iter().skip(skip) {
@@ -217,7 +221,7 @@ mod tests {
         let state = state();
         turn(&state, "s-a", "t-2", "3+4", 200).await;
         turn(&state, "s-a", "t-1", "2+4", 100).await;
-        let branch = branch(&state, "s-a").await.expect("branch");
+        let branch = branch(&state, "s-a", &[]).await.expect("branch");
         assert!(branch.starts_with("chat-") && branch != "s-a", "{branch}");
         let queries = |turns: Vec<Turn>| turns.into_iter().map(|t| t.query).collect::<Vec<_>>();
         assert_eq!(
@@ -230,8 +234,17 @@ mod tests {
             ["2+4", "3+4"]
         );
         assert_eq!(state.turns(&branch).await.expect("branch").len(), 3);
-        let empty = super::branch(&state, "s-none").await.expect("empty branch");
+        let empty = super::branch(&state, "s-none", &[])
+            .await
+            .expect("empty branch");
         assert!(state.turns(&empty).await.expect("turns").is_empty());
+        let without = super::branch(&state, "s-a", &["t-2"])
+            .await
+            .expect("excluding");
+        assert_eq!(
+            queries(state.turns(&without).await.expect("turns")),
+            ["2+4"]
+        );
     }
 
     #[tokio::test]
@@ -240,7 +253,7 @@ mod tests {
         for i in 0..MAX_COPIED_TURNS as u64 + 3 {
             turn(&state, "s-long", &format!("t-{i}"), &format!("{i}+1"), i).await;
         }
-        let branch = branch(&state, "s-long").await.expect("branch");
+        let branch = branch(&state, "s-long", &[]).await.expect("branch");
         let turns = state.turns(&branch).await.expect("turns");
         assert_eq!(turns.len(), MAX_COPIED_TURNS);
         assert_eq!(turns[0].query, "3+1");

@@ -3,14 +3,17 @@
 //! The conversation before the request is looked up (`sessions.rs`):
 //! - its reply was a task's question, still open: the request is the ANSWER, handed to
 //!   the one way in for answers (`door::answer`), and the completion is that task's
-//!   report (or its next question);
+//!   report (or its next question); the same answer sent again gets that report, and
+//!   a question left unanswered until its timeout gets the task's `unanswered` report;
 //! - otherwise, found: a new task through the one way in (`door::submit`) in a fresh
 //!   session holding a copy of the found session's turns, so a follow-up can use the
-//!   earlier answers and a diverging branch sees none of another branch's turns;
+//!   earlier answers and a diverging branch sees none of another branch's turns (a
+//!   question answered otherwise in another branch — an edited answer — leaves its
+//!   task's turn out: the edited message is a new request);
 //! - not found (a first message, or a history Chorus never produced): a new task in a
 //!   fresh session.
 //!
-//! Whatever the reply, it is recorded ([`Started::remember`]) before the client sees
+//! Whatever the reply, it is recorded ([`Turn::remember`]) before the client sees
 //! its end, so the next request of the conversation always finds it.
 
 use chorus_agents::door::{self, AnswerError, AnswerSubmission, Limits, Submission};
@@ -85,8 +88,15 @@ pub async fn start(api: &ApiState, chat: &Chat) -> Result<Started, OpenAiError> 
         let following = Following::start(api, task.clone(), progress, 0, Some(report));
         return Ok(started(task, record, following));
     }
+    // No waiting task takes it: a new request. The tasks whose question this
+    // conversation asked were answered elsewhere (an edited answer): not this branch's.
+    let answered_elsewhere: Vec<&str> = found
+        .waiting
+        .iter()
+        .filter_map(|r| r.waiting.as_deref())
+        .collect();
     let session = match found.session() {
-        Some(from) => sessions::branch(&api.state, from).await?,
+        Some(from) => sessions::branch(&api.state, from, &answered_elsewhere).await?,
         None => sessions::fresh(),
     };
     let task = submit(api, chat, &session).await?;

@@ -51,9 +51,14 @@ fn in_process(pool: &str) -> Option<Connector> {
 
 impl System {
     pub async fn start() -> System {
+        System::with_answer_timeout(60_000).await
+    }
+
+    /// Every role and the gateway, a question waiting `answer_timeout_ms` for its answer.
+    pub async fn with_answer_timeout(answer_timeout_ms: u64) -> System {
         let mut settings = Settings::default();
         settings.agents.deadline_ms = 10_000;
-        settings.agents.answer_timeout_ms = 60_000;
+        settings.agents.answer_timeout_ms = answer_timeout_ms;
         settings.agents.deadline_tick_ms = 20;
         settings.agents.http_bind.clear();
         settings.bus.block_ms = 200;
@@ -130,6 +135,24 @@ impl System {
             .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
             .map(str::to_owned)
             .collect()
+    }
+}
+
+impl System {
+    /// Polls `GET /tasks/{task}` until its state is `state` (or 10 s passed); the last
+    /// state seen.
+    pub async fn poll(&self, task: &str, state: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            let (status, seen) = self
+                .call("GET", &format!("/tasks/{task}"), Value::Null)
+                .await;
+            assert_eq!(status, 200, "{seen}");
+            if seen["state"] == state || start.elapsed() > Duration::from_secs(10) {
+                return seen;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 }
 
