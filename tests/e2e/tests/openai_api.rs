@@ -3,14 +3,22 @@
 //! (tests/python/openai_check.py, in the venv of `chorus_testkit::python`): the model
 //! list, a completion, a streamed completion that ends with `[DONE]`, a follow-up
 //! conversation, a branch diverging from the same beginning, a question answered by the
-//! next user message, and errors the SDK raises as its own exceptions. Then, with Redis
-//! gone, a request is refused with 503 in OpenAI's shape.
+//! next user message, and errors the SDK raises as its own exceptions. With a (fake)
+//! model writing reports, a streamed completion relays its pieces live, and a model's
+//! answer refused midway is followed by the report that replaces it. With Redis gone, a
+//! request is refused with 503 in OpenAI's shape.
 
+#[allow(dead_code)]
+#[path = "llm/fake_model.rs"]
+mod fake_model;
+
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use chorus_e2e::{Cluster, ClusterOptions};
+use fake_model::{FakeModel, Reply, Script};
 use serde_json::{Value, json};
 
 /// Every check the script prints, in order.
@@ -30,7 +38,15 @@ fn script() -> PathBuf {
 
 /// Every role, both MCP servers and Redis; its HTTP API listening and every agent live.
 fn cluster() -> Cluster {
-    let cluster = Cluster::start(ClusterOptions::default());
+    cluster_with(BTreeMap::new())
+}
+
+/// [`cluster`] with extra environment for every role.
+fn cluster_with(env: BTreeMap<String, String>) -> Cluster {
+    let cluster = Cluster::start(ClusterOptions {
+        env,
+        ..ClusterOptions::default()
+    });
     chorus_e2e::wait_for_port(cluster.http_port, Duration::from_secs(10));
     // chief, planner, router, synthesizer, verifier, a math and a date agent.
     cluster.wait_ready(7, Duration::from_secs(20));
@@ -95,4 +111,58 @@ async fn without_redis_a_completion_is_refused_with_503_in_openais_shape() {
     assert_eq!(error["error"]["type"], "server_error", "{error}");
     assert_eq!(error["error"]["code"], "bus_unavailable", "{error}");
     assert!(error["error"]["param"].is_null(), "{error}");
+}
+
+/// The content pieces of a streamed completion of `query`, which must end with
+/// `data: [DONE]`.
+async fn streamed(http: &reqwest::Client, url: &str, query: &str) -> Vec<String> {
+    let body = json!({"model": "chorus", "stream": true,
+        "messages": [{"role": "user", "content": query}]});
+    let response = http.post(url).json(&body).send().await.expect("post");
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.expect("body");
+    let data: Vec<&str> = text
+        .split("\n\n")
+        .filter_map(|block| block.strip_prefix("data: "))
+        .collect();
+    assert_eq!(data.last(), Some(&"[DONE]"), "{text}");
+    data[..data.len() - 1]
+        .iter()
+        .map(|d| serde_json::from_str::<Value>(d).expect("a chunk"))
+        .filter_map(|c| {
+            c["choices"][0]["delta"]["content"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .filter(|piece| !piece.is_empty())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_model_writing_reports_the_stream_relays_its_pieces_and_a_refusal_is_followed() {
+    let answer = "2+4 is 6, times 3 is 18, and 18 - 1 is 17.";
+    let model = FakeModel::start(Script {
+        plan: Reply::Status(500),
+        report: Reply::Text(answer.into()),
+    })
+    .await;
+    let cluster = cluster_with(model.env());
+    let url = format!("http://127.0.0.1:{}/v1/chat/completions", cluster.http_port);
+    let http = reqwest::Client::new();
+
+    let pieces = streamed(&http, &url, "(2+4)*3 - 1").await;
+    assert!(pieces.len() >= 2, "the answer comes in pieces: {pieces:?}");
+    assert_eq!(pieces.concat(), answer);
+
+    // A number the tools never produced, midway: what was shown stays, and the report
+    // that replaces it (the template) follows a rule.
+    model.set(Script {
+        plan: Reply::Status(500),
+        report: Reply::Text("(2+4)*3 - 1 is 17, or maybe 99.".into()),
+    });
+    let text = streamed(&http, &url, "(2+4)*3 - 1").await.concat();
+    let (shown, replaced) = text.split_once("\n\n---\n\n").expect("a rule");
+    assert!(shown.contains("17") && !shown.contains("99"), "{text:?}");
+    assert!(replaced.starts_with("(2 + 4) × 3 − 1 = 17\n"), "{text:?}");
+    assert!(!replaced.contains("99"), "{text:?}");
 }
