@@ -1,5 +1,6 @@
 //! The OpenAPI 3.1 document of the HTTP API, built from the request and response types
-//! (their JSON Schemas come from schemars), committed as docs/openapi.json and tested to
+//! (their JSON Schemas come from schemars) plus the A2A and OpenAI-compatible routes' own
+//! path items, committed as docs/openapi.json and tested to
 //! match (`chorus openapi > docs/openapi.json` regenerates it).
 
 use chorus_bus::{ClarificationNeeded, FinalReport, PlanReady, StepResult};
@@ -53,7 +54,7 @@ pub fn openapi() -> Value {
         CLI) the plan, steps and report follow, or another `question` when the answer did not \
         settle it. A question left unanswered for agents.answer_timeout_ms ends with the report, \
         status `unanswered`. The same task sent again while it waits gets its question at once.";
-    json!({
+    let mut document = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "Chorus Chief API",
@@ -130,5 +131,12 @@ pub fn openapi() -> Value {
             }}
         },
         "components": {"schemas": schemas}
-    })
+    });
+    // The protocol doors document their own routes, beside them.
+    for extra in [super::a2a::openapi_paths(), super::openai::openapi_paths()] {
+        if let (Some(paths), Value::Object(more)) = (document["paths"].as_object_mut(), extra) {
+            paths.extend(more);
+        }
+    }
+    document
 }

@@ -49,7 +49,6 @@ pub(crate) fn routes() -> Router<ApiState> {
 /// point there rather than copying its schemas).
 const SPEC: &str = "https://a2a-protocol.org/latest/specification/";
 
-#[allow(dead_code, reason = "for crate::openapi, whose owner wires it in")]
 /// The path items of `GET /.well-known/agent-card.json` and `POST /a2a`, keyed by path.
 pub(crate) fn openapi_paths() -> Value {
     let object = json!({"type": "object"});

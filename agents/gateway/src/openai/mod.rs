@@ -20,8 +20,6 @@ mod completions;
 mod conversation;
 mod error;
 mod follow;
-// Used once the gateway's OpenAPI document (`crate::openapi`) merges `openapi_paths`.
-#[allow(dead_code)]
 mod openapi;
 mod sessions;
 mod start;
@@ -34,7 +32,6 @@ use axum::routing::{any, get, post};
 
 use super::ApiState;
 
-#[allow(unused_imports)]
 pub(crate) use openapi::openapi_paths;
 
 /// Largest chat completion body accepted, in bytes: larger than the gateway's other
