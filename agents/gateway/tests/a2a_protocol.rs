@@ -5,12 +5,13 @@
 //! unsupported operations — each an HTTP 200 JSON-RPC error whose `data` carries a
 //! `google.rpc.ErrorInfo`.
 
-mod a2a_support;
+mod support;
 
-use a2a_support::{System, message, post};
 use axum::body::Body;
 use axum::http::Request;
 use serde_json::{Value, json};
+use support::System;
+use support::a2a::{message, post};
 
 fn card_request(host: &str, etag: Option<&str>) -> Request<Body> {
     let mut request = Request::builder()

@@ -6,12 +6,13 @@
 //! follows the history length rules; `CancelTask` cancels a waiting task once;
 //! `SubscribeToTask` follows a waiting task through its answer to the report.
 
-mod a2a_support;
+mod support;
 
 use std::time::{Duration, Instant};
 
-use a2a_support::{System, kinds, message, report_text};
 use serde_json::{Value, json};
+use support::System;
+use support::a2a::{kinds, message, report_text};
 
 /// A message answering `task` (in `context`).
 fn reply(text: &str, task: &str, context: &str) -> Value {
@@ -93,7 +94,7 @@ async fn a_streamed_multi_step_task_shows_each_update_in_order_then_the_report()
     let system = System::start().await;
     let query = "compute (2+4)*3 and tell me the weekday of 2026-12-25";
     let mut events = system
-        .stream("SendStreamingMessage", json!({"message": message(query)}))
+        .rpc_stream("SendStreamingMessage", json!({"message": message(query)}))
         .await;
     let results = events.results().await;
     let kinds = kinds(&results);
@@ -201,7 +202,7 @@ async fn a_question_is_input_required_and_a_message_on_its_task_answers_it() {
 async fn a_streamed_question_ends_its_stream_and_the_streamed_answer_goes_on_to_the_report() {
     let system = System::start().await;
     let mut events = system
-        .stream(
+        .rpc_stream(
             "SendStreamingMessage",
             json!({"message": message("divide 10 by")}),
         )
@@ -221,7 +222,7 @@ async fn a_streamed_question_ends_its_stream_and_the_streamed_answer_goes_on_to_
     );
 
     let mut events = system
-        .stream(
+        .rpc_stream(
             "SendStreamingMessage",
             json!({"message": reply("ten", id, context)}),
         )
@@ -334,8 +335,10 @@ async fn a_subscription_follows_a_waiting_task_through_its_answer_to_the_report(
         task["id"].as_str().unwrap(),
         task["contextId"].as_str().unwrap(),
     );
-    let mut events = system.stream("SubscribeToTask", json!({"id": id})).await;
-    let (_, first) = events.next().await.expect("the task first");
+    let mut events = system
+        .rpc_stream("SubscribeToTask", json!({"id": id}))
+        .await;
+    let (_, first) = events.next_event().await.expect("the task first");
     assert_eq!(
         first["result"]["task"]["status"]["state"],
         "TASK_STATE_INPUT_REQUIRED"

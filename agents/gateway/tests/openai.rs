@@ -1,13 +1,14 @@
-//! The OpenAI-compatible endpoint in process (the harness: `openai_support`): the
+//! The OpenAI-compatible endpoint in process (the harness: `support`): the
 //! model list; a completion is the report; follow-ups find their session from the
 //! history and a diverging branch does not see the other's turns; a question is
 //! answered by the next user message, also when two identical conversations wait at
 //! once; a retried answer gets the same task's report.
 
-mod openai_support;
+mod support;
 
-use openai_support::{System, content};
 use serde_json::{Value, json};
+use support::openai::content;
+use support::{System, settings};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_one_model_is_listed_and_a_completion_is_the_report() {
@@ -186,13 +187,13 @@ async fn an_edited_answer_is_a_new_request_that_does_not_see_the_other_answer() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_after_the_timeout_gets_the_unanswered_report() {
-    let system = System::with_answer_timeout(300).await;
+    let system = System::start_with(settings(10_000, 300)).await;
     let asked = system.complete(&[("user", "divide 10 by")]).await;
     let task = asked["chorus"]["task_id"]
         .as_str()
         .expect("task")
         .to_owned();
-    let done = system.poll(&task, "done").await;
+    let done = system.poll(&task, |s| s["state"] == "done").await;
     assert_eq!(done["report"]["status"], "unanswered", "{done}");
     let late = system
         .complete(&[

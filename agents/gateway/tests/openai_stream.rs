@@ -1,11 +1,12 @@
-//! The OpenAI-compatible endpoint in process (the harness: `openai_support`): streamed
+//! The OpenAI-compatible endpoint in process (the harness: `support`): streamed
 //! completions (role, content, stop, usage, `[DONE]`), a question and its answer
 //! streamed, and errors in OpenAI's shape with their status.
 
-mod openai_support;
+mod support;
 
-use openai_support::{System, chat, content};
 use serde_json::{Value, json};
+use support::System;
+use support::openai::{chat, content};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streamed_completion_sends_the_role_the_content_stop_usage_and_done() {
@@ -13,7 +14,7 @@ async fn a_streamed_completion_sends_the_role_the_content_stop_usage_and_done() 
     let query = "compute (2+4)*3 and tell me the weekday of 2026-12-25";
     let mut body = chat(&[("user", query)], true);
     body["stream_options"] = json!({"include_usage": true});
-    let data = system.stream(body).await;
+    let data = system.completion_stream(body).await;
     assert_eq!(data.last().map(String::as_str), Some("[DONE]"), "{data:?}");
     let chunks: Vec<Value> = data[..data.len() - 1]
         .iter()
@@ -79,7 +80,9 @@ fn streamed(data: &[String]) -> (String, Value) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streamed_question_is_the_content_and_the_streamed_answer_gets_the_report() {
     let system = System::start().await;
-    let asked = system.stream(chat(&[("user", "divide 10 by")], true)).await;
+    let asked = system
+        .completion_stream(chat(&[("user", "divide 10 by")], true))
+        .await;
     let (question, last) = streamed(&asked);
     assert!(question.contains("which number"), "{question}");
     assert_eq!(last["chorus"]["status"], "input_required", "{last}");
@@ -95,7 +98,7 @@ async fn a_streamed_question_is_the_content_and_the_streamed_answer_gets_the_rep
         ("assistant", question.as_str()),
         ("user", "2"),
     ];
-    let answered = system.stream(chat(&conversation, true)).await;
+    let answered = system.completion_stream(chat(&conversation, true)).await;
     let (text, last) = streamed(&answered);
     assert_eq!(text, "10 ÷ 2 = 5\n");
     assert_eq!(last["chorus"]["status"], "completed", "{last}");
@@ -141,14 +144,10 @@ async fn errors_come_in_openais_shape_with_their_status() {
         let expected = ("invalid_request_error".to_owned(), code.to_owned());
         assert_eq!(shape(&error), expected);
     }
-    let (status, text) = system
-        .raw("POST", "/v1/chat/completions", "{not json".into())
-        .await;
+    let (status, text) = system.post_completion("{not json".into()).await;
     assert_eq!(status, 400, "{text}");
     let huge = chat(&[("user", &"x".repeat(1_100_000))], false);
-    let (status, text) = system
-        .raw("POST", "/v1/chat/completions", huge.to_string())
-        .await;
+    let (status, text) = system.post_completion(huge.to_string()).await;
     assert_eq!(status, 413, "{text}");
     assert!(text.contains("body_too_large"), "{text}");
     // A long history (over the 64 KiB of the other routes) is fine.
