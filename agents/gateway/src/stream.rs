@@ -374,6 +374,39 @@ impl Follow {
                 return;
             }
         }
+        if !self.steps_missed(&report).await {
+            return;
+        }
         let _ = send(&self.tx, "report", &report).await;
+    }
+
+    /// Sends a `step` event for each finished step of `report` the client was not
+    /// shown: the hub reads each topic on its own, so a report can overtake the last
+    /// step result it reports. Such a step is sent as the report has it (no agent, no
+    /// timing). Returns whether the client is still there.
+    async fn steps_missed(&mut self, report: &FinalReport) -> bool {
+        for step in &report.steps {
+            let Some(outcome) = &step.outcome else {
+                continue;
+            };
+            if self.results.contains_key(&step.step_id) {
+                continue;
+            }
+            let result = StepResult {
+                step_id: step.step_id.clone(),
+                pool: step.pool.clone(),
+                tool: step.tool.clone(),
+                arguments: step.arguments.clone(),
+                outcome: outcome.clone(),
+                agent: String::new(),
+                elapsed_us: 0,
+                iteration: report.iterations,
+            };
+            if !send(&self.tx, "step", &result).await {
+                return false;
+            }
+            self.results.insert(result.step_id.clone(), result);
+        }
+        true
     }
 }
