@@ -47,6 +47,20 @@ pub struct BusSettings {
     pub connect_timeout_ms: u64,
     /// Timeout of one command on the shared write connection, in ms.
     pub response_timeout_ms: u64,
+    /// The Redis ACL user to connect as (`chorus acl` prints one per role); unset, the
+    /// user of the URL, or Redis's `default`.
+    pub redis_user: Option<String>,
+    /// The NAME of the environment variable holding `redis_user`'s password (the
+    /// password itself is never in the settings, a log line or an error message).
+    pub redis_password_env: Option<String>,
+    /// PEM file of the CA certificate(s) that sign the server's certificate (`rediss://`
+    /// only); unset, the system's roots.
+    pub tls_ca_file: Option<String>,
+    /// PEM file of the client certificate, when Redis asks for one (`tls-auth-clients`);
+    /// needs `tls_key_file`.
+    pub tls_cert_file: Option<String>,
+    /// PEM file of the client certificate's private key; needs `tls_cert_file`.
+    pub tls_key_file: Option<String>,
 }
 
 impl Default for BusSettings {
@@ -64,6 +78,11 @@ impl Default for BusSettings {
             stale_consumer_ms: 3_600_000,
             connect_timeout_ms: 2000,
             response_timeout_ms: 5000,
+            redis_user: None,
+            redis_password_env: None,
+            tls_ca_file: None,
+            tls_cert_file: None,
+            tls_key_file: None,
         }
     }
 }
@@ -138,7 +157,57 @@ impl BusSettings {
         check_range("stale_consumer_ms", self.stale_consumer_ms, 1000, u64::MAX)?;
         check_range("connect_timeout_ms", self.connect_timeout_ms, 1, 600_000)?;
         check_range("response_timeout_ms", self.response_timeout_ms, 1, 600_000)?;
+        if self.redis_user.as_deref().is_some_and(|u| !is_acl_name(u)) {
+            return Err(bad(
+                "redis_user",
+                "must be a user name (letters, digits, '-', '_', '.')",
+            ));
+        }
+        if let Some(var) = &self.redis_password_env
+            && (var.is_empty() || var.contains('='))
+        {
+            return Err(bad(
+                "redis_password_env",
+                "must be the name of an environment variable",
+            ));
+        }
+        let tls = self.redis_url.starts_with("rediss://");
+        for (key, file) in [
+            ("tls_ca_file", &self.tls_ca_file),
+            ("tls_cert_file", &self.tls_cert_file),
+            ("tls_key_file", &self.tls_key_file),
+        ] {
+            if file.is_some() && !tls {
+                return Err(bad(key, "is only used with a rediss:// redis_url"));
+            }
+        }
+        match (&self.tls_cert_file, &self.tls_key_file) {
+            (Some(_), None) => return Err(bad("tls_key_file", "is needed with tls_cert_file")),
+            (None, Some(_)) => return Err(bad("tls_cert_file", "is needed with tls_key_file")),
+            _ => {}
+        }
         Ok(())
+    }
+
+    /// The password of `redis_user`, read from the environment variable named by
+    /// `redis_password_env` (`None` when no variable is named). The error names the
+    /// variable, never a value.
+    pub fn redis_password(&self) -> Result<Option<String>, BusError> {
+        let Some(var) = &self.redis_password_env else {
+            return Ok(None);
+        };
+        match std::env::var(var) {
+            Ok(p) => Ok(Some(p)),
+            Err(_) => Err(bad(
+                "redis_password_env",
+                format!("the environment variable {var} is not set (or not UTF-8)"),
+            )),
+        }
+    }
+
+    /// `redis_url` with any password in it replaced by `***`, for messages.
+    pub fn redacted_url(&self) -> String {
+        redact_url(&self.redis_url)
     }
 
     /// [`BusSettings::block_ms`] as a duration.
@@ -169,6 +238,34 @@ impl BusSettings {
     /// The response timeout of the dedicated blocking-read connection: above the block time.
     pub fn read_timeout(&self) -> Duration {
         Duration::from_millis(self.block_ms + self.response_timeout_ms.max(1000))
+    }
+}
+
+/// Whether `s` is usable as a Redis ACL user name here.
+fn is_acl_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// `url` with the password of its user-info part (if any) replaced by `***`.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
+            let masked = if userinfo.contains(':') {
+                format!("{user}:***")
+            } else {
+                user.to_owned()
+            };
+            format!("{scheme}://{masked}@{host}{path}")
+        }
+        None => url.to_owned(),
     }
 }
 
@@ -271,6 +368,43 @@ mod tests {
         let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__REDIS_URL", "http://x")]))
             .expect_err("invalid");
         assert!(err.to_string().contains("bus.redis_url"), "{err}");
+    }
+
+    #[test]
+    fn credentials_and_tls_settings_are_checked_and_the_password_stays_out() {
+        let s = BusSettings::load_with_env(
+            None,
+            env(&[
+                ("CHORUS__BUS__REDIS_USER", "planner"),
+                (
+                    "CHORUS__BUS__REDIS_PASSWORD_ENV",
+                    "CHORUS_TEST_NO_SUCH_VAR_1",
+                ),
+            ]),
+        )
+        .expect("load");
+        assert_eq!(s.redis_user.as_deref(), Some("planner"));
+        let err = s.redis_password().expect_err("unset variable");
+        assert!(
+            err.to_string().contains("CHORUS_TEST_NO_SUCH_VAR_1"),
+            "{err}"
+        );
+        let err =
+            BusSettings::load_with_env(None, env(&[("CHORUS__BUS__TLS_CA_FILE", "/etc/ca.pem")]))
+                .expect_err("tls file without rediss");
+        assert!(err.to_string().contains("bus.tls_ca_file"), "{err}");
+        let err = BusSettings::load_with_env(
+            None,
+            env(&[
+                ("CHORUS__BUS__REDIS_URL", "rediss://redis:6380"),
+                ("CHORUS__BUS__TLS_CERT_FILE", "/etc/c.pem"),
+            ]),
+        )
+        .expect_err("cert without key");
+        assert!(err.to_string().contains("bus.tls_key_file"), "{err}");
+        assert_eq!(redact_url("redis://u:s3cret@h:1/0"), "redis://u:***@h:1/0");
+        assert_eq!(redact_url("rediss://h:1"), "rediss://h:1");
+        assert_eq!(redact_url("redis://:pw@h"), "redis://:***@h");
     }
 
     #[test]
