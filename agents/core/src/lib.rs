@@ -7,6 +7,7 @@
 //! Agents hold no task only in memory: plans, results and once-flags live in the
 //! [`chorus_bus::Store`], so any replica carries on any task.
 
+pub mod acl;
 pub mod client;
 pub mod door;
 pub mod llm;

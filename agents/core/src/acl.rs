@@ -1,0 +1,517 @@
+//! Least privilege on Redis: one ACL user per role, built from the topology table.
+//! `chorus acl` prints these users as a file for `redis-server --aclfile`; each process
+//! connects as its role's user (`bus.redis_user`, password from the variable
+//! `bus.redis_password_env` names). docs/security.md explains what each can and cannot do.
+//!
+//! A role may read (with its consumer group: XREADGROUP, XACK, XCLAIM, XPENDING, XGROUP)
+//! the streams it reads in the table, append to the streams it writes (and mirror them
+//! on the channel of the same name), write `dead_letter` and `agent_heartbeat`, and touch
+//! the state keys its job needs. A pool agent reads its own pool's stream only and
+//! writes its results and tool events: it cannot publish a plan or a report.
+
+use chorus_bus::Topic;
+use chorus_bus::tokens::TOKEN_STREAM_PREFIX;
+
+use crate::topology::{Role, Topology};
+
+/// The prefix of the environment variables holding the users' passwords:
+/// `CHORUS_ACL_PASSWORD_PLANNER`, `CHORUS_ACL_PASSWORD_POOL_MATH`, …
+pub const PASSWORD_ENV_PREFIX: &str = "CHORUS_ACL_PASSWORD_";
+
+/// The name of the user a client (`chorus ask`, `chorus cancel`, an outside program)
+/// connects as.
+pub const CLIENT_USER: &str = "client";
+/// The name of the read-only user of `chorus watch` and `chorus trace`.
+pub const WATCHER_USER: &str = "watcher";
+
+/// Commands of every role's process: its consumer groups, appends and mirrors, the
+/// once-scripts (EVAL/EVALSHA/SCRIPT LOAD), the atomic dead-letter pipeline
+/// (MULTI/EXEC), the state store and the PUBLISH ingress (SUBSCRIBE). Key patterns
+/// limit what each command may touch.
+const ROLE_COMMANDS: &[&str] = &[
+    "ping",
+    "xadd",
+    "publish",
+    "subscribe",
+    "unsubscribe",
+    "xreadgroup",
+    "xack",
+    "xclaim",
+    "xpending",
+    "xgroup|create",
+    "xgroup|delconsumer",
+    "xinfo|consumers",
+    "xinfo|groups",
+    "xread",
+    "xrange",
+    "xrevrange",
+    "xlen",
+    "eval",
+    "evalsha",
+    "script|load",
+    "multi",
+    "exec",
+    "discard",
+    "get",
+    "mget",
+    "set",
+    "del",
+    "hset",
+    "hsetnx",
+    "hdel",
+    "hgetall",
+    "pexpire",
+    "zadd",
+    "zrangebyscore",
+    "zrem",
+];
+
+/// Commands of a pool agent: its group, its appends, the once-script guarding its
+/// results and tool events, the dead-letter pipeline and its heartbeat in the registry.
+const POOL_COMMANDS: &[&str] = &[
+    "ping",
+    "xadd",
+    "publish",
+    "xreadgroup",
+    "xack",
+    "xclaim",
+    "xpending",
+    "xgroup|create",
+    "xgroup|delconsumer",
+    "xinfo|consumers",
+    "xinfo|groups",
+    "eval",
+    "evalsha",
+    "script|load",
+    "multi",
+    "exec",
+    "discard",
+    "get",
+    "set",
+    "hset",
+    "hdel",
+    "hgetall",
+    "pexpire",
+];
+
+/// Commands of the client: submit (the once-script), read what the task says.
+const CLIENT_COMMANDS: &[&str] = &[
+    "ping",
+    "xadd",
+    "publish",
+    "eval",
+    "evalsha",
+    "script|load",
+    "get",
+    "set",
+    "xread",
+    "xrange",
+    "xrevrange",
+    "subscribe",
+    "unsubscribe",
+];
+
+/// Commands of the watcher: reading only.
+const WATCHER_COMMANDS: &[&str] = &[
+    "ping",
+    "xread",
+    "xrange",
+    "xrevrange",
+    "xlen",
+    "xinfo|stream",
+    "xinfo|groups",
+    "xinfo|consumers",
+    "xpending",
+    "subscribe",
+    "unsubscribe",
+    "get",
+    "mget",
+    "hgetall",
+    "zrangebyscore",
+];
+
+/// The topics a client submits to.
+const CLIENT_WRITES: &[&str] = &[
+    Topic::TASK_AVAILABLE,
+    Topic::CLARIFICATION_ANSWER,
+    Topic::TASK_CANCEL,
+];
+/// The topics a client reads: what its task says (reports, questions) and its progress.
+const CLIENT_READS: &[&str] = &[
+    Topic::FINAL_REPORT,
+    Topic::CLARIFICATION_NEEDED,
+    Topic::PLAN_READY,
+    Topic::TOOL_RESPONSE,
+];
+
+/// One Redis ACL user.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AclUser {
+    /// The user name (`planner`, `pool-math`, `client`, …).
+    pub name: String,
+    /// Allowed commands (`xadd`, `xgroup|create`, …).
+    pub commands: Vec<&'static str>,
+    /// Key patterns with their permission prefix (`~k` read and write, `%R~k`, `%W~k`).
+    pub keys: Vec<String>,
+    /// Channel patterns (without the `&`).
+    pub channels: Vec<String>,
+}
+
+impl std::fmt::Debug for AclUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.rules())
+    }
+}
+
+impl AclUser {
+    /// The environment variable holding this user's password
+    /// (`CHORUS_ACL_PASSWORD_POOL_MATH` for `pool-math`).
+    pub fn password_env(&self) -> String {
+        password_env(&self.name)
+    }
+
+    /// The rules after the user's name and password: commands, keys, channels.
+    pub fn rules(&self) -> String {
+        let mut out = String::from("resetkeys resetchannels -@all");
+        for c in &self.commands {
+            out.push_str(" +");
+            out.push_str(c);
+        }
+        for k in &self.keys {
+            out.push(' ');
+            out.push_str(k);
+        }
+        for c in &self.channels {
+            out.push_str(" &");
+            out.push_str(c);
+        }
+        out
+    }
+
+    /// The user's line in an ACL file: `on` with `password`, or `off` (no password,
+    /// cannot log in) when there is none.
+    pub fn line(&self, password: Option<&str>) -> String {
+        match password {
+            Some(p) => format!("user {} on >{p} {}", self.name, self.rules()),
+            None => format!("user {} off {}", self.name, self.rules()),
+        }
+    }
+}
+
+/// The environment variable holding the password of `user`.
+pub fn password_env(user: &str) -> String {
+    let tail: String = user
+        .chars()
+        .map(|c| match c {
+            'a'..='z' => c.to_ascii_uppercase(),
+            'A'..='Z' | '0'..='9' => c,
+            _ => '_',
+        })
+        .collect();
+    format!("{PASSWORD_ENV_PREFIX}{tail}")
+}
+
+/// The ACL user a role's processes connect as (its consumer group's name).
+pub fn user_of(role: &Role) -> String {
+    role.group()
+}
+
+/// Full access (`~`) to `pattern`.
+fn rw(pattern: &str) -> String {
+    format!("~{pattern}")
+}
+
+/// Read-only access to `pattern`.
+fn ro(pattern: &str) -> String {
+    format!("%R~{pattern}")
+}
+
+/// Write-only access to `pattern`.
+fn wo(pattern: &str) -> String {
+    format!("%W~{pattern}")
+}
+
+/// Pushes `item` unless it is there already.
+fn push_new(list: &mut Vec<String>, item: String) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
+/// The user of `role`'s processes.
+pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
+    let reads = topology.reads(role);
+    let mut writes = topology.writes(role);
+    writes.push(Topic::dead_letter());
+    writes.push(Topic::agent_heartbeat());
+    let mut keys = Vec::new();
+    let mut channels = Vec::new();
+    for t in &reads {
+        push_new(&mut keys, rw(t.as_str()));
+        push_new(&mut channels, t.as_str().to_owned());
+    }
+    for t in &writes {
+        if !reads.contains(t) {
+            push_new(&mut keys, wo(t.as_str()));
+        }
+        push_new(&mut channels, t.as_str().to_owned());
+    }
+    let pool = matches!(role, Role::Pool(_));
+    let state: &[&str] = match role {
+        // A pool agent sets the once-keys of its results and tool events, and its
+        // heartbeat in the registry; it reads no task state.
+        Role::Pool(_) => &[
+            "chorus:task:*:once:response:*",
+            "chorus:task:*:once:result:*",
+            "chorus:agents",
+        ],
+        Role::Chief => &[
+            "chorus:task:*",
+            "chorus:agents",
+            "chorus:deadlines",
+            "chorus:waiting",
+            "chorus:session:*",
+            "chorus:ingress:*",
+        ],
+        _ => &[
+            "chorus:task:*",
+            "chorus:agents",
+            "chorus:deadlines",
+            "chorus:waiting",
+            "chorus:session:*",
+        ],
+    };
+    keys.extend(state.iter().map(|k| rw(k)));
+    if matches!(role, Role::Synthesizer | Role::Chief) {
+        keys.push(rw(&format!("{TOKEN_STREAM_PREFIX}*")));
+    }
+    AclUser {
+        name: user_of(role),
+        commands: if pool { POOL_COMMANDS } else { ROLE_COMMANDS }.to_vec(),
+        keys,
+        channels,
+    }
+}
+
+/// The client user: submits requests, answers and cancellations, reads reports,
+/// questions and progress; no task state except the once-keys guarding what it submits
+/// and the open question it answers.
+pub fn client_user() -> AclUser {
+    let mut keys: Vec<String> = CLIENT_WRITES.iter().map(|t| wo(t)).collect();
+    keys.extend(CLIENT_READS.iter().map(|t| ro(t)));
+    keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
+    keys.extend(
+        [
+            "chorus:task:*:once:accepted*",
+            "chorus:task:*:once:answer:*",
+            "chorus:task:*:once:final*",
+        ]
+        .iter()
+        .map(|k| rw(k)),
+    );
+    keys.push(ro("chorus:task:*:question"));
+    let mut channels: Vec<String> = CLIENT_WRITES
+        .iter()
+        .chain(CLIENT_READS)
+        .map(|t| (*t).to_owned())
+        .collect();
+    channels.push(format!("{TOKEN_STREAM_PREFIX}*"));
+    AclUser {
+        name: CLIENT_USER.to_owned(),
+        commands: CLIENT_COMMANDS.to_vec(),
+        keys,
+        channels,
+    }
+}
+
+/// The watcher user: reads every topic and the state, writes nothing.
+pub fn watcher_user(topology: &Topology) -> AclUser {
+    let mut keys: Vec<String> = topology.topics().iter().map(|t| ro(t.as_str())).collect();
+    keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
+    keys.push(ro("chorus:*"));
+    let mut channels: Vec<String> = topology
+        .topics()
+        .iter()
+        .map(|t| t.as_str().to_owned())
+        .collect();
+    channels.push(format!("{TOKEN_STREAM_PREFIX}*"));
+    AclUser {
+        name: WATCHER_USER.to_owned(),
+        commands: WATCHER_COMMANDS.to_vec(),
+        keys,
+        channels,
+    }
+}
+
+/// Every user of a system with `topology`'s pools: the roles, one per pool, the client
+/// and the watcher.
+pub fn users(topology: &Topology) -> Vec<AclUser> {
+    let mut out: Vec<AclUser> = topology
+        .roles()
+        .iter()
+        .map(|r| role_user(topology, r))
+        .collect();
+    out.push(client_user());
+    out.push(watcher_user(topology));
+    out
+}
+
+/// Passwords that were needed but not found: the variables' names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no password for {}: set {}", .users.join(", "), .variables.join(", "))]
+pub struct MissingPasswords {
+    /// The users without a password.
+    pub users: Vec<String>,
+    /// The environment variables to set.
+    pub variables: Vec<String>,
+}
+
+/// The ACL file: every user with the password `password(variable)` gives for its
+/// variable, then `user default off`. With `password` returning `None` for a user, the
+/// error names every such variable (no partial file).
+pub fn file(
+    topology: &Topology,
+    password: impl Fn(&str) -> Option<String>,
+) -> Result<String, MissingPasswords> {
+    let mut out = String::new();
+    let mut missing = MissingPasswords {
+        users: Vec::new(),
+        variables: Vec::new(),
+    };
+    for user in users(topology) {
+        let var = user.password_env();
+        match password(&var).filter(|p| !p.is_empty()) {
+            Some(p) if p.chars().all(|c| c.is_ascii_graphic()) => {
+                out.push_str(&user.line(Some(&p)));
+                out.push('\n');
+            }
+            _ => {
+                missing.users.push(user.name.clone());
+                missing.variables.push(var);
+            }
+        }
+    }
+    if !missing.users.is_empty() {
+        return Err(missing);
+    }
+    out.push_str("user default off resetkeys resetchannels -@all\n");
+    Ok(out)
+}
+
+/// The rules without passwords, every user `off`: for review or a diff.
+pub fn rules_only(topology: &Topology) -> String {
+    let mut out: String = users(topology)
+        .iter()
+        .map(|u| u.line(None) + "\n")
+        .collect();
+    out.push_str("user default off resetkeys resetchannels -@all\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topology() -> Topology {
+        Topology::new(&["math".into(), "date".into()])
+    }
+
+    fn user<'a>(users: &'a [AclUser], name: &str) -> &'a AclUser {
+        users.iter().find(|u| u.name == name).expect(name)
+    }
+
+    #[test]
+    fn there_is_one_user_per_role_and_pool_plus_client_and_watcher() {
+        let names: Vec<String> = users(&topology()).into_iter().map(|u| u.name).collect();
+        assert_eq!(
+            names,
+            [
+                "chief",
+                "planner",
+                "router",
+                "synthesizer",
+                "verifier",
+                "pool-math",
+                "pool-date",
+                "client",
+                "watcher"
+            ]
+        );
+        assert_eq!(password_env("pool-math"), "CHORUS_ACL_PASSWORD_POOL_MATH");
+    }
+
+    #[test]
+    fn a_pool_reads_its_own_stream_and_writes_no_plan_or_report() {
+        let all = users(&topology());
+        let math = user(&all, "pool-math");
+        assert!(math.keys.contains(&"~math_task".to_owned()));
+        assert!(math.keys.contains(&"%W~math_result".to_owned()));
+        assert!(math.keys.contains(&"%W~dead_letter".to_owned()));
+        assert!(math.keys.contains(&"%W~agent_heartbeat".to_owned()));
+        let rules = math.rules();
+        for never in ["date_task", "plan_ready", "final_report", "task_available"] {
+            assert!(!rules.contains(never), "{never} in {rules}");
+        }
+        assert!(!rules.contains("~chorus:task:* "), "{rules}");
+        assert!(!math.commands.contains(&"keys"));
+        assert!(!math.commands.iter().any(|c| c.starts_with("flush")));
+    }
+
+    #[test]
+    fn roles_get_what_the_table_says() {
+        let all = users(&topology());
+        let planner = user(&all, "planner");
+        assert!(planner.keys.contains(&"~task_available".to_owned()));
+        assert!(planner.keys.contains(&"%W~plan_ready".to_owned()));
+        assert!(planner.keys.contains(&"%W~math_task".to_owned()));
+        assert!(!planner.keys.iter().any(|k| k.contains("final_report")));
+        let router = user(&all, "router");
+        assert!(router.keys.contains(&"~math_result".to_owned()));
+        assert!(router.keys.contains(&"%W~date_task".to_owned()));
+        assert!(
+            !router
+                .keys
+                .iter()
+                .any(|k| k.contains("plan_ready") && k.starts_with("%W"))
+        );
+        let synth = user(&all, "synthesizer");
+        assert!(synth.keys.contains(&"~report_tokens:*".to_owned()));
+        assert!(synth.channels.contains(&"final_report".to_owned()));
+    }
+
+    #[test]
+    fn the_client_cannot_read_state_and_the_watcher_cannot_write() {
+        let all = users(&topology());
+        let client = user(&all, "client");
+        assert!(
+            !client
+                .keys
+                .iter()
+                .any(|k| k == "~chorus:task:*" || k == "%R~chorus:*")
+        );
+        assert!(client.keys.contains(&"%W~task_available".to_owned()));
+        assert!(client.keys.contains(&"%R~final_report".to_owned()));
+        let watcher = user(&all, "watcher");
+        assert!(watcher.keys.iter().all(|k| k.starts_with("%R~")));
+        for write in ["xadd", "publish", "set", "eval", "del", "hset", "xack"] {
+            assert!(!watcher.commands.contains(&write), "{write}");
+        }
+    }
+
+    #[test]
+    fn the_file_needs_every_password_and_turns_default_off() {
+        let err = file(&topology(), |v| {
+            (v != "CHORUS_ACL_PASSWORD_ROUTER").then(|| "pw".to_owned())
+        })
+        .expect_err("missing");
+        assert_eq!(err.variables, ["CHORUS_ACL_PASSWORD_ROUTER"]);
+        assert!(!err.to_string().contains("pw"), "{err}");
+        let text = file(&topology(), |v| Some(format!("secret-{}", v.len()))).expect("file");
+        assert!(text.starts_with("user chief on >secret-"), "{text}");
+        assert!(text.ends_with("user default off resetkeys resetchannels -@all\n"));
+        assert_eq!(text.lines().count(), 10);
+        let review = rules_only(&topology());
+        assert!(!review.contains('>'), "{review}");
+        assert!(review.contains("user pool-date off"), "{review}");
+    }
+}
