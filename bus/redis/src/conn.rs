@@ -6,9 +6,128 @@
 use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection};
-use redis::{AsyncConnectionConfig, Client, ErrorKind, RedisError, ServerErrorKind};
+use redis::{
+    AsyncConnectionConfig, Client, ErrorKind, IntoConnectionInfo, RedisError, ServerErrorKind,
+};
 
+use chorus_bus::error::BusError;
 use chorus_bus::settings::BusSettings;
+
+/// Connecting failed for a reason worth saying plainly (a refused user, a certificate
+/// that does not verify, an unusable TLS file); the text holds no secret.
+#[derive(Debug, thiserror::Error)]
+#[error("redis: {0}")]
+pub(crate) struct SetupError(String);
+
+impl From<SetupError> for BusError {
+    fn from(e: SetupError) -> Self {
+        BusError::Transport(Box::new(e))
+    }
+}
+
+/// The client for `settings`: the URL, the ACL user and the password read from the
+/// variable `bus.redis_password_env` names, and for `rediss://` the CA file and the
+/// optional client certificate. No error here carries the password.
+pub(crate) fn client(settings: &BusSettings) -> Result<Client, BusError> {
+    let url = settings.redacted_url();
+    let invalid =
+        |what: String| -> BusError { SetupError(format!("{what} (redis_url {url})")).into() };
+    let mut info = settings
+        .redis_url
+        .as_str()
+        .into_connection_info()
+        .map_err(|e| {
+            invalid(format!(
+                "bus.redis_url is not a usable Redis URL: {}",
+                format!("{:?}", e.kind())
+            ))
+        })?;
+    let mut redis = info.redis_settings().clone();
+    if let Some(user) = &settings.redis_user {
+        redis = redis.set_username(user);
+    }
+    if let Some(password) = settings.redis_password()? {
+        redis = redis.set_password(password);
+    }
+    info = info.set_redis_settings(redis);
+    if !settings.redis_url.starts_with("rediss://") {
+        return Client::open(info).map_err(|e| invalid(format!("{:?}", e.kind())));
+    }
+    let read = |key: &str, path: &str| -> Result<Vec<u8>, BusError> {
+        std::fs::read(path).map_err(|e| invalid(format!("bus.{key}: cannot read {path}: {e}")))
+    };
+    let root_cert = match &settings.tls_ca_file {
+        Some(path) => Some(read("tls_ca_file", path)?),
+        None => None,
+    };
+    let client_tls = match (&settings.tls_cert_file, &settings.tls_key_file) {
+        (Some(cert), Some(key)) => Some(redis::ClientTlsConfig {
+            client_cert: read("tls_cert_file", cert)?,
+            client_key: read("tls_key_file", key)?,
+        }),
+        _ => None,
+    };
+    Client::build_with_tls(
+        info,
+        redis::TlsCertificates {
+            client_tls,
+            root_cert,
+        },
+    )
+    .map_err(|e| {
+        invalid(format!(
+            "the TLS settings (tls_ca_file {:?}, tls_cert_file {:?}) are not usable: {}",
+            settings.tls_ca_file,
+            settings.tls_cert_file,
+            format!("{:?}", e.kind())
+        ))
+    })
+}
+
+/// Explains a failure to connect: which user was refused, or which certificate did not
+/// verify, naming the URL (password masked) and the files, never a secret.
+pub(crate) fn connect_error(settings: &BusSettings, e: RedisError) -> BusError {
+    let url = settings.redacted_url();
+    let user = settings.redis_user.as_deref().unwrap_or("default");
+    let text = e.to_string();
+    let lower = text.to_ascii_lowercase();
+    let reason = if matches!(e.kind(), ErrorKind::AuthenticationFailed)
+        || lower.contains("wrongpass")
+        || lower.contains("noauth")
+        || lower.contains("invalid username-password")
+    {
+        format!(
+            "Redis at {url} refused user {user:?} (wrong password, or the user is off or unknown: check `chorus acl` and the variable bus.redis_password_env names)"
+        )
+    } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake")
+    {
+        let ca = settings
+            .tls_ca_file
+            .as_deref()
+            .unwrap_or("the system's roots");
+        format!(
+            "the TLS connection to {url} failed: the server's certificate did not verify against {ca} (or the handshake was refused): {}",
+            scrub(&text, settings)
+        )
+    } else {
+        format!(
+            "connecting to Redis at {url} as user {user:?} failed: {}",
+            scrub(&text, settings)
+        )
+    };
+    SetupError(reason).into()
+}
+
+/// `text` with the password (if any is configured) removed, belt and braces.
+fn scrub(text: &str, settings: &BusSettings) -> String {
+    let mut out = text.replace(&settings.redis_url, &settings.redacted_url());
+    if let Ok(Some(p)) = settings.redis_password()
+        && !p.is_empty()
+    {
+        out = out.replace(&p, "***");
+    }
+    out
+}
 
 /// Longest pause between two reconnection attempts of a dedicated connection.
 const MAX_BACKOFF: Duration = Duration::from_secs(1);

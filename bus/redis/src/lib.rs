@@ -136,10 +136,10 @@ impl RedisBus {
     /// Validates `settings` and connects to `settings.redis_url`.
     pub async fn connect(settings: BusSettings) -> Result<Self, BusError> {
         settings.validate()?;
-        let client = Client::open(settings.redis_url.as_str()).map_err(bus_err)?;
+        let client = conn::client(&settings)?;
         let conn = conn::connect_manager(&client, &settings)
             .await
-            .map_err(bus_err)?;
+            .map_err(|e| conn::connect_error(&settings, e))?;
         Ok(RedisBus {
             shared: Arc::new(Shared {
                 client,
