@@ -80,6 +80,35 @@ pub struct PoolSettings {
     /// by spaces, e.g. `chorus-mcp-math --transport stdio`); wins over `mcp_url`.
     #[serde(default)]
     pub mcp_command: Option<String>,
+    /// The name of an environment variable holding the bearer token the pool's agents
+    /// send to an MCP server over Streamable HTTP (`Authorization: Bearer …`); unset to
+    /// send none. The token itself is never a setting, so it never shows in a file.
+    #[serde(default)]
+    pub mcp_token_env: Option<String>,
+}
+
+/// Who may use the Chief's HTTP doors and how often (`[http]`). With neither
+/// `tokens_file` nor `tokens_env` set, the doors take requests without a token.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpSettings {
+    /// A file of bearer tokens, one per line (`#` starts a comment, blank lines skipped).
+    pub tokens_file: Option<String>,
+    /// The name of an environment variable holding bearer tokens (separated by commas
+    /// or white space).
+    pub tokens_env: Option<String>,
+    /// Requests per second each token (or, with tokens off, all clients together) may
+    /// make; `0` (the default) for no limit.
+    pub rate_per_sec: u32,
+    /// Requests a token may make at once above its rate; `0` for the rate itself.
+    pub burst: u32,
+}
+
+impl HttpSettings {
+    /// True when the doors ask for a token.
+    pub fn auth_on(&self) -> bool {
+        self.tokens_file.is_some() || self.tokens_env.is_some()
+    }
 }
 
 /// All settings of a Chorus process. Every section refuses keys it does not know, so
@@ -95,6 +124,8 @@ pub struct Settings {
     pub pools: BTreeMap<String, PoolSettings>,
     /// The language model (optional: without one, the heuristic planner and templates).
     pub llm: chorus_llm::LlmSettings,
+    /// The Chief's HTTP doors: bearer tokens and a rate limit (both off by default).
+    pub http: HttpSettings,
 }
 
 impl Default for Settings {
@@ -105,6 +136,7 @@ impl Default for Settings {
             PoolSettings {
                 mcp_url: Some("http://127.0.0.1:7301/mcp".into()),
                 mcp_command: None,
+                mcp_token_env: None,
             },
         );
         pools.insert(
@@ -112,6 +144,7 @@ impl Default for Settings {
             PoolSettings {
                 mcp_url: Some("http://127.0.0.1:7302/mcp".into()),
                 mcp_command: None,
+                mcp_token_env: None,
             },
         );
         Settings {
@@ -119,6 +152,7 @@ impl Default for Settings {
             agents: Default::default(),
             pools,
             llm: Default::default(),
+            http: Default::default(),
         }
     }
 }

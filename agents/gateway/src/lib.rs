@@ -4,14 +4,18 @@
 //! for the answer to a task's question; `DELETE /tasks/{id}` to cancel a task; the A2A
 //! server (`a2a`) and the OpenAI-compatible chat endpoint (`openai`); `GET /healthz`.
 //! Errors are JSON with a status code. [`app`] builds the router, so tests can serve it
-//! on any listener.
+//! on any listener. With `[http]` tokens set, every route but `/healthz` and the A2A
+//! agent card needs `Authorization: Bearer <token>` (`auth`), and `[http] rate_per_sec`
+//! limits each token's requests (`limit`).
 
 mod a2a;
 mod answers;
+mod auth;
 mod cancels;
 mod errors;
 mod health;
 pub mod hub;
+mod limit;
 mod openai;
 mod openapi;
 mod probe;
@@ -29,9 +33,11 @@ use chorus_bus::{Bus, TaskContext};
 use serde::{Deserialize, Serialize};
 
 pub use answers::{AnswerAccepted, NewAnswer};
+pub use auth::{Auth, AuthError};
 pub use cancels::CancelQuery;
 pub use errors::ApiError;
 pub use hub::Hub;
+pub use limit::Limiter;
 pub use openapi::openapi;
 pub use probe::probe;
 
@@ -68,6 +74,10 @@ pub struct ApiState {
     pub tokens: bool,
     /// The roles a healthy system runs (for `/healthz`).
     pub topology: Topology,
+    /// The bearer tokens the doors ask for (`[http]`; off by default).
+    pub auth: Auth,
+    /// The per-token rate limit (`[http] rate_per_sec`; off by default).
+    pub limiter: Limiter,
 }
 
 /// The body of `POST /tasks` and `POST /chat/stream`.
@@ -105,12 +115,15 @@ impl ApiState {
             instance: format!("chief-{}", uuid::Uuid::now_v7().simple()),
             tokens: chorus_agents::llm::writes_reports(&settings.llm),
             topology: Topology::new(&pools),
+            auth: Auth::or_broken(&settings.http),
+            limiter: Limiter::from_settings(&settings.http),
         }
     }
 }
 
 /// Builds the API's router.
 pub fn app(state: ApiState) -> Router {
+    let (auth, limiter) = (state.auth.clone(), state.limiter.clone());
     Router::new()
         .route("/healthz", get(health::health))
         .route("/tasks", post(tasks::create))
@@ -121,6 +134,8 @@ pub fn app(state: ApiState) -> Router {
         .merge(openai::routes())
         .fallback(errors::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(limiter, limit::limit))
+        .layer(axum::middleware::from_fn_with_state(auth, auth::require))
         .with_state(state)
 }
 
@@ -131,7 +146,15 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(bind).await?;
-    tracing::info!(addr = %listener.local_addr()?, "HTTP API listening");
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, auth = state.auth.is_on(), "HTTP API listening");
+    if !state.auth.is_on() && !addr.ip().is_loopback() {
+        tracing::warn!(
+            %addr,
+            "HTTP API on a non-loopback address without tokens: anyone who reaches it \
+             may use it (set http.tokens_file or http.tokens_env)"
+        );
+    }
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown)
         .await
