@@ -59,6 +59,8 @@ enum Command {
     Probe(commands::probe::ProbeArgs),
     /// Print the OpenAPI document of the Chief's HTTP API.
     Openapi,
+    /// Print the Redis ACL file: one user per role and pool, client, watcher (docs/security.md).
+    Acl(commands::acl::AclArgs),
 }
 
 #[tokio::main]
@@ -103,6 +105,7 @@ async fn run(command: Command, settings: &Settings, configured: bool) -> anyhow:
         Command::Watch(args) => commands::watch::run_command(args, &settings).await,
         Command::Trace(args) => commands::trace::run_command(args, &settings).await,
         Command::Probe(args) => std::process::exit(commands::probe::run(args).await),
+        Command::Acl(args) => commands::acl::run(args, &settings),
         Command::Openapi => {
             println!(
                 "{}",

@@ -1,5 +1,6 @@
 //! One file per `chorus` subcommand.
 
+pub mod acl;
 pub mod agent;
 pub mod ask;
 pub mod cancel;
