@@ -81,6 +81,14 @@ pub async fn run_role(
         Role::Verifier => Arc::new(Verifier::new(ctx)),
         Role::Pool(pool) => {
             let connector = connector.ok_or_else(|| RoleError::NoServer(pool.clone()))?;
+            if let Some(cfg) = settings.pools.get(pool)
+                && let (Some(url), Some(name)) = (&cfg.mcp_url, &cfg.mcp_token_env)
+            {
+                // The pool's sessions to its server send this bearer token.
+                let token = chorus_mcp_common::BearerToken::from_env(name)
+                    .map_err(|e| RoleError::McpToken(pool.clone(), e.to_string()))?;
+                chorus_mcp_common::token::use_token_for(url, token);
+            }
             let retry = Retry {
                 attempts: settings.agents.mcp_attempts,
                 initial_backoff: Duration::from_millis(settings.agents.mcp_backoff_ms),
@@ -185,6 +193,9 @@ pub enum RoleError {
     /// A pool role was started without a way to reach its MCP server.
     #[error("no MCP server configured for pool {0}")]
     NoServer(String),
+    /// The pool's `mcp_token_env` names a variable holding no token.
+    #[error("pool {0}: {1}")]
+    McpToken(String, String),
     /// The HTTP gateway beside the Chief could not serve.
     #[error("HTTP API on {0}: {1}")]
     Http(String, std::io::Error),

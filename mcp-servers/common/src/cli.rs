@@ -49,6 +49,10 @@ pub struct ServeArgs {
     /// Use stateful MCP sessions with SSE replies instead of stateless JSON replies.
     #[arg(long, env = "CHORUS_MCP_STATEFUL_SESSIONS")]
     pub stateful_sessions: bool,
+    /// The name of an environment variable holding a bearer token: HTTP clients
+    /// without `Authorization: Bearer <token>` get 401 (`/healthz` stays open).
+    #[arg(long, env = "CHORUS_MCP_TOKEN_ENV")]
+    pub token_env: Option<String>,
 }
 
 impl ServeArgs {
@@ -61,6 +65,10 @@ impl ServeArgs {
             path: self.path.clone(),
             allowed_hosts: self.allowed_hosts.clone(),
             stateful_sessions: self.stateful_sessions,
+            token: self
+                .token_env
+                .as_deref()
+                .and_then(|name| crate::token::BearerToken::from_env(name).ok()),
         }
     }
 }
@@ -102,6 +110,11 @@ where
     match args.transport {
         TransportKind::Stdio => serve_stdio(factory()).await,
         TransportKind::Http => {
+            if let Some(name) = &args.token_env {
+                // A token asked for but missing must not serve an open endpoint.
+                crate::token::BearerToken::from_env(name)
+                    .map_err(|e| ServeError::Token(e.to_string()))?;
+            }
             let settings = args.http_settings(identity.default_port);
             serve_http(factory, identity.name, &settings, shutdown_signal()).await
         }

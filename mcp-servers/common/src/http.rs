@@ -36,6 +36,9 @@ pub enum ServeError {
     /// The HTTP server failed while running.
     #[error("HTTP server failed: {0}")]
     Http(std::io::Error),
+    /// `--token-env` names a variable that holds no token.
+    #[error("{0}")]
+    Token(String),
     /// The stdio MCP session could not start.
     #[error("stdio MCP session failed: {0}")]
     Stdio(String),
@@ -57,6 +60,9 @@ pub struct HttpSettings {
     /// instead of stateless JSON replies. Off by default: stateless is faster and
     /// lets any replica answer any request.
     pub stateful_sessions: bool,
+    /// The bearer token clients must send to the MCP endpoint (`--token-env`);
+    /// `None` to take any client. `/healthz` stays open.
+    pub token: Option<crate::token::BearerToken>,
 }
 
 impl HttpSettings {
@@ -68,6 +74,7 @@ impl HttpSettings {
             path: "/mcp".into(),
             allowed_hosts: default_allowed_hosts(),
             stateful_sessions: false,
+            token: None,
         }
     }
 
@@ -114,12 +121,19 @@ where
         settings.rmcp_config(shutdown),
     );
     let health = json!({ "status": "ok", "server": server_name });
+    let mut mcp = Router::new().nest_service(&settings.path, service);
+    if let Some(token) = &settings.token {
+        mcp = mcp.layer(axum::middleware::from_fn_with_state(
+            token.clone(),
+            crate::token::require,
+        ));
+    }
     Router::new()
         .route(
             "/healthz",
             get(move || std::future::ready(Json(health.clone()))),
         )
-        .nest_service(&settings.path, service)
+        .merge(mcp)
 }
 
 /// Binds the listener `settings` name; returns it with the address asked for.
@@ -145,7 +159,7 @@ where
     let (listener, addr) = bind(settings).await?;
     let token = CancellationToken::new();
     let app = router(factory, server_name, settings, &token);
-    tracing::info!(server = server_name, %addr, path = %settings.path, "serving MCP over Streamable HTTP");
+    tracing::info!(server = server_name, %addr, path = %settings.path, token = settings.token.is_some(), "serving MCP over Streamable HTTP");
     let result = axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown_signal.await;

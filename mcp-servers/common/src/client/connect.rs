@@ -29,15 +29,21 @@ const MAX_CONCURRENT_CALLS: usize = 32;
 /// How to (re)open a session.
 #[derive(Debug, Clone)]
 pub(crate) enum Connector {
-    Http(String),
-    Stdio { program: PathBuf, args: Vec<String> },
+    Http {
+        url: String,
+        token: Option<crate::token::BearerToken>,
+    },
+    Stdio {
+        program: PathBuf,
+        args: Vec<String>,
+    },
     InProcess,
 }
 
 impl Connector {
     pub(crate) fn describe(&self) -> String {
         match self {
-            Connector::Http(url) => url.clone(),
+            Connector::Http { url, .. } => url.clone(),
             Connector::Stdio { program, .. } => program.display().to_string(),
             Connector::InProcess => "in-process".into(),
         }
@@ -62,12 +68,14 @@ impl Connector {
         let endpoint = self.describe();
         let handshake = async {
             match self {
-                Connector::Http(url) => {
-                    let transport = StreamableHttpClientTransport::with_client(
-                        http_client()?,
-                        StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                            .max_concurrent_requests(MAX_CONCURRENT_CALLS),
-                    );
+                Connector::Http { url, token } => {
+                    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                        .max_concurrent_requests(MAX_CONCURRENT_CALLS);
+                    if let Some(token) = token.clone().or_else(|| crate::token::token_for(url)) {
+                        config = config.auth_header(token.expose());
+                    }
+                    let transport =
+                        StreamableHttpClientTransport::with_client(http_client()?, config);
                     ().serve(transport)
                         .await
                         .map_err(|e| init_error(&endpoint, e))

@@ -48,9 +48,24 @@ impl std::fmt::Debug for McpClient {
 }
 
 impl McpClient {
-    /// Connects to a Streamable HTTP endpoint such as `http://127.0.0.1:7301/mcp`.
+    /// Connects to a Streamable HTTP endpoint such as `http://127.0.0.1:7301/mcp`,
+    /// sending the bearer token registered for `url` (`crate::token::use_token_for`),
+    /// if any.
     pub async fn connect_http(url: &str) -> Result<McpClient, McpError> {
-        Self::start(Connector::Http(url.to_owned())).await
+        Self::connect_http_with_token(url, None).await
+    }
+
+    /// Connects to a Streamable HTTP endpoint sending `Authorization: Bearer <token>`
+    /// (`None`: the token registered for `url`, if any).
+    pub async fn connect_http_with_token(
+        url: &str,
+        token: Option<crate::token::BearerToken>,
+    ) -> Result<McpClient, McpError> {
+        Self::start(Connector::Http {
+            url: url.to_owned(),
+            token,
+        })
+        .await
     }
 
     /// Spawns `program args…` and talks MCP over its stdin/stdout. The child is
