@@ -104,6 +104,7 @@ const CLIENT_COMMANDS: &[&str] = &[
     "script|load",
     "get",
     "set",
+    "hgetall",
     "xread",
     "xrange",
     "xrevrange",
@@ -241,19 +242,18 @@ fn push_new(list: &mut Vec<String>, item: String) {
 /// The user of `role`'s processes.
 pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
     let reads = topology.reads(role);
-    let mut writes = topology.writes(role);
-    writes.push(Topic::dead_letter());
-    writes.push(Topic::agent_heartbeat());
+    let writes = topology.writes(role);
     let mut keys = Vec::new();
     let mut channels = Vec::new();
-    for t in &reads {
+    // The streams a role writes are written through the once-scripts too, and EVAL's
+    // declared keys need read and write permission: `~`, not `%W~`.
+    for t in reads.iter().chain(&writes) {
         push_new(&mut keys, rw(t.as_str()));
         push_new(&mut channels, t.as_str().to_owned());
     }
-    for t in &writes {
-        if !reads.contains(t) {
-            push_new(&mut keys, wo(t.as_str()));
-        }
+    // Dead letters (MULTI/XADD) and heartbeats (XADD) are plain appends: write only.
+    for t in [Topic::dead_letter(), Topic::agent_heartbeat()] {
+        push_new(&mut keys, wo(t.as_str()));
         push_new(&mut channels, t.as_str().to_owned());
     }
     let pool = matches!(role, Role::Pool(_));
@@ -297,7 +297,8 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
 /// questions and progress; no task state except the once-keys guarding what it submits
 /// and the open question it answers.
 pub fn client_user() -> AclUser {
-    let mut keys: Vec<String> = CLIENT_WRITES.iter().map(|t| wo(t)).collect();
+    // Written through the once-scripts: EVAL's declared keys need `~` (see role_user).
+    let mut keys: Vec<String> = CLIENT_WRITES.iter().map(|t| rw(t)).collect();
     keys.extend(CLIENT_READS.iter().map(|t| ro(t)));
     keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
     keys.extend(
@@ -310,6 +311,8 @@ pub fn client_user() -> AclUser {
         .map(|k| rw(k)),
     );
     keys.push(ro("chorus:task:*:question"));
+    // The registry of live agents (`chorus ask` checks something would answer).
+    keys.push(ro("chorus:agents"));
     let mut channels: Vec<String> = CLIENT_WRITES
         .iter()
         .chain(CLIENT_READS)
@@ -445,7 +448,7 @@ mod tests {
         let all = users(&topology());
         let math = user(&all, "pool-math");
         assert!(math.keys.contains(&"~math_task".to_owned()));
-        assert!(math.keys.contains(&"%W~math_result".to_owned()));
+        assert!(math.keys.contains(&"~math_result".to_owned()));
         assert!(math.keys.contains(&"%W~dead_letter".to_owned()));
         assert!(math.keys.contains(&"%W~agent_heartbeat".to_owned()));
         let rules = math.rules();
@@ -462,12 +465,12 @@ mod tests {
         let all = users(&topology());
         let planner = user(&all, "planner");
         assert!(planner.keys.contains(&"~task_available".to_owned()));
-        assert!(planner.keys.contains(&"%W~plan_ready".to_owned()));
-        assert!(planner.keys.contains(&"%W~math_task".to_owned()));
+        assert!(planner.keys.contains(&"~plan_ready".to_owned()));
+        assert!(planner.keys.contains(&"~math_task".to_owned()));
         assert!(!planner.keys.iter().any(|k| k.contains("final_report")));
         let router = user(&all, "router");
         assert!(router.keys.contains(&"~math_result".to_owned()));
-        assert!(router.keys.contains(&"%W~date_task".to_owned()));
+        assert!(router.keys.contains(&"~date_task".to_owned()));
         assert!(
             !router
                 .keys
@@ -489,7 +492,7 @@ mod tests {
                 .iter()
                 .any(|k| k == "~chorus:task:*" || k == "%R~chorus:*")
         );
-        assert!(client.keys.contains(&"%W~task_available".to_owned()));
+        assert!(client.keys.contains(&"~task_available".to_owned()));
         assert!(client.keys.contains(&"%R~final_report".to_owned()));
         let watcher = user(&all, "watcher");
         assert!(watcher.keys.iter().all(|k| k.starts_with("%R~")));

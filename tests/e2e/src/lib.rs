@@ -8,8 +8,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chorus_bus::{Bus, Message, Topic};
-use chorus_testkit::RedisServer;
 use chorus_testkit::launcher::{self, Output};
+use chorus_testkit::{RedisOptions, RedisServer};
 
 /// The values of a report's output steps in plan order ([`chorus_bus::FinalReport::answers`]).
 pub fn answers(report: &chorus_bus::FinalReport) -> Vec<String> {
@@ -87,8 +87,14 @@ pub struct ClusterOptions {
     pub math_replicas: usize,
     /// Replicas of the date pool.
     pub date_replicas: usize,
-    /// Extra environment for every role (e.g. `CHORUS__AGENTS__DEADLINE_MS`).
+    /// Extra environment for every role (e.g. `CHORUS__AGENTS__DEADLINE_MS`); its
+    /// `CHORUS__BUS__REDIS_URL`, when set, wins over the test server's plain URL.
     pub env: BTreeMap<String, String>,
+    /// Extra environment per role, by consumer group (`chief`, `pool-math`, …): e.g.
+    /// each role's Redis user and password.
+    pub role_env: BTreeMap<String, BTreeMap<String, String>>,
+    /// How to start Redis (an ACL file, a TLS port, …).
+    pub redis: RedisOptions,
 }
 
 impl Default for ClusterOptions {
@@ -97,6 +103,8 @@ impl Default for ClusterOptions {
             math_replicas: 1,
             date_replicas: 1,
             env: BTreeMap::new(),
+            role_env: BTreeMap::new(),
+            redis: RedisOptions::default(),
         }
     }
 }
@@ -109,6 +117,7 @@ pub struct Cluster {
     /// The Redis server.
     pub redis: RedisServer,
     env: BTreeMap<String, String>,
+    role_env: BTreeMap<String, BTreeMap<String, String>>,
     /// The math MCP server's port.
     pub math_port: u16,
     /// The date MCP server's port.
@@ -120,12 +129,15 @@ pub struct Cluster {
 impl Cluster {
     /// Starts everything and waits until the MCP servers listen.
     pub fn start(opts: ClusterOptions) -> Cluster {
-        let redis = RedisServer::start();
+        let redis = RedisServer::start_with(opts.redis.clone());
         let math_port = free_port();
         let date_port = free_port();
         let http_port = free_port();
         let mut env = opts.env.clone();
         env.extend(launcher::role_env(&redis.url(), math_port, date_port));
+        if let Some(url) = opts.env.get("CHORUS__BUS__REDIS_URL") {
+            env.insert("CHORUS__BUS__REDIS_URL".into(), url.clone());
+        }
         env.insert(
             "CHORUS__AGENTS__HTTP_BIND".into(),
             format!("127.0.0.1:{http_port}"),
@@ -136,6 +148,7 @@ impl Cluster {
             redis,
             procs: BTreeMap::new(),
             env,
+            role_env: opts.role_env.clone(),
             math_port,
             date_port,
             http_port,
@@ -212,6 +225,10 @@ impl Cluster {
     ) {
         let log = std::env::var("CHORUS_LOG").unwrap_or_else(|_| "warn".into());
         let mut cmd = launcher::role(&bin("chorus"), role, pool, &self.env, &log);
+        let group = pool.map_or_else(|| role.to_owned(), |p| format!("pool-{p}"));
+        if let Some(own) = self.role_env.get(&group) {
+            cmd.envs(own);
+        }
         cmd.envs(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let proc = Proc::spawn(name, cmd, Output::Inherit)
             .unwrap_or_else(|e| panic!("starting chorus agent {role}: {e}"));

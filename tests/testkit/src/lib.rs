@@ -38,6 +38,9 @@ pub struct RedisOptions {
     pub dir: Option<PathBuf>,
     /// Extra `redis-server` arguments, such as `["--maxmemory", "10mb"]`.
     pub extra_args: Vec<String>,
+    /// The user and password `redis-cli` logs in with (a server started with an ACL
+    /// file whose default user is off).
+    pub cli_user: Option<(String, String)>,
 }
 
 impl RedisOptions {
@@ -228,6 +231,9 @@ impl RedisServer {
     pub fn redis_cli(&self, args: &[&str]) -> Output {
         Command::new(redis_cli_binary())
             .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args(self.options.cli_user.iter().flat_map(|(user, password)| {
+                ["--user", user, "--pass", password, "--no-auth-warning"]
+            }))
             .args(args)
             .stdin(Stdio::null())
             .output()
@@ -279,7 +285,7 @@ impl RedisServer {
     }
 }
 
-/// Whether a server on `port` answers PING with PONG (not LOADING).
+/// Whether a server on `port` answers PING with PONG, or NOAUTH (not LOADING).
 fn ping(port: u16) -> bool {
     let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
         return false;
@@ -289,7 +295,8 @@ fn ping(port: u16) -> bool {
         return false;
     }
     let mut buf = [0u8; 64];
-    matches!(stream.read(&mut buf), Ok(n) if buf[..n].starts_with(b"+PONG"))
+    // A server whose default user is off (an ACL file) answers NOAUTH: it is up.
+    matches!(stream.read(&mut buf), Ok(n) if buf[..n].starts_with(b"+PONG") || buf[..n].starts_with(b"-NOAUTH"))
 }
 
 impl Drop for RedisServer {

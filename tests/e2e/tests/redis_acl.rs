@@ -1,0 +1,199 @@
+//! Least privilege on Redis: the ACL file of `chorus acl` loaded by a real redis-server,
+//! every role on its own user. The whole pipeline answers; what a user must not do is
+//! refused by Redis; a wrong password is named by its user (never the password) and
+//! the role keeps retrying.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use chorus_agents::acl;
+use chorus_agents::topology::Topology;
+use chorus_bus::{BusSettings, ReportStatus};
+use chorus_bus_redis::RedisBus;
+use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for, bin};
+use chorus_testkit::RedisOptions;
+use chorus_testkit::launcher::{self, Output, Proc};
+
+const ADMIN: (&str, &str) = ("admin", "admin-pw");
+
+fn password(var: &str) -> String {
+    format!("pw-{}", var.to_ascii_lowercase())
+}
+
+/// The ACL file for the math and date pools, plus an admin user for the test's redis-cli.
+fn acl_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let topology = Topology::new(&["math".into(), "date".into()]);
+    let mut text = acl::file(&topology, |var| Some(password(var))).expect("acl file");
+    text.push_str(&format!("user {} on >{} ~* &* +@all\n", ADMIN.0, ADMIN.1));
+    let path = dir.join("users.acl");
+    std::fs::write(&path, text).expect("write acl file");
+    path
+}
+
+/// Each role's user, and the variable holding its password.
+fn role_env() -> BTreeMap<String, BTreeMap<String, String>> {
+    let topology = Topology::new(&["math".into(), "date".into()]);
+    topology
+        .roles()
+        .iter()
+        .map(|role| {
+            let user = acl::user_of(role);
+            let var = acl::password_env(&user);
+            let env = BTreeMap::from([
+                ("CHORUS__BUS__REDIS_USER".to_owned(), user.clone()),
+                ("CHORUS__BUS__REDIS_PASSWORD_ENV".to_owned(), var.clone()),
+                (var.clone(), password(&var)),
+            ]);
+            (user, env)
+        })
+        .collect()
+}
+
+/// A connection to the cluster's Redis as `user`.
+async fn conn_as(cluster: &Cluster, user: &str) -> redis::aio::MultiplexedConnection {
+    let pw = password(&acl::password_env(user));
+    let url = format!("redis://{user}:{pw}@127.0.0.1:{}", cluster.redis.port());
+    redis::Client::open(url)
+        .expect("client")
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap_or_else(|e| panic!("connect as {user}: {e}"))
+}
+
+/// Runs `args` as a command and returns Redis's error text (panics when it succeeds).
+async fn refused(conn: &mut redis::aio::MultiplexedConnection, args: &[&str]) -> String {
+    let mut cmd = redis::cmd(args[0]);
+    for a in &args[1..] {
+        cmd.arg(*a);
+    }
+    match cmd.query_async::<redis::Value>(conn).await {
+        Ok(v) => panic!("{args:?} was allowed: {v:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = acl_file(dir.path());
+    let cluster = Cluster::start(ClusterOptions {
+        redis: RedisOptions {
+            extra_args: vec!["--aclfile".into(), path.to_string_lossy().into_owned()],
+            cli_user: Some((ADMIN.0.into(), ADMIN.1.into())),
+            ..RedisOptions::default()
+        },
+        role_env: role_env(),
+        ..ClusterOptions::default()
+    });
+
+    // A client on the `client` user asks and gets its report.
+    let client_pw = password(&acl::password_env(acl::CLIENT_USER));
+    let bus = RedisBus::connect(BusSettings {
+        redis_url: format!(
+            "redis://{}:{client_pw}@127.0.0.1:{}",
+            acl::CLIENT_USER,
+            cluster.redis.port()
+        ),
+        ..BusSettings::default()
+    })
+    .await
+    .expect("connect as client");
+    let first = chorus_agents::client::ask(
+        &bus,
+        "(2+4)*3 and the weekday of 2026-12-25",
+        chorus_bus::TaskContext::default(),
+        Duration::from_secs(20),
+        |_| {},
+    )
+    .await;
+    let (_, r) = first.unwrap_or_else(|e| {
+        panic!(
+            "first ask: {e}; ACL LOG: {}",
+            cluster.redis.cli(&["ACL", "LOG"])
+        )
+    });
+    assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+    assert_eq!(answers(&r), vec!["18", "Friday"]);
+    let (_, r) = ask_for(&bus, "2+4").await;
+    assert_eq!(answers(&r), vec!["6"]);
+
+    // A pool agent: no plan, no report, no other pool's stream, no admin commands.
+    let mut math = conn_as(&cluster, "pool-math").await;
+    for args in [
+        &["XADD", "plan_ready", "*", "data", "{}"][..],
+        &["XADD", "final_report", "*", "data", "{}"],
+        &["PUBLISH", "final_report", "{}"],
+        &["XRANGE", "date_task", "-", "+"],
+        &[
+            "XREADGROUP",
+            "GROUP",
+            "pool-date",
+            "x",
+            "STREAMS",
+            "date_task",
+            ">",
+        ],
+        &["FLUSHALL"],
+        &["CONFIG", "GET", "*"],
+        &["KEYS", "*"],
+        &["GET", "chorus:task:t1:plan"],
+    ] {
+        let e = refused(&mut math, args).await;
+        assert!(e.to_ascii_lowercase().contains("noperm"), "{args:?}: {e}");
+    }
+    // The client cannot read task state; the watcher cannot write.
+    let mut client = conn_as(&cluster, "client").await;
+    for args in [
+        &["GET", "chorus:task:t1:plan"][..],
+        &["HGETALL", "chorus:task:t1:request"],
+        &["XRANGE", "math_task", "-", "+"],
+        &["XADD", "plan_ready", "*", "data", "{}"],
+    ] {
+        let e = refused(&mut client, args).await;
+        assert!(e.to_ascii_lowercase().contains("noperm"), "{args:?}: {e}");
+    }
+    let mut watcher = conn_as(&cluster, "watcher").await;
+    let _: redis::Value = redis::cmd("XRANGE")
+        .arg("final_report")
+        .arg("-")
+        .arg("+")
+        .query_async(&mut watcher)
+        .await
+        .expect("the watcher reads reports");
+    for args in [
+        &["XADD", "final_report", "*", "data", "{}"][..],
+        &["SET", "chorus:task:t1:plan", "x"],
+        &["PUBLISH", "task_available", "{}"],
+        &["DEL", "chorus:agents"],
+    ] {
+        let e = refused(&mut watcher, args).await;
+        assert!(e.to_ascii_lowercase().contains("noperm"), "{args:?}: {e}");
+    }
+
+    // A wrong password: the role names its user, not the password, and keeps trying.
+    let log = dir.path().join("bad-planner.log");
+    let mut cmd = launcher::role(&bin("chorus"), "planner", None, cluster.env(), "warn");
+    cmd.envs(&role_env()["planner"]);
+    cmd.env(acl::password_env("planner"), "not-the-password-42");
+    let mut bad = Proc::spawn("bad-planner", cmd, Output::File(log.clone())).expect("spawn");
+    let start = Instant::now();
+    let text = loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        if text.matches("\"planner\"").count() >= 3 || start.elapsed() > Duration::from_secs(15) {
+            break text;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(bad.is_running(), "the role gave up: {text}");
+    assert!(text.contains("refused user \"planner\""), "{text}");
+    assert!(
+        text.matches("\"planner\"").count() >= 3,
+        "no retries: {text}"
+    );
+    assert!(!text.contains("not-the-password-42"), "{text}");
+    assert!(
+        !text.contains(&password(&acl::password_env("planner"))),
+        "{text}"
+    );
+    bad.kill();
+}
