@@ -38,8 +38,8 @@ pub(crate) fn client(settings: &BusSettings) -> Result<Client, BusError> {
         .into_connection_info()
         .map_err(|e| {
             invalid(format!(
-                "bus.redis_url is not a usable Redis URL: {}",
-                format!("{:?}", e.kind())
+                "bus.redis_url is not a usable Redis URL: {:?}",
+                e.kind()
             ))
         })?;
     let mut redis = info.redis_settings().clone();
@@ -76,10 +76,10 @@ pub(crate) fn client(settings: &BusSettings) -> Result<Client, BusError> {
     )
     .map_err(|e| {
         invalid(format!(
-            "the TLS settings (tls_ca_file {:?}, tls_cert_file {:?}) are not usable: {}",
+            "the TLS settings (tls_ca_file {:?}, tls_cert_file {:?}) are not usable: {:?}",
             settings.tls_ca_file,
             settings.tls_cert_file,
-            format!("{:?}", e.kind())
+            e.kind()
         ))
     })
 }
