@@ -114,8 +114,55 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     });
     assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
     assert_eq!(answers(&r), vec!["18", "Friday"]);
-    let (_, r) = ask_for(&bus, "2+4").await;
+    let (task, r) = ask_for(&bus, "2+4").await;
     assert_eq!(answers(&r), vec!["6"]);
+
+    // The CLI: `chorus ask` and `chorus cancel` as the client, `chorus trace` and
+    // `chorus watch` as the watcher.
+    let as_user = |user: &str| {
+        let var = acl::password_env(user);
+        let mut cmd = cluster.chorus();
+        cmd.env("CHORUS__BUS__REDIS_USER", user)
+            .env("CHORUS__BUS__REDIS_PASSWORD_ENV", &var)
+            .env(&var, password(&var));
+        cmd
+    };
+    let out = as_user("client")
+        .args(["ask", "--redis", "3*7"])
+        .output()
+        .expect("chorus ask");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "ask: {stdout} {stderr}");
+    assert!(stdout.contains("21"), "{stdout}");
+    let out = as_user("client")
+        .args(["cancel", &task])
+        .output()
+        .expect("chorus cancel");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a finished task is refused: {stderr}"
+    );
+    assert!(!stderr.to_ascii_lowercase().contains("noperm"), "{stderr}");
+    let out = as_user("watcher")
+        .args(["trace", &task])
+        .output()
+        .expect("chorus trace");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "trace: {stdout} {stderr}");
+    assert!(stdout.contains("final_report"), "{stdout}");
+    let out = as_user("watcher")
+        .args(["watch", "--count", "1", "--timeout", "5"])
+        .output()
+        .expect("chorus watch");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.to_ascii_lowercase().contains("noperm"),
+        "watch: {stderr}"
+    );
 
     // A pool agent: no plan, no report, no other pool's stream, no admin commands.
     let mut math = conn_as(&cluster, "pool-math").await;
