@@ -99,6 +99,14 @@ pub(crate) fn connect_error(settings: &BusSettings, e: RedisError) -> BusError {
         format!(
             "Redis at {url} refused user {user:?} (wrong password, or the user is off or unknown: check `chorus acl` and the variable bus.redis_password_env names)"
         )
+    } else if matches!(e.kind(), ErrorKind::InvalidClientConfig) {
+        format!(
+            "the TLS settings for {url} are not usable (tls_ca_file {:?}, tls_cert_file {:?}, tls_key_file {:?}): {}",
+            settings.tls_ca_file,
+            settings.tls_cert_file,
+            settings.tls_key_file,
+            scrub(&text, settings)
+        )
     } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake")
     {
         let ca = settings

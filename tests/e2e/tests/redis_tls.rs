@@ -8,7 +8,7 @@ use std::process::Command;
 use chorus_bus::{BusSettings, ReportStatus};
 use chorus_bus_redis::RedisBus;
 use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for};
-use chorus_testkit::{RedisOptions, free_port};
+use chorus_testkit::{RedisOptions, RedisServer, free_port};
 
 /// Runs openssl with `args` in `dir`.
 fn openssl(dir: &Path, args: &[&str]) {
@@ -91,6 +91,52 @@ fn make_ca_and_server(dir: &Path, name: &str) -> (PathBuf, PathBuf, PathBuf) {
     (dir.join(ca), dir.join(cert), dir.join(key))
 }
 
+/// A client certificate and key signed by `<name>-ca`.
+fn make_client(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let ca_key = format!("{name}-ca.key");
+    let ca = format!("{name}-ca.pem");
+    let key = format!("{name}-client.key");
+    let csr = format!("{name}-client.csr");
+    let cert = format!("{name}-client.pem");
+    let ext = format!("{name}-client-ext.cnf");
+    std::fs::write(dir.join(&ext), "extendedKeyUsage=clientAuth\n").expect("ext");
+    openssl(dir, &["genrsa", "-out", &key, "2048"]);
+    openssl(
+        dir,
+        &[
+            "req",
+            "-new",
+            "-key",
+            &key,
+            "-subj",
+            "/CN=chorus",
+            "-out",
+            &csr,
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            &ca,
+            "-CAkey",
+            &ca_key,
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            &ext,
+            "-out",
+            &cert,
+        ],
+    );
+    (dir.join(cert), dir.join(key))
+}
+
 fn path(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
@@ -161,4 +207,51 @@ async fn the_pipeline_runs_over_tls_and_an_untrusted_certificate_is_named() {
     assert!(text.contains(&url), "{text}");
     assert!(text.contains(&path(&other_ca)), "{text}");
     assert!(text.contains("certificate"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_certificate_is_sent_when_redis_asks_for_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (ca, cert, key) = make_ca_and_server(dir.path(), "good");
+    let (client_cert, client_key) = make_client(dir.path(), "good");
+    let tls_port = free_port();
+    let _redis = RedisServer::start_with(RedisOptions {
+        extra_args: vec![
+            "--tls-port".into(),
+            tls_port.to_string(),
+            "--tls-cert-file".into(),
+            path(&cert),
+            "--tls-key-file".into(),
+            path(&key),
+            "--tls-ca-cert-file".into(),
+            path(&ca),
+            "--tls-auth-clients".into(),
+            "yes".into(),
+        ],
+        ..RedisOptions::default()
+    });
+    let url = format!("rediss://127.0.0.1:{tls_port}");
+    let settings = BusSettings {
+        redis_url: url.clone(),
+        tls_ca_file: Some(path(&ca)),
+        connect_timeout_ms: 1000,
+        ..BusSettings::default()
+    };
+    let err = RedisBus::connect(settings.clone())
+        .await
+        .expect_err("no client certificate");
+    assert!(err.to_string().contains(&url), "{err}");
+    let bus = RedisBus::connect(BusSettings {
+        tls_cert_file: Some(path(&client_cert)),
+        tls_key_file: Some(path(&client_key)),
+        ..settings
+    })
+    .await
+    .expect("connect with a client certificate");
+    let mut conn = bus.connection();
+    let pong: String = redis::cmd("PING")
+        .query_async(&mut conn)
+        .await
+        .expect("ping");
+    assert_eq!(pong, "PONG");
 }
