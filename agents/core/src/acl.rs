@@ -310,7 +310,10 @@ pub fn client_user() -> AclUser {
         .iter()
         .map(|k| rw(k)),
     );
+    // Answering checks the task's open question and whether it has ended (its report,
+    // which `final_report` carries to every client anyway).
     keys.push(ro("chorus:task:*:question"));
+    keys.push(ro("chorus:task:*:report"));
     // The registry of live agents (`chorus ask` checks something would answer).
     keys.push(ro("chorus:agents"));
     let mut channels: Vec<String> = CLIENT_WRITES

@@ -117,6 +117,44 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     let (task, r) = ask_for(&bus, "2+4").await;
     assert_eq!(answers(&r), vec!["6"]);
 
+    // A question asked back is answered by the client too.
+    let (asked, reply) = chorus_agents::client::ask_turn(
+        &bus,
+        "what is 7 times?",
+        chorus_bus::TaskContext::default(),
+        Duration::from_secs(20),
+        |_| {},
+    )
+    .await
+    .expect("ask a question back");
+    let chorus_agents::client::Reply::Question(q) = reply else {
+        panic!("no question: {reply:?}");
+    };
+    let state = chorus_agents::state::TaskState::new(
+        std::sync::Arc::new(bus.store()),
+        Duration::from_secs(60),
+    );
+    let reply = chorus_agents::client::answer(
+        &bus,
+        &state,
+        &asked,
+        q.number,
+        "6",
+        Duration::from_secs(20),
+        |_| {},
+    )
+    .await
+    .unwrap_or_else(|e| {
+        panic!(
+            "answer as the client: {e}; ACL LOG: {}",
+            cluster.redis.cli(&["ACL", "LOG"])
+        )
+    });
+    let chorus_agents::client::Reply::Report(r) = reply else {
+        panic!("no report: {reply:?}");
+    };
+    assert_eq!(answers(&r), vec!["42"], "{}", r.text);
+
     // The CLI: `chorus ask` and `chorus cancel` as the client, `chorus trace` and
     // `chorus watch` as the watcher.
     let as_user = |user: &str| {
