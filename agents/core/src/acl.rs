@@ -256,6 +256,16 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
         push_new(&mut keys, wo(t.as_str()));
         push_new(&mut channels, t.as_str().to_owned());
     }
+    // The Chief's process hosts the HTTP doors, which stream a task's progress (its
+    // plan, steps and tool events) to their clients: it reads every topic.
+    if *role == Role::Chief {
+        for t in topology.topics() {
+            if !keys.contains(&rw(t.as_str())) {
+                push_new(&mut keys, ro(t.as_str()));
+            }
+            push_new(&mut channels, t.as_str().to_owned());
+        }
+    }
     let pool = matches!(role, Role::Pool(_));
     let state: &[&str] = match role {
         // A pool agent sets the once-keys of its results and tool events, and its
@@ -480,6 +490,10 @@ mod tests {
                 .iter()
                 .any(|k| k.contains("plan_ready") && k.starts_with("%W"))
         );
+        let chief = user(&all, "chief");
+        assert!(chief.keys.contains(&"%R~plan_ready".to_owned()));
+        assert!(chief.keys.contains(&"%R~math_result".to_owned()));
+        assert!(!chief.keys.contains(&"~plan_ready".to_owned()));
         let synth = user(&all, "synthesizer");
         assert!(synth.keys.contains(&"~report_tokens:*".to_owned()));
         assert!(synth.channels.contains(&"final_report".to_owned()));

@@ -202,6 +202,36 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
         "watch: {stderr}"
     );
 
+    // The HTTP door, in the Chief's process on the chief user, streams a whole task.
+    chorus_e2e::wait_for_port(cluster.http_port, Duration::from_secs(10));
+    let response = reqwest::Client::new()
+        .post(format!(
+            "http://127.0.0.1:{}/chat/stream",
+            cluster.http_port
+        ))
+        .header("content-type", "application/json")
+        .body(r#"{"query": "(2+4)*3 - 1"}"#)
+        .send()
+        .await
+        .expect("chat/stream");
+    if response.status() != 200 {
+        let status = response.status();
+        let body = response.text().await.unwrap_or_default();
+        panic!(
+            "chat/stream: {status} {body}; ACL LOG: {}",
+            cluster.redis.cli(&["ACL", "LOG"])
+        );
+    }
+    let events = chorus_e2e::read_events(response).await;
+    let last = events.last().expect("events");
+    assert_eq!(last.0, "report", "{events:?}");
+    assert_eq!(last.1["status"], "completed", "{events:?}");
+
+    // Nothing any process did so far was refused (a missing right that a role would
+    // only have logged shows here).
+    let log = cluster.redis.cli(&["ACL", "LOG"]);
+    assert!(log.is_empty(), "refused so far: {log}");
+
     // A pool agent: no plan, no report, no other pool's stream, no admin commands.
     let mut math = conn_as(&cluster, "pool-math").await;
     for args in [
