@@ -27,7 +27,7 @@ pub fn redis_configured(config: Option<&Path>) -> bool {
 pub async fn connect_redis(settings: &Settings) -> anyhow::Result<(Arc<RedisBus>, Infra)> {
     let bus = RedisBus::connect(settings.bus.clone())
         .await
-        .with_context(|| format!("connecting to Redis at {}", settings.bus.redis_url))?;
+        .with_context(|| format!("connecting to Redis at {}", settings.bus.redacted_url()))?;
     let store = Arc::new(bus.store());
     let bus = Arc::new(bus);
     Ok((bus.clone(), Infra { bus, store }))

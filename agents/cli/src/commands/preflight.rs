@@ -29,7 +29,7 @@ pub async fn connect(settings: &Settings) -> Result<Infra, NotReady> {
             let cause = e.root_cause().to_string();
             Err(NotReady(format!(
                 "cannot reach Redis at {}: {cause}; {HINT}",
-                settings.bus.redis_url
+                settings.bus.redacted_url()
             )))
         }
     }
@@ -58,7 +58,11 @@ pub async fn require_live(infra: &Infra, settings: &Settings) -> Result<(), NotR
         .iter()
         .any(|r| matches!(r, Role::Planner | Role::Router | Role::Synthesizer))
         || (pools_missing > 0 && pools_missing == topology.pools().len());
-    let line = format!("no live {} on {}", names.join(", "), settings.bus.redis_url);
+    let line = format!(
+        "no live {} on {}",
+        names.join(", "),
+        settings.bus.redacted_url()
+    );
     if fatal {
         return Err(NotReady(format!("{line}: nothing would answer; {HINT}")));
     }
