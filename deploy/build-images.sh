@@ -3,8 +3,12 @@
 # nothing pulled):
 #
 #   chorus image  FROM scratch + chorus, chorus-mcp-math, chorus-mcp-date from
-#                 target/<profile> + the shared libraries `ldd` names + the loader
-#   redis image   FROM scratch + this machine's redis-server and redis-cli the same way
+#                 target/<profile> + the shared libraries `ldd` names + the loader, and
+#                 for the compose setup's secrets (docs/deploy.md, "Security"): /bin/sh,
+#                 openssl, cat, mkdir, chmod, chown, tr, mv, rm from this machine and
+#                 deploy/images/{chorus-init-secrets,with-redis-password}
+#   redis image   FROM scratch + this machine's redis-server and redis-cli the same way,
+#                 /bin/sh and deploy/images/redis-cli-as (TLS + ACL user)
 #
 #   deploy/build-images.sh [PROFILE]       PROFILE: release (default) or debug;
 #                                          also CHORUS_PROFILE
@@ -106,8 +110,23 @@ build() {
 
 start=$(date +%s)
 
+# add_tools ROOTFS TOOL...: this machine's /bin/sh as /bin/sh and each TOOL in /usr/local/bin.
+add_tools() {
+  local rootfs=$1 t p
+  shift
+  add_elf "$rootfs" "$(readlink -f /bin/sh)" /bin/sh
+  for t in "$@"; do
+    p=$(command -v "$t") || die "$t missing on this machine (needed in the images)"
+    add_elf "$rootfs" "$p" "/usr/local/bin/$t"
+  done
+}
+
 ctx=$work/chorus
 for b in "${bins[@]}"; do add_elf "$ctx/rootfs" "$bin_dir/$b" "/usr/local/bin/$b"; done
+add_tools "$ctx/rootfs" openssl cat mkdir chmod chown tr mv rm
+ssl_cnf=$(openssl version -d | sed -E 's/^OPENSSLDIR: "(.*)"$/\1/')/openssl.cnf
+install -D -m 0644 "$(readlink -f "$ssl_cnf")" "$ctx/rootfs$ssl_cnf"
+install -m 0755 "$here/images/chorus-init-secrets" "$here/images/with-redis-password" "$ctx/rootfs/usr/local/bin/"
 common_files "$ctx/rootfs" 10001 chorus /nonexistent
 build "$chorus_image" "$here/images/chorus.Dockerfile" "$ctx"
 say "$chorus_image from $bin_dir ($(du -sh "$ctx/rootfs" | cut -f1))"
@@ -115,6 +134,8 @@ say "$chorus_image from $bin_dir ($(du -sh "$ctx/rootfs" | cut -f1))"
 ctx=$work/redis
 add_elf "$ctx/rootfs" "$(command -v redis-server)" /usr/local/bin/redis-server
 add_elf "$ctx/rootfs" "$(command -v redis-cli)" /usr/local/bin/redis-cli
+add_tools "$ctx/rootfs"
+install -m 0755 "$here/images/redis-cli-as" "$ctx/rootfs/usr/local/bin/"
 common_files "$ctx/rootfs" 999 redis /data
 rmdir "$ctx/rootfs/data"
 mkdir -p "$ctx/data"
@@ -127,4 +148,7 @@ docker run --rm "$chorus_image" chorus-mcp-math --version >/dev/null || die "$ch
 docker run --rm "$chorus_image" chorus-mcp-date --version >/dev/null || die "$chorus_image: chorus-mcp-date failed"
 docker run --rm "$redis_image" redis-server --version >/dev/null || die "$redis_image: redis-server failed"
 docker run --rm "$redis_image" redis-cli --version >/dev/null || die "$redis_image: redis-cli failed"
+docker run --rm "$chorus_image" openssl version >/dev/null || die "$chorus_image: openssl failed"
+docker run --rm "$chorus_image" sh -c 'tr a b </dev/null && cat /dev/null' || die "$chorus_image: sh/coreutils failed"
+docker run --rm "$redis_image" sh -c 'exit 0' || die "$redis_image: sh failed"
 say "done in $(($(date +%s) - start))s: $chorus_image, $redis_image"

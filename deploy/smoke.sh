@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# End-to-end smoke test of deploy/docker-compose.yml on a real Docker engine:
+# End-to-end smoke test of deploy/docker-compose.yml on a real Docker engine, security
+# on (Redis over TLS with an ACL user per service, a token on the Chief's HTTP doors):
 #   builds the images from local files (deploy/build-images.sh), starts the stack,
-#   sends a task with redis-cli PUBLISH inside the Redis container and one through the
-#   HTTP API from the host, scales the math pool to 3 and runs CHORUS_SMOKE_TASKS (300)
+#   checks that Redis refuses the default user and the HTTP API a request without the
+#   token, sends a task with redis-cli PUBLISH inside the Redis container (over TLS as
+#   the ACL user `client`; `watcher` for XLEN/XPENDING) and one through the HTTP API
+#   from the host with the token, scales the math pool to 3 and runs CHORUS_SMOKE_TASKS (300)
 #   tasks while killing one math container, restarts Redis and sends more, and checks
 #   that every task has exactly one final report with the right value. Always cleans up.
 #
@@ -105,7 +108,10 @@ touch "$work/up"
 compose up -d >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "docker-compose up"; }
 
 redis_ctr() { compose ps -q redis; }
-rcli() { docker exec -i "$(redis_ctr)" redis-cli "$@"; }
+# rcli ARGS: redis-cli in the Redis container over TLS as the ACL user `client` (writes
+# requests and answers, reads reports); rwatch: as `watcher` (read-only, XLEN/XPENDING).
+rcli() { docker exec -i "$(redis_ctr)" redis-cli-as client "$@"; }
+rwatch() { docker exec -i "$(redis_ctr)" redis-cli-as watcher "$@"; }
 
 # wait_for SECONDS WHAT COMMAND...: polls COMMAND every 0.5 s.
 wait_for() {
@@ -117,12 +123,13 @@ wait_for() {
   done
   fail "timed out after ${secs}s waiting for $what"
 }
-# Every container running, and healthy where it has a health check.
+# Every container running, and healthy where it has a health check; the one-shot
+# `secrets` exited with status 0.
 all_healthy() {
   local id state
   for id in $(compose ps -q); do
-    state=$(docker inspect -f '{{.State.Status}}/{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' "$id")
-    case "$state" in running/healthy | running/none) ;; *) return 1 ;; esac
+    state=$(docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}}/{{.State.Status}}/{{.State.ExitCode}}/{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' "$id")
+    case "$state" in */running/*/healthy | */running/*/none | secrets/exited/0/none) ;; *) return 1 ;; esac
   done
 }
 # ready SERVICE N: N containers of SERVICE have logged "chorus <role> ready".
@@ -144,6 +151,29 @@ wait_for 30 "math-mcp /healthz" mcp_healthy math-mcp 7301
 wait_for 30 "date-mcp /healthz" mcp_healthy date-mcp 7302
 for s in chief planner router synthesizer verifier math date; do wait_for 60 "$s ready" ready "$s" 1; done
 say "stack up in $(($(date +%s) - run_start))s (http :$CHORUS_HTTP_PORT, redis 127.0.0.1:$CHORUS_REDIS_PORT)"
+
+# --- security on ---------------------------------------------------------------------
+# Redis: TLS only, the default user off, every service on its own user.
+secret() { docker exec -u 0 "$(compose ps -q chief)" cat "/secrets/$1"; }
+noauth=$(docker exec "$(redis_ctr)" redis-cli --tls --cacert /secrets/ca.crt ping 2>&1 || true)
+case "$noauth" in *NOAUTH*) ;; *) fail "Redis answered the default user: $noauth" ;; esac
+plain=$(docker exec "$(redis_ctr)" redis-cli ping 2>&1 || true)
+[ "$plain" != PONG ] || fail "Redis answered a plain (non-TLS) connection"
+[ "$(rcli ping)" = PONG ] || fail "Redis refused the client user over TLS"
+for id in $(compose ps -q); do
+  svc=$(docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}}' "$id")
+  case "$svc" in chief | planner | router | synthesizer | verifier | math | date) ;; *) continue ;; esac
+  # Each agent's password file is its own: another agent's uid cannot read it.
+  docker exec "$id" sh -c 'read -r p </secrets/pw/$CHORUS__BUS__REDIS_USER' ||
+    fail "$svc cannot read its own password file"
+  if [ "$svc" != chief ] && docker exec "$id" sh -c 'read -r p </secrets/pw/chief' 2>/dev/null; then
+    fail "$svc can read the chief's password file"
+  fi
+done
+token=$(secret http-tokens | head -1)
+[ -n "$token" ] || fail "no HTTP token in the secrets volume"
+auth=(-H "authorization: Bearer $token")
+say "security on: Redis TLS-only with the default user off, one password file per service uid"
 
 # --- reports -----------------------------------------------------------------------
 # reports: one line per final_report entry: task_id <TAB> status <TAB> output values.
@@ -212,30 +242,39 @@ else
   wait_for 30 "chief GET /healthz" http_up
 fi
 if [ "$http_ok" = 1 ]; then
-  code=$(curl -s -m 5 -o "$work/post.json" -w '%{http_code}' -X POST "$http/tasks" \
+  code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' -X POST "$http/tasks" \
+    -H 'content-type: application/json' -d '{"query":"(2+4)*3"}') || fail "POST /tasks: no answer"
+  [ "$code" = 401 ] || fail "POST /tasks without the token answered $code (want 401)"
+  code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "$http/tasks/x" -H 'authorization: Bearer wrong') || true
+  [ "$code" = 401 ] || fail "GET /tasks with a wrong token answered $code (want 401)"
+  code=$(curl -s -m 5 -o "$work/post.json" -w '%{http_code}' -X POST "$http/tasks" "${auth[@]}" \
     -H 'content-type: application/json' -d '{"query":"(2+4)*3","context":{"language":"en"}}') ||
     fail "POST /tasks: no answer"
   body=$(cat "$work/post.json")
   [ "$code" = 202 ] || fail "POST /tasks answered $code (want 202): $body"
   id=$(jq -r '.task_id // empty' <<<"$body")
   [ -n "$id" ] || fail "POST /tasks returned no task_id: $body"
-  task_done() { curl -sf -m 2 "$http/tasks/$id" | jq -e '.state == "done"'; }
+  task_done() { curl -sf -m 2 "${auth[@]}" "$http/tasks/$id" | jq -e '.state == "done"'; }
   wait_for 30 "GET /tasks/$id state done" task_done
-  status=$(curl -sf -m 2 "$http/tasks/$id")
+  status=$(curl -sf -m 2 "${auth[@]}" "$http/tasks/$id")
   got=$(jq -r '[.report.status, ([.report.steps[] | select(.output) | .outcome.value] | join(","))] | @tsv' <<<"$status")
   [ "$got" = "completed	18" ] || { wrong=$((wrong + 1)); say "wrong: HTTP task $id: $got (want completed 18)"; }
   has_reports "$id" || true
   check "$id" 18
-  say "HTTP API: task $id done, report ok"
+  say "HTTP API: 401 without the token; with it, task $id done, report ok"
 fi
 
-# 3. `chorus ask` from the host through the published Redis port.
+# 3. `chorus ask` from the host through the published Redis port, over TLS (the CA from
+# the secrets volume) as the ACL user `client`.
 target=${CARGO_TARGET_DIR:-$root/target}
 case "$target" in /*) ;; *) target=$root/$target ;; esac
 chorus_bin=${CHORUS_BIN:-$target/$CHORUS_PROFILE}/chorus
 if [ -x "$chorus_bin" ]; then
   tasks=$((tasks + 1))
-  json=$(CHORUS__BUS__REDIS_URL=redis://127.0.0.1:$CHORUS_REDIS_PORT timeout 60 \
+  secret ca.crt >"$work/ca.crt" || fail "no CA certificate in the secrets volume"
+  json=$(CHORUS__BUS__REDIS_URL=rediss://127.0.0.1:$CHORUS_REDIS_PORT CHORUS__BUS__TLS_CA_FILE="$work/ca.crt" \
+    CHORUS__BUS__REDIS_USER=client CHORUS__BUS__REDIS_PASSWORD_ENV=CHORUS_SMOKE_REDIS_PASSWORD \
+    CHORUS_SMOKE_REDIS_PASSWORD=$(secret pw/client) timeout 60 \
     "$chorus_bin" ask --redis --json --timeout 30 "compute (2+4)*3 and tell me the weekday of 2026-12-25") ||
     fail "chorus ask --redis"
   got=$(jq -r '[.status, ([.steps[] | select(.output) | .outcome.value] | join(","))] | @tsv' <<<"$json")
@@ -258,7 +297,7 @@ xadds 1 "$half"
 victim=$(compose ps -q math | awk 'NR==1')
 docker kill "$victim" >/dev/null || fail "docker kill of a math container"
 answered=$(reports | grep -c '^load-' || true)
-pending=$(rcli XPENDING math_task pool-math 2>/dev/null | awk 'NR==1' || true)
+pending=$(rwatch XPENDING math_task pool-math 2>/dev/null | awk 'NR==1' || true)
 say "sent $half tasks, killed math container ${victim:0:12} with $answered answered, $((half - answered)) in flight, ${pending:-?} math_task entries pending; sending $((load - half)) more"
 xadds $((half + 1)) "$load"
 ids=()
@@ -271,11 +310,11 @@ for ((i = 1; i <= load; i++)); do check "load-$i" $((i + 1000)); done
 say "load: $load tasks over 3 math agents with one killed, all reported in ${load_ms} ms (victim now: $(docker inspect -f '{{.State.Status}}, restarts {{.RestartCount}}' "$victim"))"
 
 # 5. Restart Redis (AOF keeps the data); agents reconnect by themselves.
-before=$(rcli XLEN final_report)
+before=$(rwatch XLEN final_report)
 docker restart "$(redis_ctr)" >/dev/null || fail "docker restart redis"
 redis_up() { [ "$(rcli ping)" = PONG ]; }
 wait_for 60 "Redis back" redis_up
-after=$(rcli XLEN final_report)
+after=$(rwatch XLEN final_report)
 [ "$after" -ge "$before" ] || fail "final_report lost entries over the Redis restart ($before -> $after)"
 for i in 1 2 3; do
   rcli XADD task_available '*' data "{\"query\":\"$i + 2000\",\"task_id\":\"after-$i\"}" >/dev/null
@@ -286,7 +325,9 @@ sleep 1
 has_reports || true
 for i in 1 2 3; do check "after-$i" $((i + 2000)); done
 check after-pub 35
-say "Redis restart: data kept ($before -> $after reports), new tasks answered"
+[ "$(docker exec "$(redis_ctr)" redis-cli --tls --cacert /secrets/ca.crt ping 2>&1)" != PONG ] ||
+  fail "the default user answers after the Redis restart"
+say "Redis restart: TLS and ACL kept, data kept ($before -> $after reports), new tasks answered"
 
 if [ "$duplicates" != 0 ] || [ "$lost" != 0 ] || [ "$wrong" != 0 ]; then
   fail "duplicates=$duplicates lost=$lost wrong=$wrong"

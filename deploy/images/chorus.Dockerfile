@@ -3,7 +3,7 @@
 # The published image is built by deploy/Dockerfile instead.
 FROM scratch
 COPY rootfs/ /
-ENV PATH=/usr/local/bin \
+ENV PATH=/usr/local/bin:/bin \
     CHORUS_LOG=info \
     MIMALLOC_ARENA_EAGER_COMMIT=0
 USER 10001:10001

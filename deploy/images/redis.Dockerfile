@@ -6,7 +6,7 @@ FROM scratch
 COPY rootfs/ /
 # COPY makes files root-owned; the data directory belongs to the redis user.
 COPY --chown=999:999 data/ /data/
-ENV PATH=/usr/local/bin
+ENV PATH=/usr/local/bin:/bin
 USER 999:999
 WORKDIR /data
 VOLUME /data
