@@ -170,10 +170,22 @@ for id in $(compose ps -q); do
     fail "$svc can read the chief's password file"
   fi
 done
+# The MCP servers ask for their token (the pool agents send it; /healthz stays open).
+mcp_unauth() {
+  local ip
+  ip=$(docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(compose ps -q "$1")")
+  curl -s -m 5 -o /dev/null -w '%{http_code}' -X POST "http://$ip:$2/mcp" -H 'content-type: application/json' \
+    -H 'accept: application/json, text/event-stream' -d '{}' || true
+}
+for m in "math-mcp 7301" "date-mcp 7302"; do
+  # shellcheck disable=SC2086
+  code=$(mcp_unauth $m)
+  [ "$code" = 401 ] || fail "${m% *} answered $code to a request without its token (want 401)"
+done
 token=$(secret http-tokens | head -1)
 [ -n "$token" ] || fail "no HTTP token in the secrets volume"
 auth=(-H "authorization: Bearer $token")
-say "security on: Redis TLS-only with the default user off, one password file per service uid"
+say "security on: Redis TLS-only with the default user off, one password file per service uid, MCP servers 401 without their token"
 
 # --- reports -----------------------------------------------------------------------
 # reports: one line per final_report entry: task_id <TAB> status <TAB> output values.
