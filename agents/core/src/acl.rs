@@ -112,9 +112,11 @@ const CLIENT_COMMANDS: &[&str] = &[
     "unsubscribe",
 ];
 
-/// Commands of the watcher: reading only.
+/// Commands of the watcher: reading only, and `MONITOR` (every command live, as
+/// `redis-cli MONITOR` shows it; Redis leaves `AUTH` and `HELLO … AUTH` out of it).
 const WATCHER_COMMANDS: &[&str] = &[
     "ping",
+    "monitor",
     "xread",
     "xrange",
     "xrevrange",
@@ -382,6 +384,13 @@ pub struct MissingPasswords {
     pub variables: Vec<String>,
 }
 
+/// The file's last line. The `default` user cannot log in (`off`, no password: a
+/// connection without a user gets NOAUTH) but keeps every permission, because Redis
+/// 7.0 replays the AOF's MULTI/EXEC blocks as the default user and re-checks its rules
+/// at EXEC (redis/redis#14541, fixed upstream by #14545): with `-@all` every
+/// transaction in the AOF, final reports among them, is dropped on a restart.
+pub const DEFAULT_USER: &str = "user default off resetpass ~* &* +@all\n";
+
 /// The ACL file: every user with the password `password(variable)` gives for its
 /// variable, then `user default off`. With `password` returning `None` for a user, the
 /// error names every such variable (no partial file).
@@ -410,7 +419,7 @@ pub fn file(
     if !missing.users.is_empty() {
         return Err(missing);
     }
-    out.push_str("user default off resetkeys resetchannels -@all\n");
+    out.push_str(DEFAULT_USER);
     Ok(out)
 }
 
@@ -420,7 +429,7 @@ pub fn rules_only(topology: &Topology) -> String {
         .iter()
         .map(|u| u.line(None) + "\n")
         .collect();
-    out.push_str("user default off resetkeys resetchannels -@all\n");
+    out.push_str(DEFAULT_USER);
     out
 }
 
@@ -528,7 +537,8 @@ mod tests {
         assert!(!err.to_string().contains("pw"), "{err}");
         let text = file(&topology(), |v| Some(format!("secret-{}", v.len()))).expect("file");
         assert!(text.starts_with("user chief on >secret-"), "{text}");
-        assert!(text.ends_with("user default off resetkeys resetchannels -@all\n"));
+        assert!(text.ends_with(DEFAULT_USER));
+        assert!(DEFAULT_USER.contains(" off "), "nothing logs in as default");
         assert_eq!(text.lines().count(), 10);
         let review = rules_only(&topology());
         assert!(!review.contains('>'), "{review}");

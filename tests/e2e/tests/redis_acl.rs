@@ -284,6 +284,19 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
         let e = refused(&mut watcher, args).await;
         assert!(e.to_ascii_lowercase().contains("noperm"), "{args:?}: {e}");
     }
+    // The watcher may MONITOR (`redis-cli-as watcher MONITOR` in compose); a pool may not.
+    let e = refused(&mut math, &["MONITOR"]).await;
+    assert!(
+        e.to_ascii_lowercase().contains("noperm"),
+        "MONITOR as a pool: {e}"
+    );
+    let mut monitor = conn_as(&cluster, "watcher").await;
+    let ok: String = redis::cmd("MONITOR")
+        .query_async(&mut monitor)
+        .await
+        .expect("the watcher may MONITOR");
+    assert_eq!(ok, "OK");
+    drop(monitor);
 
     // A wrong password: the role names its user, not the password, and keeps trying.
     let log = dir.path().join("bad-planner.log");
