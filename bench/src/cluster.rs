@@ -3,11 +3,23 @@
 //! running `chorus`), exactly as `deploy/run-local.sh` runs them. Everything started
 //! here is stopped by PID when the cluster is stopped or dropped. Processes are started
 //! by the launcher the end-to-end tests use (`chorus_testkit::launcher`).
+//!
+//! With `acl`, Redis loads the ACL file `chorus acl` builds (`chorus_agents::acl::file`,
+//! random passwords) and every role connects as its own user; the benchmark's client
+//! connects as an extra user, `bench` (see [`bench_user`]). With `tls`, Redis serves
+//! TLS only (`--port 0 --tls-port …`) with a CA and a server certificate made by the
+//! `openssl` CLI in the cluster's directory, and every process connects with
+//! `rediss://` and that CA.
 
+use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use chorus_agents::acl::{self, AclUser};
+use chorus_agents::topology::{Role, Topology};
+use chorus_bus::BusSettings;
 use chorus_testkit::free_port;
 use chorus_testkit::launcher::{self, Output, Proc};
 
@@ -30,7 +42,17 @@ pub struct ClusterOptions {
     pub keep_logs: bool,
     /// Math pool replicas.
     pub math_replicas: usize,
+    /// Redis with the ACL file of `chorus acl`: every role on its own user.
+    pub acl: bool,
+    /// Redis over TLS only, with a CA made here.
+    pub tls: bool,
 }
+
+/// The pools the cluster starts agents for (and the ACL file has users for).
+const POOLS: [&str; 2] = ["math", "date"];
+
+/// The user the benchmark's own client connects as when ACLs are on.
+pub const BENCH_USER: &str = "bench";
 
 /// The started processes, stopped (by PID) on [`Cluster::stop`] or drop.
 pub struct Cluster {
@@ -38,14 +60,164 @@ pub struct Cluster {
     dir: PathBuf,
     keep_logs: bool,
     stopped: bool,
-    /// The Redis URL every process uses.
+    /// The Redis URL every process uses (no credentials: with ACLs on, each role gets
+    /// its user and password variable; see [`Cluster::client_settings`] for the client).
     pub redis_url: String,
+    /// The URL the benchmark's client uses (with ACLs on, as the `bench` user).
+    client_url: String,
+    /// The CA file of the TLS Redis (with `tls`).
+    pub tls_ca_file: Option<String>,
 }
 
-/// Whether something answers `PING` at `url` within `timeout`.
-pub async fn redis_answers(url: &str, timeout: Duration) -> bool {
-    let ping = async { RedisInfo::connect(url, timeout).await?.ping().await };
+/// Whether something answers `PING` at `settings`' Redis (its URL, user, password and
+/// TLS files) within `timeout`.
+pub async fn redis_answers(settings: &BusSettings, timeout: Duration) -> bool {
+    let ping = async { RedisInfo::connect(settings, timeout).await?.ping().await };
     matches!(tokio::time::timeout(timeout, ping).await, Ok(Ok(())))
+}
+
+/// The benchmark client's user: the `client` user's rights (submit requests, read
+/// `final_report`), plus read access to every topic (the per-hop figures read each
+/// stage's stream with `XREVRANGE`) and `INFO` (commands per task, Redis's CPU time).
+/// No role's user has both; it is in the ACL file only the benchmark writes.
+pub fn bench_user(topology: &Topology) -> AclUser {
+    let mut user = acl::client_user();
+    user.name = BENCH_USER.to_owned();
+    user.commands.push("info");
+    for t in topology.topics() {
+        let t = t.as_str();
+        if !user.keys.iter().any(|k| k.ends_with(&format!("~{t}"))) {
+            user.keys.push(format!("%R~{t}"));
+        }
+        if !user.channels.iter().any(|c| c == t) {
+            user.channels.push(t.to_owned());
+        }
+    }
+    user
+}
+
+/// A random password (32 hex digits from /dev/urandom).
+fn random_password() -> Result<String, BenchError> {
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| BenchError::Spawn {
+            what: "a password".into(),
+            reason: e.to_string(),
+        })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Runs `openssl args` in `dir`.
+fn openssl(dir: &Path, args: &[&str]) -> Result<(), BenchError> {
+    let fail = |reason: String| BenchError::Spawn {
+        what: format!("openssl {}", args.first().copied().unwrap_or_default()),
+        reason,
+    };
+    let out = Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| fail(e.to_string()))?;
+    if !out.status.success() {
+        return Err(fail(String::from_utf8_lossy(&out.stderr).trim().to_owned()));
+    }
+    Ok(())
+}
+
+/// A CA (`ca.pem`) and a server certificate for 127.0.0.1 signed by it
+/// (`server.pem`, `server.key`), in `dir`.
+fn make_certificates(dir: &Path) -> Result<(PathBuf, PathBuf, PathBuf), BenchError> {
+    std::fs::write(
+        dir.join("server-ext.cnf"),
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\n",
+    )
+    .map_err(|e| BenchError::Spawn {
+        what: "the certificates".into(),
+        reason: e.to_string(),
+    })?;
+    openssl(dir, &["genrsa", "-out", "ca.key", "2048"])?;
+    openssl(
+        dir,
+        &[
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            "ca.key",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=chorus-bench CA",
+            "-out",
+            "ca.pem",
+        ],
+    )?;
+    openssl(dir, &["genrsa", "-out", "server.key", "2048"])?;
+    openssl(
+        dir,
+        &[
+            "req",
+            "-new",
+            "-key",
+            "server.key",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-out",
+            "server.csr",
+        ],
+    )?;
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "server-ext.cnf",
+            "-out",
+            "server.pem",
+        ],
+    )?;
+    Ok((
+        dir.join("ca.pem"),
+        dir.join("server.pem"),
+        dir.join("server.key"),
+    ))
+}
+
+/// The ACL file (every user of `chorus acl`, plus [`bench_user`]) with a random
+/// password per user, written to `dir/users.acl`; returns its path and the passwords by
+/// variable name.
+fn write_acl_file(dir: &Path) -> Result<(PathBuf, BTreeMap<String, String>), BenchError> {
+    let pools: Vec<String> = POOLS.iter().map(|p| (*p).to_owned()).collect();
+    let topology = Topology::new(&pools);
+    let bench = bench_user(&topology);
+    let mut passwords = BTreeMap::new();
+    for user in acl::users(&topology).iter().chain([&bench]) {
+        passwords.insert(user.password_env(), random_password()?);
+    }
+    let mut text =
+        acl::file(&topology, |var| passwords.get(var).cloned()).map_err(|e| BenchError::Spawn {
+            what: "the ACL file".into(),
+            reason: e.to_string(),
+        })?;
+    text.push_str(&bench.line(passwords.get(&bench.password_env()).map(String::as_str)));
+    text.push('\n');
+    let path = dir.join("users.acl");
+    std::fs::write(&path, text).map_err(|e| BenchError::Spawn {
+        what: "the ACL file".into(),
+        reason: e.to_string(),
+    })?;
+    Ok((path, passwords))
 }
 
 impl Cluster {
@@ -68,18 +240,50 @@ impl Cluster {
             keep_logs: opts.keep_logs,
             stopped: false,
             redis_url: opts.redis_url.clone(),
+            client_url: opts.redis_url.clone(),
+            tls_ca_file: None,
         };
+        let mut passwords = BTreeMap::new();
         if opts.spawn_redis {
             let port = free_port();
             let mut cmd = Command::new(chorus_testkit::redis_server_binary());
-            cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            cmd.args(["--bind", "127.0.0.1"])
                 .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
                 .arg("--dir")
                 .arg(&cluster.dir);
+            let scheme = if opts.tls {
+                let (ca, cert, key) = make_certificates(&cluster.dir)?;
+                cmd.args(["--port", "0", "--tls-port", &port.to_string()])
+                    .arg("--tls-cert-file")
+                    .arg(&cert)
+                    .arg("--tls-key-file")
+                    .arg(&key)
+                    .arg("--tls-ca-cert-file")
+                    .arg(&ca)
+                    .args(["--tls-auth-clients", "no"]);
+                cluster.tls_ca_file = Some(ca.to_string_lossy().into_owned());
+                "rediss"
+            } else {
+                cmd.args(["--port", &port.to_string()]);
+                "redis"
+            };
+            let mut credentials = String::new();
+            if opts.acl {
+                let (path, pw) = write_acl_file(&cluster.dir)?;
+                cmd.arg("--aclfile").arg(&path);
+                let bench_pw = pw
+                    .get(&acl::password_env(BENCH_USER))
+                    .cloned()
+                    .unwrap_or_default();
+                credentials = format!("{BENCH_USER}:{bench_pw}@");
+                passwords = pw;
+            }
             cluster.spawn("redis-server", cmd)?;
-            cluster.redis_url = format!("redis://127.0.0.1:{port}");
+            cluster.redis_url = format!("{scheme}://127.0.0.1:{port}");
+            cluster.client_url = format!("{scheme}://{credentials}127.0.0.1:{port}");
+            let check = cluster.client_settings(&BusSettings::default());
             wait_until(Duration::from_secs(10), "redis-server", || {
-                redis_answers(&cluster.redis_url, Duration::from_millis(200))
+                redis_answers(&check, Duration::from_millis(500))
             })
             .await?;
         }
@@ -104,7 +308,10 @@ impl Cluster {
             }
         }
         let chorus = binary(&opts.bin_dir, "chorus")?;
-        let env = launcher::role_env(&cluster.redis_url, math_port, date_port);
+        let mut env = launcher::role_env(&cluster.redis_url, math_port, date_port);
+        if let Some(ca) = &cluster.tls_ca_file {
+            env.insert("CHORUS__BUS__TLS_CA_FILE".into(), ca.clone());
+        }
         let mut roles: Vec<(String, &str, Option<&str>)> =
             ["chief", "planner", "router", "synthesizer", "verifier"]
                 .iter()
@@ -115,10 +322,39 @@ impl Cluster {
         }
         roles.push(("pool-date".into(), "pool", Some("date")));
         for (name, role, pool) in roles {
+            let mut env = env.clone();
+            if opts.acl {
+                let user = Role::parse(role, pool)
+                    .map(|r| acl::user_of(&r))
+                    .map_err(|e| BenchError::Spawn {
+                        what: name.clone(),
+                        reason: e.to_string(),
+                    })?;
+                let var = acl::password_env(&user);
+                let password = passwords.get(&var).cloned().unwrap_or_default();
+                env.insert("CHORUS__BUS__REDIS_USER".into(), user);
+                env.insert("CHORUS__BUS__REDIS_PASSWORD_ENV".into(), var.clone());
+                env.insert(var, password);
+            }
             let cmd = launcher::role(&chorus, role, pool, &env, &opts.log_filter);
             cluster.spawn(&name, cmd)?;
         }
         Ok(cluster)
+    }
+
+    /// `base` with the Redis the benchmark's client uses: the URL (with ACLs, the
+    /// `bench` user and its password in it, and no other user) and the TLS CA file.
+    pub fn client_settings(&self, base: &BusSettings) -> BusSettings {
+        let mut out = base.clone();
+        out.redis_url = self.client_url.clone();
+        if self.client_url != self.redis_url {
+            out.redis_user = None;
+            out.redis_password_env = None;
+        }
+        if let Some(ca) = &self.tls_ca_file {
+            out.tls_ca_file = Some(ca.clone());
+        }
+        out
     }
 
     fn spawn(&mut self, name: &str, cmd: Command) -> Result<(), BenchError> {
@@ -205,4 +441,31 @@ where
         what: what.into(),
         reason: format!("not ready within {limit:?}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bench_user_is_the_client_plus_reading_every_topic_and_info() {
+        let topology = Topology::new(&["math".into(), "date".into()]);
+        let user = bench_user(&topology);
+        assert_eq!(user.name, BENCH_USER);
+        assert!(user.commands.contains(&"info"));
+        assert!(user.commands.contains(&"xrevrange"));
+        for read in [
+            "%R~math_task",
+            "%R~date_result",
+            "%R~tool_request",
+            "%R~final_report",
+        ] {
+            assert!(user.keys.contains(&read.to_owned()), "{read}: {user:?}");
+        }
+        assert!(user.keys.contains(&"~task_available".to_owned()));
+        for never in ["flushall", "config", "keys", "acl", "xgroup|create", "del"] {
+            assert!(!user.commands.contains(&never), "{never}");
+        }
+        assert!(!user.keys.iter().any(|k| k == "~chorus:task:*" || k == "~*"));
+    }
 }

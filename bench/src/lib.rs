@@ -64,6 +64,16 @@ pub struct BenchArgs {
     /// Keep the started processes' logs (their directory is printed at the end).
     #[arg(long)]
     pub keep_logs: bool,
+    /// Implies `--spawn`: Redis with the ACL file of `chorus acl` (random passwords), every
+    /// role on its own user, this client on a user `bench` (the `client` user's rights,
+    /// plus reading every topic and `INFO`).
+    #[arg(long)]
+    pub acl: bool,
+    /// Implies `--spawn`: Redis over TLS only (`--port 0 --tls-port …`), with a CA and a
+    /// server certificate made by `openssl` in the run's directory; every process
+    /// connects with `rediss://` and that CA.
+    #[arg(long)]
+    pub tls: bool,
 }
 
 /// The benchmark failed.
@@ -131,13 +141,20 @@ pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), Bench
         ));
     }
     let url = args.redis.clone();
+    let settings_at = |u: &str| {
+        let mut s = settings.bus.clone();
+        s.redis_url = u.to_owned();
+        s
+    };
     let spawn_redis = args.spawn
+        || args.acl
+        || args.tls
         || match &url {
             None => true,
-            Some(u) => !redis_answers(u, Duration::from_millis(500)).await,
+            Some(u) => !redis_answers(&settings_at(u), Duration::from_millis(500)).await,
         };
     let mut cluster = None;
-    let redis_url = if spawn_redis {
+    let client_settings = if spawn_redis {
         let bin_dir = std::env::current_exe()
             .ok()
             .and_then(|p| p.parent().map(PathBuf::from))
@@ -149,17 +166,19 @@ pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), Bench
             log_filter: args.agent_log.clone(),
             keep_logs: args.keep_logs,
             math_replicas: args.math_replicas,
+            acl: args.acl,
+            tls: args.tls,
         };
         let c = Cluster::start(&opts).await?;
-        let u = c.redis_url.clone();
+        let s = c.client_settings(&settings.bus);
         cluster = Some(c);
-        u
+        s
     } else {
-        url.unwrap_or_default()
+        settings_at(&url.unwrap_or_default())
     };
     // Ctrl-C or SIGTERM still stops every process this run started.
     let result = tokio::select! {
-        r = measure(&args, settings, &redis_url, cluster.as_mut()) => r,
+        r = measure(&args, settings, client_settings, cluster.as_mut()) => r,
         _ = chorus_agents::runtime::stop_signal() => Err(BenchError::Interrupted),
     };
     if let Some(c) = cluster {
@@ -177,15 +196,14 @@ pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), Bench
 async fn measure(
     args: &BenchArgs,
     settings: &Settings,
-    redis_url: &str,
+    mut bus_settings: chorus_bus::BusSettings,
     mut cluster: Option<&mut Cluster>,
 ) -> Result<BenchReport, BenchError> {
-    let mut bus_settings = settings.bus.clone();
-    bus_settings.redis_url = redis_url.to_owned();
     // The client reads reports of many tasks per round trip.
     bus_settings.batch_count = bus_settings.batch_count.max(1024);
+    let redis_url = bus_settings.redacted_url();
+    let mut info = RedisInfo::connect(&bus_settings, Duration::from_secs(2)).await?;
     let bus = RedisBus::connect(bus_settings).await?;
-    let mut info = RedisInfo::connect(redis_url, Duration::from_secs(2)).await?;
     let mut load = load::Load {
         query: args.query.clone(),
         tasks: 1,
@@ -257,7 +275,7 @@ async fn measure(
         query: args.query.clone(),
         tasks: args.tasks,
         concurrency: args.concurrency,
-        redis_url: redis_url.to_owned(),
+        redis_url,
         spawned: cluster.is_some(),
         latency,
         elapsed: measured.elapsed,
