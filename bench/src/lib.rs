@@ -85,9 +85,6 @@ pub enum BenchError {
     /// The benchmark's own Redis connection failed.
     #[error("redis: {0}")]
     Redis(String),
-    /// The Redis URL cannot be used.
-    #[error("unsupported Redis URL {0:?} (use redis://[user:password@]host[:port])")]
-    Url(String),
     /// A process or resource could not be started.
     #[error("could not start {what}: {reason}")]
     Spawn {

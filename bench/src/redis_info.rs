@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use chorus_bus::BusSettings;
+use redis::AsyncConnectionConfig;
 use redis::aio::MultiplexedConnection;
-use redis::{AsyncConnectionConfig, Client, IntoConnectionInfo};
 
 use super::BenchError;
 
@@ -31,7 +31,7 @@ impl RedisInfo {
         settings: &BusSettings,
         timeout: Duration,
     ) -> Result<RedisInfo, BenchError> {
-        let client = client(settings)?;
+        let client = chorus_bus_redis::client(settings)?;
         let config = AsyncConnectionConfig::new()
             .set_connection_timeout(Some(timeout))
             .set_response_timeout(Some(timeout));
@@ -75,46 +75,6 @@ impl RedisInfo {
         };
         Ok((field("used_cpu_user") + field("used_cpu_sys")) * 1000.0)
     }
-}
-
-/// The `redis` client for `settings` (see [`RedisInfo::connect`]).
-fn client(settings: &BusSettings) -> Result<Client, BenchError> {
-    let bad_url = || BenchError::Url(settings.redacted_url());
-    let mut info = settings
-        .redis_url
-        .as_str()
-        .into_connection_info()
-        .map_err(|_| bad_url())?;
-    let mut redis = info.redis_settings().clone();
-    if let Some(user) = &settings.redis_user {
-        redis = redis.set_username(user);
-    }
-    if let Some(password) = settings.redis_password()? {
-        redis = redis.set_password(password);
-    }
-    info = info.set_redis_settings(redis);
-    if !settings.redis_url.starts_with("rediss://") {
-        return Client::open(info).map_err(|_| bad_url());
-    }
-    let read = |path: &str| {
-        std::fs::read(path).map_err(|e| BenchError::Redis(format!("cannot read {path}: {e}")))
-    };
-    let root_cert = settings.tls_ca_file.as_deref().map(read).transpose()?;
-    let client_tls = match (&settings.tls_cert_file, &settings.tls_key_file) {
-        (Some(cert), Some(key)) => Some(redis::ClientTlsConfig {
-            client_cert: read(cert)?,
-            client_key: read(key)?,
-        }),
-        _ => None,
-    };
-    Client::build_with_tls(
-        info,
-        redis::TlsCertificates {
-            client_tls,
-            root_cert,
-        },
-    )
-    .map_err(redis_error)
 }
 
 /// `cmdstat_xadd:calls=12,usec=…` lines → `{"xadd": 12}`.

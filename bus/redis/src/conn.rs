@@ -27,8 +27,10 @@ impl From<SetupError> for BusError {
 
 /// The client for `settings`: the URL, the ACL user and the password read from the
 /// variable `bus.redis_password_env` names, and for `rediss://` the CA file and the
-/// optional client certificate. No error here carries the password.
-pub(crate) fn client(settings: &BusSettings) -> Result<Client, BusError> {
+/// optional client certificate. No error here carries the password. Public (as
+/// `chorus_bus_redis::client`) for tools that need a connection of their own to the
+/// same Redis, as the bus would make it (the benchmark's `INFO` reader).
+pub fn client(settings: &BusSettings) -> Result<Client, BusError> {
     let url = settings.redacted_url();
     let invalid =
         |what: String| -> BusError { SetupError(format!("{what} (redis_url {url})")).into() };

@@ -21,6 +21,7 @@ use async_trait::async_trait;
 use redis::aio::ConnectionManager;
 use redis::{Client, Script};
 
+pub use conn::client;
 pub use error::RedisBusError;
 pub use publish::DATA_FIELD;
 pub use store::RedisStore;
