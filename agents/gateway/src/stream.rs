@@ -48,7 +48,8 @@ use tokio_stream::wrappers::ReceiverStream;
 use super::{ApiError, ApiState, NewTask};
 use chorus_agents::report;
 
-/// Extra time past the deadline before the stream gives up.
+/// Extra time past the deadline before a follower of a task (the stream, the OpenAI and
+/// A2A doors) gives up.
 pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
 /// Longest wait for the next tokens before looking for the report again.
@@ -100,30 +101,13 @@ pub async fn chat_stream(
             None => (None, super::tasks::open_question(&api, &task).await?),
         },
     };
-    let (tx, rx) = mpsc::channel(64);
-    let follow = Follow {
-        task,
-        tx,
-        bus: api.bus.clone(),
-        tokens: api.tokens,
-        plan: None,
-        results: HashMap::new(),
-        writing: match done {
-            Some(_) => Writing::Done,
-            None => Writing::NotStarted,
-        },
-        report: done,
-        shown: None,
-        until: Instant::now() + api.deadline + GRACE,
-        waits: api.answer_timeout + api.deadline + GRACE,
-        asked: 0,
-    };
+    let (follow, rx) = Follow::new(&api, task, done, 0);
     tokio::spawn(follow.run(progress, waiting));
     Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
 }
 
 /// Where the live report is.
-pub(crate) enum Writing {
+enum Writing {
     /// Not yet: the steps are not all final.
     NotStarted,
     /// The task's token stream is being relayed.
@@ -134,27 +118,61 @@ pub(crate) enum Writing {
 
 /// One task followed for one client.
 pub(crate) struct Follow {
-    pub(crate) task: TaskId,
-    pub(crate) tx: Tx,
-    pub(crate) bus: Arc<dyn Bus>,
+    task: TaskId,
+    tx: Tx,
+    bus: Arc<dyn Bus>,
     /// Whether a model writes reports (so the client gets `token` events).
-    pub(crate) tokens: bool,
-    pub(crate) plan: Option<PlanReady>,
-    pub(crate) results: HashMap<StepId, StepResult>,
-    pub(crate) report: Option<FinalReport>,
-    pub(crate) writing: Writing,
+    tokens: bool,
+    plan: Option<PlanReady>,
+    results: HashMap<StepId, StepResult>,
+    report: Option<FinalReport>,
+    writing: Writing,
     /// The text the client was shown by `token` and `replace` events, if any.
-    pub(crate) shown: Option<String>,
+    shown: Option<String>,
     /// When the stream gives up waiting for the report (`error`).
-    pub(crate) until: Instant,
+    until: Instant,
     /// How long the stream waits, from a question, for the report: the answer timeout
     /// (the task's deadline is paused meanwhile), then the task's deadline, plus grace.
-    pub(crate) waits: Duration,
+    waits: Duration,
     /// The number of the last question shown (0: none).
-    pub(crate) asked: u32,
+    asked: u32,
 }
 
 impl Follow {
+    /// A follower of `task` for one client of `api`, and the receiver of its events:
+    /// `report` when the task's report is out already (it is the whole stream), `asked`
+    /// the number of the last question already answered (0: none). It waits the task's
+    /// deadline for the report, and from a question the answer timeout too.
+    pub(crate) fn new(
+        api: &ApiState,
+        task: TaskId,
+        report: Option<FinalReport>,
+        asked: u32,
+    ) -> (Follow, mpsc::Receiver<Result<Event, Infallible>>) {
+        let (tx, rx) = mpsc::channel(64);
+        let follow = Follow {
+            task,
+            tx,
+            bus: api.bus.clone(),
+            tokens: api.tokens,
+            plan: None,
+            results: HashMap::new(),
+            writing: match report {
+                Some(_) => Writing::Done,
+                None => Writing::NotStarted,
+            },
+            report,
+            shown: None,
+            until: Instant::now() + api.deadline + GRACE,
+            waits: api.answer_timeout + api.deadline + GRACE,
+            asked,
+        };
+        (follow, rx)
+    }
+
+    /// Sends the task's events until its report (or the time is up, or the client went
+    /// away): `accepted`, then the question `waiting` when the task is paused on one,
+    /// then what `progress` brings.
     pub(crate) async fn run(
         mut self,
         mut progress: broadcast::Receiver<Arc<Message>>,

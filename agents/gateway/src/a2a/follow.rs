@@ -15,7 +15,6 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::Duration;
 
 use chorus_bus::{ClarificationNeeded, FinalReport, Message, Payload, PlanReady, StepOutcome};
 use chrono::{DateTime, Utc};
@@ -26,9 +25,7 @@ use super::errors::RpcError;
 use super::state::{self, Phase};
 use super::wire;
 use crate::ApiState;
-
-/// Extra time past the deadline before a follower gives up (as `POST /chat/stream`).
-const GRACE: Duration = Duration::from_secs(2);
+use crate::stream::GRACE;
 
 /// Every task's progress, as the hub broadcasts it.
 pub(crate) type Progress = Receiver<Arc<Message>>;

@@ -12,13 +12,12 @@ use axum::response::sse::Sse;
 use chorus_bus::{ClarificationNeeded, FinalReport, Message, TaskId};
 use futures::StreamExt;
 use serde::Deserialize;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
-use tokio::time::Instant;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::ApiState;
-use crate::stream::{Follow, GRACE, Writing};
+use crate::stream::Follow;
 
 /// What happened to the task, as far as a chat completion cares.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,24 +67,7 @@ impl Following {
         asked: u32,
         report: Option<FinalReport>,
     ) -> Following {
-        let (tx, rx) = mpsc::channel(64);
-        let follow = Follow {
-            task,
-            tx,
-            bus: api.bus.clone(),
-            tokens: api.tokens,
-            plan: None,
-            results: Default::default(),
-            writing: match report {
-                Some(_) => Writing::Done,
-                None => Writing::NotStarted,
-            },
-            report,
-            shown: None,
-            until: Instant::now() + api.deadline + GRACE,
-            waits: api.answer_timeout + api.deadline + GRACE,
-            asked,
-        };
+        let (follow, rx) = Follow::new(api, task, report, asked);
         let follower = tokio::spawn(follow.run(progress, None));
         let events = Sse::new(ReceiverStream::new(rx))
             .into_response()
