@@ -142,9 +142,18 @@ pub fn unanswered(question: &str, options: &[chorus_bus::AnswerOption], language
             "No answer came to my question, so the request was not carried out.\n\n**Question:** {question}"
         )
     };
-    for (i, o) in options.iter().enumerate() {
-        text.push_str(&format!("\n{}. {}", i + 1, o.label));
-    }
+    text.push_str(&numbered_options(options));
     text.push('\n');
     text
+}
+
+/// A question's options as a reader picks one: each on its own line (a line break
+/// before each), numbered from 1 — "\n1. 3 April 2026\n2. 4 March 2026"; empty
+/// without options.
+pub fn numbered_options(options: &[chorus_bus::AnswerOption]) -> String {
+    options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| format!("\n{}. {}", i + 1, o.label))
+        .collect()
 }

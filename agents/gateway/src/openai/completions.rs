@@ -95,9 +95,9 @@ pub fn question_text(question: &ClarificationNeeded) -> String {
     let mut text = question.question.trim_end().to_owned();
     if !question.options.is_empty() {
         text.push('\n');
-        for (i, option) in question.options.iter().enumerate() {
-            text.push_str(&format!("\n{}. {}", i + 1, option.label));
-        }
+        text.push_str(&chorus_heuristic::messages::numbered_options(
+            &question.options,
+        ));
     }
     text
 }
