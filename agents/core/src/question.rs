@@ -127,9 +127,19 @@ impl TaskState {
     /// The question the task is paused on: asked, and settled by neither an answer nor
     /// the answer timeout.
     pub async fn open_question(&self, task: &str) -> Result<Option<ClarificationNeeded>, BusError> {
-        let Some(w) = self.waiting(task).await? else {
-            return Ok(None);
-        };
+        match self.waiting(task).await? {
+            Some(w) => self.still_open(task, w).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The question of `w` (the task's record, read already) while no answer or
+    /// timeout has settled it.
+    pub async fn still_open(
+        &self,
+        task: &str,
+        w: Waiting,
+    ) -> Result<Option<ClarificationNeeded>, BusError> {
         let open = self.settled(task, w.question.number).await?.is_none();
         Ok(open.then_some(w.question))
     }

@@ -85,14 +85,15 @@ pub(crate) async fn snapshot(api: &ApiState, id: &str) -> Result<Option<Snapshot
             None => return Ok(None),
         },
     };
-    let phase = if let Some(report) = state.report(id).await? {
-        Phase::Done(report)
-    } else if let Some(question) = state.open_question(id).await? {
-        Phase::Asking(question)
-    } else if waiting.is_some() || state.plan(id).await?.is_some() {
-        Phase::Working
-    } else {
-        Phase::Submitted
+    let phase = match (state.report(id).await?, waiting) {
+        (Some(report), _) => Phase::Done(report),
+        // The record read above, not read again: is its question still open?
+        (None, Some(w)) => match state.still_open(id, w).await? {
+            Some(question) => Phase::Asking(question),
+            None => Phase::Working,
+        },
+        (None, None) if state.plan(id).await?.is_some() => Phase::Working,
+        (None, None) => Phase::Submitted,
     };
     Ok(Some(Snapshot {
         task_id: id.to_owned(),
