@@ -126,6 +126,8 @@ pub struct Settings {
     pub llm: chorus_llm::LlmSettings,
     /// The Chief's HTTP doors: bearer tokens and a rate limit (both off by default).
     pub http: HttpSettings,
+    /// Metrics and traces: where `/metrics` is served, where traces go (off by default).
+    pub telemetry: chorus_telemetry::TelemetrySettings,
 }
 
 impl Default for Settings {
@@ -153,6 +155,7 @@ impl Default for Settings {
             pools,
             llm: Default::default(),
             http: Default::default(),
+            telemetry: Default::default(),
         }
     }
 }

@@ -1,0 +1,1 @@
+//! Prometheus metrics: the `chorus_` families of one process (to be built).

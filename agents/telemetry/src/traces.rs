@@ -1,0 +1,1 @@
+//! OpenTelemetry traces (to be built).
