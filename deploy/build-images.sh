@@ -9,14 +9,17 @@
 #                 deploy/images/{chorus-init-secrets,with-redis-password}
 #   redis image   FROM scratch + this machine's redis-server and redis-cli the same way,
 #                 /bin/sh and deploy/images/redis-cli-as (TLS + ACL user)
+#   prometheus    FROM scratch + this machine's prometheus and promtool (Debian's
+#     image       package) and its web assets; the settings are deploy/prometheus/
 #
 #   deploy/build-images.sh [PROFILE]       PROFILE: release (default) or debug;
 #                                          also CHORUS_PROFILE
 #
-# Env: CHORUS_IMAGE (chorus:latest), REDIS_IMAGE (redis:7-bookworm) — the tags the compose
+# Env: CHORUS_IMAGE (chorus:latest), REDIS_IMAGE (redis:7-bookworm), PROMETHEUS_IMAGE
+# (chorus-prometheus:latest) — the tags the compose
 # file uses, so `docker-compose up` runs unchanged; CARGO_TARGET_DIR (target); CHORUS_BIN
 # (a directory holding the three binaries, overrides PROFILE). Missing binaries are built
-# with cargo; a missing redis-server is installed with apt-get.
+# with cargo; a missing redis-server or prometheus is installed with apt-get.
 # The published image is deploy/Dockerfile (standard base images; needs a registry).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +28,7 @@ here=$root/deploy
 profile=${1:-${CHORUS_PROFILE:-release}}
 chorus_image=${CHORUS_IMAGE:-chorus:latest}
 redis_image=${REDIS_IMAGE:-redis:7-bookworm}
+prometheus_image=${PROMETHEUS_IMAGE:-chorus-prometheus:latest}
 bins=(chorus chorus-mcp-math chorus-mcp-date)
 
 say() { echo "build-images: $*" >&2; }
@@ -49,13 +53,18 @@ if [ "$missing" = 1 ]; then
   (cd "$root" && cargo build --locked --workspace --bins "${flag[@]}")
 fi
 
-# --- redis-server / redis-cli from this machine --------------------------------------
-if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
-  say "redis-server missing; installing it with apt-get"
-  sudo=(); [ "$(id -u)" = 0 ] || sudo=(sudo)
+# --- redis-server, redis-cli and prometheus from this machine ------------------------
+# apt_install COMMAND PACKAGE: installs PACKAGE when COMMAND is missing.
+apt_install() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  say "$1 missing; installing $2 with apt-get"
+  local sudo=(); [ "$(id -u)" = 0 ] || sudo=(sudo)
   "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq redis-server >/dev/null
-fi
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$2" >/dev/null
+}
+apt_install redis-server redis-server
+apt_install redis-cli redis-tools
+apt_install prometheus prometheus
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/chorus-images.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -142,6 +151,19 @@ mkdir -p "$ctx/data"
 build "$redis_image" "$here/images/redis.Dockerfile" "$ctx"
 say "$redis_image from $(command -v redis-server) ($(redis-server --version | grep -oE 'v=[^ ]+'))"
 
+ctx=$work/prometheus
+add_elf "$ctx/rootfs" "$(command -v prometheus)" /usr/local/bin/prometheus
+add_elf "$ctx/rootfs" "$(command -v promtool)" /usr/local/bin/promtool
+if [ -d /usr/share/prometheus/web ]; then
+  mkdir -p "$ctx/rootfs/usr/share/prometheus"
+  cp -rL /usr/share/prometheus/web "$ctx/rootfs/usr/share/prometheus/"
+fi
+common_files "$ctx/rootfs" 65534 nobody /prometheus
+rmdir "$ctx/rootfs/prometheus"
+mkdir -p "$ctx/data"
+build "$prometheus_image" "$here/images/prometheus.Dockerfile" "$ctx"
+say "$prometheus_image from $(command -v prometheus) ($(prometheus --version 2>&1 | head -1 | grep -oE 'version [^ ]+'))"
+
 # The images must run: the binaries find their libraries and start.
 docker run --rm "$chorus_image" chorus --help >/dev/null || die "$chorus_image: chorus --help failed"
 docker run --rm "$chorus_image" chorus-mcp-math --version >/dev/null || die "$chorus_image: chorus-mcp-math failed"
@@ -151,4 +173,6 @@ docker run --rm "$redis_image" redis-cli --version >/dev/null || die "$redis_ima
 docker run --rm "$chorus_image" openssl version >/dev/null || die "$chorus_image: openssl failed"
 docker run --rm "$chorus_image" sh -c 'tr a b </dev/null && cat /dev/null' || die "$chorus_image: sh/coreutils failed"
 docker run --rm "$redis_image" sh -c 'exit 0' || die "$redis_image: sh failed"
-say "done in $(($(date +%s) - start))s: $chorus_image, $redis_image"
+docker run --rm "$prometheus_image" --version >/dev/null 2>&1 || die "$prometheus_image: prometheus --version failed"
+docker run --rm --entrypoint promtool "$prometheus_image" --version >/dev/null 2>&1 || die "$prometheus_image: promtool failed"
+say "done in $(($(date +%s) - start))s: $chorus_image, $redis_image, $prometheus_image"

@@ -7,7 +7,9 @@
 #   the ACL user `client`; `watcher` for XLEN/XPENDING) and one through the HTTP API
 #   from the host with the token, scales the math pool to 3 and runs CHORUS_SMOKE_TASKS (300)
 #   tasks while killing one math container, restarts Redis and sends more, and checks
-#   that every task has exactly one final report with the right value. Always cleans up.
+#   that every task has exactly one final report with the right value; then asks the
+#   compose file's Prometheus for its targets (every one up, every service scraped) and
+#   for `chorus_` series, and the Chief for its web view. Always cleans up.
 #
 #   deploy/smoke.sh                      # from any directory
 #   CHORUS_PROFILE=debug deploy/smoke.sh # use target/debug binaries (default: release)
@@ -22,6 +24,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export CHORUS_PROFILE=${CHORUS_PROFILE:-release}
 export CHORUS_IMAGE=${CHORUS_IMAGE:-chorus:latest}
 export REDIS_IMAGE=${REDIS_IMAGE:-redis:7-bookworm}
+export PROMETHEUS_IMAGE=${PROMETHEUS_IMAGE:-chorus-prometheus:latest}
 project=${CHORUS_SMOKE_PROJECT:-chorus-smoke}
 load=${CHORUS_SMOKE_TASKS:-300}
 work=$(mktemp -d "${TMPDIR:-/tmp}/chorus-smoke.XXXXXX")
@@ -83,6 +86,7 @@ free_port() {
 }
 export CHORUS_HTTP_PORT=${CHORUS_HTTP_PORT:-$(free_port 18080)}
 export CHORUS_REDIS_PORT=${CHORUS_REDIS_PORT:-$(free_port 16379)}
+export CHORUS_PROMETHEUS_PORT=${CHORUS_PROMETHEUS_PORT:-$(free_port 19090)}
 export CHORUS_CLAIM_IDLE_MS=${CHORUS_CLAIM_IDLE_MS:-3000}
 export CHORUS_LOG=${CHORUS_LOG:-info}
 
@@ -340,6 +344,49 @@ check after-pub 35
 [ "$(docker exec "$(redis_ctr)" redis-cli --tls --cacert /secrets/ca.crt ping 2>&1)" != PONG ] ||
   fail "the default user answers after the Redis restart"
 say "Redis restart: TLS and ACL kept, data kept ($before -> $after reports), new tasks answered"
+
+# 6. Prometheus: every target up (each role, pool replica, MCP server), chorus_ series
+# from every job, and the Chief's count of completed tasks.
+prom=http://127.0.0.1:$CHORUS_PROMETHEUS_PORT
+jobs="chief planner router synthesizer verifier pool-math pool-date mcp-math mcp-date"
+# targets_up: every active target up, and each job has one.
+targets_up() {
+  curl -sf -m 3 "$prom/api/v1/targets?state=active" >"$work/targets.json" || return 1
+  jq -e '[.data.activeTargets[] | select(.health != "up")] | length == 0' "$work/targets.json" >/dev/null || return 1
+  local j
+  for j in $jobs; do
+    jq -e --arg j "$j" '[.data.activeTargets[] | select(.labels.job == $j)] | length >= 1' "$work/targets.json" >/dev/null || return 1
+  done
+}
+# promql QUERY: the query's result vector as JSON.
+promql() { curl -sf -m 3 --get "$prom/api/v1/query" --data-urlencode "query=$1" | jq -c '.data.result'; }
+# series_from_every_job: chorus_ series scraped from each job.
+series_from_every_job() {
+  local have j
+  have=$(promql 'count by (job) ({__name__=~"chorus_.+"})' | jq -r '.[].metric.job')
+  for j in $jobs; do grep -qx "$j" <<<"$have" || return 1; done
+}
+# completed_counted N: the Chief counted at least N completed tasks.
+completed_counted() {
+  local n
+  n=$(promql 'sum(chorus_tasks_finished_total{status="completed"})' | jq -r '.[0].value[1] // 0')
+  [ "${n%.*}" -ge "$1" ]
+}
+if ! (wait_for 60 "every Prometheus target up" targets_up); then
+  jq -r '.data.activeTargets[] | "\(.labels.job) \(.scrapeUrl) \(.health) \(.lastError)"' "$work/targets.json" >&2 || true
+  fail "Prometheus targets not all up"
+fi
+wait_for 60 "chorus_ series from every job in Prometheus" series_from_every_job
+wait_for 60 "Prometheus counting the completed tasks" completed_counted "$tasks"
+up=$(jq '.data.activeTargets | length' "$work/targets.json")
+say "Prometheus: $up targets up (every service, 3 math replicas), chorus_ series from every job, >= $tasks completed tasks counted"
+
+# 7. The web view: the page and its script come from the Chief, without a token.
+if [ "$http_ok" = 1 ]; then
+  curl -sf -m 5 "$http/ui" | grep -qi '<html' || fail "GET /ui: no page"
+  curl -sf -m 5 "$http/metrics" | grep -q '^chorus_' || fail "GET /metrics on the Chief: no chorus_ series"
+  say "web view: /ui served by the Chief; /metrics on the Chief's port"
+fi
 
 if [ "$duplicates" != 0 ] || [ "$lost" != 0 ] || [ "$wrong" != 0 ]; then
   fail "duplicates=$duplicates lost=$lost wrong=$wrong"
