@@ -93,6 +93,27 @@ pub struct AckToken {
     pub entry_id: String,
 }
 
+/// How long a topic's stream is and what its consumer groups have pending (a sample,
+/// for metrics and dashboards).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamStats {
+    /// The stream.
+    pub topic: Topic,
+    /// Entries in the stream (Redis: `XLEN`); 0 when it does not exist.
+    pub length: u64,
+    /// Each consumer group on the stream with its pending count, by group name.
+    pub groups: Vec<GroupStats>,
+}
+
+/// One consumer group of a stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupStats {
+    /// The group (a role's consumer-group name).
+    pub group: String,
+    /// Entries delivered to the group and not yet acked (Redis: `XINFO GROUPS` pending).
+    pub pending: u64,
+}
+
 /// A role's consumer on one or more streams.
 #[async_trait]
 pub trait Subscriber: Send {
@@ -211,6 +232,17 @@ pub trait Bus: Send + Sync {
 
     /// The last `count` messages of a topic's stream, oldest first (undecodable entries skipped).
     async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError>;
+
+    /// The length and per-group pending counts of each topic's stream, in `topics`'
+    /// order, in one or two round trips; a stream that does not exist has length 0 and
+    /// no groups. A bus that cannot tell (a decorator that does not pass it on) says so
+    /// with an error.
+    async fn stream_stats(&self, topics: &[Topic]) -> Result<Vec<StreamStats>, BusError> {
+        let _ = topics;
+        Err(BusError::Transport(
+            "this bus does not report stream stats".into(),
+        ))
+    }
 
     /// Appends `tokens`, in order, to `task`'s report token stream ([`crate::tokens`]),
     /// in one round trip: the stream is capped near

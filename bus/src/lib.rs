@@ -22,7 +22,10 @@ pub mod store;
 pub mod tokens;
 pub mod topic;
 
-pub use bus::{AckToken, Bus, Delivery, IngressFeed, Subscriber, Subscription, Watcher};
+pub use bus::{
+    AckToken, Bus, Delivery, GroupStats, IngressFeed, StreamStats, Subscriber, Subscription,
+    Watcher,
+};
 pub use envelope::{CONTRACT_VERSION, Decoded, Message, TraceContext};
 pub use error::{BusError, DecodeError};
 pub use ids::{Deadline, StepId, TaskId, now_ms, now_us};

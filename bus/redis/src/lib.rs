@@ -9,6 +9,7 @@ mod groups;
 mod ingress;
 mod publish;
 mod reply;
+mod stats;
 mod store;
 mod subscriber;
 mod tokens;
@@ -399,6 +400,15 @@ impl Bus for RedisBus {
                     .map(|d| d.into_message())
             })
             .collect())
+    }
+
+    async fn stream_stats(
+        &self,
+        topics: &[Topic],
+    ) -> Result<Vec<chorus_bus::StreamStats>, BusError> {
+        stats::stream_stats(&mut self.shared.conn(), topics)
+            .await
+            .map_err(bus_err)
     }
 
     async fn append_tokens(

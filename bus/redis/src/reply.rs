@@ -181,6 +181,18 @@ pub(crate) fn consumers(v: &Value) -> Vec<ConsumerInfo> {
         .collect()
 }
 
+/// The groups of an `XINFO GROUPS` reply: name and pending count.
+pub(crate) fn groups(v: &Value) -> Vec<(String, i64)> {
+    items(v)
+        .iter()
+        .filter_map(|g| {
+            let fields = pairs(g);
+            let get = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+            Some((text(get("name")?)?, int(get("pending")?)?))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -221,6 +221,17 @@ impl Log {
         self.entries.len()
     }
 
+    /// Each group's name and pending count, by name.
+    pub(crate) fn groups_pending(&self) -> Vec<(String, usize)> {
+        let mut groups: Vec<_> = self
+            .groups
+            .iter()
+            .map(|(name, g)| (name.clone(), g.pending.len()))
+            .collect();
+        groups.sort();
+        groups
+    }
+
     /// Number of entries pending for `role`.
     pub(crate) fn pending_count(&self, role: &str) -> usize {
         self.groups.get(role).map_or(0, |g| g.pending.len())

@@ -16,7 +16,7 @@ use tokio::sync::{Notify, broadcast};
 
 pub use store::MemoryStore;
 
-use crate::bus::{Bus, IngressFeed, Subscriber, Subscription, Watcher};
+use crate::bus::{Bus, GroupStats, IngressFeed, StreamStats, Subscriber, Subscription, Watcher};
 use crate::envelope::Message;
 use crate::error::BusError;
 use crate::ids::TaskId;
@@ -327,6 +327,26 @@ impl Bus for MemoryBus {
                 Message::decode_on(topic, &data, Some(&id.to_string()))
                     .ok()
                     .map(|d| d.into_message())
+            })
+            .collect())
+    }
+
+    async fn stream_stats(&self, topics: &[Topic]) -> Result<Vec<StreamStats>, BusError> {
+        let logs = self.inner.logs();
+        Ok(topics
+            .iter()
+            .map(|topic| StreamStats {
+                topic: topic.clone(),
+                length: logs.get(topic).map_or(0, |l| l.len() as u64),
+                groups: logs.get(topic).map_or_else(Vec::new, |l| {
+                    l.groups_pending()
+                        .into_iter()
+                        .map(|(group, n)| GroupStats {
+                            group,
+                            pending: n as u64,
+                        })
+                        .collect()
+                }),
             })
             .collect())
     }
