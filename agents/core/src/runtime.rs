@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use chorus_bus::{AckToken, Bus, BusError, DecodeError, Delivery, Subscription, Topic};
+use chorus_telemetry::metrics::roles::{Handled, RoleMetrics};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tracing::{Instrument, debug, info_span, warn};
 
@@ -193,6 +194,7 @@ pub async fn run_loop(
 ) -> Result<(), chorus_bus::BusError> {
     let role = sub.role.clone();
     let sub_consumer = sub.consumer.clone();
+    let metrics = RoleMetrics::new(&role, &sub.topics);
     let mut subscriber = bus.subscribe(sub).await?;
     let permits = Arc::new(Semaphore::new(max_in_flight.max(1)));
     let (ack_tx, ack_rx) = mpsc::unbounded_channel::<AckToken>();
@@ -226,6 +228,8 @@ pub async fn run_loop(
             }
             // Kept alive from here (a delivery may wait for a permit) until it is done.
             let taken = in_flight.take(delivery.ack_token());
+            let sent_us = delivery.message.timestamp_us;
+            let handling = metrics.received(&delivery.topic, delivery.deliveries, sent_us);
             let Ok(permit) = permits.clone().acquire_owned().await else {
                 break;
             };
@@ -240,6 +244,7 @@ pub async fn run_loop(
             tokio::spawn(
                 async move {
                     let handled = PERMIT.scope(slot.clone(), handler.handle(&delivery)).await;
+                    handling.finished(handled_as(&handled));
                     match handled {
                         Ok(()) => {
                             let _ = acks.send(delivery.ack_token());
@@ -341,6 +346,15 @@ async fn ack_loop(bus: Arc<dyn Bus>, role: String, mut rx: mpsc::UnboundedReceiv
             warn!(%role, error = %e, n = batch.len(), "ack failed; entries will be redelivered and deduplicated");
         }
         batch.clear();
+    }
+}
+
+/// How a handler's result is counted in the metrics.
+fn handled_as(handled: &Result<(), HandleError>) -> Handled {
+    match handled {
+        Ok(()) => Handled::Ok,
+        Err(HandleError::Permanent(_)) => Handled::Refused,
+        Err(HandleError::Transient(_)) => Handled::Pending,
     }
 }
 

@@ -16,6 +16,7 @@ use chorus_bus::{
     ClarificationAnswer, Deadline, Delivery, FinalReport, Message, Payload, ReportStatus,
     TaskCancel, TaskRequest, Topic, now_ms,
 };
+use chorus_telemetry::metrics::tasks as metrics;
 use tracing::{info, warn};
 
 use super::Ctx;
@@ -52,6 +53,7 @@ impl Chief {
             .deadline_ms
             .unwrap_or_else(|| Deadline::after(self.deadline));
         self.ctx.state.open(&msg.task_id, request, deadline).await?;
+        metrics::opened(msg.task_id.as_str(), msg.timestamp_us);
         Ok(())
     }
 
@@ -76,7 +78,12 @@ impl Chief {
         };
         let state = &self.ctx.state;
         match submit(self.ctx.bus.as_ref(), Some(state), &limits, submission).await {
-            Ok(_) => Ok(()),
+            Ok(accepted) => {
+                if accepted.fresh {
+                    metrics::accepted(metrics::Door::Stream);
+                }
+                Ok(())
+            }
             Err(SubmitError::Bus(e)) => Err(e.into()),
             Err(taken @ SubmitError::TaskIdTaken { .. }) => {
                 // The entry id makes the key: a redelivery writes no second letter.
@@ -315,6 +322,7 @@ impl Handler for Chief {
                 let task = &delivery.message.task_id;
                 self.ctx.state.put_report(task, report).await?;
                 self.ctx.state.close(task).await?;
+                metrics::reported(task.as_str(), report.status);
                 Ok(())
             }
             _ => Err(HandleError::not_handled("chief", &delivery.topic)),

@@ -289,6 +289,8 @@ impl PoolAgent {
         );
         let elapsed_us = started.elapsed().as_micros() as u64;
         announced?;
+        let took = std::time::Duration::from_micros(elapsed_us);
+        chorus_telemetry::metrics::tools::step(&self.pool, &task.tool, &outcome, took);
         if let StepOutcome::Failed { error, .. } = &outcome {
             warn!(tool = %task.tool, %error, "step failed");
         }
