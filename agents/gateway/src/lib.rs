@@ -136,6 +136,9 @@ pub fn app(state: ApiState) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(limiter, limit::limit))
         .layer(axum::middleware::from_fn_with_state(auth, auth::require))
+        // Added after the token and rate-limit layers, so open like /healthz: it holds
+        // no task data (docs/security.md).
+        .route("/metrics", get(chorus_telemetry::serve::metrics))
         .with_state(state)
 }
 
@@ -176,8 +179,13 @@ impl ApiState {
             from: self.instance.clone(),
             once: None,
         };
-        submit(self.bus.as_ref(), Some(&self.state), &limits, submission)
+        let accepted = submit(self.bus.as_ref(), Some(&self.state), &limits, submission)
             .await
-            .map_err(ApiError::from_submit)
+            .map_err(ApiError::from_submit)?;
+        if accepted.fresh {
+            use chorus_telemetry::metrics::tasks::{Door, accepted as counted};
+            counted(Door::Http);
+        }
+        Ok(accepted)
     }
 }

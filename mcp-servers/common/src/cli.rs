@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// without `Authorization: Bearer <token>` get 401 (`/healthz` stays open).
     #[arg(long, env = "CHORUS_MCP_TOKEN_ENV")]
     pub token_env: Option<String>,
+    /// Serve Prometheus metrics at `/metrics` on this address (e.g. 0.0.0.0:9464);
+    /// none when absent. Open, without a token: it holds counts, no call data.
+    #[arg(long, env = "CHORUS_MCP_METRICS_BIND", value_name = "ADDR")]
+    pub metrics_bind: Option<String>,
 }
 
 impl ServeArgs {
@@ -107,6 +111,7 @@ where
     S: ServerHandler,
     F: Fn() -> S + Send + Sync + 'static,
 {
+    crate::metrics::serve_if_asked(args.metrics_bind.as_deref()).await?;
     match args.transport {
         TransportKind::Stdio => serve_stdio(factory()).await,
         TransportKind::Http => {

@@ -42,6 +42,9 @@ pub enum ServeError {
     /// The stdio MCP session could not start.
     #[error("stdio MCP session failed: {0}")]
     Stdio(String),
+    /// `--metrics-bind` could not be bound.
+    #[error("metrics listener on {0}")]
+    Metrics(String),
 }
 
 /// Settings of the Streamable HTTP server.

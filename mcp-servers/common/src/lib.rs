@@ -14,6 +14,7 @@ pub mod args;
 pub mod cli;
 pub mod client;
 pub mod http;
+pub mod metrics;
 pub mod server;
 pub mod stdio;
 #[cfg(feature = "testing")]

@@ -29,7 +29,8 @@ macro_rules! tool_server {
                 name: &str,
                 arguments: &rmcp::model::JsonObject,
             ) -> rmcp::model::CallToolResult {
-                match $registry().iter().find(|(def, _)| def.name == name) {
+                let started = std::time::Instant::now();
+                let result = match $registry().iter().find(|(def, _)| def.name == name) {
                     Some((_, run)) => {
                         $crate::into_call_result(run(&$crate::args::Args::new(arguments)))
                     }
@@ -37,7 +38,9 @@ macro_rules! tool_server {
                         let defs: Vec<_> = $registry().iter().map(|(def, _)| def.clone()).collect();
                         $crate::tool::unknown_tool_result(name, &defs)
                     }
-                }
+                };
+                $crate::metrics::served($server_name, $registry(), name, &result, started);
+                result
             }
         }
 

@@ -26,11 +26,13 @@ pub async fn run(args: AgentArgs, settings: &Settings) -> anyhow::Result<()> {
         _ => None,
     };
     let (_, infra) = compose::connect_redis_patiently(settings).await;
+    let sampled = infra.bus.clone(); // the Redis bus itself, for stream stats
     let (trigger, shutdown) = Shutdown::new();
     tokio::spawn(async move {
         chorus_agents::runtime::stop_signal().await;
         trigger.trigger();
     });
+    compose::spawn_metrics(&role, sampled, settings, shutdown.clone()).await?;
     eprintln!("chorus {} ready", role.group());
     compose::run_with_doors(role, infra, settings, connector, shutdown).await?;
     Ok(())

@@ -132,6 +132,10 @@ async fn submit(api: &ApiState, chat: &Chat, session: &str) -> Result<TaskId, Op
         once: None,
     };
     let accepted = door::submit(api.bus.as_ref(), Some(&api.state), &limits, submission).await?;
+    if accepted.fresh {
+        use chorus_telemetry::metrics::tasks::{Door, accepted as counted};
+        counted(Door::Http);
+    }
     Ok(accepted.message.task_id)
 }
 
