@@ -46,6 +46,8 @@ pub struct ClusterOptions {
     pub acl: bool,
     /// Redis over TLS only, with a CA made here.
     pub tls: bool,
+    /// Where every role and MCP server exports traces (OTLP/HTTP); none: traces off.
+    pub otlp_endpoint: Option<String>,
 }
 
 /// The pools the cluster starts agents for (and the ACL file has users for).
@@ -293,7 +295,10 @@ impl Cluster {
             ("chorus-mcp-date", date_port),
         ];
         for (name, port) in servers {
-            let cmd = launcher::mcp_http(&binary(&opts.bin_dir, name)?, port);
+            let mut cmd = launcher::mcp_http(&binary(&opts.bin_dir, name)?, port);
+            if let Some(endpoint) = &opts.otlp_endpoint {
+                cmd.env("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint);
+            }
             cluster.spawn(name, cmd)?;
         }
         for (name, port) in servers {
@@ -311,6 +316,9 @@ impl Cluster {
         let mut env = launcher::role_env(&cluster.redis_url, math_port, date_port);
         if let Some(ca) = &cluster.tls_ca_file {
             env.insert("CHORUS__BUS__TLS_CA_FILE".into(), ca.clone());
+        }
+        if let Some(endpoint) = &opts.otlp_endpoint {
+            env.insert("OTEL_EXPORTER_OTLP_ENDPOINT".into(), endpoint.clone());
         }
         let mut roles: Vec<(String, &str, Option<&str>)> =
             ["chief", "planner", "router", "synthesizer", "verifier"]

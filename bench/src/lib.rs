@@ -10,6 +10,7 @@
 mod cluster;
 mod hops;
 mod load;
+mod otlp_sink;
 mod procstat;
 mod redis_info;
 mod report;
@@ -74,6 +75,12 @@ pub struct BenchArgs {
     /// connects with `rediss://` and that CA.
     #[arg(long)]
     pub tls: bool,
+    /// Implies `--spawn`: traces on — every role and MCP server exports its spans over
+    /// OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`) to a sink in this process that accepts
+    /// and counts them (requests and bytes are printed), so the cost of tracing is
+    /// measured without a collector's.
+    #[arg(long)]
+    pub traces: bool,
 }
 
 /// The benchmark failed.
@@ -146,11 +153,16 @@ pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), Bench
     let spawn_redis = args.spawn
         || args.acl
         || args.tls
+        || args.traces
         || match &url {
             None => true,
             Some(u) => !redis_answers(&settings_at(u), Duration::from_millis(500)).await,
         };
     let mut cluster = None;
+    let sink = match args.traces {
+        true => Some(otlp_sink::OtlpSink::start().await?),
+        false => None,
+    };
     let client_settings = if spawn_redis {
         let bin_dir = std::env::current_exe()
             .ok()
@@ -165,6 +177,7 @@ pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), Bench
             math_replicas: args.math_replicas,
             acl: args.acl,
             tls: args.tls,
+            otlp_endpoint: sink.as_ref().map(|s| s.endpoint.clone()),
         };
         let c = Cluster::start(&opts).await?;
         let s = c.client_settings(&settings.bus);
@@ -181,7 +194,8 @@ pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), Bench
     if let Some(c) = cluster {
         c.stop();
     }
-    let report = result?;
+    let mut report = result?;
+    report.otlp = sink.as_ref().map(otlp_sink::OtlpSink::received);
     print!("{}", report.text());
     if args.json {
         println!("{}", report.json());
@@ -282,6 +296,7 @@ async fn measure(
         commands: redis_info::delta(&calls_before, &calls_after),
         redis_cpu_ms: cpu_after - cpu_before,
         processes: figures(&procs_before, &procs_after),
+        otlp: None,
     })
 }
 

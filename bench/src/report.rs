@@ -49,6 +49,8 @@ pub struct BenchReport {
     pub redis_cpu_ms: f64,
     /// Per-process figures (spawned processes and the client).
     pub processes: Vec<ProcessFigures>,
+    /// With `--traces`: OTLP export requests and bytes the sink received (whole run).
+    pub otlp: Option<(u64, u64)>,
 }
 
 impl BenchReport {
@@ -89,6 +91,9 @@ impl BenchReport {
             l.count,
             self.elapsed.as_secs_f64()
         );
+        if let Some((requests, bytes)) = self.otlp {
+            s += &format!("traces exported (whole run): {requests} OTLP requests, {bytes} bytes\n");
+        }
         if self.not_completed.is_empty() {
             s += "reports: all completed\n";
         } else {
@@ -173,6 +178,8 @@ impl BenchReport {
             "redis_commands_per_task_by_command": commands,
             "redis_cpu_ms_per_task": round3(self.per_task(self.redis_cpu_ms)),
             "processes": processes,
+            "otlp_requests": self.otlp.map(|(r, _)| r),
+            "otlp_bytes": self.otlp.map(|(_, b)| b),
         })
     }
 }
@@ -211,6 +218,7 @@ mod tests {
                 },
                 cpu_ms: 4,
             }],
+            otlp: Some((3, 4096)),
         }
     }
 
@@ -223,6 +231,8 @@ mod tests {
         assert_eq!(j["redis_commands_per_task"], json!(8.0));
         assert_eq!(j["redis_commands_per_task_by_command"]["xadd"], json!(5.0));
         assert_eq!(j["processes"][0]["peak_rss_mib"], json!(10.0));
+        assert_eq!(j["otlp_requests"], json!(3));
+        assert_eq!(j["otlp_bytes"], json!(4096));
         assert_eq!(j["processes"][0]["cpu_ms_per_task"], json!(1.0));
     }
 
