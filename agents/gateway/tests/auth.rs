@@ -1,7 +1,8 @@
 //! Bearer tokens and the rate limit on every door: without a token, or with a wrong
 //! one, `/tasks`, `/chat/stream`, `/v1/chat/completions` and `/a2a` answer 401 (each in
 //! its own error shape, with `WWW-Authenticate: Bearer`); with the right one they work;
-//! `/healthz` and the agent card stay open; over the rate, 429 with `Retry-After`; and
+//! `/healthz`, the agent card and `/metrics` stay open; over the rate, 429 with
+//! `Retry-After` (never on `/healthz` or `/metrics`); and
 //! no token ever shows in an answer.
 
 mod support;
@@ -133,6 +134,18 @@ async fn every_door_but_health_and_the_card_needs_a_known_token() {
         .send("GET", "/.well-known/agent-card.json", None, None)
         .await;
     assert_eq!(status, 200, "{text}");
+    // Open too: the Prometheus metrics (counts, no task data), in OpenMetrics text.
+    let (status, headers, text) = c.send("GET", "/metrics", None, None).await;
+    assert_eq!(status, 200, "{text}");
+    let content_type = headers["content-type"].to_str().unwrap_or_default();
+    assert!(
+        content_type.starts_with("application/openmetrics-text"),
+        "{content_type}"
+    );
+    assert!(
+        text.starts_with("# HELP chorus_") && text.ends_with("# EOF\n"),
+        "{text}"
+    );
 
     // The right tokens (either of the file's) work on every door.
     let (status, _, text) = c
@@ -228,6 +241,7 @@ async fn over_the_rate_a_token_gets_429_with_retry_after_and_others_are_not_coun
     assert_eq!(status, 200, "{text}");
     for _ in 0..10 {
         assert_ne!(c.send("GET", "/healthz", None, None).await.0, 429);
+        assert_eq!(c.send("GET", "/metrics", None, None).await.0, 200);
     }
     // After Retry-After, the token may go on.
     tokio::time::sleep(Duration::from_secs(retry)).await;
@@ -247,5 +261,7 @@ async fn unreadable_tokens_refuse_everything_but_health() {
         .await;
     assert_eq!(status, 503, "{}", String::from_utf8_lossy(&bytes));
     let (status, _, _) = system.send(request("GET", "/healthz", None, None)).await;
+    assert_eq!(status, 200);
+    let (status, _, _) = system.send(request("GET", "/metrics", None, None)).await;
     assert_eq!(status, 200);
 }
