@@ -10,6 +10,7 @@
 pub mod acl;
 pub mod client;
 pub mod door;
+pub mod hops;
 pub mod llm;
 pub mod question;
 pub mod registry;

@@ -1,16 +1,17 @@
 //! `chorus trace TASK_ID`: a task's messages in order across all topics, with the time
-//! since the previous message and since the first, or a Mermaid sequence diagram.
+//! since the previous message and since the first, or a Mermaid sequence diagram. The
+//! messages and their rows come from [`chorus_agents::hops`], shared with the web view.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use chorus_bus::{Bus, BusError, Message, Payload, Topic};
+use chorus_bus::Message;
 use clap::Args;
 
 use super::error::CliError;
-use crate::view::format::{clock, sent_us, summary};
+use crate::view::format::sent_us;
 use crate::view::mermaid;
-use crate::view::roles::{hop, short_agent};
+pub use chorus_agents::hops::collect;
+use chorus_agents::hops::rows;
 use chorus_agents::settings::Settings;
 use chorus_agents::system::Infra;
 
@@ -25,55 +26,6 @@ pub struct TraceArgs {
     /// How many recent entries of each topic's stream to search.
     #[arg(long, default_value_t = 10_000)]
     pub scan: usize,
-}
-
-/// The task's messages from the last `scan` entries of every topic (fixed topics but
-/// `agent_heartbeat`, each pool's pair for `pools` and for any pool its plan names),
-/// in the order they were sent.
-pub async fn collect(
-    bus: &dyn Bus,
-    task_id: &str,
-    pools: &[String],
-    scan: usize,
-) -> Result<Vec<Message>, BusError> {
-    let mut topics: Vec<Topic> = Topic::FIXED
-        .iter()
-        .filter(|t| **t != Topic::AGENT_HEARTBEAT)
-        .filter_map(|t| Topic::parse(t).ok())
-        .collect();
-    let mut read: BTreeSet<String> = BTreeSet::new();
-    let mut found = Vec::new();
-    let mut pools: Vec<String> = pools.to_vec();
-    let mut next_pool = 0;
-    loop {
-        for topic in topics.drain(..) {
-            if !read.insert(topic.as_str().to_owned()) {
-                continue;
-            }
-            let msgs = bus.recent(&topic, scan).await?;
-            found.extend(msgs.into_iter().filter(|m| m.task_id == task_id));
-        }
-        // The plan may name pools this process has no settings for: read theirs too.
-        for m in &found {
-            if let Payload::PlanReady(p) = &m.payload {
-                for s in &p.plan.steps {
-                    if !pools.contains(&s.pool) {
-                        pools.push(s.pool.clone());
-                    }
-                }
-            }
-        }
-        for pool in &pools[next_pool..] {
-            topics.push(Topic::pool_task(pool));
-            topics.push(Topic::pool_result(pool));
-        }
-        next_pool = pools.len();
-        if topics.iter().all(|t| read.contains(t.as_str())) {
-            break;
-        }
-    }
-    found.sort_by_key(sent_us);
-    Ok(found)
 }
 
 /// The trace as a table: time, ms since the previous message and since the first,
@@ -93,26 +45,17 @@ pub fn table(task_id: &str, msgs: &[Message]) -> String {
         "{:<12}  {:>9}  {:>9}  {:<20} {:<36} summary",
         "time (UTC)", "+prev ms", "+start ms", "topic", "from → to"
     );
-    let mut prev = first;
-    for m in msgs {
-        let t = sent_us(m);
-        let h = hop(m);
-        let (from, to) = if h.reply {
-            (h.from, short_agent(&m.from_agent))
-        } else {
-            (short_agent(&m.from_agent), h.to.join(","))
-        };
+    for row in rows(msgs) {
         let _ = writeln!(
             out,
             "{:<12}  {:>9.3}  {:>9.3}  {:<20} {:<36} {}",
-            clock(t),
-            t.saturating_sub(prev) as f64 / 1000.0,
-            t.saturating_sub(first) as f64 / 1000.0,
-            m.topic.as_str(),
-            format!("{from} → {to}"),
-            summary(m)
+            row.time,
+            row.since_prev_ms,
+            row.since_start_ms,
+            row.topic,
+            format!("{} → {}", row.from, row.to),
+            row.summary
         );
-        prev = t;
     }
     out
 }
@@ -145,8 +88,8 @@ pub async fn run(args: TraceArgs, infra: Infra, pools: &[String]) -> Result<(), 
 mod tests {
     use super::*;
     use chorus_bus::{
-        Arg, BusSettings, FinalReport, MemoryBus, Plan, PlanReady, PlannerKind, ReportStatus, Step,
-        StepOutcome, StepResult, StepTask, TaskRequest,
+        Arg, Bus, BusSettings, FinalReport, MemoryBus, Payload, Plan, PlanReady, PlannerKind,
+        ReportStatus, Step, StepOutcome, StepResult, StepTask, TaskRequest, Topic,
     };
     use serde_json::json;
 

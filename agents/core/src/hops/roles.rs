@@ -2,7 +2,7 @@
 //! `router-0192f0c27a3e7000…` become `router`, and a message with no `to_agent` goes to
 //! the roles the topology table says read its topic.
 
-use chorus_agents::topology::{Role, Topology};
+use crate::topology::{Role, Topology};
 use chorus_bus::{Message, Topic, TopicKind};
 
 use super::format::is_bare;

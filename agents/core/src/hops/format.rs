@@ -1,5 +1,5 @@
-//! One-line renderings of messages for `chorus watch` and `chorus trace`: the time of
-//! day, and a short summary of the payload ("s1 sum a=2 b=4", "s1 = 6", …).
+//! One-line renderings of messages for `chorus watch`, `chorus trace` and the web view:
+//! the time of day, and a short summary of the payload ("s1 sum a=2 b=4", "s1 = 6", …).
 
 use chorus_bus::{Message, Payload, StepOutcome};
 

@@ -1,0 +1,63 @@
+//! Finding one task's messages: the last `scan` entries of every topic a task touches
+//! (never a key scan), filtered by task id and put in the order they were sent.
+
+use std::collections::BTreeSet;
+
+use chorus_bus::{Bus, BusError, Message, Payload, Topic};
+
+use super::format::sent_us;
+
+/// The topics a task's messages travel on: the fixed topics but `agent_heartbeat`,
+/// then each pool's task and result topics for `pools`.
+pub fn topics(pools: &[String]) -> Vec<Topic> {
+    let mut topics: Vec<Topic> = Topic::FIXED
+        .iter()
+        .filter(|t| **t != Topic::AGENT_HEARTBEAT)
+        .filter_map(|t| Topic::parse(t).ok())
+        .collect();
+    for pool in pools {
+        topics.push(Topic::pool_task(pool));
+        topics.push(Topic::pool_result(pool));
+    }
+    topics
+}
+
+/// The task's messages from the last `scan` entries of every topic of [`topics`] for
+/// `pools` and for any pool its plan names, in the order they were sent.
+pub async fn collect(
+    bus: &dyn Bus,
+    task_id: &str,
+    pools: &[String],
+    scan: usize,
+) -> Result<Vec<Message>, BusError> {
+    let mut pending = topics(pools);
+    let mut read: BTreeSet<String> = BTreeSet::new();
+    let mut found = Vec::new();
+    let mut known: Vec<String> = pools.to_vec();
+    loop {
+        for topic in pending.drain(..) {
+            if !read.insert(topic.as_str().to_owned()) {
+                continue;
+            }
+            let msgs = bus.recent(&topic, scan).await?;
+            found.extend(msgs.into_iter().filter(|m| m.task_id == task_id));
+        }
+        // The plan may name pools this process has no settings for: read theirs too.
+        for m in &found {
+            if let Payload::PlanReady(p) = &m.payload {
+                for s in &p.plan.steps {
+                    if !known.contains(&s.pool) {
+                        known.push(s.pool.clone());
+                        pending.push(Topic::pool_task(&s.pool));
+                        pending.push(Topic::pool_result(&s.pool));
+                    }
+                }
+            }
+        }
+        if pending.iter().all(|t| read.contains(t.as_str())) {
+            break;
+        }
+    }
+    found.sort_by_key(sent_us);
+    Ok(found)
+}
