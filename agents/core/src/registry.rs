@@ -21,6 +21,15 @@ struct Entry {
     expires_ms: u64,
 }
 
+/// A live agent: its last heartbeat and when it was recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveAgent {
+    /// The heartbeat.
+    pub heartbeat: AgentHeartbeat,
+    /// When it was recorded, in milliseconds since the Unix epoch.
+    pub beat_ms: u64,
+}
+
 /// Reads and writes the registry in the shared store.
 #[derive(Clone)]
 pub struct Registry {
@@ -53,15 +62,28 @@ impl Registry {
 
     /// Every live agent's last heartbeat; expired entries are removed on the way.
     pub async fn live(&self) -> Result<Vec<AgentHeartbeat>, BusError> {
+        let live = self.live_agents().await?;
+        Ok(live.into_iter().map(|a| a.heartbeat).collect())
+    }
+
+    /// Every live agent's last heartbeat with when it was recorded, by role and
+    /// instance; expired entries are removed on the way.
+    pub async fn live_agents(&self) -> Result<Vec<LiveAgent>, BusError> {
         let now = now_ms();
         let mut live = Vec::new();
         for (instance, json) in self.state.store().hgetall(AGENTS_KEY).await? {
             match serde_json::from_str::<Entry>(&json) {
-                Ok(e) if e.expires_ms > now => live.push(e.heartbeat),
+                Ok(e) if e.expires_ms > now => live.push(LiveAgent {
+                    beat_ms: e.expires_ms.saturating_sub(e.heartbeat.ttl_ms),
+                    heartbeat: e.heartbeat,
+                }),
                 _ => self.state.store().hdel(AGENTS_KEY, &instance).await?,
             }
         }
-        live.sort_by(|a, b| (&a.role, &a.instance).cmp(&(&b.role, &b.instance)));
+        live.sort_by(|a, b| {
+            let (a, b) = (&a.heartbeat, &b.heartbeat);
+            (&a.role, &a.instance).cmp(&(&b.role, &b.instance))
+        });
         Ok(live)
     }
 
