@@ -694,3 +694,47 @@ pub async fn token_streams_are_capped_and_expire_with_their_ttl(h: &impl Harness
     let mut reader = bus.read_tokens(&short).await.expect("reader");
     assert!(reader.next(Duration::ZERO).await.expect("read").is_empty());
 }
+
+pub async fn stream_stats_count_entries_and_each_groups_pending(h: &impl Harness) {
+    let bus = h.bus().await;
+    let (tasks, absent) = (Topic::pool_task("math"), Topic::pool_task("date"));
+    let mut pool = bus
+        .subscribe(Subscription::new("pool-math", vec![tasks.clone()]))
+        .await
+        .expect("subscribe");
+    for i in 0..3 {
+        bus.publish(&math_task(&format!("stats-{i}")))
+            .await
+            .expect("publish");
+    }
+    let mut got = Vec::new();
+    for _ in 0..20 {
+        got.extend(pool.next_batch().await.expect("next_batch"));
+        if got.len() >= 3 {
+            break;
+        }
+    }
+    assert_eq!(got.len(), 3);
+    pool.ack(&[got[0].ack_token()]).await.expect("ack"); // two stay pending
+    let stats = bus
+        .stream_stats(&[tasks.clone(), absent.clone()])
+        .await
+        .expect("stats");
+    let pending = vec![GroupStats {
+        group: "pool-math".into(),
+        pending: 2,
+    }];
+    let expected = [
+        StreamStats {
+            topic: tasks,
+            length: 3,
+            groups: pending,
+        },
+        StreamStats {
+            topic: absent,
+            length: 0,
+            groups: Vec::new(),
+        },
+    ];
+    assert_eq!(stats, expected);
+}

@@ -101,6 +101,7 @@ macro_rules! bus_suite {
             report_tokens_are_read_in_order_from_the_first_by_any_reader,
             a_token_reader_waits_for_tokens_appended_after_it_started,
             token_streams_are_capped_and_expire_with_their_ttl,
+            stream_stats_count_entries_and_each_groups_pending,
         );
     };
     (@tests $make:path; $($name:ident),* $(,)?) => {
