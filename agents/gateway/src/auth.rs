@@ -155,9 +155,10 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-/// Routes open without a token: the health check and the A2A agent card.
+/// Routes open without a token: the health check, the A2A agent card, and the web
+/// view's page and assets (they hold no data; the page asks for a token).
 fn is_open(path: &str) -> bool {
-    path == "/healthz" || path == crate::a2a::CARD_PATH
+    path == "/healthz" || path == crate::a2a::CARD_PATH || crate::ui::is_asset(path)
 }
 
 /// The middleware: open routes pass; others need a known token, and carry its

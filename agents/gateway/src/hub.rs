@@ -28,6 +28,11 @@ impl Hub {
             Topic::clarification_needed(),
         ];
         topics.extend(pools.iter().map(|p| Topic::pool_result(p)));
+        Hub::on(bus, topics)
+    }
+
+    /// A hub for `topics` on `bus` (the web view's live feed watches more of them).
+    pub fn on(bus: Arc<dyn Bus>, topics: Vec<Topic>) -> Hub {
         let (tx, _) = broadcast::channel(4096);
         Hub {
             bus,

@@ -21,6 +21,7 @@ mod openapi;
 mod probe;
 mod stream;
 mod tasks;
+mod ui;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -78,6 +79,8 @@ pub struct ApiState {
     pub auth: Auth,
     /// The per-token rate limit (`[http] rate_per_sec`; off by default).
     pub limiter: Limiter,
+    /// The web view's live feed (`GET /events`): every topic a task's messages use.
+    pub feed: Hub,
 }
 
 /// The body of `POST /tasks` and `POST /chat/stream`.
@@ -107,6 +110,7 @@ impl ApiState {
         let pools = settings.pool_names();
         ApiState {
             hub: Hub::new(infra.bus.clone(), &pools),
+            feed: ui::feed(infra.bus.clone(), &pools),
             bus: infra.bus,
             state,
             deadline: settings.deadline(),
@@ -132,6 +136,7 @@ pub fn app(state: ApiState) -> Router {
         .route("/chat/stream", post(stream::chat_stream))
         .merge(a2a::routes())
         .merge(openai::routes())
+        .merge(ui::routes())
         .fallback(errors::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(limiter, limit::limit))

@@ -1,6 +1,6 @@
 //! The OpenAPI 3.1 document of the HTTP API, built from the request and response types
 //! (their JSON Schemas come from schemars) plus the A2A and OpenAI-compatible routes' own
-//! path items, committed as docs/openapi.json and tested to
+//! path items and the web view's (`ui`), committed as docs/openapi.json and tested to
 //! match (`chorus openapi > docs/openapi.json` regenerates it).
 
 use chorus_bus::{ClarificationNeeded, FinalReport, PlanReady, StepResult};
@@ -35,6 +35,7 @@ pub fn openapi() -> Value {
     let _ = generator.subschema_for::<PlanReady>();
     let _ = generator.subschema_for::<StepResult>();
     let _ = generator.subschema_for::<FinalReport>();
+    let view_paths = super::ui::openapi_paths(&mut generator);
     let mut schemas = generator.take_definitions(true);
     schemas.insert(
         "Error".into(),
@@ -132,10 +133,23 @@ pub fn openapi() -> Value {
         },
         "components": {"schemas": schemas}
     });
-    // The protocol doors document their own routes, beside them.
-    for extra in [super::a2a::openapi_paths(), super::openai::openapi_paths()] {
+    // The protocol doors and the web view document their own routes, beside them; a
+    // path both name (`/tasks`) gets the methods of each.
+    let extras = [
+        super::a2a::openapi_paths(),
+        super::openai::openapi_paths(),
+        view_paths,
+    ];
+    for extra in extras {
         if let (Some(paths), Value::Object(more)) = (document["paths"].as_object_mut(), extra) {
-            paths.extend(more);
+            for (path, item) in more {
+                match (paths.get_mut(&path), item) {
+                    (Some(Value::Object(known)), Value::Object(methods)) => known.extend(methods),
+                    (_, item) => {
+                        paths.insert(path, item);
+                    }
+                }
+            }
         }
     }
     document
