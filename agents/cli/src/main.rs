@@ -71,14 +71,27 @@ async fn main() -> anyhow::Result<()> {
         Command::Agent(_) => "info",
         _ => "error",
     };
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter)),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let settings = Settings::load(cli.config.as_deref())?;
+    // A role exports traces when an OTLP endpoint is set (docs/tracing.md); the guard
+    // sends the last spans when `main` returns (after SIGTERM, too).
+    let (traces, _traces_guard) = match &cli.command {
+        Command::Agent(args) => match commands::agent::service_name(args) {
+            Some(name) => chorus_telemetry::traces::init(&name, &settings.telemetry)?,
+            None => (None, Default::default()),
+        },
+        _ => (None, Default::default()),
+    };
+    use tracing_subscriber::prelude::*;
+    let logs = tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter));
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_filter(logs),
+        )
+        .with(traces)
+        .init();
     let configured = compose::redis_configured(cli.config.as_deref());
     match run(cli.command, &settings, configured).await {
         Err(e) if e.is::<commands::preflight::NotReady>() => {

@@ -235,8 +235,12 @@ pub async fn run_loop(
             };
             let handler = handler.clone();
             let (acks, failed) = (ack_tx.clone(), failed_tx.clone());
-            let span = info_span!("handle", %role, task_id = %delivery.message.task_id,
-                topic = %delivery.topic, entry = %delivery.entry_id, n = delivery.deliveries);
+            // Traces on: the CONSUMER span `process <topic>`, child of the producer's.
+            let span = chorus_telemetry::traces::spans::process(&role, &delivery)
+                .unwrap_or_else(|| {
+                    info_span!("handle", %role, task_id = %delivery.message.task_id,
+                        topic = %delivery.topic, entry = %delivery.entry_id, n = delivery.deliveries)
+                });
             let slot = Arc::new(PermitSlot {
                 permits: permits.clone(),
                 held: Mutex::new(Some(permit)),

@@ -21,6 +21,7 @@ mod openapi;
 mod probe;
 mod stream;
 mod tasks;
+mod traceparent;
 mod ui;
 
 use std::sync::Arc;
@@ -141,6 +142,7 @@ pub fn app(state: ApiState) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(limiter, limit::limit))
         .layer(axum::middleware::from_fn_with_state(auth, auth::require))
+        .layer(axum::middleware::from_fn(traceparent::continue_trace))
         // Added after the token and rate-limit layers, so open like /healthz: it holds
         // no task data (docs/security.md).
         .route("/metrics", get(chorus_telemetry::serve::metrics))

@@ -15,10 +15,11 @@ use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
+use tracing::{Instrument as _, Span};
 
 use crate::error::LlmError;
 use crate::settings::LlmSettings;
-use crate::wire::{ChatChunk, ChatMessage, ChatRequest, ChatResponse, content_text};
+use crate::wire::{ChatChunk, ChatMessage, ChatRequest, ChatResponse, Usage, content_text};
 
 /// Streamed text chunks of one answer, in order; an `Err` ends the stream.
 pub type TokenStream = Pin<Box<dyn Stream<Item = Result<String, LlmError>> + Send>>;
@@ -102,6 +103,19 @@ impl LlmClient {
         }
     }
 
+    /// The CLIENT span `chat <model>` of one call (GenAI conventions); `Span::none()`
+    /// when traces are off.
+    fn chat_span(&self) -> Span {
+        if !chorus_telemetry::traces::enabled() {
+            return Span::none();
+        }
+        let host = reqwest::Url::parse(self.settings.base_url.trim())
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+            .unwrap_or_default();
+        chorus_telemetry::traces::spans::chat("openai", self.settings.model.trim(), &host)
+    }
+
     /// The model's whole answer to `messages`, optionally constrained by a
     /// `response_format` object, within the timeout.
     pub async fn complete(
@@ -113,10 +127,16 @@ impl LlmClient {
         let request = self.request(messages, response_format, false);
         let chat = self.client.chat();
         let call = chat.create_byot::<_, ChatResponse>(request);
+        let span = self.chat_span();
         let response = tokio::time::timeout(timeout, call)
+            .instrument(span.clone())
             .await
-            .map_err(|_| LlmError::Timeout(self.settings.timeout_ms))?
-            .map_err(|e| map_error(e, self.settings.timeout_ms))?;
+            .map_err(|_| LlmError::Timeout(self.settings.timeout_ms))
+            .and_then(|r| r.map_err(|e| map_error(e, self.settings.timeout_ms)))
+            .inspect_err(|_| {
+                span.record("error.type", "error");
+            })?;
+        record_answer(&span, response.model.as_deref(), response.usage);
         if let Some(error) = response.error {
             return Err(LlmError::BadResponse(shorten(&error.to_string())));
         }
@@ -148,12 +168,18 @@ impl LlmClient {
         let request = self.request(messages, None, true);
         let chat = self.client.chat();
         let call = chat.create_stream_byot::<_, ChatChunk>(request);
+        // The span lasts until the stream ends.
+        let span = self.chat_span();
         let chunks = tokio::time::timeout(timeout, call)
+            .instrument(span.clone())
             .await
-            .map_err(|_| LlmError::Timeout(ms))?
-            .map_err(|e| map_error(e, ms))?;
-        let texts = futures::stream::unfold(Some(chunks), move |state| async move {
-            let mut chunks = state?;
+            .map_err(|_| LlmError::Timeout(ms))
+            .and_then(|r| r.map_err(|e| map_error(e, ms)))
+            .inspect_err(|_| {
+                span.record("error.type", "error");
+            })?;
+        let texts = futures::stream::unfold(Some((chunks, span)), move |state| async move {
+            let (mut chunks, span) = state?;
             loop {
                 let next = match tokio::time::timeout(timeout, chunks.next()).await {
                     Err(_) => return Some((Err(LlmError::Timeout(ms)), None)),
@@ -161,6 +187,7 @@ impl LlmClient {
                     Ok(Some(Err(e))) => return Some((Err(map_error(e, ms)), None)),
                     Ok(Some(Ok(chunk))) => chunk,
                 };
+                record_answer(&span, next.model.as_deref(), next.usage);
                 if let Some(error) = next.error {
                     let e = LlmError::BadResponse(shorten(&error.to_string()));
                     return Some((Err(e), None));
@@ -172,11 +199,29 @@ impl LlmClient {
                     .filter_map(content_text)
                     .collect();
                 if !text.is_empty() {
-                    return Some((Ok(text), Some(chunks)));
+                    return Some((Ok(text), Some((chunks, span))));
                 }
             }
         });
         Ok(Box::pin(texts))
+    }
+}
+
+/// Records the answering model and the token counts on a `chat` span, when known.
+fn record_answer(span: &Span, model: Option<&str>, usage: Option<Usage>) {
+    if span.is_none() {
+        return;
+    }
+    if let Some(model) = model {
+        span.record("gen_ai.response.model", model);
+    }
+    if let Some(usage) = usage {
+        if let Some(n) = usage.prompt_tokens {
+            span.record("gen_ai.usage.input_tokens", n);
+        }
+        if let Some(n) = usage.completion_tokens {
+            span.record("gen_ai.usage.output_tokens", n);
+        }
     }
 }
 

@@ -253,7 +253,8 @@ where
 {
     let (tx, rx) = futures::channel::mpsc::unbounded();
     let fut = body(tx);
-    tokio::spawn(fut);
+    // In the caller's span, so the model call is traced within the task's handling.
+    tokio::spawn(tracing::Instrument::in_current_span(fut));
     rx
 }
 

@@ -55,6 +55,20 @@ pub(crate) struct ChatResponse {
     pub choices: Vec<Choice>,
     /// Some servers answer 200 with an error object instead of choices.
     pub error: Option<Value>,
+    /// The model that answered, when the server says.
+    pub model: Option<String>,
+    /// Token counts, when the server reports them (traces record them).
+    pub usage: Option<Usage>,
+}
+
+/// A completion's token counts.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct Usage {
+    /// Tokens of the prompt.
+    pub prompt_tokens: Option<u64>,
+    /// Tokens of the answer.
+    pub completion_tokens: Option<u64>,
 }
 
 /// One choice of a completion.
@@ -80,6 +94,10 @@ pub(crate) struct ResponseMessage {
 pub(crate) struct ChatChunk {
     pub choices: Vec<ChunkChoice>,
     pub error: Option<Value>,
+    /// The model that answered, when the server says.
+    pub model: Option<String>,
+    /// Token counts, sent by some servers with the last chunk.
+    pub usage: Option<Usage>,
 }
 
 /// One choice of a streamed chunk.

@@ -161,6 +161,8 @@ where
         .with_tracer(tracer)
         .with_location(false)
         .with_threads(false)
+        .with_target(false)
+        .with_tracked_inactivity(false)
         .with_filter(exported_targets());
     ON.store(true, Ordering::Relaxed);
     Ok((

@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// without `Authorization: Bearer <token>` get 401 (`/healthz` stays open).
     #[arg(long, env = "CHORUS_MCP_TOKEN_ENV")]
     pub token_env: Option<String>,
+    /// Export traces over OTLP/HTTP to this collector (e.g. `http://collector:4318`);
+    /// unset, traces are off unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+    #[arg(long, env = "CHORUS__TELEMETRY__OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<String>,
     /// Serve Prometheus metrics at `/metrics` on this address (e.g. 0.0.0.0:9464);
     /// none when absent. Open, without a token: it holds counts, no call data.
     #[arg(long, env = "CHORUS_MCP_METRICS_BIND", value_name = "ADDR")]
@@ -150,7 +154,8 @@ where
         .about(binary.about)
         .get_matches();
     let args = ServeArgs::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    init_tracing();
+    // Logs, and traces when an OTLP endpoint is set; the guard sends the last spans.
+    let _traces = crate::trace_context::init_tracing(binary.identity.name, &args);
     run_server(factory, binary.identity, &args).await
 }
 

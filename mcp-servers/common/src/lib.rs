@@ -21,6 +21,7 @@ pub mod stdio;
 pub mod testing;
 pub mod token;
 pub mod tool;
+pub mod trace_context;
 
 pub use cli::{ServeArgs, ServerBinary, ServerIdentity, TransportKind, run_server, server_main};
 pub use client::{McpClient, McpError, ToolOutput, ToolSpec};

@@ -67,11 +67,17 @@ macro_rules! tool_server {
             async fn call_tool(
                 &self,
                 request: rmcp::model::CallToolRequestParams,
-                _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+                context: rmcp::service::RequestContext<rmcp::RoleServer>,
             ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+                // Traces on: a SERVER span continuing the caller's trace.
+                let span = $crate::trace_context::tool_call_span(&request, &context);
                 let empty = rmcp::model::JsonObject::new();
                 let arguments = request.arguments.as_ref().unwrap_or(&empty);
-                Ok(self.call(&request.name, arguments).into())
+                let result = span.in_scope(|| self.call(&request.name, arguments));
+                if result.is_error == Some(true) {
+                    span.record("error.type", "tool_error");
+                }
+                Ok(result.into())
             }
 
             fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {

@@ -95,6 +95,8 @@ pub struct ClusterOptions {
     pub role_env: BTreeMap<String, BTreeMap<String, String>>,
     /// How to start Redis (an ACL file, a TLS port, …).
     pub redis: RedisOptions,
+    /// Extra environment for the MCP servers (e.g. `OTEL_EXPORTER_OTLP_ENDPOINT`).
+    pub mcp_env: BTreeMap<String, String>,
 }
 
 impl Default for ClusterOptions {
@@ -105,6 +107,7 @@ impl Default for ClusterOptions {
             env: BTreeMap::new(),
             role_env: BTreeMap::new(),
             redis: RedisOptions::default(),
+            mcp_env: BTreeMap::new(),
         }
     }
 }
@@ -118,6 +121,7 @@ pub struct Cluster {
     pub redis: RedisServer,
     env: BTreeMap<String, String>,
     role_env: BTreeMap<String, BTreeMap<String, String>>,
+    mcp_env: BTreeMap<String, String>,
     /// The math MCP server's port.
     pub math_port: u16,
     /// The date MCP server's port.
@@ -149,6 +153,7 @@ impl Cluster {
             procs: BTreeMap::new(),
             env,
             role_env: opts.role_env.clone(),
+            mcp_env: opts.mcp_env.clone(),
             math_port,
             date_port,
             http_port,
@@ -204,7 +209,8 @@ impl Cluster {
 
     /// Starts an MCP server binary over Streamable HTTP on `port`.
     pub fn start_mcp(&mut self, name: &str, binary: &str, port: u16) {
-        let cmd = launcher::mcp_http(&bin(binary), port);
+        let mut cmd = launcher::mcp_http(&bin(binary), port);
+        cmd.envs(&self.mcp_env);
         let proc = Proc::spawn(name, cmd, Output::Inherit)
             .unwrap_or_else(|e| panic!("starting {binary}: {e}"));
         self.procs.insert(name.to_owned(), proc);

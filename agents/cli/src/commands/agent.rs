@@ -18,6 +18,13 @@ pub struct AgentArgs {
     pub pool: Option<String>,
 }
 
+/// The service name this role's traces carry: `chorus-chief`, `chorus-pool-math`…
+/// (`None` for a role name that does not parse: the command fails on it anyway).
+pub fn service_name(args: &AgentArgs) -> Option<String> {
+    let role = Role::parse(&args.role, args.pool.as_deref()).ok()?;
+    Some(format!("chorus-{}", role.group()))
+}
+
 /// Runs the role until asked to stop.
 pub async fn run(args: AgentArgs, settings: &Settings) -> anyhow::Result<()> {
     let role = Role::parse(&args.role, args.pool.as_deref())?;
@@ -25,8 +32,10 @@ pub async fn run(args: AgentArgs, settings: &Settings) -> anyhow::Result<()> {
         Role::Pool(p) => Some(compose::connector_for(settings, p)?),
         _ => None,
     };
-    let (_, infra) = compose::connect_redis_patiently(settings).await;
+    let (_, mut infra) = compose::connect_redis_patiently(settings).await;
     let sampled = infra.bus.clone(); // the Redis bus itself, for stream stats
+    // Traces on: every message published gets its `publish` span and traceparent.
+    infra.bus = chorus_telemetry::traces::bus::traced(infra.bus);
     let (trigger, shutdown) = Shutdown::new();
     tokio::spawn(async move {
         chorus_agents::runtime::stop_signal().await;

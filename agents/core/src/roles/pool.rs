@@ -283,15 +283,24 @@ impl PoolAgent {
         let request = msg.reply(Topic::tool_request(), me, Payload::ToolRequest(request));
         // The tool_request event is written while the tool runs, not before it.
         let started = Instant::now();
+        // Traces on: the call is an `execute_tool` span, the MCP server's parent.
+        let tool_span = chorus_telemetry::traces::spans::execute_tool(
+            &task.tool,
+            &self.server,
+            msg.task_id.as_str(),
+            task.step_id.as_str(),
+        );
         let (announced, outcome) = tokio::join!(
             self.ctx.bus.publish(&request),
             self.call(&task, msg.deadline_ms)
+                .instrument(tool_span.clone())
         );
         let elapsed_us = started.elapsed().as_micros() as u64;
         announced?;
         let took = std::time::Duration::from_micros(elapsed_us);
         chorus_telemetry::metrics::tools::step(&self.pool, &task.tool, &outcome, took);
         if let StepOutcome::Failed { error, .. } = &outcome {
+            tool_span.record("error.type", "tool_error");
             warn!(tool = %task.tool, %error, "step failed");
         }
         let response = ToolResponse {

@@ -10,8 +10,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chorus_bus::tokens::{ReportToken, TokenReader};
 use chorus_bus::{
-    AckToken, Bus, BusError, IngressFeed, Message, Subscriber, Subscription, TaskId, Topic,
-    TraceContext, Watcher,
+    AckToken, Bus, BusError, IngressFeed, Message, StreamStats, Subscriber, Subscription, TaskId,
+    Topic, TraceContext, Watcher,
 };
 use opentelemetry::trace::TraceContextExt as _;
 use tracing::{Instrument as _, Span};
@@ -163,6 +163,10 @@ impl Bus for TracedBus {
 
     async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError> {
         self.inner.recent(topic, count).await
+    }
+
+    async fn stream_stats(&self, topics: &[Topic]) -> Result<Vec<StreamStats>, BusError> {
+        self.inner.stream_stats(topics).await
     }
 
     async fn append_tokens(

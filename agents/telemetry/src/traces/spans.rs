@@ -2,8 +2,8 @@
 //! conventions: messaging (`publish <topic>` PRODUCER, `process <topic>` CONSUMER),
 //! GenAI (`execute_tool <tool>`, `chat <model>` CLIENT), MCP (`tools/call <tool>`
 //! SERVER) and HTTP (`<method> <route>` SERVER). Each returns [`Span::none`] when traces
-//! are off, so instrumenting with it costs nothing then (the runtime's consumer span
-//! is the exception: the runtime keeps its own log span when off).
+//! are off, so instrumenting with it costs nothing then (the consumer span is `None`:
+//! the runtime keeps its own log span).
 
 use chorus_bus::{Delivery, Message, Payload};
 use tracing::{Span, field::Empty, info_span};
@@ -32,11 +32,12 @@ pub fn traced(msg: &Message) -> bool {
 
 /// The CONSUMER span `process <topic>` of one delivery to `role` (consumer group),
 /// child of the producer's `publish` span named in the envelope, and linked to it.
-/// Keeps the runtime's log fields (`role`, `task_id`, `topic`, `entry`, `n`).
-pub fn process(role: &str, delivery: &Delivery) -> Span {
+/// Keeps the runtime's log fields (`role`, `task_id`, `topic`, `entry`, `n`). `None`
+/// when traces are off or the message is not traced: the runtime keeps its own span.
+pub fn process(role: &str, delivery: &Delivery) -> Option<Span> {
     let msg = &delivery.message;
     if !traced(msg) {
-        return Span::none();
+        return None;
     }
     let span = info_span!("handle",
         otel.name = %format_args!("process {}", delivery.topic),
@@ -59,7 +60,7 @@ pub fn process(role: &str, delivery: &Delivery) -> Span {
         msg.trace.as_ref().map(|t| t.traceparent.as_str()),
         true,
     );
-    span
+    Some(span)
 }
 
 /// The PRODUCER span `publish <topic>` of one message, child of the current span.

@@ -74,6 +74,12 @@ impl Connector {
                     if let Some(token) = token.clone().or_else(|| crate::token::token_for(url)) {
                         config = config.auth_header(token.expose());
                     }
+                    if chorus_telemetry::traces::enabled() {
+                        // Traces on: each call's traceparent also goes as a header.
+                        let client = super::traced_http::TracedHttp(http_client()?);
+                        let transport = StreamableHttpClientTransport::with_client(client, config);
+                        return ().serve(transport).await.map_err(|e| init_error(&endpoint, e));
+                    }
                     let transport =
                         StreamableHttpClientTransport::with_client(http_client()?, config);
                     ().serve(transport)

@@ -8,6 +8,7 @@
 mod connect;
 mod error;
 mod output;
+mod traced_http;
 
 use std::{
     path::Path,
@@ -15,7 +16,10 @@ use std::{
     time::Duration,
 };
 
-use rmcp::{ServerHandler, model::CallToolRequestParams};
+use rmcp::{
+    ServerHandler,
+    model::{CallToolRequestParams, RequestParamsMeta as _},
+};
 use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
@@ -140,6 +144,10 @@ impl McpClient {
         let session = self.session().await?;
         let mut params = CallToolRequestParams::new(tool.to_owned());
         params.arguments = Some(arguments);
+        // Traces on: the server's span continues the caller's (`_meta.traceparent`).
+        if let Some(traceparent) = chorus_telemetry::traces::current_traceparent() {
+            params.set_traceparent(&traceparent);
+        }
         let call = tokio::time::timeout(self.inner.call_timeout, session.call_tool(params));
         match call.await {
             Ok(result) => result

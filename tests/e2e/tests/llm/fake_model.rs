@@ -125,6 +125,12 @@ impl FakeModel {
     }
 }
 
+/// The prompt tokens every answer reports in its `usage`.
+pub const PROMPT_TOKENS: u64 = 21;
+
+/// The answer tokens every answer reports in its `usage`.
+pub const COMPLETION_TOKENS: u64 = 8;
+
 /// Reads one HTTP request and answers it as scripted.
 async fn serve(
     mut conn: TcpStream,
@@ -200,7 +206,8 @@ async fn serve(
             respond(&mut conn, code, "application/json", &text.to_string()).await
         }
         Reply::Text(text) if !stream => {
-            let answer = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]});
+            let answer = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "model": "fake-model", "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS}});
             respond(&mut conn, 200, "application/json", &answer.to_string()).await
         }
         Reply::Text(text) => stream_text(&mut conn, &text).await,
@@ -233,6 +240,11 @@ async fn stream_text(conn: &mut TcpStream, text: &str) -> std::io::Result<()> {
         conn.flush().await?;
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+    // The token counts come last, as OpenAI sends them (`stream_options.include_usage`).
+    let usage = json!({"choices": [], "model": "fake-model",
+        "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS}});
+    conn.write_all(format!("data: {usage}\n\n").as_bytes())
+        .await?;
     conn.write_all(b"data: [DONE]\n\n").await?;
     conn.flush().await
 }
