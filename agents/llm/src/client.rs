@@ -15,6 +15,7 @@ use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
+use chorus_telemetry::metrics::model::ModelCall;
 use tracing::{Instrument as _, Span};
 
 use crate::error::LlmError;
@@ -32,6 +33,8 @@ const MAX_MESSAGE_CHARS: usize = 300;
 pub struct LlmClient {
     client: Client<OpenAIConfig>,
     settings: LlmSettings,
+    /// The role calling (`planner`, `synthesizer`, `verifier`), for the metrics.
+    role: &'static str,
 }
 
 impl fmt::Debug for LlmClient {
@@ -79,7 +82,14 @@ impl LlmClient {
         Ok(LlmClient {
             client: Client::build(http, config),
             settings: settings.clone(),
+            role: "model",
         })
+    }
+
+    /// The same client, its calls counted in the metrics as made by `role`.
+    pub fn for_role(mut self, role: &'static str) -> Self {
+        self.role = role;
+        self
     }
 
     /// The settings this client was made with.
@@ -123,6 +133,7 @@ impl LlmClient {
         messages: &[ChatMessage],
         response_format: Option<&Value>,
     ) -> Result<String, LlmError> {
+        let mut counted = ModelCall::start(self.role, "complete");
         let timeout = self.settings.timeout();
         let request = self.request(messages, response_format, false);
         let chat = self.client.chat();
@@ -136,6 +147,9 @@ impl LlmClient {
             .inspect_err(|_| {
                 span.record("error.type", "error");
             })?;
+        if let Some(u) = &response.usage {
+            counted.used(u.prompt_tokens, u.completion_tokens);
+        }
         record_answer(&span, response.model.as_deref(), response.usage);
         if let Some(error) = response.error {
             return Err(LlmError::BadResponse(shorten(&error.to_string())));
@@ -156,6 +170,7 @@ impl LlmClient {
         if choice.finish_reason.as_deref() == Some("length") {
             tracing::debug!("model answer cut at max_tokens");
         }
+        counted.succeeded();
         Ok(text)
     }
 
@@ -163,6 +178,7 @@ impl LlmClient {
     /// every next one must come within the timeout, or the stream ends with
     /// [`LlmError::Timeout`].
     pub async fn stream(&self, messages: &[ChatMessage]) -> Result<TokenStream, LlmError> {
+        let counted = ModelCall::start(self.role, "stream");
         let timeout = self.settings.timeout();
         let ms = self.settings.timeout_ms;
         let request = self.request(messages, None, true);
@@ -178,15 +194,23 @@ impl LlmClient {
             .inspect_err(|_| {
                 span.record("error.type", "error");
             })?;
-        let texts = futures::stream::unfold(Some((chunks, span)), move |state| async move {
-            let (mut chunks, span) = state?;
+        // The call is counted when the stream ends (`ok` only at its natural end).
+        let state = Some((chunks, span, counted));
+        let texts = futures::stream::unfold(state, move |state| async move {
+            let (mut chunks, span, mut counted) = state?;
             loop {
                 let next = match tokio::time::timeout(timeout, chunks.next()).await {
                     Err(_) => return Some((Err(LlmError::Timeout(ms)), None)),
-                    Ok(None) => return None,
+                    Ok(None) => {
+                        counted.succeeded();
+                        return None;
+                    }
                     Ok(Some(Err(e))) => return Some((Err(map_error(e, ms)), None)),
                     Ok(Some(Ok(chunk))) => chunk,
                 };
+                if let Some(u) = &next.usage {
+                    counted.used(u.prompt_tokens, u.completion_tokens);
+                }
                 record_answer(&span, next.model.as_deref(), next.usage);
                 if let Some(error) = next.error {
                     let e = LlmError::BadResponse(shorten(&error.to_string()));
@@ -199,7 +223,7 @@ impl LlmClient {
                     .filter_map(content_text)
                     .collect();
                 if !text.is_empty() {
-                    return Some((Ok(text), Some((chunks, span))));
+                    return Some((Ok(text), Some((chunks, span, counted))));
                 }
             }
         });

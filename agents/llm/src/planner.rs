@@ -135,7 +135,7 @@ impl LlmPlanner {
     /// A planner for the model in `settings`, with `prompts`.
     pub fn new(settings: &LlmSettings, prompts: Prompts) -> Result<Self, LlmError> {
         Ok(LlmPlanner {
-            client: LlmClient::new(settings)?,
+            client: LlmClient::new(settings)?.for_role("planner"),
             prompts: Arc::new(prompts),
             response_format: Arc::new(response_format(settings.json_schema)),
         })

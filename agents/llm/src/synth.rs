@@ -61,7 +61,7 @@ impl LlmSynthesizer {
     /// A report writer for the model in `settings`, with `prompts`.
     pub fn new(settings: &LlmSettings, prompts: Prompts) -> Result<Self, LlmError> {
         Ok(LlmSynthesizer {
-            client: LlmClient::new(settings)?,
+            client: LlmClient::new(settings)?.for_role("synthesizer"),
             prompts: Arc::new(prompts),
         })
     }

@@ -64,7 +64,7 @@ impl LlmVerifier {
     /// A verifier for the model in `settings`, with `prompts`.
     pub fn new(settings: &LlmSettings, prompts: Prompts) -> Result<Self, LlmError> {
         Ok(LlmVerifier {
-            client: LlmClient::new(settings)?,
+            client: LlmClient::new(settings)?.for_role("verifier"),
             prompts: Arc::new(prompts),
             response_format: Arc::new(response_format(settings.json_schema)),
         })

@@ -2,7 +2,7 @@
 //! verifier), kind (`complete`, `stream`) and outcome, their duration, and the tokens
 //! the model reported using (input and output), when it reports them.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -107,5 +107,80 @@ pub fn call(
                 })
                 .inc_by(n);
         }
+    }
+}
+
+/// One model call being made: counted when dropped, as `ok` if [`ModelCall::succeeded`]
+/// was called and as `error` otherwise (an early return, a timeout, a stream cut).
+#[derive(Debug)]
+pub struct ModelCall {
+    role: &'static str,
+    kind: &'static str,
+    started: Instant,
+    usage: Option<Usage>,
+    ok: bool,
+}
+
+impl ModelCall {
+    /// A call of `kind` (`complete`, `stream`) by `role`, starting now.
+    pub fn start(role: &'static str, kind: &'static str) -> Self {
+        ModelCall {
+            role,
+            kind,
+            started: Instant::now(),
+            usage: None,
+            ok: false,
+        }
+    }
+
+    /// The model reported `input` and `output` tokens (a stream may report in any chunk).
+    pub fn used(&mut self, input: Option<u64>, output: Option<u64>) {
+        if input.is_none() && output.is_none() {
+            return;
+        }
+        let u = self.usage.get_or_insert_with(Usage::default);
+        u.input += input.unwrap_or(0);
+        u.output += output.unwrap_or(0);
+    }
+
+    /// The call gave its answer.
+    pub fn succeeded(&mut self) {
+        self.ok = true;
+    }
+}
+
+impl Drop for ModelCall {
+    fn drop(&mut self) {
+        call(
+            self.role,
+            self.kind,
+            self.ok,
+            self.started.elapsed(),
+            self.usage,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_dropped_unfinished_counts_as_an_error_and_tokens_add_up() {
+        {
+            let mut ok = ModelCall::start("model-test", "stream");
+            ok.used(Some(12), None);
+            ok.used(None, Some(30));
+            ok.succeeded();
+        }
+        drop(ModelCall::start("model-test", "stream"));
+        let text = crate::metrics::render();
+        let has = |line: &str| text.lines().any(|l| l == line);
+        let calls = r#"chorus_model_calls_total{role="model-test",kind="stream",outcome="#;
+        assert!(has(&format!(r#"{calls}"ok"}} 1"#)), "{text}");
+        assert!(has(&format!(r#"{calls}"error"}} 1"#)), "{text}");
+        let tokens = r#"chorus_model_tokens_total{role="model-test",kind="stream",direction="#;
+        assert!(has(&format!(r#"{tokens}"input"}} 12"#)), "{text}");
+        assert!(has(&format!(r#"{tokens}"output"}} 30"#)), "{text}");
     }
 }
