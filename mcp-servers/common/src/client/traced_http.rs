@@ -143,7 +143,7 @@ mod tests {
         let tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
         let headers = with_traceparent(&call(Some(tp)), HashMap::new());
         assert_eq!(
-            headers.get("traceparent").and_then(|v| v.to_str().ok()),
+            headers.get(&TRACEPARENT).and_then(|v| v.to_str().ok()),
             Some(tp)
         );
         assert!(with_traceparent(&call(None), HashMap::new()).is_empty());
