@@ -164,6 +164,8 @@ async fn with_tokens_on_the_page_asks_for_the_token_and_then_works() {
     for (path, status) in [
         ("/ui", 200),
         ("/ui/app.js", 200),
+        ("/ui/common.js", 200),
+        ("/ui/graph.js", 200),
         ("/ui/app.css", 200),
         ("/tasks", 401),
         ("/tasks/t-1/hops", 401),

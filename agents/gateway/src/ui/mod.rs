@@ -1,7 +1,7 @@
 //! The Chief's live web view and the read-only API routes it draws from. The page
-//! (`/ui`, with `/ui/app.js` and `/ui/app.css`) is embedded in the binary and holds no
-//! data, so it loads without a token; everything it shows comes from documented API
-//! routes that ask for the bearer token like every other door: `GET /tasks` (recent
+//! (`/ui`, its script modules and style sheet under `/ui/`) is embedded in the binary
+//! and holds no data, so it loads without a token; everything it shows comes from
+//! documented API routes that ask for the bearer token like every other door: `GET /tasks` (recent
 //! tasks), `GET /tasks/{id}/hops` (a task's messages, as `chorus trace` prints them),
 //! `GET /agents` (the live registry), `GET /dead-letters` and `GET /events` (a live
 //! feed of messages, Server-Sent Events). Every list reads a bounded tail of a stream
@@ -32,11 +32,7 @@ pub const MAX_LIMIT: usize = 500;
 
 /// The page and its assets, and the JSON routes it reads.
 pub(crate) fn routes() -> Router<ApiState> {
-    Router::new()
-        .route("/ui", get(assets::page))
-        .route("/ui/", get(assets::page))
-        .route("/ui/app.js", get(assets::script))
-        .route("/ui/app.css", get(assets::style))
+    assets::routes()
         .route("/tasks", get(tasks::recent))
         .route("/tasks/{id}/hops", get(hops::task_hops))
         .route("/agents", get(agents::live))
@@ -47,7 +43,7 @@ pub(crate) fn routes() -> Router<ApiState> {
 /// Whether `path` is the page or one of its assets (served without a token: they
 /// hold no data).
 pub(crate) fn is_asset(path: &str) -> bool {
-    matches!(path, "/ui" | "/ui/" | "/ui/app.js" | "/ui/app.css")
+    assets::is_asset(path)
 }
 
 /// The hub of the live feed: every topic a task's messages travel on (as

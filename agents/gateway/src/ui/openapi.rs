@@ -39,7 +39,9 @@ pub(crate) fn openapi_paths(generator: &mut SchemaGenerator) -> Value {
         letters); `lagged` ({\"missed\": N}) when this client fell behind and missed some.";
     json!({
         "/ui": asset("The live web view (HTML)", "text/html"),
-        "/ui/app.js": asset("The web view's script", "text/javascript"),
+        "/ui/app.js": asset("The web view's script (a module)", "text/javascript"),
+        "/ui/common.js": asset("The web view's shared helpers and API client (a module)", "text/javascript"),
+        "/ui/graph.js": asset("The web view's plan graph (a module)", "text/javascript"),
         "/ui/app.css": asset("The web view's style sheet", "text/css"),
         "/tasks": {"get": {
             "summary": "Recent tasks, newest first",
