@@ -180,17 +180,44 @@ const SERVICES: [&str; 6] = [
     "chorus-synthesizer",
 ];
 
-/// Whether the task's spans are all in: every service seen, every `process` and MCP
-/// span's parent received, the final report processed.
+/// The topics whose `process` spans a `(2+4)*3` trace must hold.
+const PROCESSED: [&str; 5] = [
+    "task_available",
+    "plan_ready",
+    "math_task",
+    "math_result",
+    "final_report",
+];
+
+/// Whether the task's spans are all in (each process sends its own batches, and a parent
+/// ends, so is sent, after its children): every service and processed topic seen, both
+/// MCP calls, and every `process`, `tools/call` and `chat` span's parent received.
 fn complete(spans: &[Got]) -> bool {
     let ids: BTreeSet<&str> = spans.iter().map(|s| s.id.as_str()).collect();
     let services: BTreeSet<&str> = spans.iter().map(|s| s.service.as_str()).collect();
+    let names: BTreeSet<&str> = spans.iter().map(|s| s.name.as_str()).collect();
     SERVICES.iter().all(|s| services.contains(s))
-        && spans.iter().any(|s| s.name == "process final_report")
+        && PROCESSED
+            .iter()
+            .all(|t| names.contains(format!("process {t}").as_str()))
         && spans
             .iter()
-            .filter(|s| s.name.starts_with("process ") || s.name.starts_with("tools/call "))
-            .all(|s| ids.contains(s.parent.as_str()))
+            .filter(|s| s.name.starts_with("tools/call "))
+            .count()
+            == 2
+        && parents_in(spans, &ids)
+}
+
+/// Whether every `process`, `tools/call` and `chat` span's parent is among `ids`.
+fn parents_in(spans: &[Got], ids: &BTreeSet<&str>) -> bool {
+    spans
+        .iter()
+        .filter(|s| {
+            ["process ", "tools/call ", "chat "]
+                .iter()
+                .any(|p| s.name.starts_with(p))
+        })
+        .all(|s| ids.contains(s.parent.as_str()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -233,7 +260,7 @@ async fn a_task_is_one_trace_from_the_callers_span_through_every_process() {
         .iter()
         .map(|s| s.name.trim_start_matches("process "))
         .collect();
-    for topic in ["task_available", "plan_ready", "math_task", "math_result"] {
+    for topic in PROCESSED {
         assert!(
             topics.contains(topic),
             "no process span for {topic}: {topics:?}"
@@ -381,8 +408,11 @@ async fn a_model_call_is_a_chat_span_with_its_token_counts() {
             .collect()
     };
     let spans = caller_spans(&got, |spans| {
+        let ids: BTreeSet<&str> = spans.iter().map(|s| s.id.as_str()).collect();
         let services: BTreeSet<String> = chats(spans).into_iter().map(|s| s.service).collect();
-        services.contains("chorus-planner") && services.contains("chorus-synthesizer")
+        services.contains("chorus-planner")
+            && services.contains("chorus-synthesizer")
+            && parents_in(spans, &ids)
     })
     .await;
     let by_id: HashMap<&str, &Got> = spans.iter().map(|s| (s.id.as_str(), s)).collect();
