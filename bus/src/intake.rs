@@ -3,6 +3,7 @@
 //! semantics cannot drift apart.
 
 use crate::bus::{Delivery, Subscription};
+use crate::counts::{self, TransportEvent};
 use crate::dead_letter::{DeadLetterInfo, dead_letter_message};
 use crate::envelope::{Decoded, Message};
 use crate::error::DecodeError;
@@ -92,6 +93,12 @@ pub fn intake(
     if matches!(entry.topic.kind(), Ok(TopicKind::DeadLetter)) {
         return Intake::Drop(reason);
     }
+    // Only an entry that decoded has a task id: it was delivered too often.
+    let event = match task_id {
+        Some(_) => TransportEvent::TooManyDeliveries,
+        None => TransportEvent::Undecodable,
+    };
+    counts::record(role, entry.topic, event, 1);
     Intake::DeadLetter(Box::new(dead_letter_message(&DeadLetterInfo {
         topic: entry.topic.as_str(),
         entry_id: entry.entry_id,

@@ -8,6 +8,7 @@
 //! of what agents do with messages; agent logic lives in `chorus-agents`.
 
 pub mod bus;
+pub mod counts;
 pub mod dead_letter;
 pub mod envelope;
 pub mod error;

@@ -16,6 +16,7 @@ pub mod roles;
 pub mod streams;
 pub mod tasks;
 pub mod tools;
+mod transport;
 
 use std::sync::OnceLock;
 
@@ -47,6 +48,7 @@ pub(crate) fn families() -> &'static Families {
         let streams = streams::StreamFamilies::register(&mut registry);
         let tools = tools::ToolFamilies::register(&mut registry);
         let model = model::ModelFamilies::register(&mut registry);
+        registry.register_collector(Box::new(transport::TransportCounts));
         Families {
             registry,
             tasks,

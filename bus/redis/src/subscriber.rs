@@ -19,6 +19,7 @@ use super::publish::{add_ack, add_publish};
 use super::reply::{self, StreamEntry};
 use crate::error::bus_err;
 use chorus_bus::bus::{AckToken, Delivery, Subscriber, Subscription};
+use chorus_bus::counts::{self, TransportEvent};
 use chorus_bus::envelope::Message;
 use chorus_bus::error::BusError;
 use chorus_bus::intake::{Intake, RawEntry, handler_dead_letter, intake};
@@ -100,7 +101,10 @@ impl RedisSubscriber {
                 continue;
             }
             let Some(value) = claimed.next() else { break };
-            for entry in reply::entries(value) {
+            let entries = reply::entries(value);
+            let n = entries.len() as u64;
+            counts::record(&self.sub.role, topic, TransportEvent::Claimed, n);
+            for entry in entries {
                 let deliveries = counts.get(&entry.id).map_or(2, |n| n + 1);
                 out.push(Read {
                     topic: topic.clone(),

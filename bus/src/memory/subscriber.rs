@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use super::Inner;
 use super::log::{EntryId, ReadEntry};
 use crate::bus::{AckToken, Delivery, Subscriber, Subscription, Watcher};
+use crate::counts::{self, TransportEvent};
 use crate::envelope::Message;
 use crate::error::BusError;
 use crate::intake::{Intake, RawEntry, handler_dead_letter, intake};
@@ -42,6 +43,8 @@ impl MemorySubscriber {
             };
             let room = max.saturating_sub(out.len());
             let claimed = log.claim_idle(&self.sub.role, &self.sub.consumer, min_idle, room);
+            let n = claimed.len() as u64;
+            counts::record(&self.sub.role, topic, TransportEvent::Claimed, n);
             out.extend(claimed.into_iter().map(|e| (topic.clone(), e)));
         }
         for topic in &self.sub.topics {

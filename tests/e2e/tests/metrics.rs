@@ -2,7 +2,8 @@
 //! a real math MCP server: after N tasks (`2+4` five times, and one division by zero),
 //! the Chief's `/metrics` (on its HTTP port), each other role's (on
 //! `telemetry.metrics_bind`) and the math MCP server's (`--metrics-bind`) show the
-//! counters moved by exactly N. Every body is parsed by the OFFICIAL Python Prometheus
+//! counters moved by exactly N (and an unreadable entry on `math_task` as one intake dead
+//! letter of the math pool). Every body is parsed by the OFFICIAL Python Prometheus
 //! client's OpenMetrics parser (tests/python/metrics_check.py, in the venv of
 //! `chorus_testkit::python`), and the values asserted are the ones it read.
 
@@ -102,10 +103,12 @@ fn scrape(python: &PathBuf, urls: &[String]) -> Result<Vec<Scrape>, String> {
         .collect())
 }
 
-/// Every report is in at the Chief, and every role has handled all it was given.
+/// Every report is in at the Chief, the math pool dead-lettered the unreadable entry,
+/// and every role has handled all it was given.
 fn settled(scrapes: &[Scrape]) -> bool {
     let roles = &scrapes[..scrapes.len() - 1];
     scrapes[0].sum("chorus_tasks_finished_total", &[]) >= (N + 1) as f64
+        && scrapes[5].sum("chorus_intake_dead_letters_total", &[]) >= 1.0
         && roles.iter().all(|r| {
             r.sum("chorus_in_flight", &[]) == 0.0
                 && r.sum("chorus_handled_total", &[]) == r.sum("chorus_deliveries_total", &[])
@@ -145,6 +148,10 @@ async fn every_process_counts_n_tasks_exactly_in_parseable_metrics() {
         wait_for_port(*port, Duration::from_secs(10));
     }
 
+    // One entry no role can read: the math pool's transport dead-letters it.
+    cluster
+        .redis
+        .cli(&["XADD", "math_task", "*", "data", "{not json"]);
     let base = format!("http://127.0.0.1:{}", cluster.http_port);
     let http = reqwest::Client::new();
     let mut task_ids = Vec::new();
@@ -270,6 +277,16 @@ async fn every_process_counts_n_tasks_exactly_in_parseable_metrics() {
         n + 1.0
     );
     assert_eq!(pool_math.sum("chorus_redeliveries_total", &[]), 0.0);
+    assert_eq!(pool_math.sum("chorus_claims_total", &[]), 0.0);
+    let unreadable = [
+        ("role", "pool-math"),
+        ("topic", "math_task"),
+        ("reason", "undecodable"),
+    ];
+    assert_eq!(
+        pool_math.sum("chorus_intake_dead_letters_total", &unreadable),
+        1.0
+    );
     assert_eq!(pool_date.sum("chorus_steps_total", &[]), 0.0);
 
     // The math MCP server served the same calls.
