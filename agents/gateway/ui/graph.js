@@ -100,7 +100,10 @@ export function renderGraph(v) {
     node(svg, pos.get(s.id), s.id, st.state, s.id + " · " + s.tool, st.took, s.pool + " · " + argText(s), st.line);
   }
   const report = v.report;
-  node(svg, pos.get("⟨report⟩"), "report", report ? "done" : "waiting", "report",
+  // The report is done when it says completed; any other status (partial, failed,
+  // deadline exceeded…) is drawn as a failure.
+  const reportState = !report ? "waiting" : report.status === "completed" ? "done" : "failed";
+  node(svg, pos.get("⟨report⟩"), "report", reportState, "report",
     report ? "+" + fmtMs((v.reportMsg.sent_us - v.first) / 1000) : "", report ? "written by " + report.written_by : "", report ? report.status : "waiting");
   box.replaceChildren(svg);
   $("plan-meta").textContent = done + "/" + steps.length + " steps done · planned by " + v.plan.planner;
