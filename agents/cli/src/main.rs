@@ -54,6 +54,10 @@ enum Command {
     /// A task's messages in order across all topics, with per-hop latency.
     Trace(commands::trace::TraceArgs),
     /// Run one role against Redis until Ctrl-C / SIGTERM.
+    ///
+    /// With `[telemetry] otlp_endpoint` (CHORUS__TELEMETRY__OTLP_ENDPOINT) or
+    /// OTEL_EXPORTER_OTLP_ENDPOINT set, the role exports OpenTelemetry traces over
+    /// OTLP/HTTP as service `chorus-<role>` (docs/tracing.md); off by default.
     Agent(commands::agent::AgentArgs),
     /// Exit 0 when an HTTP GET of URL answers 200 (a container healthcheck).
     Probe(commands::probe::ProbeArgs),
