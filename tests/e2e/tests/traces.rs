@@ -337,3 +337,33 @@ async fn a_model_call_is_a_chat_span_with_its_token_counts() {
         assert_eq!(parent.service, service);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spans_still_unsent_go_out_when_a_process_is_stopped() {
+    let (endpoint, got) = receiver().await;
+    // No timed send within the test: what arrives was sent at the stop.
+    let otlp = BTreeMap::from([
+        ("OTEL_EXPORTER_OTLP_ENDPOINT".to_owned(), endpoint),
+        ("OTEL_BSP_SCHEDULE_DELAY".to_owned(), "600000".to_owned()),
+    ]);
+    let mut cluster = Cluster::start(ClusterOptions {
+        env: otlp.clone(),
+        mcp_env: otlp,
+        ..ClusterOptions::default()
+    });
+    run_task(&cluster, "traced-stop-1", "(2+4)*3").await;
+    assert_eq!(got.lock().expect("receiver lock").requests, 0);
+
+    let by = Instant::now() + Duration::from_secs(10);
+    for proc in cluster.procs.values_mut() {
+        proc.terminate_by(by); // SIGTERM, as docker stop and Kubernetes do
+    }
+    let spans = caller_spans(&got, |_| true).await;
+    let services: BTreeSet<&str> = spans.iter().map(|s| s.service.as_str()).collect();
+    for service in SERVICES {
+        assert!(
+            services.contains(service),
+            "nothing from {service}: {services:?}"
+        );
+    }
+}
