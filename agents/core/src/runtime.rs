@@ -254,6 +254,8 @@ pub async fn run_loop(
                             let _ = acks.send(delivery.ack_token());
                         }
                         Err(HandleError::Permanent(refusal)) => {
+                            let span = tracing::Span::current();
+                            chorus_telemetry::traces::spans::failed(&span, "dead_lettered");
                             warn!(reason = %refusal, "cannot be handled; dead-lettering");
                             let _ = failed.send((delivery, refusal.to_string()));
                         }

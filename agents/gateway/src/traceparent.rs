@@ -26,6 +26,10 @@ pub(crate) async fn continue_trace(request: Request, next: Next) -> Response {
         .map(str::to_owned);
     let span = traces::spans::http_server(request.method().as_str(), &route, caller.as_deref());
     let response = next.run(request).instrument(span.clone()).await;
-    span.record("http.response.status_code", response.status().as_u16());
+    let status = response.status();
+    span.record("http.response.status_code", status.as_u16());
+    if status.is_server_error() {
+        traces::spans::failed(&span, status.as_str());
+    }
     response
 }

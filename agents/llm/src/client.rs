@@ -144,9 +144,7 @@ impl LlmClient {
             .await
             .map_err(|_| LlmError::Timeout(self.settings.timeout_ms))
             .and_then(|r| r.map_err(|e| map_error(e, self.settings.timeout_ms)))
-            .inspect_err(|_| {
-                span.record("error.type", "error");
-            })?;
+            .inspect_err(|e| chorus_telemetry::traces::spans::failed(&span, error_type(e)))?;
         if let Some(u) = &response.usage {
             counted.used(u.prompt_tokens, u.completion_tokens);
         }
@@ -191,9 +189,7 @@ impl LlmClient {
             .await
             .map_err(|_| LlmError::Timeout(ms))
             .and_then(|r| r.map_err(|e| map_error(e, ms)))
-            .inspect_err(|_| {
-                span.record("error.type", "error");
-            })?;
+            .inspect_err(|e| chorus_telemetry::traces::spans::failed(&span, error_type(e)))?;
         // The call is counted when the stream ends (`ok` only at its natural end).
         let state = Some((chunks, span, counted));
         let texts = futures::stream::unfold(state, move |state| async move {
@@ -228,6 +224,16 @@ impl LlmClient {
             }
         });
         Ok(Box::pin(texts))
+    }
+}
+
+/// The `error.type` of a failed model call on its `chat` span.
+fn error_type(e: &LlmError) -> &'static str {
+    match e {
+        LlmError::Timeout(_) => "timeout",
+        LlmError::Status { .. } => "http_status",
+        LlmError::Transport(_) => "transport",
+        _ => "bad_response",
     }
 }
 

@@ -75,7 +75,7 @@ macro_rules! tool_server {
                 let arguments = request.arguments.as_ref().unwrap_or(&empty);
                 let result = span.in_scope(|| self.call(&request.name, arguments));
                 if result.is_error == Some(true) {
-                    span.record("error.type", "tool_error");
+                    $crate::trace_context::tool_failed(&span);
                 }
                 Ok(result.into())
             }

@@ -79,3 +79,8 @@ pub fn tool_call_span(
         caller.as_deref(),
     )
 }
+
+/// Marks a `tools/call` span failed: the tool answered with an error (`isError`).
+pub fn tool_failed(span: &Span) {
+    chorus_telemetry::traces::spans::failed(span, "tool_error");
+}

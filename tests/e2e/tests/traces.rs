@@ -11,6 +11,7 @@
 #[allow(dead_code)]
 #[path = "llm/fake_model.rs"]
 mod fake_model;
+#[allow(dead_code)]
 #[path = "otlp/receiver.rs"]
 mod receiver;
 

@@ -15,10 +15,10 @@ use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
 use receiver::{Got, receiver};
 use serde_json::{Value, json};
 
-/// One JSON-RPC `tools/call sum` over Streamable HTTP (the servers answer a lone call
-/// without a session), with `traceparent` as a header or in `_meta`.
-async fn call_sum(url: &str, header: Option<&str>, meta: Option<&str>) {
-    let mut params = json!({"name": "sum", "arguments": {"a": "2", "b": "4"}});
+/// One JSON-RPC `tools/call` over Streamable HTTP (the servers answer a lone call
+/// without a session), with `traceparent` as a header or in `_meta`; returns its result.
+async fn call(url: &str, params: Value, header: Option<&str>, meta: Option<&str>) -> Value {
+    let mut params = params;
     if let Some(tp) = meta {
         params["_meta"] = json!({ "traceparent": tp });
     }
@@ -36,10 +36,14 @@ async fn call_sum(url: &str, header: Option<&str>, meta: Option<&str>) {
         .json()
         .await
         .expect("json");
-    assert_eq!(
-        answer["result"]["structuredContent"]["result"], "6",
-        "{answer}"
-    );
+    answer["result"].clone()
+}
+
+/// `tools/call sum 2 4`, which answers 6.
+async fn call_sum(url: &str, header: Option<&str>, meta: Option<&str>) {
+    let params = json!({"name": "sum", "arguments": {"a": "2", "b": "4"}});
+    let result = call(url, params, header, meta).await;
+    assert_eq!(result["structuredContent"]["result"], "6", "{result}");
 }
 
 /// The server's one span in `trace` (waiting, bounded, for its batch).
@@ -76,4 +80,28 @@ async fn the_tools_call_span_continues_a_traceparent_header_or_meta() {
         assert_eq!(attr("gen_ai.tool.name"), Some("sum"));
         assert_eq!(attr("gen_ai.operation.name"), Some("execute_tool"));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_error_marks_the_tools_call_span_failed() {
+    let (endpoint, got) = receiver().await;
+    let port = chorus_e2e::free_port();
+    let mut cmd = launcher::mcp_http(&chorus_e2e::bin("chorus-mcp-math"), port);
+    cmd.env("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint);
+    let _server = Proc::spawn("math-mcp", cmd, Output::Inherit).expect("start the server");
+    chorus_e2e::wait_for_port(port, Duration::from_secs(10));
+    let url = format!("http://127.0.0.1:{port}/mcp");
+
+    let trace = "33333333333333333333333333333333";
+    let params = json!({"name": "divide", "arguments": {"a": "1", "b": "0"}});
+    let tp = format!("00-{trace}-3333333333333333-01");
+    let result = call(&url, params, Some(&tp), None).await;
+    assert_eq!(result["isError"], true, "{result}");
+    let span = server_span(&got, trace).await;
+    assert_eq!(span.name, "tools/call divide");
+    assert_eq!(
+        span.attrs.get("error.type").map(String::as_str),
+        Some("tool_error")
+    );
+    assert_eq!(span.status, 2, "status ERROR: {span:?}");
 }

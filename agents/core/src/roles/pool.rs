@@ -300,7 +300,7 @@ impl PoolAgent {
         let took = std::time::Duration::from_micros(elapsed_us);
         chorus_telemetry::metrics::tools::step(&self.pool, &task.tool, &outcome, took);
         if let StepOutcome::Failed { error, .. } = &outcome {
-            tool_span.record("error.type", "tool_error");
+            chorus_telemetry::traces::spans::failed(&tool_span, "tool_error");
             warn!(tool = %task.tool, %error, "step failed");
         }
         let response = ToolResponse {

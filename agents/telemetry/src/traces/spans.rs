@@ -54,6 +54,8 @@ pub fn process(role: &str, delivery: &Delivery) -> Option<Span> {
         chorus.task_id = %msg.task_id,
         chorus.step_id = step_id(&msg.payload),
         chorus.from_agent = %msg.from_agent,
+        error.type = Empty,
+        otel.status_code = Empty,
     );
     follow(
         &span,
@@ -61,6 +63,15 @@ pub fn process(role: &str, delivery: &Delivery) -> Option<Span> {
         true,
     );
     Some(span)
+}
+
+/// Marks `span` failed: `error.type` (a short class such as `tool_error`, `timeout`, an
+/// HTTP status) and the ERROR status. Does nothing when traces are off.
+pub fn failed(span: &Span, error_type: &str) {
+    if enabled() && !span.is_none() {
+        span.record("error.type", error_type);
+        span.record("otel.status_code", "error");
+    }
 }
 
 /// The PRODUCER span `publish <topic>` of one message, child of the current span.
@@ -99,6 +110,7 @@ pub fn execute_tool(tool: &str, server: &str, task_id: &str, step_id: &str) -> S
         chorus.task_id = %task_id,
         chorus.step_id = %step_id,
         error.type = Empty,
+        otel.status_code = Empty,
     )
 }
 
@@ -117,6 +129,7 @@ pub fn mcp_tool_call(tool: &str, request_id: &str, traceparent: Option<&str>) ->
         gen_ai.operation.name = "execute_tool",
         gen_ai.tool.name = %tool,
         error.type = Empty,
+        otel.status_code = Empty,
     );
     follow(&span, traceparent, false);
     span
@@ -140,6 +153,7 @@ pub fn chat(provider: &str, model: &str, server_address: &str) -> Span {
         gen_ai.usage.input_tokens = Empty,
         gen_ai.usage.output_tokens = Empty,
         error.type = Empty,
+        otel.status_code = Empty,
     )
 }
 
@@ -155,6 +169,8 @@ pub fn http_server(method: &str, route: &str, traceparent: Option<&str>) -> Span
         http.request.method = %method,
         http.route = %route,
         http.response.status_code = Empty,
+        error.type = Empty,
+        otel.status_code = Empty,
     );
     follow(&span, traceparent, false);
     span

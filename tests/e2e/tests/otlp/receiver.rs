@@ -22,6 +22,8 @@ pub struct Got {
     pub parent: String,
     pub name: String,
     pub kind: i32,
+    /// The status code (0 unset, 1 ok, 2 error).
+    pub status: i32,
     pub attrs: BTreeMap<String, String>,
     pub links: Vec<(String, String)>,
 }
@@ -72,6 +74,7 @@ async fn export(State(got): State<Arc<Mutex<Received>>>, body: Bytes) -> Vec<u8>
                     parent: hex(&span.parent_span_id),
                     name: span.name.clone(),
                     kind: span.kind,
+                    status: span.status.as_ref().map_or(0, |s| s.code),
                     attrs: attrs(&span.attributes),
                     links: span
                         .links
