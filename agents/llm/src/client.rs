@@ -13,9 +13,9 @@ use std::pin::Pin;
 use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
+use chorus_telemetry::metrics::model::ModelCall;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
-use chorus_telemetry::metrics::model::ModelCall;
 use tracing::{Instrument as _, Span};
 
 use crate::error::LlmError;
