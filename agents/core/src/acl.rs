@@ -67,7 +67,8 @@ const ROLE_COMMANDS: &[&str] = &[
 ];
 
 /// Commands of a pool agent: its group, its appends, the once-script guarding its
-/// results and tool events, the dead-letter pipeline and its heartbeat in the registry.
+/// results and tool events, the dead-letter pipeline, its heartbeat in the registry, and
+/// the length of its stream (`XLEN`, sampled for `chorus_stream_length`).
 const POOL_COMMANDS: &[&str] = &[
     "ping",
     "xadd",
@@ -80,6 +81,7 @@ const POOL_COMMANDS: &[&str] = &[
     "xgroup|delconsumer",
     "xinfo|consumers",
     "xinfo|groups",
+    "xlen",
     "eval",
     "evalsha",
     "script|load",
