@@ -11,6 +11,30 @@ use chorus_bus::{Bus, Message, Topic};
 use chorus_testkit::launcher::{self, Output};
 use chorus_testkit::{RedisOptions, RedisServer};
 
+/// Polls `GET {url}/tasks/{task}` (each answer 200) every 20 ms until `done` holds for
+/// its state or 20 s pass, and returns the last state.
+pub async fn poll_task(
+    http: &reqwest::Client,
+    url: &str,
+    task: &str,
+    done: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        let r = http
+            .get(format!("{url}/tasks/{task}"))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 200);
+        let state: serde_json::Value = r.json().await.expect("json");
+        if done(&state) || start.elapsed() > Duration::from_secs(20) {
+            return state;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// The values of a report's output steps in plan order ([`chorus_bus::FinalReport::answers`]).
 pub fn answers(report: &chorus_bus::FinalReport) -> Vec<String> {
     report.answers()

@@ -6,9 +6,9 @@
 //! with the door's status and code.
 
 use std::pin::Pin;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use chorus_e2e::{Cluster, ClusterOptions};
+use chorus_e2e::{Cluster, ClusterOptions, poll_task};
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
@@ -121,29 +121,6 @@ async fn submit(http: &reqwest::Client, url: &str, query: &str) -> String {
     accepted["task_id"].as_str().expect("task id").to_owned()
 }
 
-/// Polls `GET /tasks/{task}` until `done` holds (or 20 s passed); the last state seen.
-async fn poll(
-    http: &reqwest::Client,
-    url: &str,
-    task: &str,
-    done: impl Fn(&Value) -> bool,
-) -> Value {
-    let start = Instant::now();
-    loop {
-        let r = http
-            .get(format!("{url}/tasks/{task}"))
-            .send()
-            .await
-            .expect("get");
-        assert_eq!(r.status(), 200);
-        let state: Value = r.json().await.expect("json");
-        if done(&state) || start.elapsed() > Duration::from_secs(20) {
-            return state;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streamed_question_answered_through_any_door_ends_the_same_stream_with_the_report() {
     let cluster = Cluster::start(ClusterOptions::default());
@@ -197,7 +174,7 @@ async fn polling_shows_input_required_with_two_options_then_done_after_the_answe
     let http = reqwest::Client::new();
 
     let task = submit(&http, &url, "what weekday is 03/04/2026").await;
-    let waiting = poll(&http, &url, &task, |s| s["state"] != "pending").await;
+    let waiting = poll_task(&http, &url, &task, |s| s["state"] != "pending").await;
     assert_eq!(waiting["state"], "input_required", "{waiting}");
     let options = waiting["question"]["options"].as_array().expect("options");
     let values: Vec<&str> = options.iter().filter_map(|o| o["value"].as_str()).collect();
@@ -207,7 +184,7 @@ async fn polling_shows_input_required_with_two_options_then_done_after_the_answe
     let (status, answered) = answer(&http, &url, &task, json!({"answer": "April"})).await;
     assert_eq!(status, 202, "{answered}");
     assert_eq!(answered["question"], 1);
-    let done = poll(&http, &url, &task, |s| s["state"] == "done").await;
+    let done = poll_task(&http, &url, &task, |s| s["state"] == "done").await;
     assert_eq!(done["state"], "done", "{done}");
     assert_eq!(done["report"]["status"], "completed", "{done}");
     assert_eq!(answers(&done["report"]), ["Friday"], "{done}");
@@ -230,7 +207,7 @@ async fn refused_answers_get_their_status_and_code() {
 
     // A task that asked nothing and has its report.
     let plain = submit(&http, &url, "2+4").await;
-    let done = poll(&http, &url, &plain, |s| s["state"] == "done").await;
+    let done = poll_task(&http, &url, &plain, |s| s["state"] == "done").await;
     assert_eq!(answers(&done["report"]), ["6"], "{done}");
     let (status, err) = answer(&http, &url, &plain, json!({"answer": "4"})).await;
     assert_eq!(
@@ -241,7 +218,7 @@ async fn refused_answers_get_their_status_and_code() {
 
     // A task that asks; bad answers leave it waiting.
     let task = submit(&http, &url, "divide 10 by").await;
-    let waiting = poll(&http, &url, &task, |s| s["state"] != "pending").await;
+    let waiting = poll_task(&http, &url, &task, |s| s["state"] != "pending").await;
     assert_eq!(waiting["state"], "input_required", "{waiting}");
     let (status, err) = answer(&http, &url, &task, json!({"answer": ""})).await;
     assert_eq!(
@@ -262,7 +239,7 @@ async fn refused_answers_get_their_status_and_code() {
         (422, "invalid_body"),
         "{err}"
     );
-    let still = poll(&http, &url, &task, |_| true).await;
+    let still = poll_task(&http, &url, &task, |_| true).await;
     assert_eq!(still["state"], "input_required", "{still}");
 
     // With the Planner frozen, the task cannot move on after its answer: a second
@@ -286,8 +263,8 @@ async fn refused_answers_get_their_status_and_code() {
     );
 
     // Thawed, both finish: the first answer counted, the second did not.
-    let done = poll(&http, &url, &task, |s| s["state"] == "done").await;
+    let done = poll_task(&http, &url, &task, |s| s["state"] == "done").await;
     assert_eq!(answers(&done["report"]), ["2.5"], "{done}");
-    let done = poll(&http, &url, &running, |s| s["state"] == "done").await;
+    let done = poll_task(&http, &url, &running, |s| s["state"] == "done").await;
     assert_eq!(answers(&done["report"]), ["7"], "{done}");
 }

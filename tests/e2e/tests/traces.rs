@@ -42,21 +42,7 @@ async fn run_task(cluster: &Cluster, task_id: &str, query: &str) -> Value {
         .await
         .expect("post");
     assert_eq!(accepted.status(), 202);
-    let mut last = Value::Null;
-    for _ in 0..400 {
-        last = http
-            .get(format!("{url}/tasks/{task_id}"))
-            .send()
-            .await
-            .expect("get")
-            .json()
-            .await
-            .expect("json");
-        if last["state"] == "done" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let last = chorus_e2e::poll_task(&http, &url, task_id, |s| s["state"] == "done").await;
     assert_eq!(last["state"], "done", "{last}");
     assert_eq!(last["report"]["status"], "completed", "{last}");
     last
