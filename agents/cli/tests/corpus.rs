@@ -302,13 +302,31 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
 }
 
-/// Every `*.txt` of the corpus, sorted by name.
-fn corpus_files() -> Vec<PathBuf> {
-    let dir = corpus_dir();
+/// The blind batches (tests/blind/README.md), or the folder `CHORUS_BLIND_DIR` names.
+fn blind_dir() -> PathBuf {
+    std::env::var_os("CHORUS_BLIND_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/blind"))
+}
+
+/// Every `*.txt` of `dir`, sorted by name (`CHORUS_BLIND_FILES`, comma-separated
+/// names, keeps only those).
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let only: Option<Vec<String>> = std::env::var("CHORUS_BLIND_FILES")
+        .ok()
+        .filter(|_| dir != corpus_dir())
+        .map(|v| v.split(',').map(|f| f.trim().to_owned()).collect());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .filter(|p| {
+            only.as_ref().is_none_or(|names| {
+                names
+                    .iter()
+                    .any(|n| p.file_name().is_some_and(|f| f.to_string_lossy() == *n))
+            })
+        })
         .collect();
     files.sort();
     files
@@ -325,9 +343,24 @@ fn indent(text: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_corpus_gets_the_expected_answers() {
+    run_corpus(&corpus_dir(), true).await;
+}
+
+/// Scores the blind batches (tests/blind): prints the score per file and every
+/// mismatch, and never fails — a blind batch measures, it is not a gate. Run with
+/// `cargo test -p chorus-cli --test corpus -- --ignored --nocapture blind`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "a measurement: run by hand (tests/blind/README.md)"]
+async fn blind_batches_score() {
+    run_corpus(&blind_dir(), false).await;
+}
+
+/// Asks every request of the `*.txt` files in `dir` of one one-process Chorus, prints
+/// the summary, and (when `gate`) fails listing every mismatch, else prints them.
+async fn run_corpus(dir: &Path, gate: bool) {
     let started = Instant::now();
     let (mut cases, mut errors) = (Vec::new(), Vec::new());
-    for path in corpus_files() {
+    for path in corpus_files(dir) {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -338,11 +371,7 @@ async fn the_corpus_gets_the_expected_answers() {
         cases.extend(c);
         errors.extend(e);
     }
-    assert!(
-        !cases.is_empty(),
-        "no requests in {}",
-        corpus_dir().display()
-    );
+    assert!(!cases.is_empty(), "no requests in {}", dir.display());
 
     let settings = Settings::default();
     let system = LocalSystem::start(settings.clone()).await;
@@ -413,6 +442,10 @@ async fn the_corpus_gets_the_expected_answers() {
         }
         for (_, m) in &mismatches {
             out.push_str(&format!("MISMATCH {m}\n\n"));
+        }
+        if !gate {
+            println!("\n{out}");
+            return;
         }
         panic!(
             "{} of {} corpus requests did not get the expected answer, {} malformed lines:\n\n{out}",
