@@ -11,6 +11,7 @@ use rmcp::ServerHandler;
 use crate::{
     http::{HttpSettings, ServeError, default_allowed_hosts, serve_http},
     stdio::serve_stdio,
+    timeouts::Timeouts,
 };
 
 /// Which MCP transport a server speaks.
@@ -61,6 +62,21 @@ pub struct ServeArgs {
     /// none when absent. Open, without a token: it holds counts, no call data.
     #[arg(long, env = "CHORUS_MCP_METRICS_BIND", value_name = "ADDR")]
     pub metrics_bind: Option<String>,
+    /// Close a connection whose request headers are not all in within this many
+    /// milliseconds (from the connection, or the next request's first byte).
+    #[arg(long, env = "CHORUS_MCP_HEADER_TIMEOUT_MS", value_name = "MS",
+          default_value_t = Timeouts::HEADER_MS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_ms: u64,
+    /// Answer 408 and close when a request body has not all arrived within this many
+    /// milliseconds.
+    #[arg(long, env = "CHORUS_MCP_BODY_TIMEOUT_MS", value_name = "MS",
+          default_value_t = Timeouts::BODY_MS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout_ms: u64,
+    /// Close a kept-alive connection that sends no new request within this many
+    /// milliseconds of its last response.
+    #[arg(long, env = "CHORUS_MCP_IDLE_TIMEOUT_MS", value_name = "MS",
+          default_value_t = Timeouts::IDLE_MS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout_ms: u64,
 }
 
 impl ServeArgs {
@@ -77,6 +93,11 @@ impl ServeArgs {
                 .token_env
                 .as_deref()
                 .and_then(|name| crate::token::BearerToken::from_env(name).ok()),
+            timeouts: Timeouts::from_millis(
+                self.header_timeout_ms,
+                self.body_timeout_ms,
+                self.idle_timeout_ms,
+            ),
         }
     }
 }

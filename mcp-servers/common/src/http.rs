@@ -4,6 +4,14 @@
 //! default, against DNS rebinding). Inside a docker-compose network the server
 //! is reached as `http://math-mcp:7301/mcp`, so the list must name that host or
 //! be disabled with `*`; see [`HttpSettings::allowed_hosts`].
+//!
+//! Slow clients are cut off ([`crate::timeouts`], limits in [`HttpSettings::timeouts`]):
+//! every body is read within the body limit before a route sees it ([`body`]), and a
+//! POST whose JSON is no JSON-RPC message gets a JSON-RPC error (`-32700`, `-32600`,
+//! `-32602`) instead of rmcp's 415 text ([`jsonrpc`]).
+
+mod body;
+mod jsonrpc;
 
 use std::{
     future::Future,
@@ -66,6 +74,8 @@ pub struct HttpSettings {
     /// The bearer token clients must send to the MCP endpoint (`--token-env`);
     /// `None` to take any client. `/healthz` stays open.
     pub token: Option<crate::token::BearerToken>,
+    /// The limits slow clients get: header, body and idle keep-alive.
+    pub timeouts: crate::timeouts::Timeouts,
 }
 
 impl HttpSettings {
@@ -78,6 +88,7 @@ impl HttpSettings {
             allowed_hosts: default_allowed_hosts(),
             stateful_sessions: false,
             token: None,
+            timeouts: crate::timeouts::Timeouts::default(),
         }
     }
 
@@ -124,7 +135,9 @@ where
         settings.rmcp_config(shutdown),
     );
     let health = json!({ "status": "ok", "server": server_name });
-    let mut mcp = Router::new().nest_service(&settings.path, service);
+    let mut mcp = Router::new()
+        .nest_service(&settings.path, service)
+        .layer(axum::middleware::from_fn(jsonrpc::check));
     if let Some(token) = &settings.token {
         mcp = mcp.layer(axum::middleware::from_fn_with_state(
             token.clone(),
@@ -137,6 +150,10 @@ where
             get(move || std::future::ready(Json(health.clone()))),
         )
         .merge(mcp)
+        .layer(axum::middleware::from_fn_with_state(
+            settings.timeouts.body,
+            body::read_within,
+        ))
 }
 
 /// Binds the listener `settings` name; returns it with the address asked for.
@@ -163,13 +180,13 @@ where
     let token = CancellationToken::new();
     let app = router(factory, server_name, settings, &token);
     tracing::info!(server = server_name, %addr, path = %settings.path, token = settings.token.is_some(), "serving MCP over Streamable HTTP");
-    let result = axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown_signal.await;
-            token.cancel();
-        })
-        .await;
-    result.map_err(ServeError::Http)
+    let stop = async move {
+        shutdown_signal.await;
+        token.cancel();
+    };
+    crate::timeouts::serve(listener, app, settings.timeouts, stop)
+        .await
+        .map_err(ServeError::Http)
 }
 
 /// A server running in a background task; dropping the handle stops it.
@@ -211,9 +228,9 @@ where
     let token = CancellationToken::new();
     let app = router(factory, server_name, settings, &token);
     let stop = token.clone();
+    let timeouts = settings.timeouts;
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move { stop.cancelled_owned().await })
+        crate::timeouts::serve(listener, app, timeouts, stop.cancelled_owned())
             .await
             .map_err(ServeError::Http)
     });

@@ -5,7 +5,8 @@
 //! [`tool::into_call_result`]. This crate serves any `rmcp` server handler over
 //! stdio ([`stdio`]) or Streamable HTTP ([`http`], with `GET /healthz` and a
 //! configurable `Host` allow-list and an optional bearer
-//! token, [`token`]), parses the shared command line ([`cli`]), and
+//! token, [`token`]), parses the shared command line ([`cli`]), serves HTTP with
+//! limits for slow clients ([`timeouts`], which the Chief's doors use too), and
 //! gives pool agents one client, [`client::McpClient`], for every transport.
 //!
 //! It knows nothing about any particular tool, and nothing about the bus.
@@ -19,6 +20,7 @@ pub mod server;
 pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod timeouts;
 pub mod token;
 pub mod tool;
 pub mod trace_context;
