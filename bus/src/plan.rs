@@ -68,6 +68,50 @@ pub enum PlanError {
     /// The plan has more steps than allowed.
     #[error("plan has {0} steps, more than the limit of {1}")]
     TooManySteps(usize, usize),
+    /// A step id is empty, too long, or holds characters other than ASCII letters,
+    /// digits, `-`, `_` and `.`.
+    #[error("step id {0:?} is not a valid step id (1 to {MAX_STEP_ID_LEN} of A-Z a-z 0-9 - _ .)")]
+    BadStepId(String),
+    /// A step names a pool that cannot be a pool's name (so no topic could carry it).
+    #[error("step {step:?} names the pool {pool:?}, which is not a valid pool name")]
+    BadPool {
+        /// The step.
+        step: StepId,
+        /// The pool it names.
+        pool: String,
+    },
+    /// A step names a tool that cannot be an MCP tool's name.
+    #[error("step {step:?} names the tool {tool:?}, which is not a valid tool name")]
+    BadTool {
+        /// The step.
+        step: StepId,
+        /// The tool it names.
+        tool: String,
+    },
+}
+
+/// Longest step id a plan may use (ids end up in state keys).
+pub const MAX_STEP_ID_LEN: usize = 64;
+/// Longest tool name a step may name (the MCP specification's limit).
+pub const MAX_TOOL_NAME_LEN: usize = 128;
+
+/// Whether `id` is 1..=[`MAX_STEP_ID_LEN`] of ASCII letters, digits, `-`, `_`, `.`.
+fn is_step_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_STEP_ID_LEN
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// Whether `tool` can be an MCP tool's name: 1..=[`MAX_TOOL_NAME_LEN`] of ASCII letters,
+/// digits, `-`, `_`, `.`.
+fn is_tool_name(tool: &str) -> bool {
+    !tool.is_empty()
+        && tool.len() <= MAX_TOOL_NAME_LEN
+        && tool
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 /// A plan: steps in an order where every reference points to an earlier step.
@@ -93,14 +137,33 @@ impl Step {
 }
 
 impl Plan {
-    /// Checks ids are unique, references point only to earlier steps (so the plan is
-    /// acyclic), and there are at most `max_steps` steps.
+    /// Checks there are at most `max_steps` steps, every id, pool and tool is well
+    /// formed, ids are unique, and references point only to earlier steps (so the plan
+    /// is acyclic and every reference exists). Whoever made a plan, this is what makes
+    /// it runnable: the Router and the Synthesizer check every plan they are given.
     pub fn validate(&self, max_steps: usize) -> Result<(), PlanError> {
         if self.steps.len() > max_steps {
             return Err(PlanError::TooManySteps(self.steps.len(), max_steps));
         }
         let mut earlier: HashSet<&str> = HashSet::new();
         for step in &self.steps {
+            if !is_step_id(step.id.as_str()) {
+                return Err(PlanError::BadStepId(
+                    step.id.as_str().chars().take(80).collect(),
+                ));
+            }
+            if !crate::topic::is_pool_name(&step.pool) {
+                return Err(PlanError::BadPool {
+                    step: step.id.clone(),
+                    pool: step.pool.chars().take(80).collect(),
+                });
+            }
+            if !is_tool_name(&step.tool) {
+                return Err(PlanError::BadTool {
+                    step: step.id.clone(),
+                    tool: step.tool.chars().take(80).collect(),
+                });
+            }
             for dep in step.dependencies() {
                 if !earlier.contains(dep) {
                     return Err(PlanError::BadReference {
@@ -146,6 +209,73 @@ mod tests {
                 step: "s1".into(),
                 target: "s2".into()
             })
+        );
+    }
+
+    fn plan_of(steps: serde_json::Value) -> Plan {
+        serde_json::from_value(json!({ "steps": steps })).expect("plan json")
+    }
+
+    #[test]
+    fn a_cycle_a_missing_reference_and_a_self_reference_are_refused() {
+        let cycle = plan_of(json!([
+            {"id": "a", "pool": "math", "tool": "sum", "arguments": {"a": {"$ref": "b"}}},
+            {"id": "b", "pool": "math", "tool": "sum", "arguments": {"a": {"$ref": "a"}}}
+        ]));
+        assert_eq!(
+            cycle.validate(32),
+            Err(PlanError::BadReference {
+                step: "a".into(),
+                target: "b".into()
+            })
+        );
+        let missing = plan_of(json!([
+            {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": {"$ref": "s9"}}}
+        ]));
+        assert!(matches!(
+            missing.validate(32),
+            Err(PlanError::BadReference { .. })
+        ));
+        let own = plan_of(json!([
+            {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": {"$ref": "s1"}}}
+        ]));
+        assert!(matches!(
+            own.validate(32),
+            Err(PlanError::BadReference { .. })
+        ));
+    }
+
+    #[test]
+    fn duplicate_ids_too_many_steps_and_malformed_names_are_refused() {
+        let twice = plan_of(json!([
+            {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": 1, "b": 1}},
+            {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": 2, "b": 2}}
+        ]));
+        assert_eq!(
+            twice.validate(32),
+            Err(PlanError::DuplicateStep("s1".into()))
+        );
+        let many = Plan {
+            steps: (0..33)
+                .map(|i| step(&format!("s{i}"), json!({"a": 1, "b": 2})))
+                .collect(),
+        };
+        assert_eq!(many.validate(32), Err(PlanError::TooManySteps(33, 32)));
+        assert_eq!(
+            plan_of(json!([{"id": "", "pool": "math", "tool": "sum"}])).validate(32),
+            Err(PlanError::BadStepId(String::new()))
+        );
+        assert!(matches!(
+            plan_of(json!([{"id": "s1", "pool": "Math Pool", "tool": "sum"}])).validate(32),
+            Err(PlanError::BadPool { .. })
+        ));
+        assert!(matches!(
+            plan_of(json!([{"id": "s1", "pool": "math", "tool": "sum it\u{1b}"}])).validate(32),
+            Err(PlanError::BadTool { .. })
+        ));
+        assert_eq!(
+            plan_of(json!([{"id": "s1", "pool": "math", "tool": "sum"}])).validate(32),
+            Ok(())
         );
     }
 

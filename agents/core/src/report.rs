@@ -68,6 +68,29 @@ pub fn unplanned(request: TaskRequest, why: impl FnOnce(&str) -> String) -> Plan
     }
 }
 
+/// The report of a task whose plan cannot run (`problem`: what [`chorus_bus::Plan::validate`]
+/// found): status `failed`, no steps, the problem named in the request's language.
+/// Nothing of such a plan ran: the Router and the Synthesizer check every plan before
+/// anything goes out.
+pub fn invalid_plan(plan: &PlanReady, problem: &chorus_bus::PlanError) -> FinalReport {
+    let text = match plan.language.as_str() {
+        "vi" => format!(
+            "Không thể thực hiện kế hoạch cho yêu cầu này, nên không bước nào được chạy: {problem}.\n"
+        ),
+        _ => format!("The plan for this request cannot run, so no step was run: {problem}.\n"),
+    };
+    FinalReport {
+        query: plan.query.clone(),
+        status: ReportStatus::Failed,
+        text,
+        language: plan.language.clone(),
+        steps: Vec::new(),
+        written_by: "template".to_owned(),
+        iterations: plan.iteration,
+        retried: Vec::new(),
+    }
+}
+
 /// [`build_stopped`], with the status `forced` when given instead of judged from the
 /// steps.
 fn build_as(

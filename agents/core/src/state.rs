@@ -328,4 +328,21 @@ impl TaskState {
     pub async fn close(&self, task: &str) -> Result<(), BusError> {
         self.store.zrem(DEADLINES_KEY, task).await.map(|_| ())
     }
+
+    /// Opens a task nobody opened (a plan published straight onto `plan_ready`, not
+    /// through the Chief) for the deadline watch, so that it ends in a report whatever
+    /// stalls it; a task the Chief opened (its request is stored) is left as it is.
+    /// Returns whether it was opened here.
+    pub async fn open_unless_known(
+        &self,
+        task: &str,
+        request: &TaskRequest,
+        deadline: Deadline,
+    ) -> Result<bool, BusError> {
+        if self.store.get(&request_key(task)).await?.is_some() {
+            return Ok(false);
+        }
+        self.open(task, request, deadline).await?;
+        Ok(true)
+    }
 }

@@ -43,6 +43,8 @@ pub async fn run_role(
     let mut pool_agent: Option<Arc<PoolAgent>> = None;
     let pools = settings.pool_names();
     let in_flight = settings.agents.max_in_flight;
+    // Every plan is checked where it runs; a model's plans may be as long as its limit.
+    let max_steps = settings.llm.max_steps.max(chorus_heuristic::MAX_STEPS);
     let mut tasks = JoinSet::new();
     let handler: Arc<dyn Handler> = match &role {
         Role::Chief => {
@@ -68,9 +70,10 @@ pub async fn run_role(
                     answer_timeout: settings.answer_timeout(),
                 }),
         ),
-        Role::Router => Arc::new(Router::new(ctx, pools.clone())),
+        Role::Router => Arc::new(Router::new(ctx, pools.clone()).with_max_steps(max_steps)),
         Role::Synthesizer => Arc::new(
             Synthesizer::new(ctx, pools.clone())
+                .with_max_steps(max_steps)
                 .with_llm(
                     crate::llm::synthesizer(&settings.llm)?,
                     crate::llm::Limits::of(settings),

@@ -5,12 +5,18 @@
 //! references replaced by values; a plan published by anyone else is dispatched here
 //! from the start. A failed step fails its dependents with the reason, and the other
 //! branches run on.
+//!
+//! Every plan is checked here before anything of it goes out, whoever published it
+//! ([`chorus_bus::Plan::validate`]: step ids, references, cycles, the step limit, pool
+//! and tool names): an invalid plan is not dispatched at all, and the Synthesizer,
+//! which checks it the same way, ends its task with one `failed` report naming the
+//! problem.
 
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use chorus_bus::{Delivery, Message, Payload, PlanReady, StepId, StepResult};
-use tracing::debug;
+use tracing::{debug, warn};
 
 use super::{Ctx, dispatch};
 use crate::runtime::{HandleError, Handler};
@@ -19,12 +25,24 @@ use crate::runtime::{HandleError, Handler};
 pub struct Router {
     ctx: Ctx,
     pools: Vec<String>,
+    max_steps: usize,
 }
 
 impl Router {
-    /// A router for the given pools.
+    /// A router for the given pools, running plans of at most
+    /// [`chorus_heuristic::MAX_STEPS`] steps.
     pub fn new(ctx: Ctx, pools: Vec<String>) -> Self {
-        Router { ctx, pools }
+        Router {
+            ctx,
+            pools,
+            max_steps: chorus_heuristic::MAX_STEPS,
+        }
+    }
+
+    /// The same router, running plans of at most `max_steps` steps.
+    pub fn with_max_steps(mut self, max_steps: usize) -> Self {
+        self.max_steps = max_steps;
+        self
     }
 
     /// Dispatches (once) every step of `plan` that is ready and has no result yet, all
@@ -58,6 +76,11 @@ impl Handler for Router {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
         let msg = &delivery.message;
         match &msg.payload {
+            // Nothing of a plan that cannot run goes out; the Synthesizer reports it.
+            Payload::PlanReady(plan) if let Err(problem) = plan.plan.validate(self.max_steps) => {
+                warn!(task_id = %msg.task_id, %problem, "plan refused: nothing of it is dispatched");
+                Ok(())
+            }
             // The Planner stored it and sent its first wave: nothing to do until results.
             Payload::PlanReady(plan) if plan.dispatched => Ok(()),
             // A plan from another publisher: stored and dispatched here. On a

@@ -19,6 +19,12 @@
 //! writing leaves its message pending, to find the report out when it comes again (or
 //! to write it, when the writer died).
 //!
+//! Every plan is checked here too ([`chorus_bus::Plan::validate`]), whoever published
+//! it: a plan that cannot run ends its task with one `failed` report naming the problem
+//! (unless the task already has a stored plan: then the second one is ignored). A plan
+//! that did not come from the Planner through the Chief opens its task for the
+//! deadline watch, so such a task ends in a report whatever stalls it.
+//!
 //! With `llm.verify` on, a verdict FINISHED on an attempt after which another one is
 //! still allowed is first put to the model: it reads the request, the results and the
 //! report and answers one word. REITERATE, followed by a valid plan from the model's
@@ -32,8 +38,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chorus_bus::{
-    Deadline, Delivery, FinalReport, Message, Payload, PlanReady, StepId, StepResult, Topic,
-    Verdict,
+    Deadline, Delivery, FinalReport, Message, Payload, PlanError, PlanReady, StepId, StepResult,
+    TaskRequest, Topic, Verdict,
 };
 use chorus_llm::{Judgement, LlmSynthesizer, LlmVerifier, stream_or_template};
 use tracing::{debug, info, warn};
@@ -58,6 +64,7 @@ pub struct Synthesizer {
     limits: llm::Limits,
     max_iterations: u32,
     verifier: Option<LlmVerifier>,
+    max_steps: usize,
 }
 
 /// Why a model check asked for another attempt, as the verdict's reason.
@@ -76,7 +83,69 @@ impl Synthesizer {
             },
             max_iterations: 1,
             verifier: None,
+            max_steps: chorus_heuristic::MAX_STEPS,
         }
+    }
+
+    /// The same synthesizer, accepting plans of at most `max_steps` steps.
+    pub fn with_max_steps(mut self, max_steps: usize) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// Ends the task of a plan that cannot run with one `failed` report naming
+    /// `problem` — unless the task has a stored plan already (the Planner's, or an
+    /// earlier valid one): then this plan is ignored and that one goes on.
+    async fn refuse_plan(
+        &self,
+        msg: &Message,
+        plan: &PlanReady,
+        problem: &PlanError,
+    ) -> Result<(), HandleError> {
+        let task = &msg.task_id;
+        if self.ctx.state.plan(task).await?.is_some() {
+            warn!(task_id = %task, %problem, "an invalid plan for a task that has one ignored");
+            return Ok(());
+        }
+        let report = report::invalid_plan(plan, problem);
+        let out = msg
+            .reply(
+                Topic::final_report(),
+                &self.ctx.instance,
+                Payload::FinalReport(report),
+            )
+            .to("chief");
+        let ttl = self.ctx.state.ttl();
+        if self
+            .ctx
+            .bus
+            .publish_once(&once::reported(task), ttl, &out)
+            .await?
+        {
+            warn!(task_id = %task, %problem, "plan refused; failed report written");
+        }
+        Ok(())
+    }
+
+    /// Opens the task of a plan for the deadline watch unless the Chief did (with the
+    /// envelope's deadline, or the task deadline from now).
+    async fn watch_deadline(&self, msg: &Message, plan: &PlanReady) -> Result<(), HandleError> {
+        let deadline = msg
+            .deadline_ms
+            .unwrap_or_else(|| Deadline::after(self.limits.deadline));
+        let request = TaskRequest {
+            query: plan.query.clone(),
+            context: plan.context.clone(),
+        };
+        if self
+            .ctx
+            .state
+            .open_unless_known(&msg.task_id, &request, deadline)
+            .await?
+        {
+            debug!(task_id = %msg.task_id, "plan from outside the Chief: deadline watch opened");
+        }
+        Ok(())
     }
 
     /// The same synthesizer, putting each report to `verifier` (when given) before it
@@ -347,13 +416,18 @@ impl Handler for Synthesizer {
             // Then, when some step runs, its results drive the report (each result is
             // stored and checked against the stored plan); only a plan with nothing to
             // run is finished here.
+            Payload::PlanReady(plan) if let Err(problem) = plan.plan.validate(self.max_steps) => {
+                self.refuse_plan(msg, plan, &problem).await
+            }
             Payload::PlanReady(plan) if plan.dispatched => {
+                self.watch_deadline(msg, plan).await?;
                 if plan.plan.steps.iter().any(|s| self.pools.contains(&s.pool)) {
                     return Ok(());
                 }
                 self.finish_if_complete(msg, plan, None).await
             }
             Payload::PlanReady(plan) => {
+                self.watch_deadline(msg, plan).await?;
                 let (plan, _) = dispatch::open_plan(state, task, plan.clone(), &self.pools).await?;
                 self.finish_if_complete(msg, &plan, None).await
             }
