@@ -26,7 +26,8 @@ use super::submit::{Limits, Submission, SubmitError, submit};
 use crate::state::{TaskState, once};
 
 /// Prefix of the ingress dedupe keys (`chorus:ingress:raw:<hash>`,
-/// `chorus:ingress:dead:<hash>`).
+/// `chorus:ingress:dead:<channel>:<hash>`: junk is dead-lettered once per channel it
+/// was published on).
 pub const INGRESS_KEY_PREFIX: &str = "chorus:ingress:";
 
 /// The role named in dead letters written by the ingress.
@@ -117,6 +118,11 @@ where
     }
 }
 
+/// The once-key of the dead letter for a payload of hash `hash` on `topic`'s channel.
+fn dead_key(topic: &Topic, hash: &str) -> String {
+    format!("{INGRESS_KEY_PREFIX}dead:{topic}:{hash}")
+}
+
 /// Handles one payload published on the `task_available` channel; with `state`, a
 /// reused task id is checked against the request that took it.
 pub async fn ingest(
@@ -156,7 +162,7 @@ pub async fn ingest(
                 Err(SubmitError::Bus(e)) => Err(e),
                 Err(taken @ SubmitError::TaskIdTaken { .. }) => {
                     let reason = taken.to_string();
-                    let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
+                    let key = dead_key(&topic, &hash);
                     dead_letter_refused(
                         bus,
                         INGRESS_ROLE,
@@ -182,7 +188,7 @@ pub async fn ingest(
         }
         Err(e) => {
             let reason = format!("invalid ingress request: {e}");
-            let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
+            let key = dead_key(&topic, &hash);
             dead_letter_raw(bus, &topic, reason, raw, (key, ttl)).await
         }
     }
@@ -273,7 +279,7 @@ where
 {
     let ttl = Duration::from_millis(settings.ingress_dedupe_ms);
     let hash = format!("{:016x}", fnv1a64(raw.as_bytes()));
-    let key = format!("{INGRESS_KEY_PREFIX}dead:{hash}");
+    let key = dead_key(&topic, &hash);
     let msg = match decode(&topic, settings, raw) {
         Ok(Decoded::Envelope(_)) => return Ok(Ingested::Mirror),
         Ok(Decoded::Bare(msg)) => msg,
@@ -403,5 +409,36 @@ mod tests {
             panic!("not a report")
         };
         assert!(report.text.contains("empty"), "{}", report.text);
+    }
+
+    #[tokio::test]
+    async fn the_same_junk_on_two_channels_is_two_dead_letters_and_once_on_each() {
+        let settings = BusSettings::default();
+        let bus = Arc::new(MemoryBus::new(settings.clone()));
+        let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
+        let limits = Limits::default();
+        let junk = "not json at all";
+        for _ in 0..2 {
+            let request = ingest(bus.as_ref(), Some(&state), &settings, &limits, junk).await;
+            assert!(
+                matches!(request, Ok(Ingested::DeadLettered(_))),
+                "{request:?}"
+            );
+            let answer = ingest_answer(bus.as_ref(), &state, &settings, junk).await;
+            assert!(
+                matches!(answer, Ok(Ingested::DeadLettered(_))),
+                "{answer:?}"
+            );
+        }
+        let letters = bus.recent(&Topic::dead_letter(), 10).await.expect("recent");
+        let mut topics: Vec<String> = letters
+            .iter()
+            .map(|m| match &m.payload {
+                Payload::DeadLetter(d) => d.topic.clone(),
+                _ => String::new(),
+            })
+            .collect();
+        topics.sort();
+        assert_eq!(topics, ["clarification_answer", "task_available"]);
     }
 }
