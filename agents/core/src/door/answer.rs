@@ -275,7 +275,7 @@ pub(super) async fn refused(
         original: letter.original,
         task_id: Some(task_id),
     });
-    bus.publish_once(&letter.once.0, letter.once.1, &dead)
+    super::refusal::publish_letter(bus, letter.role, topic, letter.once, &dead)
         .await
         .map(|_| ())
 }

@@ -335,7 +335,7 @@ async fn dead_letter_raw(
         original: raw,
         task_id: None,
     });
-    bus.publish_once(&once.0, once.1, &dl).await?;
+    super::refusal::publish_letter(bus, INGRESS_ROLE, topic.as_str(), once, &dl).await?;
     Ok(Ingested::DeadLettered(reason))
 }
 
@@ -440,5 +440,11 @@ mod tests {
             .collect();
         topics.sort();
         assert_eq!(topics, ["clarification_answer", "task_available"]);
+        // Each counted once in chorus_dead_letters_total, under the ingress.
+        let text = chorus_telemetry::metrics::render();
+        for topic in ["task_available", "clarification_answer"] {
+            let line = format!("chorus_dead_letters_total{{role=\"ingress\",topic=\"{topic}\"}} 1");
+            assert!(text.contains(&line), "{line} in\n{text}");
+        }
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message};
 use chorus_bus::{Bus, BusError, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
+use chorus_telemetry::metrics::roles::door_dead_letter;
 
 use super::submit::SubmitError;
 use crate::report;
@@ -67,5 +68,21 @@ pub async fn dead_letter_refused(
         original: &original.to_string(),
         task_id: Some(task_id),
     });
-    bus.publish_once(&once.0, once.1, &letter).await
+    publish_letter(bus, role, Topic::TASK_AVAILABLE, once, &letter).await
+}
+
+/// Publishes a door's dead letter `letter` (written by `role`, for a payload on `topic`)
+/// under `once`, and counts it in `chorus_dead_letters_total` when it went out now.
+pub(super) async fn publish_letter(
+    bus: &dyn Bus,
+    role: &str,
+    topic: &str,
+    once: (String, Duration),
+    letter: &Message,
+) -> Result<bool, BusError> {
+    let sent = bus.publish_once(&once.0, once.1, letter).await?;
+    if sent {
+        door_dead_letter(role, topic);
+    }
+    Ok(sent)
 }

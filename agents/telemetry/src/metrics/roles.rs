@@ -231,6 +231,21 @@ impl Handling {
     }
 }
 
+/// A door wrote the one dead letter of a client's payload on `topic` that it refused
+/// (an answer or cancellation for an unknown task, a request reusing a taken task id,
+/// an unreadable PUBLISH): counted in `chorus_dead_letters_total` under `role` (`chief`
+/// for a stream entry, `ingress` for a PUBLISH), like a handler's refusal.
+pub fn door_dead_letter(role: &str, topic: &str) {
+    families()
+        .roles
+        .dead_letters
+        .get_or_create(&RoleTopic {
+            role: role.to_owned(),
+            topic: topic.to_owned(),
+        })
+        .inc();
+}
+
 impl Drop for Handling {
     fn drop(&mut self) {
         self.in_flight.dec();
