@@ -77,8 +77,10 @@ impl Handler for Router {
         let msg = &delivery.message;
         match &msg.payload {
             // Nothing of a plan that cannot run goes out; the Synthesizer reports it.
-            Payload::PlanReady(plan) if let Err(problem) = plan.plan.validate(self.max_steps) => {
-                warn!(task_id = %msg.task_id, %problem, "plan refused: nothing of it is dispatched");
+            Payload::PlanReady(plan) if plan.plan.validate(self.max_steps).is_err() => {
+                if let Err(problem) = plan.plan.validate(self.max_steps) {
+                    warn!(task_id = %msg.task_id, %problem, "plan refused: nothing of it is dispatched");
+                }
                 Ok(())
             }
             // The Planner stored it and sent its first wave: nothing to do until results.

@@ -416,8 +416,11 @@ impl Handler for Synthesizer {
             // Then, when some step runs, its results drive the report (each result is
             // stored and checked against the stored plan); only a plan with nothing to
             // run is finished here.
-            Payload::PlanReady(plan) if let Err(problem) = plan.plan.validate(self.max_steps) => {
-                self.refuse_plan(msg, plan, &problem).await
+            Payload::PlanReady(plan) if plan.plan.validate(self.max_steps).is_err() => {
+                match plan.plan.validate(self.max_steps) {
+                    Err(problem) => self.refuse_plan(msg, plan, &problem).await,
+                    Ok(()) => Ok(()),
+                }
             }
             Payload::PlanReady(plan) if plan.dispatched => {
                 self.watch_deadline(msg, plan).await?;
