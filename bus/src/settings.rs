@@ -38,6 +38,9 @@ pub struct BusSettings {
     pub max_message_bytes: usize,
     /// Default TTL of per-task state, in seconds (used by agents writing to the store).
     pub state_ttl_secs: u64,
+    /// How long a finished task's report and idempotency record are kept once its
+    /// report is out, in seconds (the rest of its state is deleted then).
+    pub finished_ttl_secs: u64,
     /// Window in which identical bare PUBLISH ingress payloads count as one task, in ms.
     pub ingress_dedupe_ms: u64,
     /// A group's consumer idle this long with nothing pending is deleted when a replica
@@ -74,6 +77,7 @@ impl Default for BusSettings {
             stream_maxlen: 100_000,
             max_message_bytes: 1024 * 1024,
             state_ttl_secs: 86_400,
+            finished_ttl_secs: 3_600,
             ingress_dedupe_ms: 10_000,
             stale_consumer_ms: 3_600_000,
             connect_timeout_ms: 2000,
@@ -153,6 +157,7 @@ impl BusSettings {
             512 * 1024 * 1024,
         )?;
         check_range("state_ttl_secs", self.state_ttl_secs, 1, 365 * 86_400)?;
+        check_range("finished_ttl_secs", self.finished_ttl_secs, 1, 365 * 86_400)?;
         check_range("ingress_dedupe_ms", self.ingress_dedupe_ms, 1, 86_400_000)?;
         check_range("stale_consumer_ms", self.stale_consumer_ms, 1000, u64::MAX)?;
         check_range("connect_timeout_ms", self.connect_timeout_ms, 1, 600_000)?;
@@ -233,6 +238,11 @@ impl BusSettings {
     /// [`BusSettings::state_ttl_secs`] as a duration.
     pub fn state_ttl(&self) -> Duration {
         Duration::from_secs(self.state_ttl_secs)
+    }
+
+    /// [`BusSettings::finished_ttl_secs`] as a duration.
+    pub fn finished_ttl(&self) -> Duration {
+        Duration::from_secs(self.finished_ttl_secs)
     }
 
     /// The response timeout of the dedicated blocking-read connection: above the block time.
@@ -362,6 +372,9 @@ mod tests {
         let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__MAX_DELIVERIES", "0")]))
             .expect_err("invalid");
         assert!(err.to_string().contains("bus.max_deliveries"), "{err}");
+        let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__FINISHED_TTL_SECS", "0")]))
+            .expect_err("invalid");
+        assert!(err.to_string().contains("bus.finished_ttl_secs"), "{err}");
         let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__BLOCK_MS", "soon")]))
             .expect_err("invalid");
         assert!(err.to_string().contains("block_ms"), "{err}");

@@ -20,6 +20,22 @@ pub struct HashAndValue {
     pub hash: Vec<(String, String)>,
 }
 
+/// What [`Store::retire`] does to a finished piece of state, in one round trip: the
+/// values set and the keys kept get the short `ttl`; the rest goes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Retirement {
+    /// Keys set to a value (overwriting), expiring after `ttl`.
+    pub set: Vec<(String, String)>,
+    /// Keys whose TTL becomes `ttl` when they exist (absent ones stay absent).
+    pub keep: Vec<String>,
+    /// Keys deleted (absent ones are ignored).
+    pub delete: Vec<String>,
+    /// Sorted-set members removed, as (set, member).
+    pub zrem: Vec<(String, String)>,
+    /// The TTL of what is set and kept.
+    pub ttl: Duration,
+}
+
 /// Key-value state shared by every replica of every role.
 #[async_trait]
 pub trait Store: Send + Sync {
@@ -82,4 +98,31 @@ pub trait Store: Send + Sync {
     async fn zrange_to(&self, key: &str, max: i64, limit: usize) -> Result<Vec<String>, BusError>;
     /// Removes a sorted-set member; returns whether it was there.
     async fn zrem(&self, key: &str, member: &str) -> Result<bool, BusError>;
+
+    /// Unless `guard` exists: sets `key` to `value` with `ttl` and adds `member` to the
+    /// sorted set `zset` with `score`; returns whether it did. Atomic where the
+    /// transport allows, so a [`Store::retire`] that deleted `key` after `guard` was set
+    /// is never undone by a late writer.
+    #[allow(clippy::too_many_arguments)]
+    async fn set_and_zadd_unless(
+        &self,
+        guard: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+        zset: &str,
+        member: &str,
+        score: i64,
+    ) -> Result<bool, BusError> {
+        if self.get(guard).await?.is_some() {
+            return Ok(false);
+        }
+        self.set(key, value, ttl).await?;
+        self.zadd(zset, member, score).await?;
+        Ok(true)
+    }
+
+    /// Sets, keeps (with the short TTL), deletes and removes what `r` says, in one round
+    /// trip where the transport allows.
+    async fn retire(&self, r: &Retirement) -> Result<(), BusError>;
 }

@@ -10,12 +10,25 @@ use redis::aio::ConnectionManager;
 use super::conn::retry_writes;
 use crate::error::bus_err;
 use chorus_bus::error::BusError;
-use chorus_bus::store::Store;
+use chorus_bus::store::{Retirement, Store};
+
+/// KEYS[1] = guard, KEYS[2] = key, KEYS[3] = sorted set; ARGV = value, ttl ms, member,
+/// score. Unless the guard exists: SET key value PX ttl, ZADD set score member; returns
+/// 1 when it did, 0 when the guard was there.
+const SET_AND_ZADD_UNLESS_LUA: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+return 1
+"#;
 
 /// Key-value state on Redis.
 #[derive(Clone)]
 pub struct RedisStore {
     conn: ConnectionManager,
+    set_and_zadd_unless: redis::Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -43,7 +56,10 @@ fn ms(ttl: Duration) -> u64 {
 impl RedisStore {
     /// A store on `conn`.
     pub fn new(conn: ConnectionManager) -> Self {
-        RedisStore { conn }
+        RedisStore {
+            conn,
+            set_and_zadd_unless: redis::Script::new(SET_AND_ZADD_UNLESS_LUA),
+        }
     }
 
     /// Runs a command, retrying on connection errors (see `retry_writes`).
@@ -184,5 +200,58 @@ impl Store for RedisStore {
             .run(key, redis::cmd("ZREM").arg(key).arg(member))
             .await?;
         Ok(removed == 1)
+    }
+
+    async fn set_and_zadd_unless(
+        &self,
+        guard: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+        zset: &str,
+        member: &str,
+        score: i64,
+    ) -> Result<bool, BusError> {
+        let mut invocation = self.set_and_zadd_unless.key(guard);
+        invocation
+            .key(key)
+            .key(zset)
+            .arg(value)
+            .arg(ms(ttl))
+            .arg(member)
+            .arg(score);
+        let done: i64 =
+            retry_writes(|| async { invocation.invoke_async(&mut self.conn.clone()).await })
+                .await
+                .map_err(|e| store_error(key, e))?;
+        Ok(done == 1)
+    }
+
+    /// One pipeline: SET … PX per value, PEXPIRE per kept key, one DEL, ZREM per member.
+    async fn retire(&self, r: &Retirement) -> Result<(), BusError> {
+        if r.set.is_empty() && r.keep.is_empty() && r.delete.is_empty() && r.zrem.is_empty() {
+            return Ok(());
+        }
+        let ttl = ms(r.ttl);
+        let mut pipe = redis::pipe();
+        for (key, value) in &r.set {
+            pipe.cmd("SET")
+                .arg(key)
+                .arg(value)
+                .arg("PX")
+                .arg(ttl)
+                .ignore();
+        }
+        for key in &r.keep {
+            pipe.cmd("PEXPIRE").arg(key).arg(ttl).ignore();
+        }
+        if !r.delete.is_empty() {
+            pipe.cmd("DEL").arg(&r.delete).ignore();
+        }
+        for (zset, member) in &r.zrem {
+            pipe.cmd("ZREM").arg(zset).arg(member).ignore();
+        }
+        let first = r.set.first().map_or("", |(k, _)| k.as_str());
+        self.run_pipe(first, &pipe).await
     }
 }

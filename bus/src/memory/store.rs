@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 
 use crate::error::BusError;
-use crate::store::Store;
+use crate::store::{Retirement, Store};
 
 /// Writes between two sweeps of expired keys.
 const SWEEP_EVERY: u64 = 4096;
@@ -116,6 +116,21 @@ impl MemoryStore {
         }
         slot.expires = deadline(now, ttl);
         Ok(set)
+    }
+
+    /// Every live key starting with `prefix`, sorted, with its remaining TTL (`None`:
+    /// no TTL): what a task leaves behind, for tests and inspection.
+    pub fn keys_with_ttl(&self, prefix: &str) -> Vec<(String, Option<Duration>)> {
+        let now = Instant::now();
+        let keys = self.lock();
+        let mut found: Vec<(String, Option<Duration>)> = keys
+            .map
+            .iter()
+            .filter(|(k, s)| k.starts_with(prefix) && s.expires.is_none_or(|e| e > now))
+            .map(|(k, s)| (k.clone(), s.expires.map(|e| e - now)))
+            .collect();
+        found.sort();
+        found
     }
 }
 
@@ -283,6 +298,86 @@ impl Store for MemoryStore {
         }
         Ok(removed)
     }
+
+    async fn set_and_zadd_unless(
+        &self,
+        guard: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+        zset: &str,
+        member: &str,
+        score: i64,
+    ) -> Result<bool, BusError> {
+        let now = Instant::now();
+        let mut keys = self.lock();
+        if keys.live(guard, now).is_some() {
+            return Ok(false);
+        }
+        match keys.live(zset, now) {
+            Some(Slot {
+                value: Value::ZSet(_),
+                ..
+            })
+            | None => {}
+            Some(_) => return Err(wrong_type(zset)),
+        }
+        keys.wrote(now);
+        keys.map.insert(
+            key.to_owned(),
+            Slot {
+                value: Value::Str(value.to_owned()),
+                expires: deadline(now, ttl),
+            },
+        );
+        let slot = keys.map.entry(zset.to_owned()).or_insert(Slot {
+            value: Value::ZSet(HashMap::new()),
+            expires: None,
+        });
+        if let Value::ZSet(z) = &mut slot.value {
+            z.insert(member.to_owned(), score);
+        }
+        Ok(true)
+    }
+
+    async fn retire(&self, r: &Retirement) -> Result<(), BusError> {
+        let now = Instant::now();
+        let mut keys = self.lock();
+        keys.wrote(now);
+        for (key, value) in &r.set {
+            keys.map.insert(
+                key.clone(),
+                Slot {
+                    value: Value::Str(value.clone()),
+                    expires: deadline(now, r.ttl),
+                },
+            );
+        }
+        for key in &r.keep {
+            if let Some(slot) = keys.live(key, now) {
+                slot.expires = deadline(now, r.ttl);
+            }
+        }
+        for key in &r.delete {
+            keys.map.remove(key);
+        }
+        for (zset, member) in &r.zrem {
+            let empty = match keys.live(zset, now) {
+                Some(Slot {
+                    value: Value::ZSet(z),
+                    ..
+                }) => {
+                    z.remove(member);
+                    z.is_empty()
+                }
+                _ => false,
+            };
+            if empty {
+                keys.map.remove(zset);
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -337,5 +432,46 @@ mod tests {
         assert!(!store.zrem("z", "early").await.expect("zrem"));
         let err = store.get("z").await.expect_err("wrong type");
         assert!(matches!(err, BusError::WrongType { .. }));
+    }
+
+    #[tokio::test]
+    async fn retiring_keeps_what_it_names_with_the_short_ttl_and_deletes_the_rest() {
+        let store = MemoryStore::new();
+        let long = Duration::from_secs(86_400);
+        let short = Duration::from_secs(30);
+        store.set("t:kept", "k", long).await.expect("set");
+        store.set("t:gone", "g", long).await.expect("set");
+        store.hset("t:hash", "f", "v", long).await.expect("hset");
+        store.zadd("open", "t", 1).await.expect("zadd");
+        store.zadd("open", "u", 2).await.expect("zadd");
+        let r = Retirement {
+            set: vec![("t:report".into(), "r".into())],
+            keep: vec!["t:kept".into(), "t:absent".into()],
+            delete: vec!["t:gone".into(), "t:hash".into()],
+            zrem: vec![("open".into(), "t".into())],
+            ttl: short,
+        };
+        store.retire(&r).await.expect("retire");
+        let left = store.keys_with_ttl("t:");
+        let names: Vec<&str> = left.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["t:kept", "t:report"]);
+        assert!(left.iter().all(|(_, ttl)| ttl.is_some_and(|t| t <= short)));
+        assert_eq!(store.zrange_to("open", 10, 10).await.expect("z"), ["u"]);
+        // The guard is set: a late writer neither stores nor reopens.
+        let opened = store
+            .set_and_zadd_unless("t:kept", "t:request", "q", long, "open", "t", 3)
+            .await
+            .expect("unless");
+        assert!(!opened);
+        assert!(store.get("t:request").await.expect("get").is_none());
+        let opened = store
+            .set_and_zadd_unless("v:guard", "v:request", "q", long, "open", "v", 3)
+            .await
+            .expect("unless");
+        assert!(opened);
+        assert_eq!(
+            store.zrange_to("open", 10, 10).await.expect("z"),
+            ["u", "v"]
+        );
     }
 }
