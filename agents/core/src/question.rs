@@ -35,6 +35,20 @@ fn resumed_key(task: &str, number: u32) -> String {
     format!("chorus:task:{task}:question:{number}:resumed")
 }
 
+/// Every key of a task's questions up to `max` (record, resumed deadlines, asked and
+/// answered once-keys), for deleting them once the task's report is out.
+pub(crate) fn keys(task: &str, max: u32) -> Vec<String> {
+    let mut keys = vec![question_key(task)];
+    for n in 1..=max {
+        let answered = crate::state::once::answered(task, n);
+        keys.push(resumed_key(task, n));
+        keys.push(crate::state::once::asked(task, n));
+        keys.push(format!("{answered}:published"));
+        keys.push(answered);
+    }
+    keys
+}
+
 /// A task's open (or last) question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Waiting {

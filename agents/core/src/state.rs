@@ -1,12 +1,15 @@
 //! Per-task state in the shared [`Store`]: the plan, step results, once-only flags and
 //! deadlines. Key names live here (and, for a task's question and a session's turns, in
-//! `question.rs` and `session.rs`); every write carries the state TTL, so nothing
-//! outlives its task by much, and any replica of any role can carry on any task.
+//! `question.rs` and `session.rs`); every write carries the state TTL, and any replica
+//! of any role can carry on any task. Once a task's report is out, [`TaskState::finish`]
+//! shrinks its state to the report, the report's once-key and the acceptance record,
+//! kept for `bus.finished_ttl_secs`, and deletes the rest in one round trip.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chorus_bus::store::Retirement;
 use chorus_bus::{
     BusError, Deadline, FinalReport, PlanReady, StepId, StepResult, Store, TaskRequest,
 };
@@ -31,6 +34,8 @@ pub struct TaskState {
     store: Arc<dyn Store>,
     ttl: Duration,
     session_ttl: Duration,
+    finished_ttl: Duration,
+    max_questions: u32,
 }
 
 /// Key of a task's `PlanReady`.
@@ -59,6 +64,60 @@ fn request_key(task: &str) -> String {
 /// Key of a task's final report (for `GET /tasks/{id}`).
 fn report_key(task: &str) -> String {
     format!("chorus:task:{task}:report")
+}
+
+/// How many questions a task may ask when no setting says (`agents.max_questions`).
+const DEFAULT_MAX_QUESTIONS: u32 = 3;
+
+/// What [`TaskState::finish`] keeps, sets and deletes for a task whose report (`json`)
+/// is out. Keys of every attempt the report counts and of every step it names are
+/// deleted (a step's attempt keys exist only for attempts it ran in; deleting an absent
+/// key costs nothing), and of every question up to `max_questions`.
+fn retirement(
+    task: &str,
+    report: &FinalReport,
+    json: String,
+    max_questions: u32,
+    ttl: Duration,
+) -> Retirement {
+    let attempts = 1..=report.iterations.max(1);
+    let mut delete = vec![
+        plan_key(task),
+        request_key(task),
+        once::planned(task),
+        once::writing(task),
+        format!("{}:published", once::accepted(task)),
+        format!("{}:published", once::reported(task)),
+    ];
+    for n in attempts.clone() {
+        delete.push(results_key(task, n));
+        delete.push(once::verdict(task, n));
+        delete.push(once::renavigate(task, n));
+        if n > 1 {
+            delete.push(once::replanned(task, n));
+        }
+        for step in &report.steps {
+            let step = step.step_id.as_str();
+            delete.push(once::dispatched(task, step, n));
+            delete.push(once::response(task, step, n));
+            delete.push(once::result(task, step, n));
+        }
+    }
+    delete.extend(crate::question::keys(task, max_questions));
+    Retirement {
+        set: vec![(report_key(task), json)],
+        keep: vec![
+            once::reported(task),
+            once::accepted(task),
+            format!("{}{task}", chorus_bus::tokens::TOKEN_STREAM_PREFIX),
+        ],
+        delete,
+        zrem: vec![
+            (DEADLINES_KEY.to_owned(), task.to_owned()),
+            (crate::question::WAITING_KEY.to_owned(), task.to_owned()),
+        ],
+        ttl,
+    }
 }
 
 /// Once-keys: set atomically together with the one publish they guard. A step's keys
@@ -141,21 +200,37 @@ pub mod once {
 impl TaskState {
     /// State over `store`, every key expiring after `ttl`.
     pub fn new(store: Arc<dyn Store>, ttl: Duration) -> Self {
+        let defaults = chorus_bus::BusSettings::default();
         TaskState {
             store,
             ttl,
             session_ttl: crate::session::DEFAULT_SESSION_TTL,
+            finished_ttl: defaults.finished_ttl(),
+            max_questions: DEFAULT_MAX_QUESTIONS,
         }
     }
 
     /// State over `store` with the TTLs `settings` give (`bus.state_ttl_secs`,
-    /// `agents.session_ttl_secs`).
+    /// `bus.finished_ttl_secs`, `agents.session_ttl_secs`).
     pub fn for_settings(store: Arc<dyn Store>, settings: &crate::settings::Settings) -> Self {
         TaskState {
             store,
             ttl: settings.state_ttl(),
             session_ttl: settings.session_ttl(),
+            finished_ttl: settings.bus.finished_ttl(),
+            max_questions: settings.agents.max_questions,
         }
+    }
+
+    /// The same state with finished tasks kept for `ttl`.
+    pub fn with_finished_ttl(mut self, ttl: Duration) -> Self {
+        self.finished_ttl = ttl;
+        self
+    }
+
+    /// How long a finished task's report and records are kept after the report.
+    pub fn finished_ttl(&self) -> Duration {
+        self.finished_ttl
     }
 
     /// The TTL of task state.
@@ -274,7 +349,9 @@ impl TaskState {
             .collect())
     }
 
-    /// Stores the request and its deadline, opening the task for the deadline watch.
+    /// Stores the request and its deadline, opening the task for the deadline watch, in
+    /// one step — unless its report is out (a late or redelivered request must not bring
+    /// back the state [`TaskState::finish`] deleted, nor a deadline).
     pub async fn open(
         &self,
         task: &str,
@@ -282,8 +359,18 @@ impl TaskState {
         deadline: Deadline,
     ) -> Result<(), BusError> {
         let json = serde_json::to_string(request).map_err(chorus_bus::DecodeError::from)?;
-        self.store.set(&request_key(task), &json, self.ttl).await?;
-        self.store.zadd(DEADLINES_KEY, task, deadline.score()).await
+        self.store
+            .set_and_zadd_unless(
+                &once::reported(task),
+                &request_key(task),
+                &json,
+                self.ttl,
+                DEADLINES_KEY,
+                task,
+                deadline.score(),
+            )
+            .await
+            .map(|_| ())
     }
 
     /// The request as the Chief stored it.
@@ -329,6 +416,26 @@ impl TaskState {
         self.store.zrem(DEADLINES_KEY, task).await.map(|_| ())
     }
 
+    /// Stores the task's final report and shrinks its state to what is still needed,
+    /// in one round trip: the report (for clients that poll), the report's once-key
+    /// (what late deliveries, cancellations and answers read to find the task finished)
+    /// and the acceptance record (the same task id is still the same task), each kept
+    /// for the finished TTL; the task leaves the deadline and waiting sets; its plan,
+    /// request, results, question records and every other once-key are deleted. A
+    /// session's turns are the session's, and keep their own TTL.
+    pub async fn finish(&self, task: &str, report: &FinalReport) -> Result<(), BusError> {
+        let json = serde_json::to_string(report).map_err(chorus_bus::DecodeError::from)?;
+        self.store
+            .retire(&retirement(
+                task,
+                report,
+                json,
+                self.max_questions,
+                self.finished_ttl,
+            ))
+            .await
+    }
+
     /// Opens a task nobody opened (a plan published straight onto `plan_ready`, not
     /// through the Chief) for the deadline watch, so that it ends in a report whatever
     /// stalls it; a task the Chief opened (its request is stored) is left as it is.
@@ -344,5 +451,152 @@ impl TaskState {
         }
         self.open(task, request, deadline).await?;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod retention_tests {
+    use chorus_bus::memory::MemoryBus;
+    use chorus_bus::{Bus, BusSettings, Message, Payload, StepOutcome, Topic};
+    use serde_json::json;
+
+    use super::*;
+    use crate::door::{CancelError, CancelSubmission, Limits, Submission, cancel, submit};
+
+    fn result(step: &str) -> StepResult {
+        StepResult {
+            step_id: step.into(),
+            pool: "math".into(),
+            tool: "sum".into(),
+            arguments: Default::default(),
+            outcome: StepOutcome::Ok {
+                value: json!("6"),
+                text: "6".into(),
+            },
+            agent: "pool-math".into(),
+            elapsed_us: 10,
+            iteration: 1,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_finished_task_keeps_its_report_and_records_for_the_finished_ttl_only() {
+        let bus = MemoryBus::new(BusSettings::default());
+        let store = bus.store();
+        let finished = Duration::from_secs(30);
+        let state = TaskState::new(Arc::new(store.clone()), Duration::from_secs(86_400))
+            .with_finished_ttl(finished);
+        let mut s = Submission::new("2+4", "test");
+        s.task_id = Some("t1".into());
+        let limits = Limits {
+            deadline: Some(Duration::from_secs(10)),
+            ..Limits::default()
+        };
+        assert!(
+            submit(&bus, Some(&state), &limits, s.clone())
+                .await
+                .expect("submit")
+                .fresh
+        );
+        let plan: PlanReady = serde_json::from_value(json!({
+            "query": "2+4", "context": {}, "language": "en", "planner": "heuristic",
+            "plan": {"steps": [
+                {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": "2", "b": "4"},
+                 "output": true}
+            ]}
+        }))
+        .expect("plan");
+        state.put_plan_once("t1", plan.clone()).await.expect("plan");
+        let ttl = state.ttl();
+        let step = Message::new(
+            "t1",
+            Topic::pool_task("math"),
+            "test",
+            Payload::PlanReady(plan.clone()),
+        );
+        for key in [
+            once::planned("t1"),
+            once::dispatched("t1", "s1", 1),
+            once::result("t1", "s1", 1),
+            once::verdict("t1", 1),
+        ] {
+            assert!(bus.publish_once(&key, ttl, &step).await.expect("once"));
+        }
+        let recorded = state
+            .record_result("t1", &result("s1"))
+            .await
+            .expect("record");
+        assert!(!recorded.reported);
+        let report = crate::report::build(&plan, &recorded.results);
+        let out = Message::new(
+            "t1",
+            Topic::final_report(),
+            "test",
+            Payload::FinalReport(report.clone()),
+        );
+        assert!(
+            bus.publish_once(&once::reported("t1"), ttl, &out)
+                .await
+                .expect("report")
+        );
+        let before = store.keys_with_ttl("chorus:task:t1:");
+        assert!(before.len() >= 9, "{before:?}");
+
+        state.finish("t1", &report).await.expect("finish");
+
+        let left = store.keys_with_ttl("chorus:task:t1:");
+        let names: Vec<&str> = left.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "chorus:task:t1:once:accepted",
+                "chorus:task:t1:once:final",
+                "chorus:task:t1:report"
+            ]
+        );
+        assert!(
+            left.iter().all(|(_, t)| t.is_some_and(|t| t <= finished)),
+            "{left:?}"
+        );
+        assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
+        assert_eq!(state.report("t1").await.expect("read"), Some(report));
+        // The same id with the same request is still the same task, refused with another.
+        assert!(
+            !submit(&bus, Some(&state), &limits, s.clone())
+                .await
+                .expect("again")
+                .fresh
+        );
+        let mut other = s.clone();
+        other.query = "7*7".into();
+        assert!(submit(&bus, Some(&state), &limits, other).await.is_err());
+        // A late request opens nothing again; a late result sees the report out.
+        let request = TaskRequest {
+            query: "2+4".into(),
+            context: Default::default(),
+        };
+        state
+            .open("t1", &request, Deadline::after(Duration::ZERO))
+            .await
+            .expect("open");
+        assert!(state.request("t1").await.expect("read").is_none());
+        assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
+        assert!(
+            state
+                .record_result("t1", &result("s1"))
+                .await
+                .expect("late")
+                .reported
+        );
+        // A cancellation is refused as finished.
+        let c = CancelSubmission {
+            task_id: "t1".into(),
+            reason: None,
+            from: "test".into(),
+        };
+        assert!(matches!(
+            cancel(&bus, &state, c).await,
+            Err(CancelError::Finished(_))
+        ));
     }
 }

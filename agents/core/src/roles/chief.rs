@@ -319,9 +319,11 @@ impl Handler for Chief {
             Payload::ClarificationAnswer(given) => self.take_answer(delivery, given).await,
             Payload::TaskCancel(given) => self.take_cancel(delivery, given).await,
             Payload::FinalReport(report) => {
+                // The report is stored and the rest of the task's state shrunk to what
+                // is still needed (report, its once-key, the acceptance record), in one
+                // round trip; it also leaves the deadline watch.
                 let task = &delivery.message.task_id;
-                self.ctx.state.put_report(task, report).await?;
-                self.ctx.state.close(task).await?;
+                self.ctx.state.finish(task, report).await?;
                 metrics::reported(task.as_str(), report.status);
                 Ok(())
             }
