@@ -75,14 +75,14 @@ impl Router {
 impl Handler for Router {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
         let msg = &delivery.message;
+        // Nothing of a plan that cannot run goes out; the Synthesizer reports it.
+        if let Payload::PlanReady(plan) = &msg.payload
+            && let Err(problem) = plan.plan.validate(self.max_steps)
+        {
+            warn!(task_id = %msg.task_id, %problem, "plan refused: nothing of it is dispatched");
+            return Ok(());
+        }
         match &msg.payload {
-            // Nothing of a plan that cannot run goes out; the Synthesizer reports it.
-            Payload::PlanReady(plan) if plan.plan.validate(self.max_steps).is_err() => {
-                if let Err(problem) = plan.plan.validate(self.max_steps) {
-                    warn!(task_id = %msg.task_id, %problem, "plan refused: nothing of it is dispatched");
-                }
-                Ok(())
-            }
             // The Planner stored it and sent its first wave: nothing to do until results.
             Payload::PlanReady(plan) if plan.dispatched => Ok(()),
             // A plan from another publisher: stored and dispatched here. On a

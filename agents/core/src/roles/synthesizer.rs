@@ -409,6 +409,11 @@ impl Handler for Synthesizer {
         let msg = &delivery.message;
         let task = &msg.task_id;
         let state = &self.ctx.state;
+        if let Payload::PlanReady(plan) = &msg.payload
+            && let Err(problem) = plan.plan.validate(self.max_steps)
+        {
+            return self.refuse_plan(msg, plan, &problem).await;
+        }
         match &msg.payload {
             // The Planner stored the plan, and the failures of steps on pools nobody
             // serves, before publishing it; a plan from another publisher is opened
@@ -416,12 +421,6 @@ impl Handler for Synthesizer {
             // Then, when some step runs, its results drive the report (each result is
             // stored and checked against the stored plan); only a plan with nothing to
             // run is finished here.
-            Payload::PlanReady(plan) if plan.plan.validate(self.max_steps).is_err() => {
-                match plan.plan.validate(self.max_steps) {
-                    Err(problem) => self.refuse_plan(msg, plan, &problem).await,
-                    Ok(()) => Ok(()),
-                }
-            }
             Payload::PlanReady(plan) if plan.dispatched => {
                 self.watch_deadline(msg, plan).await?;
                 if plan.plan.steps.iter().any(|s| self.pools.contains(&s.pool)) {
