@@ -8,13 +8,32 @@ use redis::{Pipeline, Script};
 /// The field of a stream entry holding the JSON envelope.
 pub const DATA_FIELD: &str = "data";
 
+/// Cap of the `agent_heartbeat` stream: one entry per process per `agents.heartbeat_ms`
+/// (~3.7 KB each), read only to watch (the registry hash is the live view); at the
+/// general cap it would hold ~370 MB.
+pub(crate) const HEARTBEAT_MAXLEN: usize = 1_000;
+
+/// Cap of the `dead_letter` stream: each letter keeps up to 16 KiB of its original, so
+/// the general cap would allow ~1.6 GB of junk.
+pub(crate) const DEAD_LETTER_MAXLEN: usize = 10_000;
+
+/// The cap of `topic`'s stream: `maxlen` (`bus.stream_maxlen`), lower for heartbeats and
+/// dead letters.
+pub(crate) fn cap(topic: &str, maxlen: usize) -> usize {
+    match topic {
+        "agent_heartbeat" => maxlen.min(HEARTBEAT_MAXLEN),
+        "dead_letter" => maxlen.min(DEAD_LETTER_MAXLEN),
+        _ => maxlen,
+    }
+}
+
 /// Adds XADD (returning the entry id) and PUBLISH (ignored) of `data` on `topic`.
 pub(crate) fn add_publish(pipe: &mut Pipeline, topic: &str, data: &str, maxlen: usize) {
     pipe.cmd("XADD")
         .arg(topic)
         .arg("MAXLEN")
         .arg("~")
-        .arg(maxlen)
+        .arg(cap(topic, maxlen))
         .arg("*")
         .arg(DATA_FIELD)
         .arg(data);
@@ -69,4 +88,21 @@ return out
 /// The `publish_guarded` script.
 pub(crate) fn publish_guarded_script() -> Script {
     Script::new(PUBLISH_GUARDED_LUA)
+}
+
+#[cfg(test)]
+mod tests {
+    use chorus_bus::Topic;
+
+    use super::*;
+
+    #[test]
+    fn heartbeats_and_dead_letters_have_their_own_lower_caps() {
+        let hb = Topic::agent_heartbeat();
+        let dead = Topic::dead_letter();
+        assert_eq!(cap(hb.as_str(), 100_000), HEARTBEAT_MAXLEN);
+        assert_eq!(cap(dead.as_str(), 100_000), DEAD_LETTER_MAXLEN);
+        assert_eq!(cap(dead.as_str(), 500), 500);
+        assert_eq!(cap(Topic::final_report().as_str(), 100_000), 100_000);
+    }
 }
