@@ -13,7 +13,7 @@ use chorus_cli::local;
 use std::path::PathBuf;
 
 use chorus_agents::settings::Settings;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// mimalloc: the agents allocate many small JSON strings and maps per message, and glibc
 /// malloc/free was 19–46 % of their CPU (docs/performance.md).
@@ -68,8 +68,51 @@ enum Command {
 }
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+async fn main() {
+    let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
+    match start(cli).await {
+        Ok(()) => {}
+        Err(e) if e.is::<commands::preflight::NotReady>() => {
+            // One line, not a chain: what is wrong and how to fix it.
+            eprintln!("chorus: {}", view::safe::line(&e.to_string()));
+            std::process::exit(commands::ask::exit::NOT_READY);
+        }
+        Err(e) => {
+            // As `main` returning the error would print it, escaped.
+            eprintln!("Error: {}", view::safe::text(&format!("{e:?}")));
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Prints a command-line error the way clap does and exits with clap's code; when what
+/// the user typed holds characters a terminal would act on, the message is printed
+/// without colours and with them escaped ([`view::safe`]). (clap's own rendering, styled
+/// or stripped of styles, would print them raw or silently drop them.)
+fn usage_error(e: clap::Error) -> ! {
+    if !e.use_stderr() {
+        // --help and --version: Chorus's own text.
+        e.exit();
+    }
+    // The same parse without styles: its "ANSI" text is the message with the user's
+    // characters as typed, and no escape sequence of clap's own.
+    let plain = Cli::command()
+        .styles(clap::builder::Styles::plain())
+        .try_get_matches_from(std::env::args_os())
+        .err()
+        .map(|plain| plain.render().ansi().to_string())
+        .unwrap_or_else(|| e.render().to_string());
+    match view::safe::text(&plain) {
+        std::borrow::Cow::Borrowed(_) => e.exit(),
+        std::borrow::Cow::Owned(escaped) => {
+            eprint!("{escaped}");
+            std::process::exit(e.exit_code());
+        }
+    }
+}
+
+/// Loads the settings, sets up logs and traces, and runs the subcommand.
+async fn start(cli: Cli) -> anyhow::Result<()> {
     // Agents log what they do; the other commands keep the terminal for their output.
     let default_filter = match cli.command {
         Command::Agent(_) => "info",
@@ -97,14 +140,7 @@ async fn main() -> anyhow::Result<()> {
         .with(traces)
         .init();
     let configured = compose::redis_configured(cli.config.as_deref());
-    match run(cli.command, &settings, configured).await {
-        Err(e) if e.is::<commands::preflight::NotReady>() => {
-            // One line, not a chain: what is wrong and how to fix it.
-            eprintln!("chorus: {e}");
-            std::process::exit(commands::ask::exit::NOT_READY);
-        }
-        other => other,
-    }
+    run(cli.command, &settings, configured).await
 }
 
 async fn run(command: Command, settings: &Settings, configured: bool) -> anyhow::Result<()> {

@@ -21,7 +21,7 @@ use clap::Args;
 use super::preflight;
 use crate::local::LocalSystem;
 use crate::view::progress::Progress;
-use crate::view::question;
+use crate::view::{question, safe};
 
 /// The exit codes of `chorus ask`.
 pub mod exit {
@@ -142,10 +142,10 @@ pub async fn run(
     match ended {
         Ended::Report(report) => {
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                println!("{}", safe::json(&serde_json::to_string_pretty(&report)?));
             } else {
-                println!("{}", report.text.trim_end());
-                eprintln!("(task {task_id}, {:?})", report.status);
+                println!("{}", safe::text(report.text.trim_end()));
+                eprintln!("(task {}, {:?})", safe::line(&task_id), report.status);
             }
             Ok(match report.status {
                 ReportStatus::Completed => exit::COMPLETED,
@@ -158,18 +158,17 @@ pub async fn run(
                 if let Some(o) = v.as_object_mut() {
                     o.insert("task_id".into(), task_id.clone().into());
                 }
-                println!("{}", serde_json::to_string_pretty(&v)?);
+                println!("{}", safe::json(&serde_json::to_string_pretty(&v)?));
             } else {
-                println!("{}", question::text(&q));
+                println!("{}", safe::text(&question::text(&q)));
             }
             eprintln!(
-                "(task {task_id}, waiting for the answer to question {})",
+                "(task {}, waiting for the answer to question {})",
+                safe::line(&task_id),
                 q.number
             );
-            eprintln!(
-                "{}",
-                question::how_to_answer(&task_id, &settings.agents.http_bind, local)
-            );
+            let how = question::how_to_answer(&task_id, &settings.agents.http_bind, local);
+            eprintln!("{}", safe::text(&how));
             Ok(exit::ASKED)
         }
     }
@@ -243,7 +242,11 @@ impl Conversation<'_> {
     async fn answer_for(&mut self, q: &ClarificationNeeded) -> anyhow::Result<Option<String>> {
         if let Some(given) = self.answers.pop_front() {
             if !self.json {
-                eprintln!("? {}\n> {given}", question::text(q));
+                eprintln!(
+                    "? {}\n> {}",
+                    safe::text(&question::text(q)),
+                    safe::line(&given)
+                );
             }
             return Ok(Some(given));
         }
@@ -252,7 +255,7 @@ impl Conversation<'_> {
         }
         {
             let mut err = std::io::stderr().lock();
-            writeln!(err, "? {}", question::text(q))?;
+            writeln!(err, "? {}", safe::text(&question::text(q)))?;
             err.flush()?;
         }
         let prompt = question::prompt(q);

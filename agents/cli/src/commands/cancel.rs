@@ -11,6 +11,7 @@ use chorus_agents::state::TaskState;
 use clap::Args;
 
 use super::preflight;
+use crate::view::safe;
 
 /// `chorus cancel`'s arguments.
 #[derive(Debug, Args)]
@@ -40,15 +41,21 @@ pub async fn run(args: CancelArgs, settings: &Settings) -> anyhow::Result<i32> {
     match cancel(infra.bus.as_ref(), &state, submission).await {
         Ok(canceled) => {
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&canceled.report)?);
+                let json = serde_json::to_string_pretty(&canceled.report)?;
+                println!("{}", safe::json(&json));
             } else {
-                print!("{}", canceled.report.text);
+                print!("{}", safe::text(&canceled.report.text));
             }
             Ok(0)
         }
         Err(CancelError::Bus(e)) => Err(e.into()),
         Err(refused) => {
-            eprintln!("chorus: cannot cancel ({}): {refused}", refused.code());
+            let why = refused.to_string();
+            eprintln!(
+                "chorus: cannot cancel ({}): {}",
+                refused.code(),
+                safe::line(&why)
+            );
             Ok(REFUSED)
         }
     }

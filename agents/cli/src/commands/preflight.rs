@@ -66,6 +66,6 @@ pub async fn require_live(infra: &Infra, settings: &Settings) -> Result<(), NotR
     if fatal {
         return Err(NotReady(format!("{line}: nothing would answer; {HINT}")));
     }
-    eprintln!("chorus: warning: {line}");
+    eprintln!("chorus: warning: {}", crate::view::safe::line(&line));
     Ok(())
 }

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::error::CliError;
 use crate::view::format::sent_us;
-use crate::view::mermaid;
+use crate::view::{mermaid, safe};
 pub use chorus_agents::hops::collect;
 use chorus_agents::hops::rows;
 use chorus_agents::settings::Settings;
@@ -29,14 +29,16 @@ pub struct TraceArgs {
 }
 
 /// The trace as a table: time, ms since the previous message and since the first,
-/// topic, from → to, summary.
+/// topic, from → to, summary; one line per message, control characters escaped
+/// ([`safe::line`]).
 pub fn table(task_id: &str, msgs: &[Message]) -> String {
     let first = msgs.first().map(sent_us).unwrap_or(0);
     let last = msgs.last().map(sent_us).unwrap_or(0);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "task {task_id}: {} messages over {:.3} ms",
+        "task {}: {} messages over {:.3} ms",
+        safe::line(task_id),
         msgs.len(),
         last.saturating_sub(first) as f64 / 1000.0
     );
@@ -46,8 +48,7 @@ pub fn table(task_id: &str, msgs: &[Message]) -> String {
         "time (UTC)", "+prev ms", "+start ms", "topic", "from → to"
     );
     for row in rows(msgs) {
-        let _ = writeln!(
-            out,
+        let line = format!(
             "{:<12}  {:>9.3}  {:>9.3}  {:<20} {:<36} {}",
             row.time,
             row.since_prev_ms,
@@ -56,6 +57,7 @@ pub fn table(task_id: &str, msgs: &[Message]) -> String {
             format!("{} → {}", row.from, row.to),
             row.summary
         );
+        let _ = writeln!(out, "{}", safe::line(&line));
     }
     out
 }

@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use super::error::CliError;
 use crate::view::format::{clock, sent_us, summary};
 use crate::view::roles::{hop, short_agent};
+use crate::view::safe;
 use chorus_agents::settings::Settings;
 use chorus_agents::system::Infra;
 
@@ -62,7 +63,8 @@ pub fn topics(asked: &[String], pools: &[String]) -> Result<Vec<Topic>, CliError
     Ok(out)
 }
 
-/// One line of the tail: `time  topic  from → to  task  summary`.
+/// One line of the tail: `time  topic  from → to  task  summary`, every control
+/// character in it escaped ([`safe::line`]).
 pub fn line(msg: &Message) -> String {
     let h = hop(msg);
     let from = if h.reply {
@@ -75,14 +77,15 @@ pub fn line(msg: &Message) -> String {
     } else {
         h.to.join(",")
     };
-    format!(
+    let text = format!(
         "{}  {:<20} {:<36} {}  {}",
         clock(sent_us(msg)),
         msg.topic.as_str(),
         format!("{from} → {to}"),
         msg.task_id,
         summary(msg)
-    )
+    );
+    safe::line(&text).into_owned()
 }
 
 /// `chorus watch` on the Redis at `bus.redis_url`.
@@ -128,8 +131,9 @@ pub async fn run(args: WatchArgs, infra: Infra, pools: &[String]) -> Result<(), 
         batch.sort_by_key(sent_us);
         for msg in &batch {
             let text = if args.json {
-                serde_json::to_string(msg)
-                    .map_err(|e| CliError::Bus(chorus_bus::DecodeError::from(e).into()))?
+                let json = serde_json::to_string(msg)
+                    .map_err(|e| CliError::Bus(chorus_bus::DecodeError::from(e).into()))?;
+                safe::json(&json).into_owned()
             } else {
                 line(msg)
             };

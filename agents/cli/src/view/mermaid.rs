@@ -8,6 +8,7 @@ use chorus_bus::{Message, Payload, StepOutcome};
 
 use super::format::sent_us;
 use super::roles::hop;
+use super::safe;
 
 /// A Mermaid participant id for a role (`pool-math` → `pool_math`): a `-` in an id
 /// would read as the start of an arrow.
@@ -49,15 +50,17 @@ fn detail(msg: &Message) -> String {
     }
 }
 
-/// Keeps a label on one line and free of characters Mermaid gives meaning to.
+/// Keeps a label on one line and free of characters Mermaid gives meaning to, and of
+/// control characters ([`safe::line`]).
 fn clean(label: &str) -> String {
-    label
+    let label: String = label
         .chars()
         .map(|c| match c {
             ';' | '#' | '\n' | '\r' => ' ',
             c => c,
         })
-        .collect()
+        .collect();
+    safe::line(&label).into_owned()
 }
 
 /// The diagram of `msgs` (already in the order they were sent).
@@ -73,7 +76,7 @@ pub fn diagram(msgs: &[Message]) -> String {
     }
     let mut out = String::from("sequenceDiagram\n");
     for p in &participants {
-        let _ = writeln!(out, "    participant {} as {p}", id(p));
+        let _ = writeln!(out, "    participant {} as {}", id(p), clean(p));
     }
     let mut prev = msgs.first().map(sent_us).unwrap_or(0);
     for (msg, h) in msgs.iter().zip(&hops) {

@@ -58,10 +58,12 @@ impl Progress {
         self.show(note);
     }
 
+    /// Shows `note` (escaped: it holds tool names and values from outside).
     fn show(&mut self, note: String) {
         if !self.enabled {
             return;
         }
+        let note = super::safe::line(&note).into_owned();
         match &self.bar {
             Some(bar) => bar.set_message(note),
             None => {
