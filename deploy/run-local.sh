@@ -6,7 +6,10 @@
 #
 # Binaries come from $CHORUS_BIN (default: target/release, then target/debug).
 # Ports: CHORUS_MATH_PORT (7301), CHORUS_DATE_PORT (7302). Replicas: CHORUS_MATH_REPLICAS,
-# CHORUS_DATE_REPLICAS (1 each). Logs: CHORUS_LOG (info).
+# CHORUS_DATE_REPLICAS (1 each). Logs: CHORUS_LOG (default info,rmcp=warn; a filter
+# that names no rmcp directive gets ",rmcp=warn" appended: the MCP SDK's per-call info
+# lines are ~2 KB of log per task — name rmcp yourself, e.g. CHORUS_LOG=debug,rmcp=info,
+# to see them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +29,12 @@ date_port=${CHORUS_DATE_PORT:-7302}
 export CHORUS__BUS__REDIS_URL=$redis_url
 export CHORUS__POOLS__MATH__MCP_URL=http://127.0.0.1:$math_port/mcp
 export CHORUS__POOLS__DATE__MCP_URL=http://127.0.0.1:$date_port/mcp
-export CHORUS_LOG=${CHORUS_LOG:-info}
+log=${CHORUS_LOG:-info,rmcp=warn}
+case ",$log" in
+  *,rmcp*) ;;
+  *) log="$log,rmcp=warn" ;;
+esac
+export CHORUS_LOG=$log
 # mimalloc commits arena memory on demand: about half the resident memory (docs/performance.md).
 export MIMALLOC_ARENA_EAGER_COMMIT=${MIMALLOC_ARENA_EAGER_COMMIT:-0}
 
