@@ -12,7 +12,9 @@
 //! also checks each report (FINISHED or REITERATE) and advises a new plan ([`verify`]). This crate never publishes
 //! on the bus and never fails a task: the Planner and Synthesizer roles call it.
 
+pub mod catalog;
 pub mod client;
+pub mod dialect;
 pub mod error;
 pub mod grounding;
 pub mod planner;
@@ -25,6 +27,7 @@ pub mod verify;
 pub mod wire;
 
 pub use client::{LlmClient, TokenStream};
+pub use dialect::{Dialect, ResponseFormat};
 pub use error::{LlmError, PlanFallback, SynthFallback};
 pub use grounding::numbers_grounded;
 pub use planner::{LlmPlanner, PlanPath, heuristic_first, plan_with_fallback};

@@ -11,10 +11,11 @@ use std::sync::Arc;
 
 use chorus_bus::{PlannerKind, TaskContext};
 use chorus_heuristic::{Capabilities, Conversation, MAX_QUERY_CHARS, PlanOutcome, detect_language};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tracing::{info, warn};
 
 use crate::client::LlmClient;
+use crate::dialect::{Dialect, Dialects, complete_structured, wire_schema};
 use crate::error::{LlmError, PlanFallback};
 use crate::prompt::{Prompts, plan_messages};
 use crate::settings::LlmSettings;
@@ -128,7 +129,10 @@ pub async fn plan_with_fallback(
 pub struct LlmPlanner {
     client: LlmClient,
     prompts: Arc<Prompts>,
-    response_format: Arc<Value>,
+    /// The plan's schema as sent ([`wire_schema`]).
+    schema: Arc<Value>,
+    /// The structured-output dialect this process speaks.
+    dialects: Dialects,
 }
 
 impl LlmPlanner {
@@ -137,7 +141,8 @@ impl LlmPlanner {
         Ok(LlmPlanner {
             client: LlmClient::new(settings)?.for_role("planner"),
             prompts: Arc::new(prompts),
-            response_format: Arc::new(response_format(settings.json_schema)),
+            schema: Arc::new(wire_schema(plan_schema())),
+            dialects: Dialects::new(settings.response_format, settings.json_schema),
         })
     }
 
@@ -160,10 +165,8 @@ impl LlmPlanner {
     ) -> Result<ModelAnswer, PlanFallback> {
         let language = detect_language(query, ctx.language.as_deref());
         let messages = plan_messages(&self.prompts, query, ctx, &language, tools, earlier_answers);
-        let text = self
-            .client
-            .complete(&messages, Some(&self.response_format))
-            .await?;
+        let text =
+            complete_structured(&self.client, &self.dialects, &messages, &self.schema).await?;
         parse_answer(&text, tools, self.settings().max_steps)
     }
 }
@@ -174,16 +177,18 @@ pub fn plan_schema() -> Value {
     serde_json::to_value(schemars::schema_for!(ModelPlan)).unwrap_or(Value::Bool(true))
 }
 
-/// The `response_format` of a plan request: `json_schema` with the plan's schema, or
-/// `json_object` for servers that know only that.
-pub fn response_format(json_schema: bool) -> Value {
-    if json_schema {
-        json!({
-            "type": "json_schema",
-            "json_schema": { "name": "chorus_plan", "strict": false, "schema": plan_schema() }
-        })
-    } else {
-        json!({ "type": "json_object" })
+/// The `response_format` of a plan request in `dialect`, with the plan's schema as
+/// sent ([`wire_schema`]).
+pub fn response_format(dialect: Dialect) -> Value {
+    dialect.body(&wire_schema(plan_schema()))
+}
+
+/// The structured-output dialect a planner speaks now (it may have moved on from
+/// `json_schema` after a refusal).
+impl LlmPlanner {
+    /// The dialect of the next plan request.
+    pub fn dialect(&self) -> Dialect {
+        self.dialects.current()
     }
 }
 

@@ -83,16 +83,8 @@ pub fn data_json<T: Serialize>(value: &T) -> String {
         .replace('&', "\\u0026")
 }
 
-/// One tool as the model is shown it.
-#[derive(Serialize)]
-struct ToolView<'a> {
-    pool: &'a str,
-    tool: &'a str,
-    description: &'a str,
-    input_schema: &'a Value,
-}
-
-/// The messages asking for a plan of `query` with `tools`.
+/// The messages asking for a plan of `query` with `tools`: the tools its words point
+/// at, as compact cards ([`crate::catalog`]).
 pub fn plan_messages(
     prompts: &Prompts,
     query: &str,
@@ -101,15 +93,7 @@ pub fn plan_messages(
     tools: &[PoolTool],
     earlier_answers: &[String],
 ) -> Vec<ChatMessage> {
-    let views: Vec<ToolView<'_>> = tools
-        .iter()
-        .map(|t| ToolView {
-            pool: &t.pool,
-            tool: &t.name,
-            description: &t.description,
-            input_schema: &t.input_schema,
-        })
-        .collect();
+    let cards = crate::catalog::cards_for(query, tools);
     let mut context = json!({
         "now": ctx.now,
         "timezone": ctx.timezone,
@@ -121,7 +105,7 @@ pub fn plan_messages(
     }
     let user = format!(
         "<tools>\n{}\n</tools>\n\n<context>\n{}\n</context>\n\n<query>\n{}\n</query>",
-        data_json(&views),
+        tool_lines(&cards),
         data_json(&context),
         data_json(&query),
     );
@@ -129,6 +113,13 @@ pub fn plan_messages(
         ChatMessage::system(prompts.plan.clone()),
         ChatMessage::user(user),
     ]
+}
+
+/// `cards` as a JSON array with one card a line (easier on a small model's eyes than
+/// one long line; the same value).
+fn tool_lines(cards: &[crate::catalog::ToolCard]) -> String {
+    let lines: Vec<String> = cards.iter().map(data_json).collect();
+    format!("[\n{}\n]", lines.join(",\n"))
 }
 
 /// The steps as the model is shown them (report writer and checker alike).

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dialect::ResponseFormat;
+
 /// Default environment variable holding the API key.
 pub const DEFAULT_API_KEY_ENV: &str = "OPENAI_API_KEY";
 /// Default time allowed for one model call, in milliseconds.
@@ -43,9 +45,13 @@ pub struct LlmSettings {
     pub temperature: f32,
     /// Most steps accepted in a model-made plan.
     pub max_steps: usize,
-    /// Whether to ask for structured output with `response_format: json_schema`. Some
-    /// older servers only know `json_object`; set false to send that instead.
+    /// Whether `json_schema` may be asked for at all (the older switch): false sends a
+    /// bare `json_object` when `response_format` is `auto`.
     pub json_schema: bool,
+    /// The structured-output dialect: `auto` (`json_schema`, and on a refusal
+    /// `json_object` with the schema, then a bare `json_object`), or one of those
+    /// (see [`crate::dialect`]).
+    pub response_format: ResponseFormat,
     /// Whether the Synthesizer may ask the model to write reports (the Planner may use
     /// the model while this is off).
     pub synthesize: bool,
@@ -70,6 +76,7 @@ impl Default for LlmSettings {
             temperature: DEFAULT_TEMPERATURE,
             max_steps: chorus_heuristic::MAX_STEPS,
             json_schema: true,
+            response_format: ResponseFormat::Auto,
             synthesize: true,
             verify: false,
             prompt_dir: String::new(),
@@ -130,6 +137,7 @@ impl fmt::Debug for LlmSettings {
             .field("temperature", &self.temperature)
             .field("max_steps", &self.max_steps)
             .field("json_schema", &self.json_schema)
+            .field("response_format", &self.response_format)
             .field("synthesize", &self.synthesize)
             .field("verify", &self.verify)
             .field("prompt_dir", &self.prompt_dir)
@@ -162,5 +170,10 @@ mod tests {
         assert_eq!(s.api_key_env, "OPENAI_API_KEY");
         assert_eq!(s.max_steps, chorus_heuristic::MAX_STEPS);
         assert!(s.json_schema);
+        assert_eq!(s.response_format, ResponseFormat::Auto);
+        let fixed: LlmSettings =
+            serde_json::from_str(r#"{"response_format":"json_object_schema"}"#).expect("settings");
+        assert_eq!(fixed.response_format, ResponseFormat::JsonObjectSchema);
+        assert!(serde_json::from_str::<LlmSettings>(r#"{"response_format":"xml"}"#).is_err());
     }
 }

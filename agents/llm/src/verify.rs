@@ -9,8 +9,9 @@ use chorus_bus::{Plan, StepReport, TaskContext, Verdict};
 use serde_json::Value;
 
 use crate::client::LlmClient;
+use crate::dialect::{Dialects, complete_structured, wire_schema};
 use crate::error::{LlmError, PlanFallback};
-use crate::planner::response_format;
+use crate::planner::plan_schema;
 use crate::prompt::{Prompts, advise_messages, verify_messages};
 use crate::settings::LlmSettings;
 use crate::tools::PoolTool;
@@ -57,7 +58,8 @@ pub fn parse_judgement(text: &str) -> Result<Judgement, LlmError> {
 pub struct LlmVerifier {
     client: LlmClient,
     prompts: Arc<Prompts>,
-    response_format: Arc<Value>,
+    schema: Arc<Value>,
+    dialects: Dialects,
 }
 
 impl LlmVerifier {
@@ -66,7 +68,8 @@ impl LlmVerifier {
         Ok(LlmVerifier {
             client: LlmClient::new(settings)?.for_role("verifier"),
             prompts: Arc::new(prompts),
-            response_format: Arc::new(response_format(settings.json_schema)),
+            schema: Arc::new(wire_schema(plan_schema())),
+            dialects: Dialects::new(settings.response_format, settings.json_schema),
         })
     }
 
@@ -99,10 +102,8 @@ impl LlmVerifier {
         reason: &str,
     ) -> Result<Plan, PlanFallback> {
         let messages = advise_messages(&self.prompts, query, ctx, language, tools, steps, reason);
-        let text = self
-            .client
-            .complete(&messages, Some(&self.response_format))
-            .await?;
+        let text =
+            complete_structured(&self.client, &self.dialects, &messages, &self.schema).await?;
         parse_plan(&text, tools, self.settings().max_steps)
     }
 }

@@ -14,6 +14,7 @@ use chorus_llm::{
 };
 use common::{FakeOpenAi, GOOD_PLAN, Reply, live_tools};
 use futures::StreamExt;
+use serde_json::Value;
 
 /// A query the heuristic planner cannot plan, so the model is asked.
 const HARD_QUERY: &str = "triple the total of my two favourite numbers, two and four";
@@ -210,12 +211,21 @@ async fn the_request_carries_the_live_tools_the_schema_and_the_query_as_data() {
     let user = body["messages"][1]["content"]
         .as_str()
         .expect("user message");
-    for tool in ["\"sum\"", "\"subtract\"", "\"multiply\"", "\"weekday\""] {
+    // "(2+4)*3" points at sum and multiply: only those are shown, as compact cards.
+    for tool in ["\"sum\"", "\"multiply\""] {
         assert!(user.contains(tool), "tool {tool} missing from {user}");
     }
     assert!(
-        user.contains("additionalProperties"),
-        "input schemas missing"
+        !user.contains("\"weekday\""),
+        "a tool the query does not need: {user}"
+    );
+    assert!(
+        user.contains(r#""arguments":{"a":"number|string","b":"number|string"}"#),
+        "argument types missing: {user}"
+    );
+    assert!(
+        !user.contains("additionalProperties"),
+        "full schemas sent: {user}"
     );
     assert_eq!(
         user.matches("</query>").count(),
@@ -304,4 +314,59 @@ async fn a_model_may_answer_with_a_question_which_becomes_the_tasks_question() {
         "{outcome:?}"
     );
     assert_eq!(path.label(), "llm_failed:invalid_json");
+}
+
+#[tokio::test]
+async fn a_server_that_refuses_json_schema_gets_json_object_with_the_schema_and_the_plan_runs() {
+    let server = FakeOpenAi::start(Reply::RefusesJsonSchema(GOOD_PLAN.into())).await;
+    let llm = planner(&server, 5_000);
+    assert_eq!(llm.dialect(), chorus_llm::Dialect::JsonSchema);
+    for _ in 0..2 {
+        let answer = llm
+            .plan("(2+4)*3", &TaskContext::default(), &live_tools(), &[])
+            .await;
+        assert_eq!(answer, Ok(ModelAnswer::Plan(good_plan())));
+    }
+    assert_eq!(llm.dialect(), chorus_llm::Dialect::JsonObjectSchema);
+    let formats: Vec<Value> = server
+        .received()
+        .iter()
+        .map(|r| r.body["response_format"].clone())
+        .collect();
+    let kinds: Vec<&str> = formats
+        .iter()
+        .map(|f| f["type"].as_str().unwrap_or(""))
+        .collect();
+    // The refused json_schema request (async-openai retries a 500 three times), then
+    // json_object with the schema, learned for the second plan too.
+    let refused = kinds.iter().filter(|k| **k == "json_schema").count();
+    assert!((1..=4).contains(&refused), "{kinds:?}");
+    assert_eq!(&kinds[refused..], ["json_object", "json_object"]);
+    let schema = &formats[refused]["schema"];
+    assert!(schema["properties"]["steps"].is_object(), "{schema}");
+    assert!(
+        !schema.to_string().contains(r#""properties":{"$ref""#),
+        "a property named $ref breaks grammar converters: {schema}"
+    );
+}
+
+#[tokio::test]
+async fn a_dialect_fixed_in_the_settings_is_not_changed_and_its_refusal_falls_back() {
+    let server = FakeOpenAi::start(Reply::RefusesJsonSchema(GOOD_PLAN.into())).await;
+    let settings = LlmSettings {
+        response_format: chorus_llm::ResponseFormat::JsonSchema,
+        ..server.settings(5_000)
+    };
+    let llm = LlmPlanner::new(&settings, Prompts::builtin()).expect("planner");
+    let answer = llm
+        .plan("(2+4)*3", &TaskContext::default(), &live_tools(), &[])
+        .await;
+    assert!(
+        matches!(
+            &answer,
+            Err(PlanFallback::Call(LlmError::Status { status: 500, .. }))
+        ),
+        "{answer:?}"
+    );
+    assert_eq!(llm.dialect(), chorus_llm::Dialect::JsonSchema);
 }

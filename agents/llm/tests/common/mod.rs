@@ -34,6 +34,9 @@ pub enum Reply {
     Status(u16, String),
     /// Waits this long, then answers the content.
     Slow(Duration, String),
+    /// As llama-cpp-python's server: HTTP 500 "Input should be 'text' or 'json_object'"
+    /// to a `json_schema` response format, the content to anything else.
+    RefusesJsonSchema(String),
 }
 
 /// One request the server received.
@@ -111,6 +114,7 @@ async fn chat_completions(
     body: axum::body::Bytes,
 ) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let asks_json_schema = body["response_format"]["type"] == "json_schema";
     state.received.lock().expect("lock").push(Received {
         authorization: headers
             .get(header::AUTHORIZATION)
@@ -120,6 +124,11 @@ async fn chat_completions(
     });
     match state.reply {
         Reply::Content(text) => completion(&text),
+        Reply::RefusesJsonSchema(_) if asks_json_schema => {
+            let error = json!({"error": {"message": "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object'", "type": "internal_server_error"}});
+            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(error)).into_response()
+        }
+        Reply::RefusesJsonSchema(text) => completion(&text),
         Reply::Slow(wait, text) => {
             tokio::time::sleep(wait).await;
             completion(&text)
