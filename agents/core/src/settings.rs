@@ -89,7 +89,7 @@ pub struct PoolSettings {
 
 /// Who may use the Chief's HTTP doors and how often (`[http]`). With neither
 /// `tokens_file` nor `tokens_env` set, the doors take requests without a token.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HttpSettings {
     /// A file of bearer tokens, one per line (`#` starts a comment, blank lines skipped).
@@ -102,6 +102,55 @@ pub struct HttpSettings {
     pub rate_per_sec: u32,
     /// Requests a token may make at once above its rate; `0` for the rate itself.
     pub burst: u32,
+    /// Host names (`name`, or `name:port`) the `Host` header may carry besides the
+    /// loopback ones (`localhost`, `127.0.0.1`, `[::1]`, any port), which are always
+    /// accepted; `*` accepts any host. A list, or one string separated by commas (for
+    /// `CHORUS__HTTP__ALLOWED_HOSTS`).
+    #[serde(deserialize_with = "names_or_list")]
+    pub allowed_hosts: Vec<String>,
+    /// The longest a request's headers may take, in milliseconds (from the connection,
+    /// or from the first byte of the next request on a kept-alive one).
+    pub header_timeout_ms: u64,
+    /// The longest a request's body may take, in milliseconds (then 408).
+    pub body_timeout_ms: u64,
+    /// The longest a kept-alive connection may wait for its next request, in
+    /// milliseconds.
+    pub idle_timeout_ms: u64,
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        HttpSettings {
+            tokens_file: None,
+            tokens_env: None,
+            rate_per_sec: 0,
+            burst: 0,
+            allowed_hosts: Vec::new(),
+            header_timeout_ms: 10_000,
+            body_timeout_ms: 30_000,
+            idle_timeout_ms: 60_000,
+        }
+    }
+}
+
+/// A list of names, or one string of them separated by commas (an environment
+/// variable's value).
+fn names_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Names {
+        One(String),
+        List(Vec<String>),
+    }
+    let names = match Names::deserialize(d)? {
+        Names::One(text) => text.split(',').map(str::to_owned).collect(),
+        Names::List(list) => list,
+    };
+    Ok(names
+        .into_iter()
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty())
+        .collect())
 }
 
 impl HttpSettings {
@@ -232,6 +281,15 @@ impl Settings {
         }
         if self.agents.deadline_tick_ms == 0 {
             return bad("agents.deadline_tick_ms", "must be above 0");
+        }
+        for (key, ms) in [
+            ("http.header_timeout_ms", self.http.header_timeout_ms),
+            ("http.body_timeout_ms", self.http.body_timeout_ms),
+            ("http.idle_timeout_ms", self.http.idle_timeout_ms),
+        ] {
+            if ms == 0 {
+                return bad(key, "must be above 0");
+            }
         }
         if self.agents.max_iterations == 0 {
             return bad(

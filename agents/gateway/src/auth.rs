@@ -194,13 +194,15 @@ pub async fn require(State(auth): State<Auth>, mut request: Request, next: Next)
 }
 
 /// An error in the shape of the door `path` belongs to: OpenAI's for `/v1/…`, a
-/// JSON-RPC error (id null) for `/a2a`, the native `{"error":{"code","message"}}`
-/// otherwise.
+/// JSON-RPC error (id null; -32600 for a body refused, -32001 otherwise) for `/a2a`,
+/// the native `{"error":{"code","message"}}` otherwise.
 pub(crate) fn refusal(path: &str, status: StatusCode, code: &str, message: &str) -> Response {
     let body = if path == "/v1" || path.starts_with("/v1/") {
         let kind = match status {
             StatusCode::TOO_MANY_REQUESTS => "rate_limit_exceeded",
             StatusCode::UNAUTHORIZED => "authentication_error",
+            StatusCode::FORBIDDEN => "permission_error",
+            s if s.is_client_error() => "invalid_request_error",
             _ => "server_error",
         };
         let code = if status == StatusCode::UNAUTHORIZED {
@@ -210,8 +212,17 @@ pub(crate) fn refusal(path: &str, status: StatusCode, code: &str, message: &str)
         };
         serde_json::json!({"error": {"message": message, "type": kind, "param": null, "code": code}})
     } else if path == crate::a2a::RPC_PATH {
+        // A body the server would not read is an invalid request (-32600); any other
+        // refusal keeps the code clients already see for it.
+        let rpc_code = match status {
+            StatusCode::UNSUPPORTED_MEDIA_TYPE
+            | StatusCode::BAD_REQUEST
+            | StatusCode::PAYLOAD_TOO_LARGE
+            | StatusCode::REQUEST_TIMEOUT => -32600,
+            _ => -32001,
+        };
         serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
-            "code": -32001, "message": message, "data": {"code": code}}})
+            "code": rpc_code, "message": message, "data": {"code": code}}})
     } else {
         serde_json::json!({"error": {"code": code, "message": message}})
     };

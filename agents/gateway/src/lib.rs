@@ -6,7 +6,10 @@
 //! Errors are JSON with a status code. [`app`] builds the router, so tests can serve it
 //! on any listener. With `[http]` tokens set, every route but `/healthz` and the A2A
 //! agent card needs `Authorization: Bearer <token>` (`auth`), and `[http] rate_per_sec`
-//! limits each token's requests (`limit`).
+//! limits each token's requests (`limit`). Browsers are kept out: the `Host` must be
+//! loopback or `[http] allowed_hosts`, an `Origin` the host itself (`hosts`), a body
+//! JSON (`json_only`); slow clients are cut off at the header, body and idle limits
+//! (`serve`).
 
 mod a2a;
 mod answers;
@@ -14,11 +17,14 @@ mod auth;
 mod cancels;
 mod errors;
 mod health;
+mod hosts;
 pub mod hub;
+mod json_only;
 mod limit;
 mod openai;
 mod openapi;
 mod probe;
+mod serve;
 mod stream;
 mod tasks;
 mod traceparent;
@@ -38,10 +44,12 @@ pub use answers::{AnswerAccepted, NewAnswer};
 pub use auth::{Auth, AuthError};
 pub use cancels::CancelQuery;
 pub use errors::ApiError;
+pub use hosts::AllowedHosts;
 pub use hub::Hub;
 pub use limit::Limiter;
 pub use openapi::openapi;
 pub use probe::probe;
+pub use serve::{serve, serve_on};
 
 use chorus_agents::settings::Settings;
 use chorus_agents::state::TaskState;
@@ -82,6 +90,11 @@ pub struct ApiState {
     pub limiter: Limiter,
     /// The web view's live feed (`GET /events`): every topic a task's messages use.
     pub feed: Hub,
+    /// The hosts the doors answer to (loopback and `[http] allowed_hosts`).
+    pub hosts: AllowedHosts,
+    /// The limits slow clients get (`[http] header_timeout_ms`, `body_timeout_ms`,
+    /// `idle_timeout_ms`).
+    pub timeouts: chorus_mcp_common::timeouts::Timeouts,
 }
 
 /// The body of `POST /tasks` and `POST /chat/stream`.
@@ -122,6 +135,8 @@ impl ApiState {
             topology: Topology::new(&pools),
             auth: Auth::or_broken(&settings.http),
             limiter: Limiter::from_settings(&settings.http),
+            hosts: AllowedHosts::from_settings(&settings.http),
+            timeouts: serve::timeouts(&settings.http),
         }
     }
 }
@@ -129,6 +144,7 @@ impl ApiState {
 /// Builds the API's router.
 pub fn app(state: ApiState) -> Router {
     let (auth, limiter) = (state.auth.clone(), state.limiter.clone());
+    let (hosts, body_within) = (state.hosts.clone(), state.timeouts.body);
     Router::new()
         .route("/healthz", get(health::health))
         .route("/tasks", post(tasks::create))
@@ -138,36 +154,21 @@ pub fn app(state: ApiState) -> Router {
         .merge(a2a::routes())
         .merge(openai::routes())
         .merge(ui::routes())
+        .route_layer(axum::middleware::from_fn(json_only::require))
         .fallback(errors::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            body_within,
+            serve::read_body,
+        ))
         .layer(axum::middleware::from_fn_with_state(limiter, limit::limit))
         .layer(axum::middleware::from_fn_with_state(auth, auth::require))
         .layer(axum::middleware::from_fn(traceparent::continue_trace))
-        // Added after the token and rate-limit layers, so open like /healthz: it holds
-        // no task data (docs/security.md).
+        .layer(axum::middleware::from_fn_with_state(hosts, hosts::check))
+        // Added after the host, token and rate-limit layers, so open like /healthz: it
+        // holds no task data (docs/security.md).
         .route("/metrics", get(chorus_telemetry::serve::metrics))
         .with_state(state)
-}
-
-/// Serves the API on `bind` until `shutdown` resolves.
-pub async fn serve(
-    bind: &str,
-    state: ApiState,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(bind).await?;
-    let addr = listener.local_addr()?;
-    tracing::info!(%addr, auth = state.auth.is_on(), "HTTP API listening");
-    if !state.auth.is_on() && !addr.ip().is_loopback() {
-        tracing::warn!(
-            %addr,
-            "HTTP API on a non-loopback address without tokens: anyone who reaches it \
-             may use it (set http.tokens_file or http.tokens_env)"
-        );
-    }
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
-        .await
 }
 
 impl ApiState {

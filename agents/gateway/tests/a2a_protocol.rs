@@ -256,6 +256,7 @@ async fn the_caller_must_speak_a2a_1_x() {
     let request = Request::builder()
         .method("POST")
         .uri("/a2a?A2A-Version=1.0")
+        .header("content-type", "application/json")
         .body(Body::from(body))
         .unwrap();
     let (_, _, bytes) = system.send(request).await;

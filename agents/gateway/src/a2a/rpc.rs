@@ -10,12 +10,20 @@
 //! must be an object that reads as the method's request (-32602); and the caller must
 //! speak 1.x: the `A2A-Version` header (or the `A2A-Version` query parameter) must have
 //! major version 1 — absent, it means 0.3, which is not supported (-32009).
+//!
+//! A notification (a valid request object without an `id` member; `"id": null` is a
+//! request) gets no JSON-RPC response, as JSON-RPC 2.0 requires: HTTP 204 with an empty
+//! body. A2A defines no notifications, so only the methods that change something are
+//! run — `SendMessage` and `SendStreamingMessage` take the message as with
+//! `returnImmediately` (nothing streamed), `CancelTask` cancels — and any error is only
+//! logged; the reading methods do nothing. A body that is not a valid request is still
+//! answered (-32700, -32600), since its id could not be known.
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -65,6 +73,8 @@ impl Method {
 struct Call {
     method: String,
     params: Value,
+    /// No `id` member: a notification, answered with nothing.
+    notification: bool,
 }
 
 /// `POST /a2a`.
@@ -78,6 +88,10 @@ pub(crate) async fn handle(
         Ok(read) => read,
         Err((id, e)) => return error(id, &e),
     };
+    if call.notification {
+        notify(&api, &headers, query.as_deref(), call).await;
+        return StatusCode::NO_CONTENT.into_response();
+    }
     match dispatch(&api, &headers, query.as_deref(), &id, call).await {
         Ok(response) => response,
         Err(e) => error(id, &e),
@@ -118,6 +132,7 @@ fn envelope(
             ));
         }
     };
+    let notification = !object.contains_key("id");
     let id = match object.remove("id") {
         None | Some(Value::Null) => JsonRpcId::Null,
         Some(Value::String(s)) => JsonRpcId::String(s),
@@ -146,7 +161,34 @@ fn envelope(
             ));
         }
     };
-    Ok((id, Call { method, params }))
+    let call = Call {
+        method,
+        params,
+        notification,
+    };
+    Ok((id, call))
+}
+
+/// Runs a notification's method when it changes something; errors are only logged.
+async fn notify(api: &ApiState, headers: &HeaderMap, query: Option<&str>, call: Call) {
+    let outcome = match version(headers, query).map(|()| Method::parse(&call.method)) {
+        Err(e) => Err(e),
+        Ok(Some(Method::SendMessage | Method::SendStreamingMessage)) => {
+            match read::<super::wire::SendMessageRequest>(call.params) {
+                Ok(request) => methods::start(api, request).await.map(drop),
+                Err(e) => Err(e),
+            }
+        }
+        Ok(Some(Method::CancelTask)) => match read(call.params) {
+            Ok(request) => methods::cancel(api, request).await.map(drop),
+            Err(e) => Err(e),
+        },
+        _ => Ok(()),
+    };
+    match outcome {
+        Ok(()) => tracing::debug!(method = %call.method, "A2A notification taken"),
+        Err(e) => tracing::debug!(method = %call.method, error = %e, "A2A notification failed"),
+    }
 }
 
 /// Runs one call.

@@ -1,6 +1,6 @@
 //! A Chorus task as an A2A `Task`. The A2A task id is the Chorus task id, its contextId
-//! the task's conversation (`TaskContext.session_id`; empty for a task sent without
-//! one through another door). Where the task is, read from the task state in the store:
+//! the task's conversation (`TaskContext.session_id`; for a task sent without one
+//! through another door, its task id: see [`context_id`]). Where the task is, read from the task state in the store:
 //!
 //! | Chorus | A2A state |
 //! |---|---|
@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use chorus_bus::{BusError, ClarificationNeeded, FinalReport, ReportStatus};
+use chorus_bus::{BusError, ClarificationNeeded, FinalReport, ReportStatus, TaskRequest};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
@@ -48,7 +48,7 @@ pub(crate) enum Phase {
 pub(crate) struct Snapshot {
     /// The task's id.
     pub(crate) task_id: String,
-    /// Its conversation (empty when it has none).
+    /// Its conversation (its task id when it has none).
     pub(crate) context_id: String,
     /// The user's request, as sent.
     pub(crate) query: String,
@@ -78,14 +78,16 @@ impl Snapshot {
 pub(crate) async fn snapshot(api: &ApiState, id: &str) -> Result<Option<Snapshot>, BusError> {
     let state = &api.state;
     let waiting = state.waiting(id).await?;
+    let report = state.report(id).await?;
     let request = match state.request(id).await? {
         Some(request) => request,
-        None => match &waiting {
-            Some(w) => w.request.clone(),
-            None => return Ok(None),
+        None => match (&waiting, &report) {
+            (Some(w), _) => w.request.clone(),
+            (None, Some(report)) => finished_request(api, id, report).await?,
+            (None, None) => return Ok(None),
         },
     };
-    let phase = match (state.report(id).await?, waiting) {
+    let phase = match (report, waiting) {
         (Some(report), _) => Phase::Done(report),
         // The record read above, not read again: is its question still open?
         (None, Some(w)) => match state.still_open(id, w).await? {
@@ -97,10 +99,38 @@ pub(crate) async fn snapshot(api: &ApiState, id: &str) -> Result<Option<Snapshot
     };
     Ok(Some(Snapshot {
         task_id: id.to_owned(),
-        context_id: request.context.session_id.unwrap_or_default(),
+        context_id: context_id(id, request.context.session_id),
         query: request.query,
         phase,
     }))
+}
+
+/// The request of a finished task, whose stored request the Chief deleted with the
+/// rest of its running state: the acceptance record keeps it (the one way in stores the
+/// request's JSON there, to know a reused task id); else (a task accepted through the
+/// PUBLISH ingress) the report's query, without a conversation.
+async fn finished_request(
+    api: &ApiState,
+    id: &str,
+    report: &FinalReport,
+) -> Result<TaskRequest, BusError> {
+    let key = chorus_agents::state::once::accepted(id);
+    let recorded = api.state.store().get(&key).await?;
+    Ok(recorded
+        .and_then(|json| serde_json::from_str::<TaskRequest>(&json).ok())
+        .unwrap_or_else(|| TaskRequest {
+            query: report.query.clone(),
+            context: Default::default(),
+        }))
+}
+
+/// A task's A2A contextId: its conversation (`TaskContext.session_id`), or — for a task
+/// sent without one through another door — its own task id: a stable id, and one a
+/// follow-up may name as its contextId (a conversation of that name starts there).
+pub(crate) fn context_id(task_id: &str, session_id: Option<String>) -> String {
+    session_id
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| task_id.to_owned())
 }
 
 /// The A2A state of a report's status.

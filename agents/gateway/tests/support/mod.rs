@@ -90,6 +90,11 @@ impl System {
         System::with_roles(defaults(), false).await
     }
 
+    /// The gateway alone, with `settings`.
+    pub async fn bare_with(settings: Settings) -> System {
+        System::with_roles(settings, false).await
+    }
+
     async fn with_roles(settings: Settings, roles: bool) -> System {
         let bus = MemoryBus::new(settings.bus.clone());
         let store = Arc::new(bus.store());
@@ -128,9 +133,15 @@ impl System {
         }
     }
 
-    /// Any request: the status, the headers and the body.
+    /// Any request: the status, the headers and the body. A request without a `Host`
+    /// header is sent to `localhost` (as any HTTP/1.1 client does).
     pub async fn send(&self, request: Request<Body>) -> (u16, HeaderMap, Vec<u8>) {
-        let response = self.app.clone().oneshot(request).await.expect("response");
+        let response = self
+            .app
+            .clone()
+            .oneshot(with_host(request))
+            .await
+            .expect("response");
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
@@ -199,7 +210,12 @@ impl System {
 
     /// A request answered by a stream (status 200): its events as they come.
     pub async fn events(&self, request: Request<Body>) -> Events {
-        let response = self.app.clone().oneshot(request).await.expect("response");
+        let response = self
+            .app
+            .clone()
+            .oneshot(with_host(request))
+            .await
+            .expect("response");
         assert_eq!(response.status(), 200);
         Events {
             headers: response.headers().clone(),
@@ -207,6 +223,15 @@ impl System {
             buffer: String::new(),
         }
     }
+}
+
+/// `request`, with `Host: localhost` unless it names a host.
+fn with_host(mut request: Request<Body>) -> Request<Body> {
+    if !request.headers().contains_key("host") {
+        let localhost = axum::http::HeaderValue::from_static("localhost");
+        request.headers_mut().insert("host", localhost);
+    }
+    request
 }
 
 /// Waits until every pool has a live agent offering tools (the Planner plans only with
