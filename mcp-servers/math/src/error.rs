@@ -2,7 +2,7 @@
 
 use chorus_mcp_common::args::ArgError;
 
-use crate::decimal::{MAX_EXPONENT, MAX_OPERAND_DIGITS, MAX_RESULT_DIGITS};
+use crate::decimal::{MAX_EXPONENT, MAX_OPERAND_DIGITS, MAX_RESULT_DIGITS, MAX_ROOT_DEGREE};
 
 /// Why a math tool could not answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +35,12 @@ pub enum MathError {
     /// Square root of a negative number.
     #[error("cannot take the square root of a negative number ({0})")]
     NegativeSqrt(String),
+    /// An even root of a negative number.
+    #[error("cannot take an even root of a negative number ({0})")]
+    EvenRootOfNegative(String),
+    /// A root degree that is not a whole number between 1 and MAX_ROOT_DEGREE.
+    #[error("the root's degree n must be a whole number between 1 and {MAX_ROOT_DEGREE}, got {0}")]
+    RootDegree(String),
     /// A non-integer exponent.
     #[error("power supports whole-number exponents only (got {0}); use sqrt for square roots")]
     FractionalExponent(String),

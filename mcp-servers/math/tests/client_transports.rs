@@ -7,9 +7,9 @@ use chorus_mcp_common::McpClient;
 use chorus_mcp_math::MathServer;
 use support::*;
 
-const TOOLS: [&str; 12] = [
-    "sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent",
-    "min", "max",
+const TOOLS: [&str; 13] = [
+    "sum", "subtract", "multiply", "divide", "power", "sqrt", "root", "modulo", "abs", "round",
+    "percent", "min", "max",
 ];
 
 async fn assert_lists_every_tool(client: &McpClient) {

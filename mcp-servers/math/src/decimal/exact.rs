@@ -79,6 +79,40 @@ pub fn sqrt(x: &BigDecimal) -> Result<BigDecimal, MathError> {
     ))
 }
 
+/// Most an n-th root's degree may be.
+pub const MAX_ROOT_DEGREE: u32 = 1000;
+
+/// The `n`-th root of `x` (n ≥ 1), exact when `x` is a perfect n-th power (∛343 = 7,
+/// ∜0.0016 = 0.2), else 28 significant digits. A negative `x` has a real root only for
+/// an odd `n`.
+pub fn nth_root(x: &BigDecimal, n: u32) -> Result<BigDecimal, MathError> {
+    if n == 0 || n > MAX_ROOT_DEGREE {
+        return Err(MathError::RootDegree(n.to_string()));
+    }
+    if x.sign() == Sign::Minus && n.is_multiple_of(2) {
+        return Err(MathError::EvenRootOfNegative(super::format(x)));
+    }
+    if x.is_zero() {
+        return Ok(BigDecimal::zero());
+    }
+    let sign = x.sign();
+    let (int, scale) = x.normalized().into_bigint_and_scale();
+    let mut mantissa = int.magnitude().clone();
+    // x = mantissa * 10^-scale with scale a multiple of n, so the root is
+    // root(mantissa) * 10^-(scale/n).
+    let step = i64::from(n);
+    let pad = (step - scale.rem_euclid(step)) % step;
+    mantissa *= pow_u(10, pad.unsigned_abs());
+    let scale = scale + pad;
+    let root = mantissa.nth_root(n);
+    if root.pow(n) == mantissa {
+        return Ok(BigDecimal::new(BigInt::from_biguint(sign, root), scale / step).normalized());
+    }
+    let extra = SIGNIFICANT_DIGITS + 2;
+    let root = (mantissa * pow_u(10, u64::from(n) * extra)).nth_root(n);
+    Ok(round_with_sticky(sign, root, scale / step + extra as i64))
+}
+
 /// Rounds `truncated * 10^-scale` (whose true value lies strictly above it, by
 /// less than one unit) to SIGNIFICANT_DIGITS digits. A sticky digit 1 makes a
 /// truncated "…5000" round up, as the exact value is above the half.

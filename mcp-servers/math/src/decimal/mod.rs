@@ -1,10 +1,10 @@
 //! Exact decimal helpers: reading operands, limits, formatting, and the
-//! operations `bigdecimal` does not do exactly (division, square root).
+//! operations `bigdecimal` does not do exactly (division, square and n-th roots).
 
 mod exact;
 mod operand;
 
-pub use exact::{divide, sqrt};
+pub use exact::{MAX_ROOT_DEGREE, divide, nth_root, sqrt};
 pub use operand::{format, operand, plain_digits};
 
 /// Significant digits kept when a result does not terminate (1/3, √2).

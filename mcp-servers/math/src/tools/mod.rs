@@ -18,6 +18,7 @@ pub mod modulo;
 pub mod multiply;
 pub mod percent;
 pub mod power;
+pub mod root;
 pub mod round;
 pub mod sqrt;
 pub mod subtract;
@@ -42,6 +43,7 @@ pub fn registry() -> &'static [(ToolDef, Runner)] {
             divide,
             single(power::def(), power::run),
             single(sqrt::def(), sqrt::run),
+            single(root::def(), root::run),
             modulo,
             single(abs::def(), abs::run),
             single(round::def(), round::run),
