@@ -316,7 +316,7 @@ fn corpus_files(dir: &Path) -> Vec<PathBuf> {
         .ok()
         .filter(|_| dir != corpus_dir())
         .map(|v| v.split(',').map(|f| f.trim().to_owned()).collect());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
