@@ -35,18 +35,22 @@ fn resumed_key(task: &str, number: u32) -> String {
     format!("chorus:task:{task}:question:{number}:resumed")
 }
 
-/// Every key of a task's questions up to `max` (record, resumed deadlines, asked and
-/// answered once-keys), for deleting them once the task's report is out.
-pub(crate) fn keys(task: &str, max: u32) -> Vec<String> {
-    let mut keys = vec![question_key(task)];
+/// The keys of a task's questions up to `max`, once the task's report is out: those
+/// kept for the finished TTL — the last question's record and the answers that settled
+/// each question, which an answer sent again reads to find its report (the OpenAI door's
+/// retries; the answer door's `already_answered`) — and those deleted (resumed
+/// deadlines, asked once-keys, the answers' publish markers).
+pub(crate) fn keys(task: &str, max: u32) -> (Vec<String>, Vec<String>) {
+    let mut keep = vec![question_key(task)];
+    let mut delete = Vec::new();
     for n in 1..=max {
         let answered = crate::state::once::answered(task, n);
-        keys.push(resumed_key(task, n));
-        keys.push(crate::state::once::asked(task, n));
-        keys.push(format!("{answered}:published"));
-        keys.push(answered);
+        delete.push(resumed_key(task, n));
+        delete.push(crate::state::once::asked(task, n));
+        delete.push(format!("{answered}:published"));
+        keep.push(answered);
     }
-    keys
+    (keep, delete)
 }
 
 /// A task's open (or last) question.

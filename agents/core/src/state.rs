@@ -103,14 +103,17 @@ fn retirement(
             delete.push(once::result(task, step, n));
         }
     }
-    delete.extend(crate::question::keys(task, max_questions));
+    let (questions, asked) = crate::question::keys(task, max_questions);
+    delete.extend(asked);
+    let mut keep = vec![
+        once::reported(task),
+        once::accepted(task),
+        format!("{}{task}", chorus_bus::tokens::TOKEN_STREAM_PREFIX),
+    ];
+    keep.extend(questions);
     Retirement {
         set: vec![(report_key(task), json)],
-        keep: vec![
-            once::reported(task),
-            once::accepted(task),
-            format!("{}{task}", chorus_bus::tokens::TOKEN_STREAM_PREFIX),
-        ],
+        keep,
         delete,
         zrem: vec![
             (DEADLINES_KEY.to_owned(), task.to_owned()),
