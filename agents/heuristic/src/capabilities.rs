@@ -10,7 +10,7 @@ use crate::expr::MATH_POOL;
 /// The math pool's tools, per the tool contract.
 pub const MATH_TOOLS: &[&str] = &[
     "sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent",
-    "min", "max",
+    "percent", "min", "max",
 ];
 
 /// The date pool's tools, per the tool contract.
@@ -92,6 +92,97 @@ const EXAMPLES: &[Example] = &[
     ex(DATE_POOL, true, &["weekday"], "\"2026-12-25 là thứ mấy\""),
     ex(DATE_POOL, true, &["time_in"], "\"mấy giờ rồi ở New York\""),
 ];
+
+/// What each tool of the math and date pools does, as a person would say it, in English
+/// and Vietnamese: the capability text names these, never the tool identifiers (those
+/// are for the capabilities route and `--json`).
+const TOOL_WORDS: &[(&str, &str, &str)] = &[
+    ("sum", "adding", "cộng"),
+    ("subtract", "subtracting", "trừ"),
+    ("multiply", "multiplying", "nhân"),
+    ("divide", "dividing", "chia"),
+    ("power", "powers", "lũy thừa"),
+    ("sqrt", "square roots", "căn bậc hai"),
+    ("root", "cube and other roots", "căn bậc ba và các bậc khác"),
+    ("modulo", "remainders", "chia lấy dư"),
+    ("abs", "absolute values", "giá trị tuyệt đối"),
+    ("round", "rounding", "làm tròn"),
+    ("percent", "percentages", "phần trăm"),
+    ("min", "the smallest of numbers", "số nhỏ nhất"),
+    ("max", "the largest of numbers", "số lớn nhất"),
+    ("today", "today's date", "ngày hôm nay"),
+    ("now", "the time now", "giờ hiện tại"),
+    (
+        "add_duration",
+        "the date some days, weeks, months or years from now or from a date",
+        "ngày sau một số ngày, tuần, tháng hay năm",
+    ),
+    (
+        "subtract_duration",
+        "the date some time ago or before a date",
+        "ngày trước đó một khoảng thời gian",
+    ),
+    (
+        "difference",
+        "the days between two dates",
+        "số ngày giữa hai ngày",
+    ),
+    ("weekday", "the weekday of a date", "thứ của một ngày"),
+    (
+        "days_until",
+        "the days left until a date",
+        "số ngày còn lại đến một ngày",
+    ),
+    (
+        "next_date",
+        "when a holiday comes next (Christmas, New Year)",
+        "ngày lễ sắp tới (Giáng sinh, Tết Dương lịch)",
+    ),
+    (
+        "find_weekday",
+        "the date of next or last Friday",
+        "ngày của thứ Sáu tới hay tuần trước",
+    ),
+    ("end_of_month", "the end of the month", "ngày cuối tháng"),
+    (
+        "age",
+        "someone's age from a birth date",
+        "tuổi theo ngày sinh",
+    ),
+    (
+        "day_of_year",
+        "the day of the year",
+        "ngày thứ mấy trong năm",
+    ),
+    ("iso_week", "the week number", "tuần thứ mấy trong năm"),
+    ("time_in", "the time in a city", "giờ ở một thành phố"),
+    (
+        "convert_time",
+        "a time in one city in another's time",
+        "đổi giờ giữa hai thành phố",
+    ),
+];
+
+/// `tools` of `pool` in words: for the math and date pools what each does, in the
+/// contract's order; for any other pool (a third-party server Chorus has no words for)
+/// the tools' own names.
+fn in_words(pool: &str, tools: &[&str], vi: bool) -> String {
+    if pool != MATH_POOL && pool != DATE_POOL {
+        return tools.join(", ");
+    }
+    let words: Vec<&str> = TOOL_WORDS
+        .iter()
+        .filter(|(tool, _, _)| tools.contains(tool))
+        .map(|(_, en, vi_words)| if vi { *vi_words } else { *en })
+        .chain(
+            tools
+                .iter()
+                .filter(|t| TOOL_WORDS.iter().all(|(tool, _, _)| tool != *t))
+                .copied(),
+        )
+        .collect();
+    words.join(", ")
+}
 
 /// The tools available for planning, by pool.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -193,7 +284,7 @@ impl Capabilities {
             "Chorus can:"
         });
         for (pool, tools) in self.pools() {
-            let list = tools.join(", ");
+            let list = in_words(pool, &tools, vi);
             let examples: Vec<&str> = EXAMPLES
                 .iter()
                 .filter(|e| {
@@ -203,10 +294,10 @@ impl Capabilities {
                 .collect();
             let mut line = match (pool, vi) {
                 (MATH_POOL, false) => format!("compute with the math tools ({list})"),
-                (MATH_POOL, true) => format!("tính toán bằng các công cụ math ({list})"),
+                (MATH_POOL, true) => format!("tính toán ({list})"),
                 (DATE_POOL, false) => format!("answer date questions with the date tools ({list})"),
                 (DATE_POOL, true) => {
-                    format!("trả lời câu hỏi ngày tháng bằng các công cụ date ({list})")
+                    format!("trả lời câu hỏi về ngày giờ ({list})")
                 }
                 (other, false) => format!("use the {other} tools ({list})"),
                 (other, true) => format!("dùng các công cụ {other} ({list})"),
@@ -261,12 +352,12 @@ mod tests {
         ]);
         assert_eq!(
             c.describe("en"),
-            "Chorus can:\n- compute with the math tools (sum)\n\
+            "Chorus can:\n- compute with the math tools (adding)\n\
              - use the time tools (convert_time, get_current_time)"
         );
         assert_eq!(
             c.describe("vi"),
-            "Chorus có thể:\n- tính toán bằng các công cụ math (sum), ví dụ \"tính 2+4\"\n\
+            "Chorus có thể:\n- tính toán (cộng), ví dụ \"tính 2+4\"\n\
              - dùng các công cụ time (convert_time, get_current_time)"
         );
         // Its tools are planned on its own pool: the date pool's `convert_time` is not it.
@@ -282,7 +373,7 @@ mod tests {
         let c = Capabilities::from_tools(vec![("math", "sum"), ("math", "multiply")]);
         assert_eq!(
             c.describe("en"),
-            "Chorus can:\n- compute with the math tools (multiply, sum), e.g. \"(2+4)*3\""
+            "Chorus can:\n- compute with the math tools (adding, multiplying), e.g. \"(2+4)*3\""
         );
         assert_eq!(
             Capabilities::default().describe("vi"),

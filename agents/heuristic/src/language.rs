@@ -2,7 +2,7 @@
 //! when the query has Vietnamese letters or words, else English.
 
 /// Letters found in Vietnamese and not in English or the common Western languages.
-fn is_vietnamese_letter(c: char) -> bool {
+pub(crate) fn is_vietnamese_letter(c: char) -> bool {
     matches!(
         c,
         'đ' | 'Đ'
@@ -66,7 +66,15 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
             .iter()
             .filter(|w| w.chars().any(char::is_alphabetic))
             .all(|w| PLAIN_VI_WORDS.contains(&w.as_str()));
-    if accented || plain_hits >= 2 || only_plain {
+    // Words of the planner's Vietnamese vocabulary typed without marks, against its
+    // English words (`ngay mai la thu may`, `bay gio o Paris may gio`).
+    let letters: Vec<String> = words
+        .into_iter()
+        .filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
+        .collect();
+    let (vi, en) = crate::normalise::fold::vi_and_en(&letters);
+    let folded = (vi >= 2 && vi > en) || (vi >= 1 && vi == letters.len());
+    if accented || plain_hits >= 2 || only_plain || folded {
         "vi"
     } else {
         "en"
@@ -105,5 +113,8 @@ mod tests {
     fn vietnamese_without_diacritics_needs_two_words() {
         assert_eq!(detect_language("tinh 2 cong 4", None), "vi");
         assert_eq!(detect_language("may I ask", None), "en");
+        assert_eq!(detect_language("ngay mai la thu may", None), "vi");
+        assert_eq!(detect_language("bay gio o Seoul may gio", None), "vi");
+        assert_eq!(detect_language("can u multiply 45 by", None), "en");
     }
 }

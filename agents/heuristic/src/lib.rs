@@ -19,6 +19,7 @@ pub mod help;
 pub mod language;
 pub mod lexer;
 pub mod messages;
+pub mod normalise;
 pub mod numbers;
 pub mod places;
 pub mod question;
@@ -73,7 +74,7 @@ pub enum PlanOutcome {
         /// when every part was.
         unplanned: Option<String>,
     },
-    /// The user asked what Chorus can do (or only said hello).
+    /// The user asked what Chorus can do ("what can you do", "help").
     Capabilities {
         /// The language to answer in.
         language: String,
@@ -165,7 +166,7 @@ struct Planning<'a> {
 enum Understanding {
     /// A plan, and the parts that were not understood.
     Plan(Plan, Vec<PartError>),
-    /// Only greetings: the answer is what Chorus can do.
+    /// Only greetings or punctuation: nothing was asked.
     Nothing,
     /// No part could be read.
     Unread(PartError),
@@ -200,15 +201,25 @@ impl Understanding {
 }
 
 impl Planning<'_> {
+    /// Plans `query` after normalising it; the parts the outcome quotes are quoted
+    /// as the user wrote them.
     fn plan(&self, query: &str) -> PlanOutcome {
-        let language = detect_language(query, self.ctx.language.as_deref());
         let chars = query.chars().count();
         if chars > self.limits.max_query_chars {
+            let language = detect_language(query, self.ctx.language.as_deref());
             return self.refuse(
                 messages::too_long(chars, self.limits.max_query_chars, &language),
                 &language,
             );
         }
+        let norm = normalise::normalise(query, self.ctx.language.as_deref());
+        let outcome = self.plan_canonical(&norm.text);
+        normalise::quote_user(outcome, &norm)
+    }
+
+    /// Plans `query`, already in canonical form.
+    fn plan_canonical(&self, query: &str) -> PlanOutcome {
+        let language = detect_language(query, self.ctx.language.as_deref());
         if query.trim().is_empty() {
             return self.refuse(messages::empty(&language), &language);
         }
@@ -372,10 +383,8 @@ impl Planning<'_> {
                     unplanned,
                 }
             }
-            Understanding::Nothing => PlanOutcome::Capabilities {
-                language: language.to_owned(),
-                message: messages::help(language, self.tools),
-            },
+            // Nothing asked (a greeting, a lone `?`): not an answer, so not completed.
+            Understanding::Nothing => self.refuse(messages::nothing_asked(language), language),
             Understanding::Unread(e) => self.refuse(messages::part_error(&e, language), language),
             Understanding::TooManySteps(steps) => self.refuse(
                 messages::too_many_steps(steps, self.limits.max_steps, language),

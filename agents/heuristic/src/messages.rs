@@ -44,6 +44,16 @@ pub fn part_error(e: &PartError, language: &str) -> String {
     }
 }
 
+/// Nothing in the request asks for anything (a greeting alone, a lone `?`).
+pub fn nothing_asked(language: &str) -> String {
+    if vi(language) {
+        "Tôi không thấy câu hỏi hay phép tính nào trong yêu cầu này."
+    } else {
+        "I did not find a question or a calculation in this request."
+    }
+    .to_owned()
+}
+
 /// The request was empty.
 pub fn empty(language: &str) -> String {
     if vi(language) {

@@ -13,7 +13,9 @@ fn a_poem_request_is_refused_with_what_chorus_can_do() {
         m.starts_with("I have no tool for writing poems, stories or jokes, so \"write me a poem\" cannot be answered.\n\nChorus can:\n- "),
         "{m}"
     );
-    assert!(m.contains("compute with the math tools (abs, divide, max, min, modulo, multiply, percent, power, round, sqrt, subtract, sum)"));
+    assert!(m.contains("compute with the math tools (adding, subtracting, multiplying, dividing, powers, square roots"));
+    // Tool identifiers belong to the capabilities route, not to a sentence.
+    assert!(!m.contains("add_duration") && !m.contains("sqrt,"), "{m}");
     assert!(m.contains("answer date questions with the date tools"));
 }
 
@@ -120,7 +122,7 @@ fn a_missing_pool_is_named_and_nothing_is_guessed() {
         m.starts_with("The date pool is down right now (no live date agent offers its tools), so \"what's today's date\" cannot be answered."),
         "{m}"
     );
-    assert!(m.contains("compute with the math tools (multiply, sum)"));
+    assert!(m.contains("compute with the math tools (adding, multiplying)"));
     assert!(!m.contains("date tools"));
 }
 
@@ -220,17 +222,25 @@ fn the_language_hint_sets_the_answer_language() {
 }
 
 #[test]
-fn a_bare_greeting_gets_the_capabilities_answer() {
+fn a_bare_greeting_is_not_a_completed_answer() {
+    // Nothing was asked: refused in plain words, with what Chorus can do.
     let out = plan(
         "xin chào",
         &TaskContext::default(),
         &Capabilities::default_tools(),
     );
-    let PlanOutcome::Capabilities { language, message } = out else {
+    let PlanOutcome::Unplannable {
+        language, message, ..
+    } = out
+    else {
         panic!("{out:?}")
     };
     assert_eq!(language, "vi");
-    assert!(message.starts_with("Đây là những gì tôi có thể làm."));
+    assert!(
+        message.starts_with("Tôi không thấy câu hỏi hay phép tính nào trong yêu cầu này."),
+        "{message}"
+    );
+    assert!(message.contains("Chorus có thể:"), "{message}");
 }
 
 #[test]

@@ -1,0 +1,362 @@
+//! Stage 4: numbers, money and amounts in every local spelling become plain decimals.
+//!
+//! - Currency signs and words around a number are dropped (`$12.50`, `12 dollars`,
+//!   `450.000đ`, `3.500 đồng`, `20 bucks`, `100 vnd`) when the request names one
+//!   currency; a request naming two (`convert 250 dollars to euros`) keeps them, so it
+//!   is refused as a currency conversion rather than read as arithmetic.
+//! - Scales after a number multiply it exactly: `375k`, `2 tr`, `2 triệu`/`trieu`,
+//!   `5 nghìn`, `1 tỷ`, `2.5 million`; `2 triệu 500 nghìn` is 2500000.
+//! - Separators, by language:
+//!   * both: a dot or comma grouping every three digits more than once is thousands
+//!     (`1.500.000`, `1,250,000`); with both marks, the last one is the decimal point
+//!     (`1,250.50`, `1.250,50`);
+//!   * English: `1,250` is 1250; any other comma between digits (`1,2`, `2,5`) is a list
+//!     (English never writes a decimal comma), so `1,2,3` is `1, 2, 3`; a dot is a
+//!     decimal point (`1.250` is 1.25);
+//!   * Vietnamese: a comma is the decimal point (`7,5`, `0,1`), except before exactly
+//!     three digits (`1,000`, `4,061`: many type thousands so), unless the request is
+//!     about decimals (`làm tròn 7,456 đến 1 chữ số thập phân`); one dot before
+//!     three digits is thousands (`450.000`, `3.500`), except after a bare `0`
+//!     (`0.125`); a dot before other than three digits is a decimal point (`2.5`).
+//!
+//! Numbers like dates (`25.12.2026`) and anything else are left to the lexer.
+
+use super::{Kind, Piece, Reading};
+
+/// Currencies and the signs and words that name them.
+const CURRENCIES: &[(&str, &[&str])] = &[
+    (
+        "usd",
+        &["$", "us$", "usd", "dollar", "dollars", "buck", "bucks"],
+    ),
+    ("eur", &["€", "eur", "euro", "euros"]),
+    ("gbp", &["£", "gbp", "pound", "pounds"]),
+    ("jpy", &["¥", "jpy", "yen"]),
+    ("vnd", &["₫", "đ", "vnd", "vnđ", "đồng", "dong", "đồng"]),
+];
+
+/// Words after a number that scale it, and by what power of ten.
+const SCALES: &[(&str, u32)] = &[
+    ("k", 3),
+    ("nghìn", 3),
+    ("nghin", 3),
+    ("ngàn", 3),
+    ("ngan", 3),
+    ("thousand", 3),
+    ("tr", 6),
+    ("triệu", 6),
+    ("trieu", 6),
+    ("million", 6),
+    ("millions", 6),
+    ("tỷ", 9),
+    ("tỉ", 9),
+    ("billion", 9),
+];
+
+/// Words that make a request about decimals: a comma before three digits is then a
+/// decimal comma in Vietnamese.
+const DECIMAL_CUES: &[&str] = &["thập", "tròn", "round", "rounded", "decimal", "decimals"];
+
+/// The currency `word` (lowercase sign or word) names.
+fn currency(word: &str) -> Option<&'static str> {
+    CURRENCIES
+        .iter()
+        .find(|(_, names)| names.contains(&word))
+        .map(|(code, _)| *code)
+}
+
+fn scale(word: &str) -> Option<u32> {
+    SCALES.iter().find(|(w, _)| *w == word).map(|(_, p)| *p)
+}
+
+/// The pieces with amounts in canonical form.
+pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
+    let mut named: Vec<&str> = pieces
+        .iter()
+        .filter(|p| matches!(p.kind, Kind::Word | Kind::Other))
+        .filter_map(|p| currency(&p.lower()))
+        .collect();
+    named.sort();
+    named.dedup();
+    let drop_currency = named.len() <= 1;
+    let decimals = pieces
+        .iter()
+        .any(|p| p.kind == Kind::Word && DECIMAL_CUES.contains(&p.lower().as_str()));
+    let mut i = 0;
+    while i < pieces.len() {
+        if pieces[i].kind != Kind::Number {
+            i += 1;
+            continue;
+        }
+        let Some(mut value) = separators_in(&pieces[i].text, reading, decimals) else {
+            i += 1;
+            continue;
+        };
+        if value.contains(' ') {
+            pieces[i].set(value);
+            i += 1;
+            continue;
+        }
+        let mut last = i;
+        // A scale after the number, and more `number scale` pairs with smaller scales
+        // (`2 triệu 500 nghìn`), summed.
+        let (mut total, mut current, mut above) = (None::<String>, value.clone(), u32::MAX);
+        while let Some(s) = next_word(&pieces, last) {
+            let word = pieces[s].lower();
+            let Some(power) = scale(&word).filter(|p| *p < above) else {
+                break;
+            };
+            // `tr` or `k` before another number is not a scale (`10 tr 2`).
+            if matches!(word.as_str(), "tr" | "k") && next_number(&pieces, s).is_some() {
+                break;
+            }
+            let scaled = shift(&current, power);
+            total = Some(total.map_or(scaled.clone(), |t| add(&t, &scaled)));
+            above = power;
+            clear(&mut pieces, last + 1..=s);
+            last = s;
+            let Some(n) = next_number(&pieces, last) else {
+                break;
+            };
+            let smaller = next_word(&pieces, n)
+                .and_then(|w| scale(&pieces[w].lower()))
+                .is_some_and(|q| q < above);
+            match separators_in(&pieces[n].text, reading, decimals) {
+                Some(v) if smaller && !v.contains(' ') => {
+                    clear(&mut pieces, last + 1..=n);
+                    last = n;
+                    current = v;
+                }
+                _ => break,
+            }
+        }
+        if let Some(t) = total {
+            value = t;
+        }
+        pieces[i].set(value.clone());
+        if drop_currency {
+            if let Some(s) =
+                next_word_or_sign(&pieces, last).filter(|&s| currency(&pieces[s].lower()).is_some())
+            {
+                clear(&mut pieces, last + 1..=s);
+            }
+            if let Some(s) =
+                prev_sign(&pieces, i).filter(|&s| currency(&pieces[s].lower()).is_some())
+            {
+                clear(&mut pieces, s..=i - 1);
+            }
+        }
+        i = last + 1;
+    }
+    pieces
+}
+
+fn clear(pieces: &mut [Piece], range: std::ops::RangeInclusive<usize>) {
+    for p in &mut pieces[range] {
+        p.set(String::new());
+    }
+}
+
+/// The first word after piece `i`, past at most one space.
+fn next_word(pieces: &[Piece], i: usize) -> Option<usize> {
+    let j = skip_space(pieces, i + 1)?;
+    (pieces[j].kind == Kind::Word).then_some(j)
+}
+
+/// The first word or sign after piece `i`, past at most one space.
+fn next_word_or_sign(pieces: &[Piece], i: usize) -> Option<usize> {
+    let j = skip_space(pieces, i + 1)?;
+    matches!(pieces[j].kind, Kind::Word | Kind::Other).then_some(j)
+}
+
+/// The first number after piece `i`, past at most one space.
+fn next_number(pieces: &[Piece], i: usize) -> Option<usize> {
+    let j = skip_space(pieces, i + 1)?;
+    (pieces[j].kind == Kind::Number).then_some(j)
+}
+
+/// The sign or word just before piece `i` (past at most one space).
+fn prev_sign(pieces: &[Piece], i: usize) -> Option<usize> {
+    let j = i.checked_sub(1)?;
+    let j = match pieces[j].kind {
+        Kind::Space => j.checked_sub(1)?,
+        _ => j,
+    };
+    matches!(pieces[j].kind, Kind::Other | Kind::Word).then_some(j)
+}
+
+fn skip_space(pieces: &[Piece], j: usize) -> Option<usize> {
+    let p = pieces.get(j)?;
+    match p.kind {
+        Kind::Space if p.text == " " || p.text.is_empty() => pieces.get(j + 1).map(|_| j + 1),
+        _ => Some(j),
+    }
+}
+
+/// The canonical text of a number typed with separators (`1.500.000` → `1500000`,
+/// `7,5` → `7.5` in Vietnamese, `1,2,3` → `1, 2, 3` in English); `None` to leave it.
+pub fn separators(text: &str, reading: Reading) -> Option<String> {
+    separators_in(text, reading, false)
+}
+
+/// [`separators`], in a request about decimals (`decimals`: rounding, `thập phân`).
+pub fn separators_in(text: &str, reading: Reading, decimals: bool) -> Option<String> {
+    let dots = text.matches('.').count();
+    let commas = text.matches(',').count();
+    let groups_of_three = |sep: char| {
+        let mut parts = text.split(sep);
+        let first = parts.next().unwrap_or("");
+        (1..=3).contains(&first.len()) && parts.all(|p| p.len() == 3)
+    };
+    match (dots, commas) {
+        (0, 0) => Some(text.to_owned()),
+        (_, 0) if dots >= 2 => groups_of_three('.').then(|| text.replace('.', "")),
+        (0, _) if commas >= 2 => Some(if groups_of_three(',') {
+            text.replace(',', "")
+        } else {
+            text.replace(',', ", ")
+        }),
+        (1, 0) => {
+            let (int, frac) = text.split_once('.')?;
+            let thousands = reading == Reading::Vietnamese && frac.len() == 3 && int != "0";
+            Some(if thousands && int.len() <= 3 {
+                format!("{int}{frac}")
+            } else {
+                text.to_owned()
+            })
+        }
+        (0, 1) => {
+            let (int, frac) = text.split_once(',')?;
+            let grouped = frac.len() == 3 && (1..=3).contains(&int.len()) && int != "0";
+            Some(match reading {
+                Reading::Vietnamese if grouped && !decimals => format!("{int}{frac}"),
+                Reading::Vietnamese => format!("{int}.{frac}"),
+                Reading::English if frac.len() == 3 && int.len() <= 3 => format!("{int}{frac}"),
+                Reading::English => format!("{int}, {frac}"),
+            })
+        }
+        _ => {
+            // Both marks: the last one is the decimal point, the other groups thousands.
+            let last = text.rfind(['.', ','])?;
+            let (decimal, group) = match &text[last..last + 1] {
+                "." => ('.', ','),
+                _ => (',', '.'),
+            };
+            let (int, frac) = (&text[..last], &text[last + 1..]);
+            let ok = !int.contains(decimal) && {
+                let mut parts = int.split(group);
+                let first = parts.next().unwrap_or("");
+                (1..=3).contains(&first.len()) && parts.all(|p| p.len() == 3)
+            };
+            ok.then(|| format!("{}.{frac}", int.replace(group, "")))
+        }
+    }
+}
+
+/// `value` (a plain decimal) times 10^`power`, exactly.
+pub fn shift(value: &str, power: u32) -> String {
+    let (int, frac) = value.split_once('.').unwrap_or((value, ""));
+    let mut digits = format!("{int}{frac}");
+    let point = int.len() + power as usize;
+    while digits.len() < point {
+        digits.push('0');
+    }
+    let (i, f) = digits.split_at(point);
+    crate::lexer::normalise(i, f)
+}
+
+/// The sum of two plain non-negative decimals, exactly.
+pub fn add(a: &str, b: &str) -> String {
+    let (ai, af) = a.split_once('.').unwrap_or((a, ""));
+    let (bi, bf) = b.split_once('.').unwrap_or((b, ""));
+    let fl = af.len().max(bf.len());
+    let il = ai.len().max(bi.len());
+    let pad = |i: &str, f: &str| format!("{i:0>il$}{f:0<fl$}");
+    let (x, y) = (pad(ai, af), pad(bi, bf));
+    let mut out = Vec::new();
+    let mut carry = 0;
+    for (p, q) in x.bytes().rev().zip(y.bytes().rev()) {
+        let s = (p - b'0') + (q - b'0') + carry;
+        out.push(b'0' + s % 10);
+        carry = s / 10;
+    }
+    if carry > 0 {
+        out.push(b'0' + carry);
+    }
+    out.reverse();
+    let digits = String::from_utf8(out).unwrap_or_default();
+    let (i, f) = digits.split_at(digits.len() - fl);
+    crate::lexer::normalise(i, f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalise::unicode::pieces;
+
+    fn canon(s: &str, r: Reading) -> String {
+        canonical(pieces(s), r)
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn money_signs_and_words_are_dropped() {
+        assert_eq!(
+            canon("split $84.60 between 3", Reading::English),
+            "split 84.60 between 3"
+        );
+        assert_eq!(canon("12 dollars", Reading::English), "12");
+        assert_eq!(canon("450.000đ", Reading::Vietnamese), "450000");
+        assert_eq!(canon("3.500 đồng", Reading::Vietnamese), "3500");
+    }
+
+    #[test]
+    fn two_currencies_are_kept_for_the_refusal() {
+        assert_eq!(
+            canon("convert 250 dollars to euros", Reading::English),
+            "convert 250 dollars to euros"
+        );
+    }
+
+    #[test]
+    fn scales_multiply_exactly() {
+        assert_eq!(
+            canon("375k split 5 ways", Reading::English),
+            "375000 split 5 ways"
+        );
+        assert_eq!(canon("2 trieu", Reading::Vietnamese), "2000000");
+        assert_eq!(canon("2.5 million", Reading::English), "2500000");
+        assert_eq!(canon("1,5 tr", Reading::Vietnamese), "1500000");
+        assert_eq!(canon("10 tr 2", Reading::Vietnamese), "10 tr 2");
+    }
+
+    #[test]
+    fn separators_follow_the_language() {
+        assert_eq!(canon("1.500.000", Reading::Vietnamese), "1500000");
+        assert_eq!(canon("1.500.000", Reading::English), "1500000");
+        assert_eq!(canon("7,5", Reading::Vietnamese), "7.5");
+        assert_eq!(canon("7,456", Reading::Vietnamese), "7456");
+        assert_eq!(
+            canon("làm tròn 7,456", Reading::Vietnamese),
+            "làm tròn 7.456"
+        );
+        assert_eq!(canon("1,000", Reading::Vietnamese), "1000");
+        assert_eq!(canon("1,250", Reading::English), "1250");
+        assert_eq!(canon("1,2,3", Reading::English), "1, 2, 3");
+        assert_eq!(canon("2,5", Reading::English), "2, 5");
+        assert_eq!(canon("1,250.50", Reading::English), "1250.50");
+        assert_eq!(canon("1.250,5", Reading::Vietnamese), "1250.5");
+        assert_eq!(canon("0.125", Reading::Vietnamese), "0.125");
+        assert_eq!(canon("25.12.2026", Reading::Vietnamese), "25.12.2026");
+    }
+
+    #[test]
+    fn exact_decimal_arithmetic() {
+        assert_eq!(shift("1.25", 3), "1250");
+        assert_eq!(shift("0.0005", 3), "0.5");
+        assert_eq!(add("2000000", "500000"), "2500000");
+        assert_eq!(add("0.5", "0.75"), "1.25");
+    }
+}

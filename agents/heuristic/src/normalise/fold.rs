@@ -1,0 +1,258 @@
+//! Stage 2: Vietnamese with or without diacritics. Most people type Vietnamese on a
+//! phone without its marks ("tinh 15 cong 7"), or with a wrong one ("căn bặc hai").
+//! Every word is folded (marks stripped by Unicode decomposition; `đ` is a letter of
+//! its own and folds to `d` explicitly) and looked up in the folded lexicon of the
+//! planner's Vietnamese words; the grammar then sees the word with its marks.
+//!
+//! A folded word that reads two ways ("can" is `căn` or `cần`, "may" `mấy` or `máy`,
+//! "bay" `bảy` or `bây`) is decided by its neighbours: the reading the planner's own
+//! phrases have beside the neighbouring words (`bây giờ`, `căn bậc`, `thứ mấy`), else a
+//! number word between operators (`sau nhan bay` is 6 × 7). When the neighbours do not
+//! decide, the word stays as typed, and the grammar refuses or asks rather than guesses.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+use super::lexicon::lexicon;
+use super::{Kind, Piece, Reading};
+
+/// `text` with its diacritics stripped; `đ`/`Đ` become `d`/`D`. Case is kept.
+pub fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_owned();
+    }
+    text.nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .map(|c| match c {
+            'đ' => 'd',
+            'Đ' => 'D',
+            c => c,
+        })
+        .collect()
+}
+
+/// English words that are also Vietnamese words without their marks, and common in
+/// English requests: they count for English when the language is decided.
+const ENGLISH_TOO: &[&str] = &[
+    "a", "am", "an", "at", "can", "day", "do", "hang", "i", "in", "long", "man", "may", "me", "my",
+    "no", "on", "sang", "so", "than", "that", "the", "them", "then", "to",
+];
+
+/// Vietnamese number words: a folded word between operators or number words reads as one.
+const NUMBER_WORDS: &[&str] = &[
+    "không", "một", "hai", "ba", "bốn", "năm", "sáu", "bảy", "bẩy", "tám", "chín", "mười", "mươi",
+    "trăm", "nghìn", "ngàn", "triệu", "tỷ", "tỉ", "linh", "lẻ", "mốt", "tư", "lăm", "nhăm", "rưỡi",
+];
+
+/// Vietnamese operator words.
+const OPERATOR_WORDS: &[&str] = &["cộng", "trừ", "nhân", "chia", "mũ", "với", "cho"];
+
+/// How the words of `pieces` are to be read: the hint when it names a language, else
+/// the language of the text ([`crate::language::detect_language`]: a Vietnamese letter,
+/// or more words of the planner's Vietnamese without marks than English ones).
+pub fn reading(pieces: &[Piece], hint: Option<&str>) -> Reading {
+    let primary = hint
+        .map(|h| {
+            h.trim()
+                .split(['-', '_'])
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    match primary.as_str() {
+        "vi" => return Reading::Vietnamese,
+        "en" => return Reading::English,
+        _ => {}
+    }
+    let text: String = pieces.iter().map(|p| p.text.as_str()).collect();
+    match crate::language::detect_language(&text, None).as_str() {
+        "vi" => Reading::Vietnamese,
+        _ => Reading::English,
+    }
+}
+
+/// How many of `words` (lowercase, no marks) read as Vietnamese only, and how many as
+/// English.
+pub fn vi_and_en(words: &[String]) -> (usize, usize) {
+    let lex = lexicon();
+    let (mut vi, mut en) = (0, 0);
+    for w in words {
+        if ENGLISH_TOO.contains(&w.as_str()) {
+            en += 1;
+            continue;
+        }
+        let readings = lex.vietnamese(w);
+        if readings.iter().any(|c| !c.is_ascii()) {
+            vi += 1;
+        } else if !readings.is_empty() {
+            // Spelt the same in both (`chia`, `friday`): neither.
+            vi += usize::from(!lex.is_english(w));
+        } else if lex.is_english(w) {
+            en += 1;
+        }
+    }
+    (vi, en)
+}
+
+/// Gives every Vietnamese word of `pieces` its marks, as the planner spells it.
+pub fn restore(pieces: &mut [Piece]) {
+    for i in 0..pieces.len() {
+        if pieces[i].kind != Kind::Word {
+            continue;
+        }
+        let prev = near(pieces, i, false).map(|j| pieces[j].lower());
+        let next = near(pieces, i, true).map(|j| pieces[j].lower());
+        if let Some(word) = read(&pieces[i].lower(), prev.as_deref(), next.as_deref()) {
+            let cased = with_case_of(&pieces[i].text, word);
+            pieces[i].set(cased);
+        }
+    }
+}
+
+/// The nearest word or number before (or after) piece `i`, past spaces only.
+fn near(pieces: &[Piece], i: usize, after: bool) -> Option<usize> {
+    let found = match after {
+        true => (i + 1..pieces.len()).find(|&j| pieces[j].kind != Kind::Space),
+        false => (0..i).rev().find(|&j| pieces[j].kind != Kind::Space),
+    }?;
+    matches!(pieces[found].kind, Kind::Word | Kind::Number).then_some(found)
+}
+
+/// How many times more often the planner must use one reading than every other for it
+/// to win when the neighbours say nothing.
+const DOMINANT: u32 = 4;
+
+/// The Vietnamese word `typed` stands for between `prev` (already read; a word or a
+/// number) and `next` (as typed), or `None` to keep it as typed. In order: the reading
+/// the planner's phrases have beside a neighbour; next to a number or an operator, the
+/// one operator reading, or between operators and number words, the one number
+/// reading; the reading the planner uses far more often than all others; else none.
+pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'static str> {
+    let lex = lexicon();
+    let candidates = lex.vietnamese(typed);
+    match candidates {
+        [] => return None,
+        [only] => return Some(only),
+        // Typed with its marks, and a word the planner knows: as typed.
+        _ if !typed.is_ascii() && candidates.contains(&typed) => return None,
+        _ => {}
+    }
+    let next_readings: &[&str] = next.map_or(&[], |n| lex.vietnamese(n));
+    let score = |c: &str| {
+        let before = prev.is_some_and(|p| lex.side_by_side(p, c));
+        let after = next_readings.iter().any(|n| lex.side_by_side(c, n));
+        usize::from(before) + usize::from(after)
+    };
+    if let Some(best) = unique_best(candidates, score) {
+        return Some(best);
+    }
+    // A word the planner knows as typed (`sau`, `chia`) stays when no phrase decides.
+    if lex.is_english(typed) || candidates.contains(&typed) {
+        return None;
+    }
+    let is_number = |w: &str| w.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let operator_or_number = |w: &str| OPERATOR_WORDS.contains(&w) || NUMBER_WORDS.contains(&w);
+    let beside_number = prev.is_some_and(is_number) || next.is_some_and(is_number);
+    let beside_words =
+        prev.is_some_and(operator_or_number) || next_readings.iter().any(|r| operator_or_number(r));
+    let only = |set: &[&str]| -> Option<&'static str> {
+        let mut it = candidates.iter().filter(|c| set.contains(c));
+        match (it.next(), it.next()) {
+            (Some(c), None) => Some(*c),
+            _ => None,
+        }
+    };
+    if (beside_number || beside_words)
+        && let Some(op) = only(OPERATOR_WORDS)
+    {
+        return Some(op);
+    }
+    if beside_words && let Some(n) = only(NUMBER_WORDS) {
+        return Some(n);
+    }
+    let total: u32 = candidates.iter().map(|c| lex.uses(c)).sum();
+    candidates
+        .iter()
+        .find(|c| lex.uses(c) > 0 && lex.uses(c) >= DOMINANT * (total - lex.uses(c)))
+        .copied()
+}
+
+/// The candidate with the highest score, when it is the only one with it and above 0.
+fn unique_best(candidates: &[&'static str], score: impl Fn(&str) -> usize) -> Option<&'static str> {
+    let scored: Vec<(usize, &'static str)> = candidates.iter().map(|c| (score(c), *c)).collect();
+    let best = scored.iter().map(|s| s.0).max()?;
+    let mut top = scored.iter().filter(|s| s.0 == best);
+    match (top.next(), top.next()) {
+        (Some(&(s, c)), None) if s > 0 => Some(c),
+        _ => None,
+    }
+}
+
+/// `word` with the first letter upper case when `typed`'s is.
+fn with_case_of(typed: &str, word: &str) -> String {
+    match typed.chars().next() {
+        Some(c) if c.is_uppercase() => {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|f| f.to_uppercase().chain(chars).collect())
+                .unwrap_or_default()
+        }
+        _ => word.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalise::unicode::pieces;
+
+    fn restored(s: &str) -> String {
+        let mut p = pieces(s);
+        restore(&mut p);
+        p.iter().map(|p| p.text.as_str()).collect()
+    }
+
+    #[test]
+    fn folding_strips_marks_and_d_bar() {
+        assert_eq!(fold("Đường đi căn bậc hai"), "Duong di can bac hai");
+        assert_eq!(fold("plain"), "plain");
+    }
+
+    #[test]
+    fn words_without_marks_get_the_planners_spelling() {
+        assert_eq!(restored("tinh 15 cong 7"), "tinh 15 cong 7"); // as the grammar knows them
+        assert_eq!(
+            restored("nhan doi roi chia cho 7"),
+            "nhân đôi rồi chia cho 7"
+        );
+        assert_eq!(
+            restored("6 nhan 7 sau do tru di 2"),
+            "6 nhan 7 sau đó trừ đi 2"
+        );
+        assert_eq!(restored("ngay mai la thu may"), "ngày mai là thứ mấy");
+        assert_eq!(restored("can bac hai cua 81"), "căn bậc hai của 81");
+        assert_eq!(
+            restored("bay gio o Paris may gio"),
+            "bây giờ ở Paris mấy giờ"
+        );
+    }
+
+    #[test]
+    fn a_wrong_mark_is_corrected() {
+        assert_eq!(restored("căn bặc hai của 196"), "căn bậc hai của 196");
+    }
+
+    #[test]
+    fn unaccented_vietnamese_is_read_as_vietnamese_and_english_as_english() {
+        let r = |s: &str| reading(&pieces(s), None);
+        assert_eq!(r("tinh 15 cong 7"), Reading::Vietnamese);
+        assert_eq!(r("ngay mai la thu may"), Reading::Vietnamese);
+        assert_eq!(r("10 chia 4"), Reading::Vietnamese);
+        assert_eq!(r("may I ask"), Reading::English);
+        assert_eq!(r("can u multiply 45 by"), Reading::English);
+        assert_eq!(r("what time is it in Hanoi"), Reading::English);
+        assert_eq!(reading(&pieces("2+4"), Some("vi-VN")), Reading::Vietnamese);
+    }
+}

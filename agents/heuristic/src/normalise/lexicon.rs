@@ -1,0 +1,109 @@
+//! The normaliser's vocabulary: the planner's own words, read from its string literals
+//! by `build.rs` (so a word the grammar learns is folded and corrected with no second
+//! list to keep in step), indexed once on first use.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use super::fold::fold;
+
+include!(concat!(env!("OUT_DIR"), "/vocabulary.rs"));
+
+/// The indexed vocabulary.
+pub struct Lexicon {
+    /// Folded Vietnamese word → the words it folds from (a word without marks among them
+    /// when the planner uses it so).
+    pub folded: HashMap<String, Vec<&'static str>>,
+    /// How often the planner's literals use each Vietnamese word.
+    pub uses: HashMap<&'static str, u32>,
+    /// Vietnamese words seen side by side in the planner's phrases.
+    pub pairs: HashSet<(&'static str, &'static str)>,
+    /// English words of the planner.
+    pub english: HashSet<&'static str>,
+    /// English words a typo may be corrected into, by length.
+    pub english_by_len: Vec<Vec<&'static str>>,
+    /// Folded Vietnamese words by length, for typo look-ups.
+    pub folded_by_len: Vec<Vec<String>>,
+}
+
+/// The vocabulary, indexed on first use.
+pub fn lexicon() -> &'static Lexicon {
+    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
+    LEXICON.get_or_init(build)
+}
+
+fn build() -> Lexicon {
+    let mut folded: HashMap<String, Vec<&'static str>> = HashMap::new();
+    let mut uses = HashMap::new();
+    for (w, n) in VI_WORDS {
+        folded.entry(fold(w)).or_default().push(w);
+        uses.insert(*w, *n);
+    }
+    let english: HashSet<&'static str> = EN_WORDS.iter().map(|(w, _)| *w).collect();
+    let mut english_by_len: Vec<Vec<&'static str>> = Vec::new();
+    for (w, _) in EN_WORDS.iter().filter(|(_, target)| *target) {
+        let n = w.chars().count();
+        if english_by_len.len() <= n {
+            english_by_len.resize(n + 1, Vec::new());
+        }
+        english_by_len[n].push(w);
+    }
+    let mut folded_by_len: Vec<Vec<String>> = Vec::new();
+    for key in folded.keys() {
+        let n = key.chars().count();
+        if folded_by_len.len() <= n {
+            folded_by_len.resize(n + 1, Vec::new());
+        }
+        folded_by_len[n].push(key.clone());
+    }
+    folded_by_len.iter_mut().for_each(|v| v.sort());
+    Lexicon {
+        folded,
+        uses,
+        pairs: VI_PAIRS.iter().copied().collect(),
+        english,
+        english_by_len,
+        folded_by_len,
+    }
+}
+
+impl Lexicon {
+    /// The Vietnamese words `word` (any case, with or without marks) may stand for.
+    pub fn vietnamese(&self, word: &str) -> &[&'static str] {
+        self.folded
+            .get(&fold(&word.to_lowercase()))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `word` (lowercase) is one of the planner's English words.
+    pub fn is_english(&self, word: &str) -> bool {
+        self.english.contains(word)
+    }
+
+    /// How often the planner's literals use the Vietnamese word `word`.
+    pub fn uses(&self, word: &str) -> u32 {
+        self.uses.get(word).copied().unwrap_or(0)
+    }
+
+    /// Whether the planner's phrases have `a` then `b`.
+    pub fn side_by_side(&self, a: &str, b: &str) -> bool {
+        self.pairs.contains(&(a, b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vocabulary_comes_from_the_planners_words() {
+        let l = lexicon();
+        assert!(l.vietnamese("cong").contains(&"cộng"));
+        assert!(l.vietnamese("tinh").contains(&"tính"));
+        assert!(l.vietnamese("CĂN").contains(&"căn"));
+        assert!(l.is_english("times"));
+        assert!(l.is_english("square"));
+        assert!(l.side_by_side("bây", "giờ"));
+        assert!(l.side_by_side("căn", "bậc"));
+    }
+}

@@ -1,0 +1,278 @@
+//! Stage 3: shorthand and typos. Shorthand people type on a phone (`wat`, `hw`, `pls`,
+//! `u`, `rn`; `ko`, `dc`) is expanded from a short table. A word the planner does not
+//! know is corrected to the one vocabulary word within its edit distance (optimal string
+//! alignment, so a swap of two letters is one edit): none for words of up to three
+//! letters, one up to seven, two beyond. The first letter must match, a capitalised word
+//! inside a sentence (a place) is left alone, numbers are never touched, and a typo is
+//! corrected only when exactly one word fits — between two numbers, one operation word.
+//! So "tims" between 6 and 7 is `times` (not `time`), and a word that is already a
+//! vocabulary word is never changed into another.
+
+use strsim::osa_distance;
+
+use super::fold;
+use super::lexicon::lexicon;
+use super::{Kind, Piece, Reading};
+
+/// Shorthand and the words it stands for, in English requests.
+const SHORTHAND_EN: &[(&str, &str)] = &[
+    ("wat", "what"),
+    ("wht", "what"),
+    ("wut", "what"),
+    ("whta", "what"),
+    ("waht", "what"),
+    ("wats", "whats"),
+    ("wuts", "whats"),
+    ("hw", "how"),
+    ("u", "you"),
+    ("ur", "your"),
+    ("r", "are"),
+    ("pls", "please"),
+    ("plz", "please"),
+    ("rn", "right now"),
+    ("tmrw", "tomorrow"),
+    ("tmr", "tomorrow"),
+    ("tmrow", "tomorrow"),
+    ("2day", "today"),
+    ("wk", "week"),
+    ("wks", "weeks"),
+    ("yr", "year"),
+    ("yrs", "years"),
+    ("hr", "hour"),
+    ("hrs", "hours"),
+    ("avg", "average"),
+    ("til", "until"),
+    ("thru", "through"),
+    ("bday", "birthday"),
+    ("b-day", "birthday"),
+];
+
+/// Shorthand in Vietnamese requests (teen code).
+const SHORTHAND_VI: &[(&str, &str)] = &[
+    ("ko", "không"),
+    ("k0", "không"),
+    ("hok", "không"),
+    ("dc", "được"),
+    ("đc", "được"),
+    ("j", "gì"),
+    ("ng", "người"),
+];
+
+/// Operation words, and the operation each names: a typo never turns one into a word
+/// of another operation.
+pub const OPERATION_WORDS: &[(&str, &str)] = &[
+    ("plus", "sum"),
+    ("add", "sum"),
+    ("added", "sum"),
+    ("sum", "sum"),
+    ("total", "sum"),
+    ("minus", "subtract"),
+    ("subtract", "subtract"),
+    ("subtracted", "subtract"),
+    ("less", "subtract"),
+    ("difference", "subtract"),
+    ("times", "multiply"),
+    ("multiply", "multiply"),
+    ("multiplied", "multiply"),
+    ("product", "multiply"),
+    ("double", "multiply"),
+    ("twice", "multiply"),
+    ("triple", "multiply"),
+    ("divide", "divide"),
+    ("divided", "divide"),
+    ("over", "divide"),
+    ("quotient", "divide"),
+    ("half", "divide"),
+    ("halve", "divide"),
+    ("power", "power"),
+    ("squared", "power"),
+    ("square", "power"),
+    ("cubed", "power"),
+    ("cube", "power"),
+    ("root", "sqrt"),
+    ("sqrt", "sqrt"),
+    ("percent", "percent"),
+    ("percentage", "percent"),
+    ("mod", "modulo"),
+    ("modulo", "modulo"),
+    ("remainder", "modulo"),
+    ("average", "mean"),
+    ("mean", "mean"),
+    ("minimum", "min"),
+    ("smallest", "min"),
+    ("smaller", "min"),
+    ("lowest", "min"),
+    ("least", "min"),
+    ("maximum", "max"),
+    ("largest", "max"),
+    ("larger", "max"),
+    ("biggest", "max"),
+    ("bigger", "max"),
+    ("greatest", "max"),
+    ("highest", "max"),
+    ("round", "round"),
+    ("rounded", "round"),
+    ("absolute", "abs"),
+];
+
+/// The operation `word` names, if it is an operation word.
+pub fn operation(word: &str) -> Option<&'static str> {
+    OPERATION_WORDS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(_, op)| *op)
+}
+
+/// The edit distance allowed for a word of `len` letters.
+pub fn max_distance(len: usize) -> usize {
+    match len {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+/// Expands shorthand words and `&`.
+pub fn expand_shorthand(pieces: &mut [Piece], reading: Reading) {
+    let table = match reading {
+        Reading::English => SHORTHAND_EN,
+        Reading::Vietnamese => SHORTHAND_VI,
+    };
+    for p in pieces.iter_mut() {
+        match p.kind {
+            Kind::Word => {
+                let lower = p.lower();
+                if let Some((_, long)) = table.iter().find(|(short, _)| *short == lower) {
+                    p.set((*long).to_owned());
+                }
+            }
+            Kind::Other if p.text == "&" => p.set(match reading {
+                Reading::English => " and ".to_owned(),
+                Reading::Vietnamese => " và ".to_owned(),
+            }),
+            _ => {}
+        }
+    }
+}
+
+/// Corrects the typos of `pieces` (see the module's rules).
+pub fn correct(pieces: &mut [Piece], reading: Reading) {
+    let mut first_word = true;
+    for i in 0..pieces.len() {
+        if pieces[i].kind != Kind::Word || !pieces[i].same {
+            first_word &= pieces[i].kind != Kind::Word;
+            continue;
+        }
+        let capitalised = pieces[i]
+            .text
+            .chars()
+            .next()
+            .is_some_and(char::is_uppercase);
+        let proper = capitalised && !first_word;
+        first_word = false;
+        if proper {
+            continue;
+        }
+        let between_numbers = neighbour(pieces, i, false) == Some(Kind::Number)
+            && neighbour(pieces, i, true) == Some(Kind::Number);
+        if let Some(fixed) = correction(&pieces[i].lower(), reading, between_numbers) {
+            pieces[i].set(fixed);
+        }
+    }
+}
+
+/// The kind of the nearest piece before (or after) `i` that is not a space.
+fn neighbour(pieces: &[Piece], i: usize, after: bool) -> Option<Kind> {
+    let mut it: Box<dyn Iterator<Item = &Piece>> = match after {
+        true => Box::new(pieces[i + 1..].iter()),
+        false => Box::new(pieces[..i].iter().rev()),
+    };
+    it.find(|p| p.kind != Kind::Space).map(|p| p.kind)
+}
+
+/// The vocabulary word `word` (lowercase) is a typo of, if exactly one fits.
+pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option<String> {
+    let lex = lexicon();
+    let len = word.chars().count();
+    let d = max_distance(len);
+    if d == 0 || lex.is_english(word) || !lex.vietnamese(word).is_empty() {
+        return None;
+    }
+    if !word.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let first = word.chars().next()?;
+    let mut found: Vec<String> = Vec::new();
+    for n in len.saturating_sub(d)..=len + d {
+        if let Some(words) = lex.english_by_len.get(n) {
+            found.extend(
+                words
+                    .iter()
+                    .filter(|w| w.starts_with(first) && w.chars().count() >= 4)
+                    .filter(|w| osa_distance(word, w) <= d)
+                    .map(|w| (*w).to_owned()),
+            );
+        }
+        if reading == Reading::Vietnamese
+            && let Some(keys) = lex.folded_by_len.get(n)
+        {
+            found.extend(
+                keys.iter()
+                    .filter(|k| k.starts_with(first) && k.chars().count() >= 4)
+                    .filter(|k| osa_distance(&fold::fold(word), k) <= d)
+                    .filter_map(|k| fold::read(k, None, None).map(str::to_owned)),
+            );
+        }
+    }
+    found.sort();
+    found.dedup();
+    if found.len() > 1 && between_numbers {
+        found.retain(|w| operation(w).is_some());
+    }
+    match found.as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalise::unicode::pieces;
+
+    fn fixed(s: &str) -> String {
+        let mut p = pieces(s);
+        expand_shorthand(&mut p, Reading::English);
+        correct(&mut p, Reading::English);
+        p.iter().map(|p| p.text.as_str()).collect()
+    }
+
+    #[test]
+    fn shorthand_and_typos_of_vocabulary_words_are_corrected() {
+        assert_eq!(fixed("wat is 6 tims 7"), "what is 6 times 7");
+        assert_eq!(fixed("whats 9 plus 10 pls"), "whats 9 plus 10 please");
+        assert_eq!(fixed("sqaure root of 64"), "square root of 64");
+        assert_eq!(
+            fixed("what percnt of 160 is 36"),
+            "what percent of 160 is 36"
+        );
+        assert_eq!(fixed("85, 90 & 92"), "85, 90  and  92");
+    }
+
+    #[test]
+    fn numbers_places_and_known_words_stay() {
+        assert_eq!(
+            fixed("what time is it in Tokio"),
+            "what time is it in Tokio"
+        );
+        assert_eq!(fixed("12345 tims 7"), "12345 times 7");
+        assert_eq!(fixed("6 time 7"), "6 time 7");
+    }
+
+    #[test]
+    fn the_allowed_distance_grows_with_the_word() {
+        assert_eq!(max_distance(3), 0);
+        assert_eq!(max_distance(5), 1);
+        assert_eq!(max_distance(9), 2);
+    }
+}
