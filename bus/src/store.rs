@@ -92,6 +92,27 @@ pub trait Store: Send + Sync {
         })
     }
 
+    /// [`Store::hset_nx_and_read`] unless `guard` exists: then nothing is written or
+    /// read, and `None` comes back (the guard says the fan-in is over). Atomic where the
+    /// transport allows, so a hash [`Store::retire`] deleted after the guard was set is
+    /// not brought back by a late piece.
+    async fn hset_nx_and_read_unless(
+        &self,
+        guard: &str,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+        other_keys: &[&str],
+    ) -> Result<Option<HashAndValue>, BusError> {
+        if self.get(guard).await?.is_some() {
+            return Ok(None);
+        }
+        self.hset_nx_and_read(key, field, value, ttl, other_keys)
+            .await
+            .map(Some)
+    }
+
     /// Adds (or re-scores) a sorted-set member.
     async fn zadd(&self, key: &str, member: &str, score: i64) -> Result<(), BusError>;
     /// Members with score at most `max`, lowest first, at most `limit`.

@@ -302,8 +302,9 @@ impl TaskState {
     /// Records a step result once (in its attempt's results) and, in the same round
     /// trip, reads the task's plan, every result of that attempt so far (this one
     /// included) and whether the task's report is out (finished, timed out or
-    /// canceled: then nothing more goes out). The plan read may be a later attempt's:
-    /// the caller compares.
+    /// canceled: then nothing more goes out, and nothing is recorded, so a late result
+    /// does not bring back the results [`TaskState::finish`] deleted). The plan read may
+    /// be a later attempt's: the caller compares.
     pub async fn record_result(
         &self,
         task: &str,
@@ -312,20 +313,26 @@ impl TaskState {
         let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
         let read = self
             .store
-            .hset_nx_and_read(
+            .hset_nx_and_read_unless(
+                &once::reported(task),
                 &results_key(task, result.iteration),
                 &result.step_id,
                 &json,
                 self.ttl,
-                &[&plan_key(task), &once::reported(task)],
+                &[&plan_key(task)],
             )
             .await?;
-        let mut others = read.others.into_iter();
-        let plan = match others.next().flatten() {
+        let Some(read) = read else {
+            return Ok(Recorded {
+                plan: None,
+                results: HashMap::new(),
+                reported: true,
+            });
+        };
+        let plan = match read.others.into_iter().next().flatten() {
             Some(json) => Some(serde_json::from_str(&json).map_err(chorus_bus::DecodeError::from)?),
             None => None,
         };
-        let reported = others.next().flatten().is_some();
         let results = read
             .hash
             .into_iter()
@@ -334,7 +341,7 @@ impl TaskState {
         Ok(Recorded {
             plan,
             results,
-            reported,
+            reported: false,
         })
     }
 
@@ -591,6 +598,12 @@ mod retention_tests {
                 .expect("late")
                 .reported
         );
+        let names_after: Vec<String> = store
+            .keys_with_ttl("chorus:task:t1:")
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(names_after, names, "nothing came back");
         // A cancellation is refused as finished.
         let c = CancelSubmission {
             task_id: "t1".into(),

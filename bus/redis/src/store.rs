@@ -24,11 +24,28 @@ redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 return 1
 "#;
 
+/// KEYS[1] = guard, KEYS[2] = hash, KEYS[3..] = other keys; ARGV = field, value, ttl ms.
+/// Unless the guard exists: HSETNX, PEXPIRE, then MGET of the other keys and HGETALL;
+/// returns {set, others, flat hash}, or nil when the guard was there.
+const HSET_NX_AND_READ_UNLESS_LUA: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return false
+end
+local set = redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local others = {}
+if #KEYS > 2 then
+  others = redis.call('MGET', unpack(KEYS, 3))
+end
+return {set, others, redis.call('HGETALL', KEYS[2])}
+"#;
+
 /// Key-value state on Redis.
 #[derive(Clone)]
 pub struct RedisStore {
     conn: ConnectionManager,
     set_and_zadd_unless: redis::Script,
+    hset_nx_and_read_unless: redis::Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -59,6 +76,7 @@ impl RedisStore {
         RedisStore {
             conn,
             set_and_zadd_unless: redis::Script::new(SET_AND_ZADD_UNLESS_LUA),
+            hset_nx_and_read_unless: redis::Script::new(HSET_NX_AND_READ_UNLESS_LUA),
         }
     }
 
@@ -167,6 +185,40 @@ impl Store for RedisStore {
             others,
             hash: hash.into_iter().collect(),
         })
+    }
+
+    async fn hset_nx_and_read_unless(
+        &self,
+        guard: &str,
+        key: &str,
+        field: &str,
+        value: &str,
+        ttl: Duration,
+        other_keys: &[&str],
+    ) -> Result<Option<chorus_bus::HashAndValue>, BusError> {
+        let mut invocation = self.hset_nx_and_read_unless.key(guard);
+        invocation.key(key);
+        for other in other_keys {
+            invocation.key(*other);
+        }
+        invocation.arg(field).arg(value).arg(ms(ttl));
+        type Read = Option<(i64, Vec<Option<String>>, Vec<String>)>;
+        let read: Read =
+            retry_writes(|| async { invocation.invoke_async(&mut self.conn.clone()).await })
+                .await
+                .map_err(|e| store_error(key, e))?;
+        Ok(read.map(|(set, others, flat)| {
+            let mut hash = Vec::with_capacity(flat.len() / 2);
+            let mut fields = flat.into_iter();
+            while let (Some(f), Some(v)) = (fields.next(), fields.next()) {
+                hash.push((f, v));
+            }
+            chorus_bus::HashAndValue {
+                inserted: set == 1,
+                others,
+                hash,
+            }
+        }))
     }
 
     async fn hgetall(&self, key: &str) -> Result<Vec<(String, String)>, BusError> {

@@ -143,12 +143,8 @@ async fn a_finished_task_keeps_only_its_report_and_records_for_the_finished_ttl(
     // Still finished, still with its report.
     let after = poll_task(&http, &url, task, |s| s["state"] == "done").await;
     assert_eq!(after["report"], done["report"]);
-    for key in &want {
-        assert!(
-            task_keys(&cluster, task).contains(key),
-            "{key} is gone after the late result"
-        );
-    }
+    // Nothing came back: a late result is not recorded once the report is out.
+    assert_eq!(task_keys(&cluster, task), want);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -207,4 +203,26 @@ async fn the_redis_store_retires_in_one_step_and_a_guarded_open_stays_shut() {
         store.zrange_to("open", 10, 10).await.expect("z"),
         ["u", "v"]
     );
+    // A late piece of a fan-in whose guard is set writes and reads nothing.
+    let late = store
+        .hset_nx_and_read_unless("t:kept", "t:results", "s1", "v", long, &["v:request"])
+        .await
+        .expect("guarded");
+    assert_eq!(late, None);
+    assert_eq!(redis.cli(&["EXISTS", "t:results"]), "0");
+    let read = store
+        .hset_nx_and_read_unless(
+            "t:none",
+            "t:results",
+            "s1",
+            "v",
+            long,
+            &["v:request", "t:absent"],
+        )
+        .await
+        .expect("read")
+        .expect("no guard: written and read");
+    assert!(read.inserted);
+    assert_eq!(read.others, [Some("q".to_owned()), None]);
+    assert_eq!(read.hash, [("s1".to_owned(), "v".to_owned())]);
 }
