@@ -383,12 +383,18 @@ impl TaskState {
             .map(|_| ())
     }
 
-    /// The request as the Chief stored it.
+    /// The request as the Chief stored it; once the task is finished (its request key
+    /// deleted), the request its acceptance record holds (doors that keep task state
+    /// store the request there as its fingerprint), so a finished task is still known.
     pub async fn request(&self, task: &str) -> Result<Option<TaskRequest>, BusError> {
-        match self.store.get(&request_key(task)).await? {
-            Some(json) => Ok(serde_json::from_str(&json).ok()),
-            None => Ok(None),
-        }
+        let json = match self.store.get(&request_key(task)).await? {
+            Some(json) => json,
+            None => match self.store.get(&once::accepted(task)).await? {
+                Some(json) => json,
+                None => return Ok(None),
+            },
+        };
+        Ok(serde_json::from_str(&json).ok())
     }
 
     /// Tasks whose deadline is at or before `now_ms`, at most `limit`.
@@ -402,10 +408,14 @@ impl TaskState {
             .await
     }
 
-    /// Stores the task's final report (for clients that poll).
+    /// Stores the task's final report (for clients that poll), for the finished TTL
+    /// like every record of a finished task (a door storing it before or after the
+    /// Chief's [`TaskState::finish`] gives it the same lifetime).
     pub async fn put_report(&self, task: &str, report: &FinalReport) -> Result<(), BusError> {
         let json = serde_json::to_string(report).map_err(chorus_bus::DecodeError::from)?;
-        self.store.set(&report_key(task), &json, self.ttl).await
+        self.store
+            .set(&report_key(task), &json, self.finished_ttl)
+            .await
     }
 
     /// The task's final report, once it is out.
@@ -580,16 +590,26 @@ mod retention_tests {
         let mut other = s.clone();
         other.query = "7*7".into();
         assert!(submit(&bus, Some(&state), &limits, other).await.is_err());
-        // A late request opens nothing again; a late result sees the report out.
+        // The request is still known, from the acceptance record.
         let request = TaskRequest {
             query: "2+4".into(),
             context: Default::default(),
         };
+        assert_eq!(
+            state.request("t1").await.expect("read"),
+            Some(request.clone())
+        );
+        // A late request opens nothing again; a late result sees the report out.
         state
             .open("t1", &request, Deadline::after(Duration::ZERO))
             .await
             .expect("open");
-        assert!(state.request("t1").await.expect("read").is_none());
+        let keys_now: Vec<String> = store
+            .keys_with_ttl("chorus:task:t1:")
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(keys_now, names, "no request key came back");
         assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
         assert!(
             state
