@@ -37,6 +37,10 @@ pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -
             _ => None,
         },
         "sqrt" => get("x").map(|x| format!("√{x}")),
+        "root" => match (get("x"), get("n")) {
+            (Some(x), Some(n)) => Some(format!("{}{x}", crate::formula::root_sign(&n))),
+            _ => None,
+        },
         "abs" => get("x").map(|x| format!("|{x}|")),
         "min" | "max" => match (get("a"), get("b")) {
             (Some(a), Some(b)) => Some(format!("{tool}({a}, {b})")),

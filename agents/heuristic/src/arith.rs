@@ -76,6 +76,20 @@ const PREFIX_WORDS: Table = &[
     (&["abs"], MathOp::Abs),
 ];
 
+/// Ordinal words naming a root's degree (`cube root`, `fourth root`).
+const ORDINAL_DEGREES: &[(&str, &str)] = &[
+    ("cube", "3"),
+    ("cubic", "3"),
+    ("third", "3"),
+    ("fourth", "4"),
+    ("fifth", "5"),
+    ("sixth", "6"),
+    ("seventh", "7"),
+    ("eighth", "8"),
+    ("ninth", "9"),
+    ("tenth", "10"),
+];
+
 /// "X of N" forms that apply a binary tool with a fixed second operand: `the square of
 /// 12` is 12², `half of 90` is 90 ÷ 2, `double 21` is 21 × 2. A leading "one"/"một" (lexed
 /// as the number 1: `one half of`, `một nửa của`) is allowed before a fraction.
@@ -207,7 +221,16 @@ const LIST_HEADS: &[(&[&str], ListOp)] = &[
     (&["số", "nào", "lớn", "nhất"], ListOp::Max),
     (&["số", "nào", "nhỏ", "hơn"], ListOp::Min),
     (&["số", "nào", "nhỏ", "nhất"], ListOp::Min),
-    // After `what is` (a filler): `what is bigger, 0.3 or 0.25`.
+    // After `what is` (a filler): `what is bigger, 0.3 or 0.25`; `largest: 4.5; -2; 3.75`.
+    (&["largest"], ListOp::Max),
+    (&["biggest"], ListOp::Max),
+    (&["highest"], ListOp::Max),
+    (&["maximum"], ListOp::Max),
+    (&["smallest"], ListOp::Min),
+    (&["lowest"], ListOp::Min),
+    (&["minimum"], ListOp::Min),
+    (&["số", "lớn", "nhất"], ListOp::Max),
+    (&["số", "nhỏ", "nhất"], ListOp::Min),
     (&["bigger"], ListOp::Max),
     (&["larger"], ListOp::Max),
     (&["greater"], ListOp::Max),
@@ -526,6 +549,10 @@ impl Parser<'_> {
         if let Some(e) = self.const_prefix() {
             return Some(e);
         }
+        // `căn bậc 2 của 144`, `cube root of 343`, `căn bậc ba của 216`, `5th root of 32`.
+        if let Some(e) = self.root() {
+            return Some(e);
+        }
         match self.peek()? {
             Tok::Num(n) => {
                 let n = n.clone();
@@ -552,13 +579,8 @@ impl Parser<'_> {
         if let Some(e) = self.remainder() {
             return Some(e);
         }
-        // `căn bậc 2 của 144`.
-        if self.at_words(self.pos, &["căn", "bậc"])
-            && matches!(self.toks.get(self.pos + 2).map(|t| &t.tok), Some(Tok::Num(n)) if n == "2")
-        {
-            self.pos += 3;
-            self.eat_words(&["của"]);
-            return Some(Expr::Op(MathOp::Sqrt, vec![self.unary()?]));
+        if let Some(e) = self.root() {
+            return Some(e);
         }
         if let Some(op) = self.eat_table(PREFIX_WORDS) {
             return Some(Expr::Op(op, vec![self.unary()?]));
@@ -583,6 +605,69 @@ impl Parser<'_> {
             .find(|(p, _)| self.at_words(self.pos, p))?;
         self.pos += phrase.len();
         self.verb(*op)
+    }
+
+    /// An n-th root: `cube root of 343`, `the fourth root of 81`, `5th root of 32`,
+    /// `n-th root`, `căn bậc ba của 216`, `căn bậc 4 của 81`, `∛27`; degree 2 is `sqrt`.
+    fn root(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        let degree = if let Some(Tok::Sym(c @ ('∛' | '∜'))) = self.peek() {
+            let n = if *c == '∛' { "3" } else { "4" };
+            self.pos += 1;
+            n.to_owned()
+        } else if self.eat_words(&["căn", "bậc"]) || self.eat_words(&["khai", "căn", "bậc"]) {
+            let n = self.degree()?;
+            self.eat_words(&["của"]);
+            n
+        } else {
+            let n = match ORDINAL_DEGREES.iter().find(|(w, _)| self.eat_words(&[w])) {
+                Some((_, n)) => (*n).to_owned(),
+                None => {
+                    let n = self.degree().filter(|_| {
+                        let suffix = ["th", "st", "nd", "rd"]
+                            .iter()
+                            .any(|s| self.eat_words(&[s]));
+                        suffix || self.eat_sym('-') && self.eat_words(&["th"])
+                    });
+                    match n {
+                        Some(n) => n,
+                        None => {
+                            self.pos = start;
+                            return None;
+                        }
+                    }
+                }
+            };
+            if !self.eat_words(&["root"]) {
+                self.pos = start;
+                return None;
+            }
+            self.eat_words(&["of"]);
+            n
+        };
+        let x = match self.unary() {
+            Some(x) => x,
+            None => {
+                self.pos = start;
+                return None;
+            }
+        };
+        Some(match degree.as_str() {
+            "2" => Expr::Op(MathOp::Sqrt, vec![x]),
+            _ => Expr::bin(MathOp::Root, x, Expr::Num(degree)),
+        })
+    }
+
+    /// A root's degree, in digits or words (`3`, `ba`, `three`).
+    fn degree(&mut self) -> Option<String> {
+        if let Some(Tok::Num(n)) = self.peek() {
+            let n = n.clone();
+            self.pos += 1;
+            return Some(n);
+        }
+        let (n, next) = numbers::parse_words(self.toks, self.pos, false)?;
+        self.pos = next;
+        Some(n)
     }
 
     /// `the remainder when 17 is divided by 5`, `remainder of 17 divided by 5`, `số dư
@@ -720,12 +805,13 @@ impl Parser<'_> {
             &[]
         };
         let join = |p: &mut Self| {
-            p.eat_words(&["and"])
+            p.eat_sym('&')
+                || p.eat_words(&["and"])
                 || p.eat_words(&["và"])
                 || or_words.iter().any(|w| p.eat_words(&[w]))
         };
         while items.len() < MAX_LIST_ITEMS {
-            if self.eat_sym(',') {
+            if self.eat_sym(',') || self.eat_sym(';') || self.eat_sym('&') {
                 commas = true;
                 // An Oxford comma: `1, 2, and 3`.
                 let _ = join(self);

@@ -9,7 +9,7 @@ use crate::expr::MATH_POOL;
 
 /// The math pool's tools, per the tool contract.
 pub const MATH_TOOLS: &[&str] = &[
-    "sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent",
+    "sum", "subtract", "multiply", "divide", "power", "sqrt", "root", "modulo", "abs", "round",
     "percent", "min", "max",
 ];
 

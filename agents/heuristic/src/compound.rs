@@ -130,51 +130,143 @@ impl PartError {
 pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     let mut parts = Vec::new();
     let mut failed = Vec::new();
-    for segment in strong_segments(toks) {
-        let trimmed = filler::trim_symbols(segment);
-        let only_joiners = trimmed
-            .iter()
-            .all(|t| t.word().is_some_and(|w| JOINERS.contains(&w)));
-        if trimmed.is_empty() || only_joiners || filler::is_greeting(segment) {
+    let segments: Vec<&[Token]> = strong_segments(toks)
+        .into_iter()
+        .filter(|segment| {
+            let trimmed = filler::trim_symbols(segment);
+            let only_joiners = trimmed
+                .iter()
+                .all(|t| t.word().is_some_and(|w| JOINERS.contains(&w)));
+            !(trimmed.is_empty() || only_joiners || filler::is_greeting(segment))
+        })
+        .collect();
+    let mut k = 0;
+    while k < segments.len() {
+        // After an earlier segment, a segment's leading joining words (`, còn …`, `;
+        // and also …`) only join it on.
+        let segment = match k {
+            0 => segments[0],
+            _ => without_lead(segments[k]),
+        };
+        k += 1;
+        let whole = match split_weak(segment, src) {
+            Ok(found) => {
+                parts.extend(found);
+                continue;
+            }
+            Err(PartError::TooManyParts) => return Err(PartError::TooManyParts),
+            Err(whole) => whole,
+        };
+        // A statement and the question about it, in two sentences: `I was born on 12
+        // June 1994, how old am I`, `if it's 9am in Paris, what time is it in Seoul`.
+        if let Some(next) = segments.get(k).map(|s| without_lead(s)) {
+            let joined: Vec<Token> = segment.iter().chain(next).cloned().collect();
+            if let Ok(query) = parse_part(&joined, src) {
+                parts.push(ParsedPart {
+                    text: quote(&joined, src),
+                    query,
+                });
+                k += 1;
+                continue;
+            }
+            // A condition not understood: the question after it is not answered alone
+            // (the time asked *if* …, never the time now).
+            if is_condition(segment) {
+                failed.push(PartError::NotUnderstood(quote(&joined, src)));
+                k += 1;
+                continue;
+            }
+        }
+        // `…, and how many days until that day`: the date of an earlier segment.
+        if let Some(part) = with_earlier_date(segment, &segments[..k - 1], src) {
+            parts.push(part);
             continue;
         }
-        // After an earlier part, a segment's leading joining words (`, còn …`, `; and
-        // also …`) only join it on.
-        let segment = if parts.is_empty() {
-            segment
+        let (found, missed) = split_partly(segment, src);
+        if found.is_empty() {
+            failed.push(whole);
         } else {
-            let mut lead = 0;
-            loop {
-                let word = trimmed[lead..].first().and_then(Token::word);
-                if word.is_some_and(|w| JOINERS.contains(&w)) {
-                    lead += 1;
-                } else if let Some(p) = LEAD_PHRASES.iter().find(|p| words_at(trimmed, lead, p)) {
-                    lead += p.len();
-                } else {
-                    break;
-                }
-            }
-            &trimmed[lead..]
-        };
-        match split_weak(segment, src) {
-            Ok(found) => parts.extend(found),
-            Err(PartError::TooManyParts) => return Err(PartError::TooManyParts),
-            Err(whole) => {
-                let (found, missed) = split_partly(segment, src);
-                if found.is_empty() {
-                    failed.push(whole);
-                } else {
-                    parts.extend(found);
-                    failed.extend(missed);
-                }
-            }
+            parts.extend(found);
+            failed.extend(missed);
         }
     }
-    let parts = chain_continuations(parts)?;
+    let parts = match chain_continuations(parts) {
+        Ok(parts) if failed.is_empty() => parts,
+        read => {
+            // Parts that do not stand alone may still be one everyday problem told in
+            // several sentences: `dinner came to 127.40 for 4 of us, how much each?`.
+            if let Some(e) = crate::everyday::parse(toks, src) {
+                return Ok(Parsed {
+                    parts: vec![ParsedPart {
+                        text: quote(toks, src),
+                        query: PartQuery::Math(e),
+                    }],
+                    failed: Vec::new(),
+                });
+            }
+            read?
+        }
+    };
     match (parts.is_empty(), failed.is_empty()) {
         (true, false) => Err(failed.swap_remove(0)),
         _ => Ok(Parsed { parts, failed }),
     }
+}
+
+/// `segment` without its leading joining words (`còn`, `and also`, `what about`).
+fn without_lead(segment: &[Token]) -> &[Token] {
+    let trimmed = filler::trim_symbols(segment);
+    let mut lead = 0;
+    loop {
+        let word = trimmed[lead..].first().and_then(Token::word);
+        if word.is_some_and(|w| JOINERS.contains(&w)) {
+            lead += 1;
+        } else if let Some(p) = LEAD_PHRASES.iter().find(|p| words_at(trimmed, lead, p)) {
+            lead += p.len();
+        } else {
+            break;
+        }
+    }
+    &trimmed[lead..]
+}
+
+/// Words that open a condition (`if it's 9am in Paris`, `nếu …`).
+const CONDITION_WORDS: &[&str] = &["if", "when", "suppose", "nếu", "khi", "giả"];
+
+/// Whether `segment` states a condition for what follows.
+fn is_condition(segment: &[Token]) -> bool {
+    segment
+        .first()
+        .and_then(Token::word)
+        .is_some_and(|w| CONDITION_WORDS.contains(&w))
+}
+
+/// A segment that asks about a date an earlier segment wrote (`ngày 2/9/2027 là thứ
+/// mấy, và còn bao nhiêu ngày nữa thì tới ngày đó`; `how old is someone born
+/// 1985-07-14, and what day of the week were they born on`), read with that date in
+/// place of the reference (or after `born on`). The latest earlier date is taken.
+fn with_earlier_date(segment: &[Token], earlier: &[&[Token]], src: &str) -> Option<ParsedPart> {
+    let has_date = dates::first_date(segment).is_some();
+    let date = earlier.iter().rev().find_map(|s| dates::first_date(s))?;
+    let (first, last) = (segment.first()?, segment.last()?);
+    let text = &src[first.start..last.end];
+    let rewritten = match crate::recall::find(segment, src) {
+        Some(r) if !has_date => format!(
+            "{}{date}{}",
+            &src[first.start..r.start],
+            &src[r.end..last.end]
+        ),
+        None if !has_date && segment.iter().any(|t| t.word() == Some("born")) => {
+            format!("{text} {date}")
+        }
+        _ => return None,
+    };
+    let toks = crate::lexer::lex(&rewritten);
+    let query = parse_part(&toks, &rewritten).ok()?;
+    Some(ParsedPart {
+        text: quote(segment, src),
+        query,
+    })
 }
 
 /// Reads a segment no split of which is understood whole, piece by piece: from each
@@ -316,7 +408,9 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
     // symbol, `-5`, stays a number).
     let signed = math.first().is_some_and(|t| t.is_sym('-') || t.is_sym('+'));
     let parsed = match arith::parse(math) {
-        None => arith::parse_continuation(math),
+        None => arith::parse_continuation(math)
+            .or_else(|| crate::everyday::parse(trimmed, src))
+            .or_else(|| arith::parse(&crate::everyday::undecorated(math)?)),
         Some(Expr::Num(n)) if !signed => arith::parse_continuation(math).or(Some(Expr::Num(n))),
         done => done,
     };
@@ -336,17 +430,72 @@ pub fn quote(toks: &[Token], src: &str) -> String {
     }
 }
 
+/// Whether a list begun in `before` may go on after a semicolon: one written with
+/// semicolons alone (`largest: 4.5; -2; 3.75`), no comma or `and` before it.
+fn semicolon_list(before: &[Token]) -> bool {
+    !before.iter().any(|t| {
+        t.is_sym(',')
+            || t.word()
+                .is_some_and(|w| matches!(w, "and" | "và" | "or" | "hay" | "hoặc"))
+    })
+}
+
+/// Whether the comma at `i` stands inside a date written with a month name (`June 12,
+/// 1994`, `12th of June, 1994`) that starts at or after `start`.
+fn inside_written_date(toks: &[Token], start: usize, i: usize) -> bool {
+    (i.saturating_sub(4).max(start)..i)
+        .any(|j| dates::written_date(toks, j).is_some_and(|(_, next)| next > i + 1))
+}
+
+/// Whether `t` can number a part of a request laid out as a list: `1)`, `2)`, `a)`,
+/// `b)` (a small whole number or one letter, before an unmatched `)`).
+fn is_part_marker(t: &Token) -> bool {
+    match &t.tok {
+        Tok::Num(n) => n.parse::<u8>().is_ok_and(|n| (1..=20).contains(&n)),
+        Tok::Word(w) => w.chars().count() == 1 && w.chars().all(|c| c.is_ascii_lowercase()),
+        _ => false,
+    }
+}
+
+/// Words that open a new part after a dash: `add 350 and 275 - also …`, `born 3 May
+/// 1990 - how old am I`.
+const AFTER_DASH: &[&str] = &[
+    "also", "and", "plus", "còn", "ngoài", "với", "và", "then", "how", "what", "what's", "whats",
+    "which", "when", "is", "can", "could", "tell", "please",
+];
+
 fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0usize, 0);
     for (i, t) in toks.iter().enumerate() {
         match t.tok {
             Tok::Sym('(') => depth += 1,
+            // `1) 45*3 2) 200/8`, `a) … b) …`: a marker before an unmatched `)` starts
+            // a part.
+            Tok::Sym(')') if depth == 0 && i > start && is_part_marker(&toks[i - 1]) => {
+                out.push(&toks[start..i - 1]);
+                start = i + 1;
+            }
             Tok::Sym(')') => depth = depth.saturating_sub(1),
-            // A comma between two numbers after a list head (`sum of 1, 2 and 3`) is
-            // part of the list, not a split.
+            // A comma (or semicolon) between two numbers after a list head (`sum of 1, 2
+            // and 3`, `largest: 4.5; -2; 3.75`) is part of the list, not a split.
             Tok::Sym(',') if depth == 0 && in_list(toks, start, i) => {}
+            // `June 12, 1994`: the comma inside a written date.
+            Tok::Sym(',') if inside_written_date(toks, start, i) => {}
+            Tok::Sym(';')
+                if depth == 0 && semicolon_list(&toks[start..i]) && in_list(toks, start, i) => {}
             Tok::Sym(c) if depth == 0 && ";?!,.".contains(c) => {
+                out.push(&toks[start..i]);
+                start = i + 1;
+            }
+            // A dash before a joining word, or a long dash before any word.
+            Tok::Sym(c @ ('-' | '—' | '–'))
+                if depth == 0
+                    && toks
+                        .get(i + 1)
+                        .and_then(Token::word)
+                        .is_some_and(|w| c != '-' || AFTER_DASH.contains(&w)) =>
+            {
                 out.push(&toks[start..i]);
                 start = i + 1;
             }
@@ -373,7 +522,8 @@ fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
     let oxford = toks
         .get(i + 1)
         .and_then(Token::word)
-        .is_some_and(|w| w == "and" || w == "và");
+        .is_some_and(|w| w == "and" || w == "và")
+        || toks.get(i + 1).is_some_and(|t| t.is_sym('&'));
     let after_head = arith::ends_with_list_head(&toks[start..i]);
     (after_head || is_item(i.checked_sub(1).and_then(|j| toks.get(j))))
         && is_item(toks.get(i + 1 + usize::from(oxford)))

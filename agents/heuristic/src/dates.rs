@@ -383,7 +383,8 @@ const HARMLESS: &[&str] = &[
     "xem", "số", "hỏi", "nhé", "ạ", "vậy", "rơi", "của", "và", "tuần", "tháng", "năm", "rồi",
     "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp", "someone",
     "somebody", "person", "born", "i", "am", "if", "was", "were", "turn", "turns", "người", "sinh",
-    "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm", "này",
+    "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm", "này", "they", "he", "she", "you", "we",
+    "my", "his", "her", "their",
 ];
 
 fn unit(word: &str) -> Option<&'static str> {
@@ -444,7 +445,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             i += 1;
             continue;
         }
-        if let Some((date, next)) = vietnamese_date(toks, i) {
+        if let Some((date, next)) = written_date(toks, i) {
             match date {
                 Some(iso) => dates.push(iso),
                 None => {
@@ -510,6 +511,13 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         }
         return DateParse::Query(DateQuery::Anchored { anchor, then });
     }
+    // `were they born on` with no date asks about a date written elsewhere, never today.
+    let born = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")));
+    if born && dates.is_empty() {
+        return DateParse::NotDate;
+    }
     // `tuần này là tuần thứ mấy` names weeks; `how many years old` years.
     let counts = |unit: &str| counted_in.is_none_or(|u| u == unit);
     if durations.is_empty() && dates.len() <= 1 {
@@ -539,6 +547,86 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         Some(q) => DateParse::Query(q),
         None => DateParse::NotDate,
     }
+}
+
+/// A date written in words at `i` — `25 tháng 12 năm 2026`, `12 June 1994`, `June 12,
+/// 1994`, `feb 29 2000`, `3rd of May 1990` — as the ISO date (`None` when not a real
+/// date) and the index after it.
+pub fn written_date(toks: &[Token], i: usize) -> Option<(Option<String>, usize)> {
+    vietnamese_date(toks, i).or_else(|| month_name_date(toks, i))
+}
+
+/// The first date written in `toks` (digits or words), as an ISO date.
+pub fn first_date(toks: &[Token]) -> Option<String> {
+    (0..toks.len()).find_map(|i| match &toks[i].tok {
+        Tok::Date(d) => d.clone(),
+        _ => written_date(toks, i).and_then(|(d, _)| d),
+    })
+}
+
+/// English month names and their usual short forms.
+const MONTH_NAMES: &[(&str, u32)] = &[
+    ("january", 1),
+    ("jan", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("may", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("september", 9),
+    ("sept", 9),
+    ("sep", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("dec", 12),
+];
+
+/// `12 June 1994`, `12th of June, 1994`, `June 12 1994`, `June 12th, 1994`: a day, a
+/// month name and a four-digit year.
+fn month_name_date(toks: &[Token], i: usize) -> Option<(Option<String>, usize)> {
+    let num = |k: usize| match &toks.get(k)?.tok {
+        Tok::Num(n) => n.parse::<u32>().ok(),
+        _ => None,
+    };
+    let month = |k: usize| {
+        let w = toks.get(k)?.word()?;
+        MONTH_NAMES.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
+    };
+    let skip = |k: usize, words: &[&str]| {
+        k + usize::from(
+            toks.get(k)
+                .and_then(Token::word)
+                .is_some_and(|w| words.contains(&w)),
+        )
+    };
+    let ordinal = ["st", "nd", "rd", "th"];
+    let (d, m, mut k) = if let Some(m) = month(i) {
+        let d = num(i + 1)?;
+        (d, m, skip(i + 2, &ordinal))
+    } else {
+        let d = num(i)?;
+        let k = skip(skip(i + 1, &ordinal), &["of"]);
+        (d, month(k)?, k + 1)
+    };
+    if toks.get(k).is_some_and(|t| t.is_sym(',')) {
+        k += 1;
+    }
+    let y = match &toks.get(k)?.tok {
+        Tok::Num(n) if n.len() == 4 => n.parse::<i32>().ok()?,
+        _ => return None,
+    };
+    Some((iso_date(y, m, d), k + 1))
 }
 
 /// The Vietnamese written form `25 tháng 12 năm 2026` at `i`: the ISO date (`None` when

@@ -28,6 +28,8 @@ pub enum MathOp {
     Round,
     /// `sqrt {x}`.
     Sqrt,
+    /// `root {x, n}`: the n-th root of x.
+    Root,
     /// `abs {x}`.
     Abs,
     /// `min {a, b}`: the smaller.
@@ -49,6 +51,7 @@ impl MathOp {
             MathOp::Percent => ("percent", &["percent", "of"]),
             MathOp::Round => ("round", &["x", "places"]),
             MathOp::Sqrt => ("sqrt", &["x"]),
+            MathOp::Root => ("root", &["x", "n"]),
             MathOp::Abs => ("abs", &["x"]),
             MathOp::Min => ("min", &["a", "b"]),
             MathOp::Max => ("max", &["a", "b"]),

@@ -67,7 +67,7 @@ const MATH_LEAD: &[&str] = &[
 /// Words dropped from the end of an arithmetic part.
 const MATH_TAIL: &[&str] = &[
     "bằng", "mấy", "bao", "nhiêu", "là", "gì", "equals", "equal", "is", "what", "please", "ạ",
-    "vậy", "nhé", "nhỉ", "thế", "nào", "for", "me", "thì", "được", "sao", "come", "to",
+    "vậy", "nhé", "nhỉ", "thế", "nào", "for", "me", "thì", "được", "sao", "come", "to", "số",
 ];
 
 /// Symbols that only end a question.

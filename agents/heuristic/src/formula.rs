@@ -21,7 +21,10 @@ fn precedence(tool: &str) -> Option<u8> {
 /// Whether `tool` is a math tool this module writes as a formula.
 pub fn is_formula(tool: &str) -> bool {
     precedence(tool).is_some()
-        || matches!(tool, "sqrt" | "abs" | "percent" | "round" | "min" | "max")
+        || matches!(
+            tool,
+            "sqrt" | "root" | "abs" | "percent" | "round" | "min" | "max"
+        )
 }
 
 /// The steps of a report by id.
@@ -77,6 +80,11 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
         "modulo" => infix("a", "mod", "b", 2),
         "power" => infix("base", "^", "exponent", 3),
         "sqrt" => format!("√{}", atom(operand("x", None))),
+        "root" => format!(
+            "{}{}",
+            root_sign(&step.arguments.get("n").map(value_text).unwrap_or_default()),
+            atom(operand("x", None))
+        ),
         "abs" => format!("|{}|", operand("x", None)),
         "percent" => format!("{}% {of} {}", operand("percent", None), operand("of", None)),
         "round" => format!(
@@ -102,6 +110,23 @@ pub fn recalled_note(language: &str) -> &'static str {
 
 fn tool_is(step: &StepReport, tool: &str) -> bool {
     step.tool == tool
+}
+
+/// The root sign for degree `n`: `√`, `∛`, `∜`, else superscript digits (`⁵√`).
+pub fn root_sign(n: &str) -> String {
+    match n {
+        "2" => "√".to_owned(),
+        "3" => "∛".to_owned(),
+        "4" => "∜".to_owned(),
+        _ => n
+            .chars()
+            .map(|c| match c.to_digit(10) {
+                Some(d) => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d as usize],
+                None => c,
+            })
+            .chain(['√'])
+            .collect(),
+    }
 }
 
 /// `√16`, `√(2 + 4)`.

@@ -12,6 +12,7 @@ pub mod builder;
 pub mod capabilities;
 pub mod compound;
 pub mod dates;
+pub mod everyday;
 pub mod expr;
 pub mod filler;
 pub mod formula;

@@ -107,6 +107,18 @@ const CONVERT: &[&[&str]] = &[
     &["what's"],
 ];
 
+/// Words that state the time at one place as a condition: `if it's 9am in Paris, what
+/// time is it in Seoul`, `when it is 3pm in London …`, `nếu 8 giờ sáng ở Hà Nội thì …`.
+const CONDITIONS: &[&[&str]] = &[
+    &["if"],
+    &["when"],
+    &["suppose"],
+    &["say"],
+    &["nếu"],
+    &["khi"],
+    &["giả", "sử"],
+];
+
 /// Reads `toks` (from `src`) as a question about the time at places.
 pub fn parse(toks: &[Token], src: &str) -> Option<DateQuery> {
     let toks = trim_punctuation(toks);
@@ -162,10 +174,21 @@ fn time_in(toks: &[Token], src: &str) -> Option<DateQuery> {
 /// `convert 09:00 Hanoi time to London time`, `9am in Tokyo is what time in London`,
 /// `9 giờ sáng ở Hà Nội là mấy giờ ở London`: a time, then two places.
 fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
-    let (lead, at) = match CONVERT.iter().find(|w| words_at(toks, 0, w)) {
+    let (lead, mut at) = match CONVERT.iter().find(|w| words_at(toks, 0, w)) {
         Some(w) => (true, w.len()),
         None => (false, 0),
     };
+    // A condition: the time stated (`if it's 9am in Paris`), the other place asked.
+    if let Some(c) = CONDITIONS.iter().find(|w| words_at(toks, 0, w)) {
+        at = c.len();
+        while toks.get(at).is_some_and(|t| {
+            t.is_sym('\'')
+                || t.word()
+                    .is_some_and(|w| matches!(w, "it" | "is" | "s" | "it's" | "là"))
+        }) {
+            at += 1;
+        }
+    }
     let (time, mut i) = time_at(toks, at)?;
     let mut places = Vec::new();
     let mut asks = false;
@@ -180,6 +203,7 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
                 places.push(place);
                 i = next;
             }
+            Tok::Sym(',' | '\'') => i += 1,
             _ => return None,
         }
     }
@@ -308,6 +332,19 @@ mod tests {
             q("đổi 3 giờ chiều giờ Tokyo sang giờ Hà Nội"),
             convert("15:00", "Tokyo", "Hà Nội")
         );
+        assert_eq!(
+            q("if it's 3pm in London, what time is it in Sydney"),
+            convert("15:00", "London", "Sydney")
+        );
+        assert_eq!(
+            q("when it is 9:30 am in Paris what time is it in Seoul?"),
+            convert("09:30", "Paris", "Seoul")
+        );
+        assert_eq!(
+            q("nếu 8 giờ sáng ở Hà Nội thì ở New York là mấy giờ"),
+            convert("08:00", "Hà Nội", "New York")
+        );
+        assert_eq!(q("if it's 3pm in London"), None);
         assert_eq!(q("convert 25:00 Hanoi time to London time"), None);
         assert_eq!(q("convert 9 Hanoi to London"), None);
     }

@@ -1,0 +1,584 @@
+//! Everyday problems as arithmetic: a bill split among people, a tip or a discount on
+//! an amount, an amount raised or lowered by a percentage, "45 is what percent of
+//! 180", dozens and pairs, a price times a count, a rate ("342 miles on 9 gallons,
+//! miles per gallon"), in English and Vietnamese.
+//!
+//! The part is read as *cues* and *numbers*: cue words ([`CUES`]) say what is done,
+//! numbers carry their role (a percentage, a count of people, a unit price, an amount),
+//! and the other words only decorate (`eggs`, `dollars`, `friends`, `jacket`). A reading
+//! is made only when the cues and numbers fit exactly one of the forms below, every
+//! number is used, and no decorating word is one that asks something else (an
+//! arithmetic operator, a date or time word, a request outside the tools): otherwise
+//! the part is left to the other readers, and not understood rather than guessed.
+//!
+//! | form | cues | expression |
+//! |---|---|---|
+//! | split | `split`, `share`, `between/among N`, `N ways`, `each`, `chia đều`, `mỗi người` | A ÷ N |
+//! | tip | `tip`, `tiền tip`, `boa` | P% of A; with `+`, `add`, `on top`, `total`: A + P% of A |
+//! | lower | `off`, `discount`, `down`, `decrease`, `reduce`, `giảm` | A − P% of A |
+//! | raise | `up`, `increase`, `raise`, `more`, `tăng` | A + P% of A |
+//! | what percent | `what percent`, `bao nhiêu phần trăm` + `of`/`của` B | A × 100 ÷ B |
+//! | dozens | `N dozen`, `N pairs`, `N chục`, `N cặp/đôi` | N × 12 (2, 10) |
+//! | price | `at P each`, `P each`, `mỗi … P`, `P apiece` | count × P |
+//! | rate | `per`, `mỗi` between two unit words | A ÷ B |
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token, words_at};
+
+/// What a cue word says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cue {
+    /// Share an amount: `split`, `share`, `chia đều`.
+    Split,
+    /// The count after it is of sharers: `between`, `among`, `cho`.
+    Among,
+    /// The number before it counts sharers: `people`, `friends`, `of us`, `ways`, `người`.
+    People,
+    /// `each`, `mỗi`, `apiece`: a unit price beside a number, else a share.
+    Each,
+    /// `at` a price.
+    At,
+    /// A tip.
+    Tip,
+    /// Added on top: `+`, `plus`, `add`, `on top`, `total`, `including`.
+    Plus,
+    /// Lowered by: `off`, `discount`, `down`, `giảm`.
+    Less,
+    /// Raised by: `up`, `increase`, `tăng`.
+    More,
+    /// `of`, `của`, `on` (the base of a percentage).
+    Of,
+    /// `what percent`, `bao nhiêu phần trăm`.
+    WhatPercent,
+    /// A multiple: `dozen` (12), `pair` (2), `chục` (10).
+    Times(&'static str),
+    /// A rate: `per`.
+    Per,
+}
+
+/// Cue phrases, longest first within a shared start.
+const CUES: &[(&[&str], Cue)] = &[
+    (&["what", "percent"], Cue::WhatPercent),
+    (&["what", "percentage"], Cue::WhatPercent),
+    (&["how", "many", "percent"], Cue::WhatPercent),
+    (&["bao", "nhiêu", "phần", "trăm"], Cue::WhatPercent),
+    (&["mấy", "phần", "trăm"], Cue::WhatPercent),
+    (&["split"], Cue::Split),
+    (&["splitting"], Cue::Split),
+    (&["share"], Cue::Split),
+    (&["shared"], Cue::Split),
+    (&["chia", "đều"], Cue::Split),
+    (&["chia", "ra"], Cue::Split),
+    (&["chia"], Cue::Split),
+    (&["between"], Cue::Among),
+    (&["among"], Cue::Among),
+    (&["amongst"], Cue::Among),
+    (&["giữa"], Cue::Among),
+    (&["ways"], Cue::People),
+    (&["people"], Cue::People),
+    (&["persons"], Cue::People),
+    (&["friends"], Cue::People),
+    (&["guests"], Cue::People),
+    (&["of", "us"], Cue::People),
+    (&["of", "them"], Cue::People),
+    (&["người"], Cue::People),
+    (&["bạn"], Cue::People),
+    (&["each", "person"], Cue::Each),
+    (&["per", "person"], Cue::Each),
+    (&["per", "head"], Cue::Each),
+    (&["mỗi", "người"], Cue::Each),
+    (&["each"], Cue::Each),
+    (&["apiece"], Cue::Each),
+    (&["mỗi"], Cue::Each),
+    (&["at"], Cue::At),
+    (&["tiền", "tip"], Cue::Tip),
+    (&["tiền", "boa"], Cue::Tip),
+    (&["tip"], Cue::Tip),
+    (&["tips"], Cue::Tip),
+    (&["gratuity"], Cue::Tip),
+    (&["boa"], Cue::Tip),
+    (&["on", "top"], Cue::Plus),
+    (&["plus"], Cue::Plus),
+    (&["add"], Cue::Plus),
+    (&["added"], Cue::Plus),
+    (&["including"], Cue::Plus),
+    (&["with"], Cue::Plus),
+    (&["total"], Cue::Plus),
+    (&["kèm"], Cue::Plus),
+    (&["thêm"], Cue::Plus),
+    (&["cộng"], Cue::Plus),
+    (&["off"], Cue::Less),
+    (&["discount"], Cue::Less),
+    (&["discounted"], Cue::Less),
+    (&["decrease"], Cue::Less),
+    (&["decreased"], Cue::Less),
+    (&["reduce"], Cue::Less),
+    (&["reduced"], Cue::Less),
+    (&["lower"], Cue::Less),
+    (&["lowered"], Cue::Less),
+    (&["down"], Cue::Less),
+    (&["drops"], Cue::Less),
+    (&["cut"], Cue::Less),
+    (&["less"], Cue::Less),
+    (&["giảm", "giá"], Cue::Less),
+    (&["giảm"], Cue::Less),
+    (&["bớt"], Cue::Less),
+    (&["increase"], Cue::More),
+    (&["increased"], Cue::More),
+    (&["raise"], Cue::More),
+    (&["raised"], Cue::More),
+    (&["up"], Cue::More),
+    (&["rises"], Cue::More),
+    (&["grows"], Cue::More),
+    (&["more"], Cue::More),
+    (&["tăng", "thêm"], Cue::More),
+    (&["tăng"], Cue::More),
+    (&["of"], Cue::Of),
+    (&["on"], Cue::Of),
+    (&["của"], Cue::Of),
+    (&["trên"], Cue::Of),
+    (&["dozen"], Cue::Times("12")),
+    (&["dozens"], Cue::Times("12")),
+    (&["pairs"], Cue::Times("2")),
+    (&["pair"], Cue::Times("2")),
+    (&["chục"], Cue::Times("10")),
+    (&["tá"], Cue::Times("12")),
+    (&["cặp"], Cue::Times("2")),
+    (&["đôi"], Cue::Times("2")),
+    (&["per"], Cue::Per),
+];
+
+/// Words that ask something else than an everyday sum: with one of them decorating,
+/// the part is not read here (arithmetic, dates and times have their own readers).
+const FOREIGN: &[&str] = &[
+    "times",
+    "minus",
+    "divided",
+    "multiplied",
+    "over",
+    "mod",
+    "modulo",
+    "squared",
+    "cubed",
+    "power",
+    "root",
+    "sqrt",
+    "square",
+    "cube",
+    "nhân",
+    "trừ",
+    "mũ",
+    "căn",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "date",
+    "weekday",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "time",
+    "clock",
+    "hour",
+    "hours",
+    "minute",
+    "minutes",
+    "old",
+    "age",
+    "born",
+    "ngày",
+    "tuần",
+    "tháng",
+    "năm",
+    "giờ",
+    "phút",
+    "tuổi",
+    "sinh",
+    "hôm",
+    "thứ",
+    "if",
+    "or",
+    "hoặc",
+    "hay",
+    "not",
+    "không",
+    "largest",
+    "smallest",
+    "average",
+    "mean",
+    "sum",
+    "product",
+    "difference",
+    "round",
+    "biggest",
+    "min",
+    "max",
+];
+
+/// Symbols that only dress an amount or end a sentence.
+const DRESSING: &[char] = &[
+    ',', '.', '?', '!', ':', ';', '$', '€', '£', '¥', '₫', '=', '"', '\'', '-',
+];
+
+/// One element of a part as read here.
+#[derive(Debug, Clone, PartialEq)]
+enum Item {
+    /// An amount (or a count).
+    Num(String),
+    /// A percentage: `15%`, `15 percent`, `15 phần trăm`.
+    Pct(String),
+    /// A cue.
+    Cue(Cue),
+}
+
+/// Reads the tokens of a part as cues and numbers, decorating words dropped.
+fn items(toks: &[Token], src: &str) -> Option<Vec<Item>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        match &t.tok {
+            Tok::Num(n) => {
+                let pct = toks.get(i + 1).is_some_and(|t| t.is_sym('%'));
+                let words = ["percent", "pct", "percents"]
+                    .iter()
+                    .any(|w| words_at(toks, i + 1, &[w]));
+                let vi = words_at(toks, i + 1, &["phần", "trăm"]);
+                if pct || words || vi {
+                    out.push(Item::Pct(n.clone()));
+                    i += if vi { 3 } else { 2 };
+                } else {
+                    out.push(Item::Num(n.clone()));
+                    i += 1;
+                }
+                continue;
+            }
+            Tok::Date(_) => return None,
+            // `1,850/month`: a rate unit decorates the amount.
+            Tok::Sym('/') if toks.get(i + 1).and_then(Token::word).is_some() => {
+                i += 2;
+                continue;
+            }
+            Tok::Sym('+') => {
+                out.push(Item::Cue(Cue::Plus));
+                i += 1;
+                continue;
+            }
+            Tok::Sym(c) if DRESSING.contains(c) => {
+                i += 1;
+                continue;
+            }
+            Tok::Sym(_) => return None,
+            Tok::Word(_) => {}
+        }
+        if let Some((n, next)) = crate::numbers::parse_words(toks, i, false) {
+            out.push(Item::Num(n));
+            i = next;
+            continue;
+        }
+        if let Some((phrase, cue)) = CUES.iter().find(|(p, _)| words_at(toks, i, p)) {
+            out.push(Item::Cue(*cue));
+            i += phrase.len();
+            continue;
+        }
+        let w = t.word().unwrap_or_default();
+        if FOREIGN.contains(&w) || asks_outside(&src[t.start..t.end]) {
+            return None;
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+/// Whether `word` names a request outside the tools (the weather, a price, a
+/// translation); units of measure only decorate a number here (`342 miles`), and a
+/// conversion between them has no cue to be read as one.
+fn asks_outside(word: &str) -> bool {
+    crate::scope::outside_tools(word, "en").is_some_and(|kind| kind != "unit conversion")
+}
+
+/// Reads `toks` (lexed from `src`) as an everyday problem, when exactly one form fits.
+pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
+    let items = items(toks, src)?;
+    let has = |c: Cue| items.contains(&Item::Cue(c));
+    let nums: Vec<(usize, &str)> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(k, i)| match i {
+            Item::Num(n) => Some((k, n.as_str())),
+            _ => None,
+        })
+        .collect();
+    let pcts: Vec<&str> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Pct(p) => Some(p.as_str()),
+            _ => None,
+        })
+        .collect();
+    let cue_at = |k: usize| match items.get(k) {
+        Some(Item::Cue(c)) => Some(*c),
+        _ => None,
+    };
+    let num = |n: &str| Expr::Num(n.to_owned());
+    if pcts.len() > 1 || nums.is_empty() {
+        return None;
+    }
+    // `45 is what percent of 180`, `what percent of 160 is 36`.
+    if has(Cue::WhatPercent) {
+        let [(ka, a), (kb, b)] = nums.as_slice() else {
+            return None;
+        };
+        let base_first = cue_at(ka.wrapping_sub(1)) == Some(Cue::Of);
+        let (part, whole) = match (base_first, cue_at(kb - 1) == Some(Cue::Of)) {
+            (true, false) => (b, a),
+            (false, true) => (a, b),
+            _ => return None,
+        };
+        let only = items.iter().all(|i| {
+            matches!(i, Item::Num(_)) || matches!(i, Item::Cue(Cue::WhatPercent | Cue::Of))
+        });
+        return only.then(|| {
+            Expr::bin(
+                MathOp::Divide,
+                Expr::bin(MathOp::Multiply, num(part), num("100")),
+                num(whole),
+            )
+        });
+    }
+    // Each number's role.
+    let mut used = vec![false; items.len()];
+    let mut count: Option<&str> = None;
+    let mut price: Option<&str> = None;
+    let mut multiple: Option<Expr> = None;
+    for &(k, n) in &nums {
+        let before = cue_at(k.wrapping_sub(1));
+        let after = cue_at(k + 1);
+        if let Some(Cue::Times(m)) = after {
+            if multiple.is_some() {
+                return None;
+            }
+            multiple = Some(Expr::bin(MathOp::Multiply, num(n), num(m)));
+            used[k] = true;
+            used[k + 1] = true;
+        } else if matches!(after, Some(Cue::People))
+            || matches!(before, Some(Cue::Among)) && !matches!(after, Some(Cue::Each))
+        {
+            if count.replace(n).is_some() {
+                return None;
+            }
+            used[k] = true;
+        } else if matches!(before, Some(Cue::At | Cue::Each)) || matches!(after, Some(Cue::Each)) {
+            if price.replace(n).is_some() {
+                return None;
+            }
+            used[k] = true;
+        }
+    }
+    let amounts: Vec<&str> = nums
+        .iter()
+        .filter(|(k, _)| !used[*k])
+        .map(|&(_, n)| n)
+        .collect();
+    let shares = count.is_some() && (has(Cue::Split) || has(Cue::Each) || has(Cue::Among));
+    // The amount everything else applies to.
+    let mut value = match (multiple, price, amounts.as_slice()) {
+        (Some(m), Some(p), []) => Expr::bin(MathOp::Multiply, m, num(p)),
+        (Some(m), None, []) => m,
+        (None, Some(p), [n]) => Expr::bin(MathOp::Multiply, num(n), num(p)),
+        (None, None, [a]) => num(a),
+        // `342 miles on 9 gallons, miles per gallon`.
+        (None, None, [a, b]) if has(Cue::Per) && pcts.is_empty() && count.is_none() => {
+            return Some(Expr::bin(MathOp::Divide, num(a), num(b)));
+        }
+        _ => return None,
+    };
+    let mut cued = matches!(value, Expr::Op(..));
+    if let [p] = pcts.as_slice() {
+        let share = Expr::bin(MathOp::Percent, num(p), value.clone());
+        value = if has(Cue::Less) {
+            Expr::bin(MathOp::Subtract, value, share)
+        } else if has(Cue::More) || has(Cue::Tip) && has(Cue::Plus) {
+            Expr::bin(MathOp::Sum, value, share)
+        } else if has(Cue::Tip) || has(Cue::Of) {
+            share
+        } else {
+            return None;
+        };
+        cued = true;
+    } else if has(Cue::Tip) || has(Cue::Less) || has(Cue::More) {
+        return None;
+    }
+    match count {
+        Some(n) if shares => {
+            value = Expr::bin(MathOp::Divide, value, num(n));
+            cued = true;
+        }
+        Some(_) => return None,
+        None if has(Cue::Split) => return None,
+        None => {}
+    }
+    cued.then_some(value)
+}
+
+/// `toks` without the words that only name the unit of the number before them (`12
+/// dollars`, `5 eggs`, `3 người`), or `None` when there is none to drop. A word that
+/// could mean something (an operator, a cue, a date or time word, a number word, a
+/// request outside the tools) is never dropped.
+pub fn undecorated(toks: &[Token]) -> Option<Vec<Token>> {
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    let mut dropped = false;
+    for t in toks {
+        let after_number = out.last().is_some_and(|p| matches!(p.tok, Tok::Num(_)));
+        let decor = t.word().is_some_and(|w| {
+            w.chars().all(char::is_alphabetic)
+                && !FOREIGN.contains(&w)
+                && !KEEP.contains(&w)
+                && !CUES.iter().any(|(p, _)| p[0] == w)
+                && !crate::numbers::starts_number(w)
+                && !asks_outside(w)
+        });
+        if after_number && decor {
+            dropped = true;
+        } else {
+            out.push(t.clone());
+        }
+    }
+    dropped.then_some(out)
+}
+
+/// Operator and joining words a number may be followed by.
+const KEEP: &[&str] = &[
+    "and", "và", "or", "hoặc", "hay", "of", "của", "are", "plus", "x", "by", "to", "from", "cộng",
+    "chia", "cho", "với", "đi", "percent", "phần", "is", "là", "bằng", "equals", "then", "rồi",
+    "sau", "squared", "cubed", "bình", "lập", "khai", "lũy", "luỹ", "raised", "mod", "modulo",
+    "into", "tru", "cong", "nhan", "voi",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn read(src: &str) -> Option<Expr> {
+        parse(&lex(src), src)
+    }
+
+    fn n(s: &str) -> Expr {
+        Expr::Num(s.into())
+    }
+
+    fn bin(op: MathOp, a: Expr, b: Expr) -> Expr {
+        Expr::bin(op, a, b)
+    }
+
+    #[test]
+    fn a_bill_is_split_among_the_people_in_both_languages() {
+        let want = Some(bin(MathOp::Divide, n("84.6"), n("3")));
+        for q in [
+            "split 84.60 between 3 people",
+            "84.60 split 3 ways",
+            "84.60 for 3 of us, how much each",
+            "chia đều 84.60 cho 3 người",
+            "84.60, 3 người chia đều thì mỗi người bao nhiêu",
+        ] {
+            assert_eq!(read(q), want, "{q}");
+        }
+    }
+
+    #[test]
+    fn tips_discounts_and_raises_are_percentages_of_the_amount() {
+        let share = || bin(MathOp::Percent, n("15"), n("48.6"));
+        assert_eq!(read("a 15% tip on 48.60"), Some(share()));
+        assert_eq!(
+            read("48.60 plus a 15% tip"),
+            Some(bin(MathOp::Sum, n("48.6"), share()))
+        );
+        assert_eq!(
+            read("48.60 with 15% off"),
+            Some(bin(MathOp::Subtract, n("48.6"), share()))
+        );
+        assert_eq!(
+            read("increase 48.60 by 15%"),
+            Some(bin(MathOp::Sum, n("48.6"), share()))
+        );
+        assert_eq!(
+            read("48.60 giảm 15%"),
+            Some(bin(MathOp::Subtract, n("48.6"), share()))
+        );
+        assert_eq!(
+            read("48.60 tăng 15 phần trăm"),
+            Some(bin(MathOp::Sum, n("48.6"), share()))
+        );
+    }
+
+    #[test]
+    fn what_percent_reads_either_order() {
+        let want = Some(bin(
+            MathOp::Divide,
+            bin(MathOp::Multiply, n("30"), n("100")),
+            n("120"),
+        ));
+        assert_eq!(read("30 is what percent of 120"), want);
+        assert_eq!(read("what percent of 120 is 30"), want);
+        assert_eq!(read("30 là bao nhiêu phần trăm của 120"), want);
+    }
+
+    #[test]
+    fn dozens_prices_and_rates() {
+        let dozen = || bin(MathOp::Multiply, n("7"), n("12"));
+        assert_eq!(read("how many eggs in 7 dozen"), Some(dozen()));
+        assert_eq!(
+            read("7 dozen at 1.25 each"),
+            Some(bin(MathOp::Multiply, dozen(), n("1.25")))
+        );
+        assert_eq!(
+            read("5 tickets at 12 each"),
+            Some(bin(MathOp::Multiply, n("5"), n("12")))
+        );
+        assert_eq!(
+            read("342 miles on 9 gallons, miles per gallon"),
+            Some(bin(MathOp::Divide, n("342"), n("9")))
+        );
+    }
+
+    #[test]
+    fn unit_words_after_numbers_are_dropped_and_operators_kept() {
+        let text = |src: &str| {
+            undecorated(&lex(src)).map(|t| {
+                t.iter()
+                    .map(|t| src[t.start..t.end].to_owned())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        };
+        assert_eq!(
+            text("19.99, 5.49 and 12 dollars").as_deref(),
+            Some("19.99 , 5.49 and 12")
+        );
+        assert_eq!(text("3 apples plus 4 pears").as_deref(), Some("3 plus 4"));
+        assert_eq!(text("2 plus 4"), None);
+        assert_eq!(text("3 days plus 4"), None);
+    }
+
+    #[test]
+    fn other_questions_are_left_alone() {
+        for q in [
+            "2 + 4",
+            "15 dollars",
+            "split the difference",
+            "weather for 3 people",
+            "3 days between 2 people",
+            "10% and 20% off 50",
+            "split 90",
+            "90 for 3 people",
+        ] {
+            assert_eq!(read(q), None, "{q}");
+        }
+    }
+}

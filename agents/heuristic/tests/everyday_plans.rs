@@ -1,0 +1,240 @@
+//! Everyday problems, lists and laid-out compound requests as plans (issue 28, classes
+//! 3–6): each form in both languages, as people write them once the normalisation stage
+//! has made the text canonical (`$84.60` → `84.60`, `375k` → `375000`).
+
+mod common;
+use common::steps;
+
+#[test]
+fn a_bill_split_among_people_divides_by_the_count() {
+    for q in [
+        "split 84.60 between 3 people",
+        "84.60 split 3 ways",
+        "dinner came to 84.60 for 3 of us, how much does each person pay",
+        "the bill was 84.60 for 3 friends. how much each?",
+        "chia đều 84.60 cho 3 người",
+        "ăn hết 84.60, 3 người chia đều thì mỗi người bao nhiêu",
+    ] {
+        assert_eq!(steps(q), vec![r#"s1 math/divide a="84.6" b="3" *"#], "{q}");
+    }
+}
+
+#[test]
+fn tips_discounts_and_raises_take_a_percentage_of_the_amount() {
+    assert_eq!(
+        steps("how much is a 15% tip on 48.60"),
+        vec![r#"s1 math/percent of="48.6" percent="15" *"#]
+    );
+    let changed = |tool: &str| {
+        vec![
+            r#"s1 math/percent of="80" percent="25""#.to_owned(),
+            format!(r#"s2 math/{tool} a="80" b=$s1 *"#),
+        ]
+    };
+    assert_eq!(
+        steps("jacket is 80 with 25% off, what's the sale price"),
+        changed("subtract")
+    );
+    assert_eq!(
+        steps("áo giá 80 giảm 25% còn bao nhiêu"),
+        changed("subtract")
+    );
+    assert_eq!(steps("increase 80 by 25%"), changed("sum"));
+    assert_eq!(
+        steps("my rent is 80/month and it's going up 25%. whats the new rent"),
+        changed("sum")
+    );
+    assert_eq!(
+        steps("lương 80 tăng 25% thì được bao nhiêu"),
+        changed("sum")
+    );
+    assert_eq!(steps("80 plus a 25% tip"), changed("sum"));
+}
+
+#[test]
+fn a_tip_then_a_split_is_one_sum_in_several_sentences() {
+    assert_eq!(
+        steps("total bill 90 + 20% tip, split between 3 friends. how much each?"),
+        vec![
+            r#"s1 math/percent of="90" percent="20""#,
+            r#"s2 math/sum a="90" b=$s1"#,
+            r#"s3 math/divide a=$s2 b="3" *"#,
+        ]
+    );
+}
+
+#[test]
+fn what_percent_one_amount_is_of_another() {
+    let want = vec![
+        r#"s1 math/multiply a="45" b="100""#,
+        r#"s2 math/divide a=$s1 b="180" *"#,
+    ];
+    assert_eq!(steps("45 is what percent of 180"), want);
+    assert_eq!(steps("what percent of 180 is 45"), want);
+    assert_eq!(steps("45 là bao nhiêu phần trăm của 180"), want);
+}
+
+#[test]
+fn dozens_pairs_prices_and_rates() {
+    assert_eq!(
+        steps("how many eggs in 7 dozen"),
+        vec![r#"s1 math/multiply a="7" b="12" *"#]
+    );
+    assert_eq!(
+        steps("3 dozen donuts at 1.25 each, total?"),
+        vec![
+            r#"s1 math/multiply a="3" b="12""#,
+            r#"s2 math/multiply a=$s1 b="1.25" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("mua 3 chục trứng, mỗi quả 3500 đồng thì hết bao nhiêu tiền"),
+        vec![
+            r#"s1 math/multiply a="3" b="10""#,
+            r#"s2 math/multiply a=$s1 b="3500" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("drove 342 miles on 9 gallons - how many miles per gallon?"),
+        vec![r#"s1 math/divide a="342" b="9" *"#]
+    );
+}
+
+#[test]
+fn units_that_only_decorate_numbers_are_read_past() {
+    assert_eq!(
+        steps("add up 19.99, 5.49 and 12 dollars"),
+        vec![
+            r#"s1 math/sum a="19.99" b="5.49""#,
+            r#"s2 math/sum a=$s1 b="12" *"#,
+        ]
+    );
+}
+
+#[test]
+fn cube_and_nth_roots_use_the_root_tool() {
+    for (q, x, n) in [
+        ("cube root of 343", "343", "3"),
+        ("what is the cube root of 343?", "343", "3"),
+        ("the fourth root of 81", "81", "4"),
+        ("5th root of 32", "32", "5"),
+        ("căn bậc ba của 216", "216", "3"),
+        ("căn bậc 4 của 81", "81", "4"),
+        ("∛27", "27", "3"),
+    ] {
+        assert_eq!(
+            steps(q),
+            vec![format!(r#"s1 math/root n="{n}" x="{x}" *"#)],
+            "{q}"
+        );
+    }
+    // Degree two stays the square root.
+    assert_eq!(
+        steps("căn bậc hai của 196"),
+        vec![r#"s1 math/sqrt x="196" *"#]
+    );
+}
+
+#[test]
+fn lists_in_any_punctuation() {
+    let max = |a: &str, b: &str, c: &str| {
+        vec![
+            format!(r#"s1 math/max a="{a}" b="{b}""#),
+            format!(r#"s2 math/max a=$s1 b="{c}" *"#),
+        ]
+    };
+    assert_eq!(steps("largest: 4.5; -2; 3.75"), max("4.5", "-2", "3.75"));
+    assert_eq!(
+        steps("số lớn nhất trong 17; 23; 9 là số nào"),
+        max("17", "23", "9")
+    );
+    assert_eq!(steps("the largest of 4, 9 & 2"), max("4", "9", "2"));
+    assert_eq!(
+        steps("which is smallest -4, -11, 0 or 2.5")
+            .last()
+            .map(String::as_str),
+        Some(r#"s3 math/min a=$s2 b="2.5" *"#)
+    );
+    assert_eq!(
+        steps("tổng của 1,5; 2,25 và 4"),
+        vec![
+            r#"s1 math/sum a="1.5" b="2.25""#,
+            r#"s2 math/sum a=$s1 b="4" *"#,
+        ]
+    );
+    // A semicolon after a list closed by `and` ends it.
+    assert_eq!(steps("the largest of 4, 9 and 2; 7*8").len(), 3);
+}
+
+#[test]
+fn parts_laid_out_with_numbers_letters_and_dashes() {
+    assert_eq!(
+        steps("1) 45*3 2) 200/8 3) sqrt 81"),
+        vec![
+            r#"s1 math/multiply a="45" b="3" *"#,
+            r#"s2 math/divide a="200" b="8" *"#,
+            r#"s3 math/sqrt x="81" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("a) 15% of 80  b) 12 squared"),
+        vec![
+            r#"s1 math/percent of="80" percent="15" *"#,
+            r#"s2 math/power base="12" exponent="2" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("add 350 and 275 - also what day of the week is 2027-01-01"),
+        vec![
+            r#"s1 math/sum a="350" b="275" *"#,
+            r#"s2 date/weekday date="2027-01-01" *"#,
+        ]
+    );
+    // Parentheses still group.
+    assert_eq!(steps("(2+4)*3").len(), 2);
+}
+
+#[test]
+fn a_later_part_may_ask_about_the_date_an_earlier_part_wrote() {
+    assert_eq!(
+        steps("ngày 2 tháng 9 năm 2027 là thứ mấy, và còn bao nhiêu ngày nữa thì tới ngày đó"),
+        vec![
+            r#"s1 date/weekday date="2027-09-02" *"#,
+            r#"s2 date/days_until date="2027-09-02" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("how old is someone born 1985-07-14, and what day of the week were they born on"),
+        vec![
+            r#"s1 date/age born="1985-07-14" *"#,
+            r#"s2 date/weekday date="1985-07-14" *"#,
+        ]
+    );
+}
+
+#[test]
+fn ages_and_times_said_as_statements() {
+    for q in [
+        "I was born on 12 June 1994, how old am I",
+        "born June 12th, 1994 - how old am I?",
+        "tôi sinh ngày 12/6/1994, năm nay tôi bao nhiêu tuổi",
+        "sinh ngày 12 tháng 6 năm 1994 thì năm nay bao nhiêu tuổi",
+    ] {
+        assert_eq!(steps(q), vec![r#"s1 date/age born="1994-06-12" *"#], "{q}");
+    }
+    for q in [
+        "if it's 3pm in London what time is it in Sydney",
+        "if it's 3pm in London, what time is it in Sydney?",
+        "when it is 3 pm in London what's the time in Sydney",
+    ] {
+        assert_eq!(
+            steps(q),
+            vec![r#"s1 date/convert_time from="London" time="15:00" to="Sydney" *"#],
+            "{q}"
+        );
+    }
+    assert_eq!(
+        steps("what day of the week is july 4 2027"),
+        vec![r#"s1 date/weekday date="2027-07-04" *"#]
+    );
+}
