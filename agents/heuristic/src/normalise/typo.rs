@@ -2,7 +2,7 @@
 //! `u`, `rn`; `ko`, `dc`) is expanded from a short table. A word the planner does not
 //! know is corrected to the one vocabulary word within its edit distance (optimal string
 //! alignment, so a swap of two letters is one edit): none for words of up to three
-//! letters, one up to seven, two beyond. The first letter must match, a capitalised word
+//! letters, one up to seven, two beyond; the closest words only. The first letter must match, a capitalised word
 //! inside a sentence (a place) is left alone, numbers are never touched, and a typo is
 //! corrected only when exactly one word fits — between two numbers, one operation word.
 //! So "tims" between 6 and 7 is `times` (not `time`), and a word that is already a
@@ -226,6 +226,12 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
     }
     found.sort();
     found.dedup();
+    // The closest words only (`multipled` is one edit from `multiplied`, two from
+    // `multiply`).
+    let distance = |w: &str| osa_distance(&fold::fold(word), &fold::fold(w));
+    if let Some(closest) = found.iter().map(|w| distance(w)).min() {
+        found.retain(|w| distance(w) == closest);
+    }
     if found.len() > 1 && between_numbers {
         found.retain(|w| operation(w).is_some());
     }
