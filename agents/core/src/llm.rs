@@ -6,6 +6,7 @@
 //! the heuristic planner plans, the template writes the report.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use chorus_bus::{AgentHeartbeat, Deadline, Message};
@@ -110,8 +111,9 @@ pub struct Limits {
     /// The task deadline (`agents.deadline_ms`), counted from a message's time when its
     /// envelope carries no deadline.
     pub deadline: Duration,
-    /// The bus's `claim_idle_ms`: a handler still busy after it counts as dead and its
-    /// message is delivered again, so a model call ends well before it.
+    /// The bus's `claim_idle_ms`. It does not bound a model call: the runtime keeps a
+    /// long handler's message alive (`keep_alive_loop`), so only the writing hold of a
+    /// report ([`writing_hold`]) is sized from it.
     pub claim_idle: Duration,
 }
 
@@ -123,39 +125,66 @@ impl Limits {
             claim_idle: settings.bus.claim_idle(),
         }
     }
-
-    /// The most one model call may take in a handler: 90% of the claim idle time.
-    pub fn handler_cap(&self) -> Duration {
-        self.claim_idle.mul_f64(0.9)
-    }
 }
 
-/// How long a model plan may take: the model's own timeout, at most
-/// 1/[`PLAN_SHARE`] of the task's remaining time, and within the handler cap.
+/// How long a model plan may take: the model's own `timeout_ms`, and at most
+/// 1/[`PLAN_SHARE`] of the task's remaining time (the steps and the report need the
+/// rest). The first time the deadline cuts a plan below `timeout_ms`, one `warn` line
+/// says so and what to raise.
 pub fn plan_budget(
     settings: &LlmSettings,
     remaining: Option<Duration>,
-    limits: &Limits,
+    _limits: &Limits,
 ) -> Duration {
-    let own = settings.timeout().min(limits.handler_cap());
-    remaining.map_or(own, |r| own.min(r / PLAN_SHARE))
+    let own = settings.timeout();
+    let Some(share) = remaining.map(|r| r / PLAN_SHARE) else {
+        return own;
+    };
+    if share < own {
+        warn_cut_once(&PLAN_CUT, "plan", own, share);
+    }
+    own.min(share)
 }
 
-/// How long a model report may take: the model's own timeout, the task's remaining
-/// time less [`REPORT_RESERVE`], and within the handler cap.
+/// How long a model report may take: the model's own `timeout_ms`, and the task's
+/// remaining time less [`REPORT_RESERVE`].
 pub fn report_budget(
     settings: &LlmSettings,
     remaining: Option<Duration>,
-    limits: &Limits,
+    _limits: &Limits,
 ) -> Duration {
-    let own = settings.timeout().min(limits.handler_cap());
-    remaining.map_or(own, |r| own.min(r.saturating_sub(REPORT_RESERVE)))
+    let own = settings.timeout();
+    let Some(left) = remaining.map(|r| r.saturating_sub(REPORT_RESERVE)) else {
+        return own;
+    };
+    if left < own {
+        warn_cut_once(&REPORT_CUT, "report", own, left);
+    }
+    own.min(left)
+}
+
+static PLAN_CUT: AtomicBool = AtomicBool::new(false);
+static REPORT_CUT: AtomicBool = AtomicBool::new(false);
+
+/// Says once per process, at `warn`, that the task deadline cut a model call's budget
+/// below `llm.timeout_ms` — so a user who raised `timeout_ms` learns what else to raise.
+fn warn_cut_once(flag: &AtomicBool, call: &str, own: Duration, cut: Duration) {
+    if !flag.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            call,
+            timeout_ms = own.as_millis() as u64,
+            budget_ms = cut.as_millis() as u64,
+            "the task deadline leaves a model {call} less than llm.timeout_ms; raise agents.deadline_ms for a slow model (said once)"
+        );
+    }
 }
 
 /// How long a Synthesizer holds the right to write a report whose model call has
 /// `budget`: the budget and half of what is left of the claim idle time, so the holder
 /// has time to publish, and a message redelivered because the holder died (after the
-/// claim idle time) finds the hold gone.
+/// claim idle time) finds the hold gone. A budget longer than the claim idle time (a
+/// slow local model) is the hold itself: a redelivery before it ends finds the hold
+/// taken and leaves the message pending, to come again.
 pub fn writing_hold(budget: Duration, limits: &Limits) -> Duration {
     budget + limits.claim_idle.saturating_sub(budget) / 2
 }
@@ -210,7 +239,7 @@ mod tests {
     }
 
     #[test]
-    fn a_model_call_gets_its_timeout_its_share_of_the_deadline_and_ends_before_a_claim() {
+    fn a_model_call_gets_its_timeout_and_its_share_of_the_deadline_and_nothing_else() {
         let s = LlmSettings {
             timeout_ms: 2_000,
             ..LlmSettings::new("http://127.0.0.1:1/v1", "m")
@@ -236,17 +265,41 @@ mod tests {
             report_budget(&s, Some(Duration::from_millis(100)), &roomy),
             Duration::ZERO
         );
+        // A slow local model: timeout_ms far above the claim idle time is what it says;
+        // the runtime keeps the handler's message alive meanwhile.
+        let slow = LlmSettings {
+            timeout_ms: 60_000,
+            ..s.clone()
+        };
         let quick_claims = Limits {
-            claim_idle: Duration::from_millis(1_000),
+            claim_idle: Duration::from_millis(5_000),
             ..roomy
         };
         assert_eq!(
-            report_budget(&s, Some(Duration::from_secs(10)), &quick_claims),
-            Duration::from_millis(900)
+            plan_budget(&slow, Some(Duration::from_secs(300)), &quick_claims),
+            Duration::from_secs(60)
         );
         assert_eq!(
-            writing_hold(Duration::from_millis(900), &quick_claims),
+            report_budget(&slow, Some(Duration::from_secs(300)), &quick_claims),
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            report_budget(&s, Some(Duration::from_secs(10)), &quick_claims),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            writing_hold(
+                Duration::from_millis(900),
+                &Limits {
+                    claim_idle: Duration::from_millis(1_000),
+                    ..roomy
+                }
+            ),
             Duration::from_millis(950)
+        );
+        assert_eq!(
+            writing_hold(Duration::from_secs(60), &quick_claims),
+            Duration::from_secs(60)
         );
     }
 

@@ -3,7 +3,8 @@
 //! tens of seconds of prompt processing on a CPU — so a request shows only the tools
 //! its words point at ([`relevant`]), each as one compact line of JSON ([`ToolCard`]):
 //! pool, name, the first sentence of its description, and its arguments as
-//! `name: type` (`?` when optional, the allowed values of an `enum`).
+//! `name: type` (`?` when optional, the allowed values of an `enum`; the optional `now`
+//! and `timezone`, which the pool agent fills from the task's context, left out).
 //!
 //! Choosing is a hint, not a rule: the plan is still checked against every live tool,
 //! and a request whose words point at no tool is shown every tool (compact), so a
@@ -18,6 +19,10 @@ use crate::tools::PoolTool;
 
 /// Most tools shown for one request when its words point at some.
 pub const MAX_SHOWN: usize = 6;
+
+/// Optional arguments a pool agent fills from the task's context when a step leaves
+/// them out: not shown (the model would only copy the context).
+const FILLED_BY_POOL: &[&str] = &["now", "timezone"];
 
 /// Longest description shown, in characters.
 const MAX_DESCRIPTION_CHARS: usize = 160;
@@ -52,6 +57,10 @@ impl ToolCard {
             .map(|props| {
                 props
                     .iter()
+                    .filter(|(name, _)| {
+                        required.contains(&name.as_str())
+                            || !FILLED_BY_POOL.contains(&name.as_str())
+                    })
                     .map(|(name, schema)| {
                         let key = if required.contains(&name.as_str()) {
                             name.clone()
@@ -294,7 +303,8 @@ mod tests {
                 "add_duration",
                 "Add an amount of days, weeks or months to a date (default: today). Example: …",
                 json!({"type":"object","properties":{"amount":{"type":"integer"},
-                    "unit":{"type":"string","enum":["days","weeks"]},"date":{"type":"string"}},
+                    "unit":{"type":"string","enum":["days","weeks"]},"date":{"type":"string"},
+                    "now":{"type":"string"},"timezone":{"type":"string"}},
                     "required":["amount","unit"]}),
             ),
             tool(
