@@ -452,7 +452,7 @@ fn inside_written_date(toks: &[Token], start: usize, i: usize) -> bool {
 fn is_part_marker(t: &Token) -> bool {
     match &t.tok {
         Tok::Num(n) => n.parse::<u8>().is_ok_and(|n| (1..=20).contains(&n)),
-        Tok::Word(w) => w.chars().count() == 1 && w.chars().all(|c| c.is_ascii_lowercase()),
+        Tok::Word(w) => w.chars().count() == 1 && w.chars().all(char::is_alphabetic),
         _ => false,
     }
 }
@@ -525,7 +525,12 @@ fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
         .is_some_and(|w| w == "and" || w == "và")
         || toks.get(i + 1).is_some_and(|t| t.is_sym('&'));
     let after_head = arith::ends_with_list_head(&toks[start..i]);
-    (after_head || is_item(i.checked_sub(1).and_then(|j| toks.get(j))))
+    let at = |k: Option<usize>| k.and_then(|j| toks.get(j));
+    // `3 apples, 4 apples and 5 apples`: a unit word after an item.
+    let before = is_item(at(i.checked_sub(1)))
+        || at(i.checked_sub(1)).is_some_and(|t| t.word().is_some())
+            && at(i.checked_sub(2)).is_some_and(|t| matches!(t.tok, Tok::Num(_)));
+    (after_head || before)
         && is_item(toks.get(i + 1 + usize::from(oxford)))
         && (after_head || arith::has_list_head(&toks[start..i]))
 }

@@ -288,6 +288,8 @@ enum Flag {
     IsoWeek,
     /// "how old", "age", "bao nhiêu tuổi".
     Age,
+    /// The word `now`, which asks no time on its own.
+    NowWord,
 }
 
 const PHRASES: &[(&[&str], &[Flag])] = &[
@@ -339,7 +341,9 @@ const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["today"], &[Flag::Today]),
     (&["tomorrow"], &[Flag::Tomorrow]),
     (&["yesterday"], &[Flag::Yesterday]),
-    (&["now"], &[Flag::Now]),
+    // `now` alone asks no time (`what is it now` after an amount): `what time`, `mấy
+    // giờ` or `bây giờ` does.
+    (&["now"], &[Flag::NowWord]),
     (&["weekday"], &[Flag::Weekday]),
     (&["thứ"], &[Flag::Weekday]),
     (&["date"], &[Flag::AskDate]),

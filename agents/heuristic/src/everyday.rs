@@ -19,7 +19,7 @@
 //! | raise | `up`, `increase`, `raise`, `more`, `tăng` | A + P% of A |
 //! | what percent | `what percent`, `bao nhiêu phần trăm` + `of`/`của` B | A × 100 ÷ B |
 //! | dozens | `N dozen`, `N pairs`, `N chục`, `N cặp/đôi` | N × 12 (2, 10) |
-//! | price | `at P each`, `P each`, `mỗi … P`, `P apiece` | count × P |
+//! | price | `at P each`, `P each`, `mỗi … P`, `P apiece` | count × P (dozens priced by the item, pairs by the pair) |
 //! | rate | `per`, `mỗi` between two unit words | A ÷ B |
 
 use crate::expr::{Expr, MathOp};
@@ -282,7 +282,11 @@ fn items(toks: &[Token], src: &str) -> Option<Vec<Item>> {
             continue;
         }
         if let Some((phrase, cue)) = CUES.iter().find(|(p, _)| words_at(toks, i, p)) {
-            out.push(Item::Cue(*cue));
+            // `mỗi cặp 35000`: a multiple names the unit priced, not a count.
+            let counted = matches!(out.last(), Some(Item::Num(_)));
+            if counted || !matches!(cue, Cue::Times(_)) {
+                out.push(Item::Cue(*cue));
+            }
             i += phrase.len();
             continue;
         }
@@ -388,6 +392,10 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     let shares = count.is_some() && (has(Cue::Split) || has(Cue::Each) || has(Cue::Among));
     // The amount everything else applies to.
     let mut value = match (multiple, price, amounts.as_slice()) {
+        // Pairs are priced by the pair (`4 pairs at 3.50 each`), dozens by the item.
+        (Some(Expr::Op(_, m)), Some(p), []) if m.get(1) == Some(&num("2")) => {
+            Expr::bin(MathOp::Multiply, m[0].clone(), num(p))
+        }
         (Some(m), Some(p), []) => Expr::bin(MathOp::Multiply, m, num(p)),
         (Some(m), None, []) => m,
         (None, Some(p), [n]) => Expr::bin(MathOp::Multiply, num(n), num(p)),

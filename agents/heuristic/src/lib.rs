@@ -275,6 +275,17 @@ impl Planning<'_> {
             }
         }
         let reading = self.understand_lexed(query, &toks);
+        // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`.
+        if reading.misses() > 0 {
+            for (text, value) in recall::continuations(query, self.conversation) {
+                if let Understanding::Plan(mut plan, failed) = self.understand(&text)
+                    && failed.is_empty()
+                {
+                    recall::mark(&mut plan, &value, query);
+                    return self.outcome(Understanding::Plan(plan, failed), &language);
+                }
+            }
+        }
         let may_ask = match &reading {
             Understanding::Plan(_, failed) => !failed.is_empty(),
             Understanding::Missing(Missing::Pool(_), _) | Understanding::Nothing => false,

@@ -53,8 +53,12 @@ const REFERENCES: &[&[&str]] = &[
     &["nó"],
 ];
 
-/// Words before `đó` that make it part of a joiner (`sau đó`, "then"), not a reference.
+/// Words before `đó` that make it part of a joiner (`sau đó`, "then"), not a reference
+/// — unless a duration comes before them: `2 tuần sau đó` is two weeks after that date.
 const NOT_BEFORE_DO: &[&str] = &["sau", "khi", "lúc", "từ"];
+
+/// Units of a duration that make `sau đó` / `trước đó` "after / before that date".
+const DURATION_UNITS: &[&str] = &["ngày", "tuần", "tháng", "năm", "giờ", "phút", "tiếng"];
 
 /// A reference to an earlier answer in the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,10 +82,12 @@ impl Reference {
 pub fn find(toks: &[Token], src: &str) -> Option<Reference> {
     (0..toks.len()).find_map(|i| {
         let words = REFERENCES.iter().find(|r| words_at(toks, i, r))?;
+        let word_at = |j: Option<usize>| j.and_then(|j| toks[j].word());
+        let after_duration = word_at(i.checked_sub(2)).is_some_and(|u| DURATION_UNITS.contains(&u))
+            && matches!(word_at(i.checked_sub(1)), Some("sau" | "trước"));
         if words == &["đó"]
-            && i.checked_sub(1)
-                .and_then(|j| toks[j].word())
-                .is_some_and(|w| NOT_BEFORE_DO.contains(&w))
+            && word_at(i.checked_sub(1)).is_some_and(|w| NOT_BEFORE_DO.contains(&w))
+            && !after_duration
         {
             return None;
         }
@@ -92,6 +98,33 @@ pub fn find(toks: &[Token], src: &str) -> Option<Reference> {
             end,
         })
     })
+}
+
+/// Words that only open a follow-up: `and`, `then`, `what about`, `còn`, `rồi`.
+const FOLLOW_UP_LEADS: &[&str] = &["and", "then", "now", "và", "còn", "rồi", "thế", "vậy"];
+
+/// Readings of `query` as going on from one of the conversation's last numeric answers,
+/// latest first: `then halve it` after 42 is read as `take 42, then halve it`, `còn nhân
+/// 3 thì sao` after 6 as `take 6, then còn nhân 3 thì sao` (the sequence grammar decides
+/// whether it continues). Each with the answer it takes.
+pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, String)> {
+    let toks = crate::lexer::lex(query);
+    let opens_with_lead = toks
+        .first()
+        .and_then(Token::word)
+        .is_some_and(|w| FOLLOW_UP_LEADS.contains(&w));
+    let numbers = conversation
+        .answers
+        .iter()
+        .rev()
+        .filter(|a| a.parse::<f64>().is_ok() && !a.contains(':'))
+        .take(3);
+    numbers
+        .map(|value| {
+            let joiner = if opens_with_lead { ", " } else { ", then " };
+            (format!("take {value}{joiner}{query}"), value.clone())
+        })
+        .collect()
 }
 
 /// Marks, on every step of `plan`, the literal arguments equal to `value` (what the
