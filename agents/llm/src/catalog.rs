@@ -179,7 +179,7 @@ const POINTERS: &[(&str, &[&str])] = &[
 const STOP_WORDS: &[&str] = &[
     "the", "and", "for", "what", "with", "that", "this", "how", "many", "much", "are", "was", "is",
     "of", "to", "a", "an", "me", "my", "by", "it", "be", "or", "do", "does", "you", "your",
-    "please", "tell", "give", "get", "number", "numbers", "result", "value", "exactly", "date",
+    "please", "tell", "give", "get", "number", "numbers", "result", "value", "exactly",
 ];
 
 /// The words and symbols of `text`, lowercase. A `-` or `/` between two digits is
@@ -216,6 +216,15 @@ fn stem(word: &str) -> String {
     word.chars().take(5).collect()
 }
 
+/// Whether a query word is `word`: the same symbol or short word, or a long word with
+/// the same stem (`todays` is `today`, `multiplied` is `multiply`).
+fn matches(word: &str, query_word: &str) -> bool {
+    word == query_word
+        || (word.chars().count() >= 5
+            && query_word.chars().count() >= 5
+            && stem(word) == stem(query_word))
+}
+
 /// How strongly `query_words` point at `tool`: 3 for each pointer word or word of its
 /// name, 1 for each word of its description's first sentence.
 fn score(query_words: &[String], tool: &PoolTool) -> usize {
@@ -232,7 +241,8 @@ fn score(query_words: &[String], tool: &PoolTool) -> usize {
     query_words
         .iter()
         .map(|w| {
-            if pointers.contains(&w.as_str()) || name_words.contains(w) {
+            let named = |word: &&str| matches(word, w);
+            if pointers.iter().any(named) || name_words.iter().any(|n| matches(n, w)) {
                 3
             } else if w.chars().count() >= 4 && description.contains(&stem(w)) {
                 1
@@ -365,6 +375,7 @@ mod tests {
         );
         assert_eq!(names("what day of the week is 2026-12-25"), ["weekday"]);
         assert_eq!(names("3 weeks after 2026-01-01"), ["add_duration"]);
+        assert_eq!(names("8 multiplied by 7"), ["multiply"]);
         // Nothing points anywhere: every tool, so the model may still plan.
         assert_eq!(names("bao nhiêu").len(), all.len());
     }
