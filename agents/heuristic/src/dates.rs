@@ -293,6 +293,10 @@ enum Flag {
 }
 
 const PHRASES: &[(&[&str], &[Flag])] = &[
+    // Before `what day`, which would leave `of the week` to count weeks.
+    (&["what", "day", "of", "the", "week"], &[Flag::Weekday]),
+    (&["which", "day", "of", "the", "week"], &[Flag::Weekday]),
+    (&["what", "day", "of", "week"], &[Flag::Weekday]),
     (&["week", "of", "the", "year"], &[Flag::IsoWeek]),
     (&["week", "of", "year"], &[Flag::IsoWeek]),
     (&["day", "of", "the", "year"], &[Flag::DayOfYear]),
@@ -447,6 +451,14 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 None => return DateParse::InvalidDate(src[t.start..t.end].to_owned()),
             }
             i += 1;
+            continue;
+        }
+        // `July 4`, `4th of July`, `31 tháng 12`: the next such day (no year written).
+        if let Some((month, day, next)) = month_day(toks, i) {
+            if anchor.replace(Anchor::Named { month, day }).is_some() {
+                return DateParse::NotDate;
+            }
+            i = next;
             continue;
         }
         if let Some((date, next)) = written_date(toks, i) {
@@ -631,6 +643,40 @@ fn month_name_date(toks: &[Token], i: usize) -> Option<(Option<String>, usize)> 
         _ => return None,
     };
     Some((iso_date(y, m, d), k + 1))
+}
+
+/// A month and a day with no year at `i` (`July 4`, `4th of July`, `31 tháng 12`): the
+/// month, the day and the index after them. A year after them makes it a full date
+/// ([`written_date`]), not this.
+fn month_day(toks: &[Token], i: usize) -> Option<(i64, i64, usize)> {
+    if written_date(toks, i).is_some() {
+        return None;
+    }
+    let num = |k: usize| match &toks.get(k)?.tok {
+        Tok::Num(n) => n.parse::<u32>().ok(),
+        _ => None,
+    };
+    let month = |k: usize| {
+        let w = toks.get(k)?.word()?;
+        MONTH_NAMES.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
+    };
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let ordinal = |k: usize| usize::from(matches!(word(k), Some("st" | "nd" | "rd" | "th")));
+    let (m, d, next) = if let Some(m) = month(i) {
+        let d = num(i + 1)?;
+        (m, d, i + 2 + ordinal(i + 2))
+    } else if word(i + 1) == Some("tháng") {
+        // `31 tháng 12` (`năm` after it would be a full date).
+        (num(i + 2)?, num(i)?, i + 3)
+    } else {
+        let d = num(i)?;
+        let k = i + 1 + ordinal(i + 1);
+        let k = k + usize::from(word(k) == Some("of"));
+        (month(k)?, d, k + 1)
+    };
+    // The day must exist in some year (29 February included).
+    iso_date(2000, m, d)?;
+    Some((i64::from(m), i64::from(d), next))
 }
 
 /// The Vietnamese written form `25 tháng 12 năm 2026` at `i`: the ISO date (`None` when

@@ -55,6 +55,12 @@ const MATH_LEAD: &[&str] = &[
     "hỏi",
     "now",
     "and",
+    // `what do I get if I multiply 8 by`, `what do you get when you add …`.
+    "do",
+    "get",
+    "if",
+    "when",
+    "we",
     "so",
     "okay",
     "ok",

@@ -330,6 +330,9 @@ impl Planning<'_> {
                 return Some(question::missing_operand(part, language));
             }
         }
+        if let Some(q) = question::missing_date(query, language, |t| better(t)) {
+            return Some(q);
+        }
         let (text, name) = dates::bare_weekday(toks, query)?;
         let q = question::which_weekday(&text, name, language);
         q.options
