@@ -154,6 +154,29 @@ pub fn plan_in(
     .plan(query)
 }
 
+/// Plans `query` as a turn of `conversation` whose earlier requests were `questions`
+/// (oldest first): besides what [`plan_in`] reads, an ellipsis takes the last question
+/// with one part replaced — after "what time is it in Rome", "and in Lima?"; after
+/// "what's 12% of 850", "and 15%?"; after a weekday of 14 March 2027, "and the year
+/// after?" ([`recall::ellipses`]).
+pub fn plan_turn(
+    query: &str,
+    ctx: &TaskContext,
+    tools: &Capabilities,
+    conversation: &Conversation,
+    questions: &[String],
+) -> PlanOutcome {
+    let first = plan_in(query, ctx, tools, conversation);
+    if matches!(first, PlanOutcome::Planned { unplanned: None, .. }) {
+        return first;
+    }
+    recall::ellipses(query, questions)
+        .into_iter()
+        .map(|text| plan_in(&text, ctx, tools, conversation))
+        .find(|o| matches!(o, PlanOutcome::Planned { unplanned: None, .. }))
+        .unwrap_or(first)
+}
+
 /// One planning call's inputs.
 struct Planning<'a> {
     ctx: &'a TaskContext,

@@ -127,6 +127,159 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
         .collect()
 }
 
+/// Words that only open or close an ellipsis: `and in Lima?`, `what about 15%?`, `còn
+/// ở Paris thì sao?`, `and if it's 6 people?`.
+const ELLIPSIS_DRESSING: &[&str] = &[
+    "and", "what", "how", "about", "if", "it's", "it", "is", "was", "for", "còn", "và", "thì",
+    "sao", "nữa", "vậy", "nếu", "là", "then", "instead", "someone", "somebody", "người",
+];
+
+/// Readings of `query` as the conversation's last request with one part replaced
+/// (latest request first): a place (`and in Lima?`), a number of the same kind (`and
+/// 15%?`, `and if it's 6 people?`), a date (`and someone born 2000-12-25?`), or the
+/// year after or before the date asked about (`and the year after?`, `còn năm sau thì
+/// sao?`). Each is the earlier request's text with that part replaced, to plan anew.
+pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
+    let follow = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&follow);
+    let core: Vec<&Token> = toks
+        .iter()
+        .filter(|t| {
+            !matches!(t.tok, crate::lexer::Tok::Sym('?' | '!' | ',' | '.'))
+                && !t.word().is_some_and(|w| ELLIPSIS_DRESSING.contains(&w))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for previous in questions.iter().rev().take(3) {
+        let previous = crate::normalise::normalise(previous, None).text;
+        if let Some(text) = replace_part(&previous, &core, &follow) {
+            out.push(text);
+        }
+    }
+    out
+}
+
+/// `previous` with the part `core` (the follow-up's own tokens, from `follow`) names
+/// replaced, when exactly one kind of part fits.
+fn replace_part(previous: &str, core: &[&Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let ptoks = crate::lexer::lex(previous);
+    let text = |t: &Token| &follow[t.start..t.end];
+    let words: Vec<&str> = core.iter().filter_map(|t| t.word()).collect();
+    // The year after / before the date asked about.
+    let shift = match words.as_slice() {
+        ["the", "year", "after"]
+        | ["year", "after"]
+        | ["next", "year"]
+        | ["the", "next", "year"]
+        | ["the", "following", "year"]
+        | ["a", "year", "later"]
+        | ["năm", "sau"] => Some(1),
+        ["the", "year", "before"]
+        | ["year", "before"]
+        | ["the", "previous", "year"]
+        | ["a", "year", "earlier"]
+        | ["năm", "trước"] => Some(-1),
+        _ => None,
+    };
+    let date_at = |t: &Token| match &t.tok {
+        Tok::Date(Some(d)) => Some(d.clone()),
+        _ => None,
+    };
+    if let Some(years) = shift {
+        let (span, iso) = (0..ptoks.len()).find_map(|i| match date_at(&ptoks[i]) {
+            Some(d) => Some(((ptoks[i].start, ptoks[i].end), d)),
+            None => {
+                let (d, next) = crate::dates::written_date(&ptoks, i)?;
+                Some(((ptoks[i].start, ptoks[next - 1].end), d?))
+            }
+        })?;
+        let y: i32 = iso.get(..4)?.parse().ok()?;
+        let (m, d): (u32, u32) = (iso.get(5..7)?.parse().ok()?, iso.get(8..10)?.parse().ok()?);
+        let moved = crate::lexer::iso_date(y + years, m, d)
+            .or_else(|| crate::lexer::iso_date(y + years, m, d - 1))?;
+        return Some(format!(
+            "{}{moved}{}",
+            &previous[..span.0],
+            &previous[span.1..]
+        ));
+    }
+    // A date in place of the date.
+    if let [t] = core
+        .iter()
+        .filter(|t| matches!(t.tok, Tok::Date(_)))
+        .copied()
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        let at = ptoks.iter().find(|p| matches!(p.tok, Tok::Date(_)))?;
+        return Some(format!(
+            "{}{}{}",
+            &previous[..at.start],
+            text(t),
+            &previous[at.end..]
+        ));
+    }
+    // A number in place of the number of the same kind (`15%`, `6 people`).
+    let nums: Vec<usize> = (0..core.len())
+        .filter(|&i| matches!(core[i].tok, Tok::Num(_)))
+        .collect();
+    if let [i] = nums.as_slice() {
+        let kind = core.get(i + 1).map(|t| text(t).to_lowercase());
+        let pnums: Vec<usize> = (0..ptoks.len())
+            .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
+            .collect();
+        let same = |k: &&usize| {
+            let next = ptoks
+                .get(**k + 1)
+                .map(|t| previous[t.start..t.end].to_lowercase());
+            next == kind
+        };
+        let at = match (
+            kind.is_some(),
+            pnums.iter().filter(same).collect::<Vec<_>>().as_slice(),
+        ) {
+            (true, [k]) => **k,
+            (false, _) if pnums.len() == 1 => pnums[0],
+            _ => return None,
+        };
+        let p = &ptoks[at];
+        return Some(format!(
+            "{}{}{}",
+            &previous[..p.start],
+            text(core[*i]),
+            &previous[p.end..]
+        ));
+    }
+    // A place in place of the place asked about.
+    let place_words = !core.is_empty()
+        && core.len() <= 5
+        && core
+            .iter()
+            .all(|t| matches!(t.tok, Tok::Word(_) | Tok::Sym('-' | '\'' | '.')));
+    if place_words {
+        let asked = match crate::places::parse(&ptoks, previous)? {
+            crate::dates::DateQuery::TimeIn { place } => place,
+            crate::dates::DateQuery::ConvertTime { to, .. } => to,
+            _ => return None,
+        };
+        let lead = core
+            .first()
+            .and_then(|t| t.word())
+            .is_some_and(|w| matches!(w, "in" | "at" | "ở" | "tại"));
+        let place = &core[usize::from(lead)..];
+        let (first, last) = (place.first()?, place.last()?);
+        let new = &follow[first.start..last.end];
+        let at = previous.rfind(asked.as_str())?;
+        return Some(format!(
+            "{}{new}{}",
+            &previous[..at],
+            &previous[at + asked.len()..]
+        ));
+    }
+    None
+}
+
 /// Marks, on every step of `plan`, the literal arguments equal to `value` (what the
 /// reference was replaced by), unless the user also wrote that value themselves (then
 /// which one came from the conversation cannot be told, and none is marked).
