@@ -306,6 +306,26 @@ fn asks_outside(word: &str) -> bool {
     crate::scope::outside_tools(word, "en").is_some_and(|kind| kind != "unit conversion")
 }
 
+/// What the answer to the everyday problem `part` is, to follow its number in a report:
+/// `" each"` (`" mỗi người"`) for a share, `"%"` for a percentage asked (`45 is what
+/// percent of 180`), `""` otherwise.
+pub fn answer_unit(part: &str, language: &str) -> &'static str {
+    let toks = crate::lexer::lex(part);
+    let Some(items) = items(&toks, part) else {
+        return "";
+    };
+    let has = |c: Cue| items.contains(&Item::Cue(c));
+    let vi = crate::wording::is_vi(language);
+    if has(Cue::WhatPercent) {
+        "%"
+    } else if parse(&toks, part).is_some() && (has(Cue::Split) || has(Cue::Each) || has(Cue::Among))
+    {
+        if vi { " mỗi người" } else { " each" }
+    } else {
+        ""
+    }
+}
+
 /// Reads `toks` (lexed from `src`) as an everyday problem, when exactly one form fits.
 pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     let items = items(toks, src)?;
@@ -572,6 +592,18 @@ mod tests {
         assert_eq!(text("3 apples plus 4 pears").as_deref(), Some("3 plus 4"));
         assert_eq!(text("2 plus 4"), None);
         assert_eq!(text("3 days plus 4"), None);
+    }
+
+    #[test]
+    fn a_share_and_a_percentage_say_what_the_number_is() {
+        assert_eq!(answer_unit("375 split 5 ways", "en"), " each");
+        assert_eq!(answer_unit("chia đều 375 cho 5 người", "vi"), " mỗi người");
+        assert_eq!(answer_unit("45 is what percent of 180", "en"), "%");
+        assert_eq!(
+            answer_unit("342 miles on 9 gallons, miles per gallon", "en"),
+            ""
+        );
+        assert_eq!(answer_unit("10 / 4", "en"), "");
     }
 
     #[test]

@@ -258,7 +258,12 @@ pub fn answer(
         (None, false) => "Today".to_owned(),
     };
     if is_math_formula(step) {
-        return format!("{} = {v}", formula(step, by_id, language));
+        // What the number is, when the part says: `375 ÷ 5 = 75 each`, `… = 25%`.
+        let unit = match (step.output, step.tool.as_str()) {
+            (true, "divide") => crate::everyday::answer_unit(&step.part, language),
+            _ => "",
+        };
+        return format!("{} = {v}{unit}", formula(step, by_id, language));
     }
     match (date_tool(step), vi) {
         ("today", false) => format!("Today is {}.", result_date()),
