@@ -140,6 +140,7 @@ const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["new", "year's", "day"], 1, 1),
     (&["new", "years", "day"], 1, 1),
     (&["new", "year's"], 1, 1),
+    (&["new", "years"], 1, 1),
     (&["new", "year"], 1, 1),
     (&["halloween"], 10, 31),
     (&["valentine's", "day"], 2, 14),
@@ -343,6 +344,8 @@ const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["thứ", "gì"], &[Flag::Weekday]),
     (&["cách", "đây"], &[Flag::Ago]),
     (&["today"], &[Flag::Today]),
+    (&["todays"], &[Flag::Today]),
+    (&["today's"], &[Flag::Today]),
     (&["tomorrow"], &[Flag::Tomorrow]),
     (&["yesterday"], &[Flag::Yesterday]),
     // `now` alone asks no time (`what is it now` after an amount): `what time`, `mấy
@@ -392,7 +395,7 @@ const HARMLESS: &[&str] = &[
     "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp", "someone",
     "somebody", "person", "born", "i", "am", "if", "was", "were", "turn", "turns", "người", "sinh",
     "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm", "này", "they", "he", "she", "you", "we",
-    "my", "his", "her", "their",
+    "whats", "what's", "my", "his", "her", "their",
 ];
 
 fn unit(word: &str) -> Option<&'static str> {
@@ -532,6 +535,11 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         .iter()
         .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")));
     if born && dates.is_empty() {
+        return DateParse::NotDate;
+    }
+    // A birth date asks an age or a weekday, never the days until it.
+    let birth_question = has(Flag::Age) || has(Flag::Weekday) || has(Flag::AskDay);
+    if born && !birth_question {
         return DateParse::NotDate;
     }
     // `tuần này là tuần thứ mấy` names weeks; `how many years old` years.

@@ -108,6 +108,19 @@ fn a_later_part_about_an_earlier_date_never_uses_today() {
 }
 
 #[test]
+fn a_birth_date_is_never_counted_down_to() {
+    for q in [
+        "còn sinh ngày 25/7/2003?",
+        "and someone born 2003-07-25?",
+        "born 25 July 2003",
+    ] {
+        never(q, "a birth date asks an age or a weekday", |s| {
+            matches!(s.tool.as_str(), "days_until" | "difference")
+        });
+    }
+}
+
+#[test]
 fn what_percent_is_never_a_percentage_of_the_amount() {
     for q in [
         "45 is what percent of 180",
