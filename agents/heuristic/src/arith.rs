@@ -270,6 +270,8 @@ const VERB_WORDS: &[(&[&str], MathOp)] = &[
     (&["divide"], MathOp::Divide),
     (&["quotient", "of"], MathOp::Divide),
     (&["thương", "của"], MathOp::Divide),
+    // `chia 10 cho 2`, `chia 1000000 cho` (asked).
+    (&["chia"], MathOp::Divide),
     (&["cộng", "thêm"], MathOp::Sum),
     (&["cộng"], MathOp::Sum),
     (&["nhân"], MathOp::Multiply),

@@ -238,3 +238,11 @@ fn ages_and_times_said_as_statements() {
         vec![r#"s1 date/weekday date="2027-07-04" *"#]
     );
 }
+
+#[test]
+fn a_vietnamese_division_verb_takes_its_operands_in_order() {
+    assert_eq!(
+        steps("chia 1000000 cho 4"),
+        vec![r#"s1 math/divide a="1000000" b="4" *"#]
+    );
+}
