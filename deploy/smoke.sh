@@ -88,7 +88,7 @@ export CHORUS_HTTP_PORT=${CHORUS_HTTP_PORT:-$(free_port 18080)}
 export CHORUS_REDIS_PORT=${CHORUS_REDIS_PORT:-$(free_port 16379)}
 export CHORUS_PROMETHEUS_PORT=${CHORUS_PROMETHEUS_PORT:-$(free_port 19090)}
 export CHORUS_CLAIM_IDLE_MS=${CHORUS_CLAIM_IDLE_MS:-3000}
-export CHORUS_LOG=${CHORUS_LOG:-info}
+export CHORUS_LOG=${CHORUS_LOG:-info,rmcp=warn}
 
 # `chorus probe` runs the health checks; an older binary without it gets stand-in checks
 # (the process runs) and this script checks the HTTP endpoints itself.
