@@ -362,8 +362,12 @@ impl Planner {
         let msg = &delivery.message;
         let task = &msg.task_id;
         // A redelivery whose plan is stored carries on with that plan: no second model
-        // call, and what already went out is refused by its once-key.
+        // call, and what already went out is refused by its once-key. One whose report
+        // is out (its state retired) does nothing: planning again would bring state back.
         if delivery.deliveries > 1 {
+            if self.ctx.state.is_reported(task).await? {
+                return Ok(());
+            }
             if let Some(stored) = self.ctx.state.plan(task).await? {
                 self.publish(msg, stored, false).await?;
                 return Ok(());
