@@ -236,8 +236,9 @@ enum Item {
     Cue(Cue),
 }
 
-/// Reads the tokens of a part as cues and numbers, decorating words dropped.
-fn items(toks: &[Token], src: &str) -> Option<Vec<Item>> {
+/// Reads the tokens of a part as cues and numbers, decorating words dropped; the
+/// decorating words are kept aside (`decor`) for a last look once a reading is found.
+fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<Vec<Item>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -291,9 +292,10 @@ fn items(toks: &[Token], src: &str) -> Option<Vec<Item>> {
             continue;
         }
         let w = t.word().unwrap_or_default();
-        if FOREIGN.contains(&w) || asks_outside(&src[t.start..t.end]) {
+        if FOREIGN.contains(&w) {
             return None;
         }
+        decor.push(&src[t.start..t.end]);
         i += 1;
     }
     Some(out)
@@ -311,7 +313,7 @@ fn asks_outside(word: &str) -> bool {
 /// percent of 180`), `""` otherwise.
 pub fn answer_unit(part: &str, language: &str) -> &'static str {
     let toks = crate::lexer::lex(part);
-    let Some(items) = items(&toks, part) else {
+    let Some(items) = items(&toks, part, &mut Vec::new()) else {
         return "";
     };
     let has = |c: Cue| items.contains(&Item::Cue(c));
@@ -328,7 +330,8 @@ pub fn answer_unit(part: &str, language: &str) -> &'static str {
 
 /// Reads `toks` (lexed from `src`) as an everyday problem, when exactly one form fits.
 pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
-    let items = items(toks, src)?;
+    let mut decor = Vec::new();
+    let items = items(toks, src, &mut decor)?;
     let has = |c: Cue| items.contains(&Item::Cue(c));
     let nums: Vec<(usize, &str)> = items
         .iter()
@@ -367,6 +370,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         let only = items.iter().all(|i| {
             matches!(i, Item::Num(_)) || matches!(i, Item::Cue(Cue::WhatPercent | Cue::Of))
         });
+        let only = only && !decor.iter().any(|w| asks_outside(w));
         return only.then(|| {
             Expr::bin(
                 MathOp::Divide,
@@ -422,7 +426,8 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         (None, None, [a]) => num(a),
         // `342 miles on 9 gallons, miles per gallon`.
         (None, None, [a, b]) if has(Cue::Per) && pcts.is_empty() && count.is_none() => {
-            return Some(Expr::bin(MathOp::Divide, num(a), num(b)));
+            let outside = decor.iter().any(|w| asks_outside(w));
+            return (!outside).then(|| Expr::bin(MathOp::Divide, num(a), num(b)));
         }
         _ => return None,
     };
@@ -451,7 +456,9 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         None if has(Cue::Split) => return None,
         None => {}
     }
-    cued.then_some(value)
+    // A decorating word that asks something outside the tools (the weather, a price):
+    // no reading. Looked at last, as it costs more than the reading.
+    (cued && !decor.iter().any(|w| asks_outside(w))).then_some(value)
 }
 
 /// `toks` without the words that only name the unit of the number before them (`12
@@ -463,14 +470,15 @@ pub fn undecorated(toks: &[Token]) -> Option<Vec<Token>> {
     let mut dropped = false;
     for t in toks {
         let after_number = out.last().is_some_and(|p| matches!(p.tok, Tok::Num(_)));
-        let decor = t.word().is_some_and(|w| {
-            w.chars().all(char::is_alphabetic)
-                && !FOREIGN.contains(&w)
-                && !KEEP.contains(&w)
-                && !CUES.iter().any(|(p, _)| p[0] == w)
-                && !crate::numbers::starts_number(w)
-                && !asks_outside(w)
-        });
+        let decor = after_number
+            && t.word().is_some_and(|w| {
+                w.chars().all(char::is_alphabetic)
+                    && !FOREIGN.contains(&w)
+                    && !KEEP.contains(&w)
+                    && !CUES.iter().any(|(p, _)| p[0] == w)
+                    && !crate::numbers::starts_number(w)
+                    && !asks_outside(w)
+            });
         if after_number && decor {
             dropped = true;
         } else {
