@@ -45,7 +45,12 @@ fn ask_local_exits_non_zero_for_an_unplannable_request_and_says_what_it_can_do()
     let out = ask_local(&["write me a poem about the sea"]);
     let stdout = text(&out.stdout);
     assert!(!out.status.success(), "{stdout}");
-    assert!(stdout.contains("sum"), "{stdout}");
+    // What Chorus can do, in plain words: no tool identifier in text for a person.
+    assert!(stdout.contains("adding, subtracting"), "{stdout}");
+    assert!(stdout.contains("the weekday of a date"), "{stdout}");
+    for id in ["add_duration", "convert_time", "sum,", "days_until"] {
+        assert!(!stdout.contains(id), "{id} in {stdout}");
+    }
 }
 
 #[test]
