@@ -33,6 +33,15 @@ pub struct Turn {
     pub report: FinalReport,
 }
 
+/// What a follow-up may refer to ([`TaskState::recall`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recall {
+    /// The answers of the latest turns that have any, oldest first.
+    pub answers: Vec<String>,
+    /// The requests of the latest turns, oldest first.
+    pub questions: Vec<String>,
+}
+
 /// The values a report answered with: its output steps that succeeded, in plan order.
 pub fn answers_of(report: &FinalReport) -> Vec<String> {
     report
@@ -89,7 +98,24 @@ impl TaskState {
     /// [`RECALLED_TURNS`] such turns, so a follow-up can refer to the last number even
     /// when the turn after it answered with a weekday.
     pub async fn last_answers(&self, session: &str) -> Result<Vec<String>, BusError> {
+        Ok(self.recall(session).await?.answers)
+    }
+
+    /// What a follow-up in `session` may refer to, from one read of its turns: the
+    /// answers of its latest turns that have any (as [`TaskState::last_answers`]) and
+    /// the requests of its last [`RECALLED_TURNS`] turns, oldest first (an ellipsis —
+    /// "and in Lima?" — is the last request with one part replaced).
+    pub async fn recall(&self, session: &str) -> Result<Recall, BusError> {
         let turns = self.turns(session).await?;
+        let questions: Vec<String> = turns
+            .iter()
+            .rev()
+            .take(RECALLED_TURNS)
+            .map(|t| t.query.clone())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         let mut recent: Vec<Vec<String>> = turns
             .into_iter()
             .rev()
@@ -98,7 +124,10 @@ impl TaskState {
             .map(|t| t.answers)
             .collect();
         recent.reverse();
-        Ok(recent.into_iter().flatten().collect())
+        Ok(Recall {
+            answers: recent.into_iter().flatten().collect(),
+            questions,
+        })
     }
 
     /// Records the report as its session's turn when the task belongs to one (the

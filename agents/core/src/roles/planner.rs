@@ -207,15 +207,22 @@ impl Planner {
         live
     }
 
-    /// The conversation `request` belongs to: the session's last answers, read only
-    /// when it names a session.
-    async fn conversation(&self, request: &TaskRequest) -> Result<Conversation, HandleError> {
+    /// The conversation `request` belongs to: the session's last answers, and its last
+    /// requests (for an ellipsis), read only when it names a session.
+    async fn conversation(
+        &self,
+        request: &TaskRequest,
+    ) -> Result<(Conversation, Vec<String>), HandleError> {
         match request.context.session_id.as_deref() {
-            Some(session) => Ok(Conversation {
-                session: true,
-                answers: self.ctx.state.last_answers(session).await?,
-            }),
-            None => Ok(Conversation::none()),
+            Some(session) => {
+                let recall = self.ctx.state.recall(session).await?;
+                let conversation = Conversation {
+                    session: true,
+                    answers: recall.answers,
+                };
+                Ok((conversation, recall.questions))
+            }
+            None => Ok((Conversation::none(), Vec::new())),
         }
     }
 
@@ -223,9 +230,15 @@ impl Planner {
     /// planner alone without a model; with one, [`plan_with_fallback`] bounded by the
     /// task's deadline), or a question.
     async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<Decision, HandleError> {
-        let conversation = self.conversation(request).await?;
+        let (conversation, questions) = self.conversation(request).await?;
         let heuristic = |caps: &Capabilities| {
-            chorus_heuristic::plan_in(&request.query, &request.context, caps, &conversation)
+            chorus_heuristic::plan_turn(
+                &request.query,
+                &request.context,
+                caps,
+                &conversation,
+                &questions,
+            )
         };
         let mut live = self.live().await?;
         let mut outcome = heuristic(&live.capabilities);
