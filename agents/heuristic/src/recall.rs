@@ -225,6 +225,17 @@ fn replace_part(previous: &str, core: &[&Token], follow: &str) -> Option<String>
         .filter(|&i| matches!(core[i].tok, Tok::Num(_)))
         .collect();
     if let [i] = nums.as_slice() {
+        // Only a number (and the word saying what it counts): a follow-up with words of
+        // its own ("nhân thêm 3 nữa", "then 3 more") says what to do with it, and is no
+        // ellipsis — replacing the number would answer another question.
+        let own_words = core
+            .iter()
+            .enumerate()
+            .filter(|(j, t)| *j != *i && *j != i + 1 && t.word().is_some())
+            .count();
+        if own_words > 0 {
+            return None;
+        }
         let kind = core.get(i + 1).map(|t| text(t).to_lowercase());
         let pnums: Vec<usize> = (0..ptoks.len())
             .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
@@ -313,6 +324,18 @@ mod tests {
 
     fn reference(src: &str) -> Option<String> {
         find(&lex(src), src).map(|r| r.text)
+    }
+
+    #[test]
+    fn a_follow_up_with_its_own_operation_is_no_ellipsis() {
+        let before = ["rồi chia kết quả cho 4".to_owned()];
+        assert!(ellipses("nhân thêm 3 nữa", &before).is_empty());
+        assert!(ellipses("then 3 more", &["divide it by 4".to_owned()]).is_empty());
+        // A number alone (with what it counts) still replaces its kind.
+        assert_eq!(
+            ellipses("and 6 people?", &["split 240 between 4 people".to_owned()]),
+            ["split 240 between 6 people"]
+        );
     }
 
     #[test]

@@ -236,9 +236,25 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
         found.retain(|w| operation(w).is_some());
     }
     match found.as_slice() {
+        // An operation word only when no other operation is as near the typo, whatever
+        // its first letter ("ower" is one edit from "over" and from "power"): a typo
+        // never turns one operation into another.
+        [only] if operation(only).is_some() && operations_near(word, d) > 1 => None,
         [only] => Some(only.clone()),
         _ => None,
     }
+}
+
+/// How many different operations have a word within `d` edits of `word`.
+fn operations_near(word: &str, d: usize) -> usize {
+    let mut ops: Vec<&str> = OPERATION_WORDS
+        .iter()
+        .filter(|(w, _)| osa_distance(word, w) <= d)
+        .map(|(_, op)| *op)
+        .collect();
+    ops.sort_unstable();
+    ops.dedup();
+    ops.len()
 }
 
 #[cfg(test)]
