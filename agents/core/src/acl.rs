@@ -54,6 +54,7 @@ const ROLE_COMMANDS: &[&str] = &[
     "discard",
     "get",
     "mget",
+    "exists",
     "set",
     "del",
     "hset",
