@@ -348,7 +348,7 @@ async fn the_model_is_shown_the_third_party_tools_and_plans_with_them() {
     assert_eq!(r.written_by, "llm", "{}", r.text);
     assert_eq!(r.text.trim(), answer);
 
-    // The model was shown the time pool's tools, each with its name and input schema.
+    // The model was shown the time pool's tools, each with its name and arguments.
     let bodies = model.bodies();
     let (_, request) = bodies
         .iter()
@@ -359,19 +359,16 @@ async fn the_model_is_shown_the_third_party_tools_and_plans_with_them() {
         .iter()
         .find(|t| t["pool"] == "time" && t["tool"] == "convert_time")
         .unwrap_or_else(|| panic!("convert_time not shown: {shown:?}"));
+    // As a compact card (docs/llm.md): each required argument by name with its type.
     assert_eq!(
-        convert["input_schema"]["required"],
-        json!(["source_timezone", "time", "target_timezone"])
-    );
-    assert_eq!(
-        convert["input_schema"]["properties"]["time"]["type"],
-        "string"
+        convert["arguments"],
+        json!({"source_timezone": "string", "target_timezone": "string", "time": "string"})
     );
     let current = shown
         .iter()
         .find(|t| t["pool"] == "time" && t["tool"] == "get_current_time")
         .unwrap_or_else(|| panic!("get_current_time not shown: {shown:?}"));
-    assert_eq!(current["input_schema"]["required"], json!(["timezone"]));
+    assert_eq!(current["arguments"], json!({"timezone": "string"}));
 }
 
 /// The tools listed in a plan request's `<tools>` block.
