@@ -167,13 +167,27 @@ pub fn plan_turn(
     questions: &[String],
 ) -> PlanOutcome {
     let first = plan_in(query, ctx, tools, conversation);
-    if matches!(first, PlanOutcome::Planned { unplanned: None, .. }) {
+    if matches!(
+        first,
+        PlanOutcome::Planned {
+            unplanned: None,
+            ..
+        }
+    ) {
         return first;
     }
     recall::ellipses(query, questions)
         .into_iter()
         .map(|text| plan_in(&text, ctx, tools, conversation))
-        .find(|o| matches!(o, PlanOutcome::Planned { unplanned: None, .. }))
+        .find(|o| {
+            matches!(
+                o,
+                PlanOutcome::Planned {
+                    unplanned: None,
+                    ..
+                }
+            )
+        })
         .unwrap_or(first)
 }
 
