@@ -49,7 +49,7 @@ def text_of(result) -> str:
     return "\n".join(getattr(block, "text", "") for block in result.content)
 
 
-MATH_TOOLS = {"sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent", "min", "max"}
+MATH_TOOLS = {"sum", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "abs", "round", "percent", "min", "max", "root"}
 DATE_TOOLS = {
     "today",
     "now",
@@ -86,6 +86,9 @@ async def check_math(session: ClientSession, transport: str) -> None:
     result = await session.call_tool("divide", {"a": 1, "b": 0})
     check(field(result, "is_error", "isError") is True, f"math/{transport}: divide(1,0) isError", result)
     check("division by zero" in text_of(result), f"math/{transport}: divide(1,0) says why", text_of(result))
+
+    result = await session.call_tool("root", {"x": 343, "n": 3})
+    check(text_of(result) == "7", f"math/{transport}: root(343, 3) text is 7", text_of(result))
 
     result = await session.call_tool("sum", {"a": "x"})
     check(field(result, "is_error", "isError") is True, f"math/{transport}: bad arguments are a tool error", result)
