@@ -235,7 +235,7 @@ say "PUBLISH ingress: report ok"
 
 # 1b. A question and its answer from redis-cli: the task asks, waits, and the answer by
 # XADD completes it.
-asked() { rcli --raw XRANGE clarification_needed - + | grep -q '"task_id":"smoke-ask"'; }
+asked() { local entries; entries=$(rcli --raw XRANGE clarification_needed - +) && grep -q '"task_id":"smoke-ask"' <<<"$entries"; }
 rcli XADD task_available '*' data '{"query":"divide 10 by","task_id":"smoke-ask"}' >/dev/null
 wait_for 30 "the question of smoke-ask" asked
 rcli XADD clarification_answer '*' data '{"task_id":"smoke-ask","answer":"4"}' >/dev/null
@@ -383,8 +383,12 @@ say "Prometheus: $up targets up (every service, 3 math replicas), chorus_ series
 
 # 7. The web view: the page and its script come from the Chief, without a token.
 if [ "$http_ok" = 1 ]; then
-  curl -sf -m 5 "$http/ui" | grep -qi '<html' || fail "GET /ui: no page"
-  curl -sf -m 5 "$http/metrics" | grep -q '^chorus_' || fail "GET /metrics on the Chief: no chorus_ series"
+  # Read whole before matching: `curl | grep -q` with pipefail fails when grep stops
+  # reading early and curl gets SIGPIPE on the rest of a long body.
+  page=$(curl -sf -m 5 "$http/ui") || fail "GET /ui: no answer"
+  grep -qi '<html' <<<"$page" || fail "GET /ui: no page"
+  scraped=$(curl -sf -m 5 "$http/metrics") || fail "GET /metrics on the Chief: no answer"
+  grep -q '^chorus_' <<<"$scraped" || fail "GET /metrics on the Chief: no chorus_ series"
   say "web view: /ui served by the Chief; /metrics on the Chief's port"
 fi
 
