@@ -66,9 +66,6 @@ fn report_key(task: &str) -> String {
     format!("chorus:task:{task}:report")
 }
 
-/// How many questions a task may ask when no setting says (`agents.max_questions`).
-const DEFAULT_MAX_QUESTIONS: u32 = 3;
-
 /// What [`TaskState::finish`] keeps, sets and deletes for a task whose report (`json`)
 /// is out. Keys of every attempt the report counts and of every step it names are
 /// deleted (a step's attempt keys exist only for attempts it ran in; deleting an absent
@@ -209,7 +206,7 @@ impl TaskState {
             ttl,
             session_ttl: crate::session::DEFAULT_SESSION_TTL,
             finished_ttl: defaults.finished_ttl(),
-            max_questions: DEFAULT_MAX_QUESTIONS,
+            max_questions: crate::settings::AgentSettings::default().max_questions,
         }
     }
 

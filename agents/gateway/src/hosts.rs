@@ -18,11 +18,9 @@ use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use chorus_agents::settings::HttpSettings;
+use chorus_mcp_common::http::default_allowed_hosts;
 
 use crate::auth::refusal;
-
-/// The host names always accepted.
-const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
 /// A host name and, when given, its port.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,10 +71,10 @@ impl AllowedHosts {
             }
             parsed
         });
-        let loopback = LOOPBACK.iter().map(|h| HostPort {
-            host: (*h).to_owned(),
-            port: None,
-        });
+        // Always accepted: the loopback names the MCP servers accept by default too.
+        let loopback = default_allowed_hosts()
+            .into_iter()
+            .map(|host| HostPort { host, port: None });
         AllowedHosts(Some(loopback.chain(extra).collect()))
     }
 
