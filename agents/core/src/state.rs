@@ -77,7 +77,6 @@ fn retirement(
     max_questions: u32,
     ttl: Duration,
 ) -> Retirement {
-    let attempts = 1..=report.iterations.max(1);
     let mut delete = vec![
         plan_key(task),
         request_key(task),
@@ -86,7 +85,7 @@ fn retirement(
         format!("{}:published", once::accepted(task)),
         format!("{}:published", once::reported(task)),
     ];
-    for n in attempts.clone() {
+    for n in 1..=report.iterations.max(1) {
         delete.push(results_key(task, n));
         delete.push(once::verdict(task, n));
         delete.push(once::renavigate(task, n));
