@@ -409,6 +409,7 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
     let signed = math.first().is_some_and(|t| t.is_sym('-') || t.is_sym('+'));
     let parsed = match arith::parse(math) {
         None => arith::parse_continuation(math)
+            .or_else(|| crate::tolerant::list(trimmed))
             .or_else(|| crate::everyday::parse(trimmed, src))
             .or_else(|| arith::parse(&crate::everyday::undecorated(math)?)),
         Some(Expr::Num(n)) if !signed => arith::parse_continuation(math).or(Some(Expr::Num(n))),
@@ -464,10 +465,48 @@ const AFTER_DASH: &[&str] = &[
     "which", "when", "is", "can", "could", "tell", "please",
 ];
 
+/// Where a request laid out as a numbered list with dots (`1. 23 + 58  2. 100 chia 8`)
+/// has its markers: the index of each marker's number, for a run 1, 2, 3… of at least
+/// two, each a small number with a dot right after it and a space after the dot.
+fn dot_markers(toks: &[Token]) -> Vec<usize> {
+    let candidates: Vec<(usize, u8)> = (0..toks.len().saturating_sub(2))
+        .filter_map(|i| {
+            let Tok::Num(n) = &toks[i].tok else {
+                return None;
+            };
+            let (dot, next) = (&toks[i + 1], &toks[i + 2]);
+            let attached = dot.is_sym('.') && dot.start == toks[i].end && next.start > dot.end;
+            let first = i == 0 || toks[i - 1].is_sym(':') || toks[i - 1].start + 1 < toks[i].start;
+            let k = n.parse::<u8>().ok().filter(|k| (1..=20).contains(k))?;
+            (attached && first).then_some((i, k))
+        })
+        .collect();
+    let mut run = Vec::new();
+    for &(i, k) in &candidates {
+        if usize::from(k) == run.len() + 1 {
+            run.push(i);
+        }
+    }
+    match run.len() >= 2 {
+        true => run,
+        false => Vec::new(),
+    }
+}
+
 fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0usize, 0);
+    let markers = dot_markers(toks);
     for (i, t) in toks.iter().enumerate() {
+        // `1. … 2. …`: a marker ends the part before it; its dot is no sentence end.
+        if markers.contains(&i) {
+            out.push(&toks[start..i]);
+            start = i + 2;
+            continue;
+        }
+        if i > 0 && markers.contains(&(i - 1)) {
+            continue;
+        }
         match t.tok {
             Tok::Sym('(') => depth += 1,
             // `1) 45*3 2) 200/8`, `a) … b) …`: a marker before an unmatched `)` starts

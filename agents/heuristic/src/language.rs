@@ -37,6 +37,19 @@ const PLAIN_VI_WORDS: &[&str] = &[
     "tinh", "cong", "tru", "nhan", "chia", "bao", "nhieu", "ngay", "hom", "nay", "may",
 ];
 
+/// Vietnamese question phrases: one of them, typed with or without marks, is enough
+/// (`15 + 27 x 2 bang may`).
+const VI_PHRASES: &[&[&str]] = &[
+    &["bằng", "mấy"],
+    &["bằng", "bao", "nhiêu"],
+    &["là", "bao", "nhiêu"],
+    &["là", "mấy"],
+    &["là", "ngày", "nào"],
+    &["mấy", "giờ"],
+    &["thứ", "mấy"],
+    &["mấy", "tuổi"],
+];
+
 /// `vi` when `hint` says so or the text is Vietnamese, else `en`. A hint such as
 /// `vi-VN` or `en-US` wins over the text.
 pub fn detect_language(query: &str, hint: Option<&str>) -> String {
@@ -56,25 +69,39 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
     let accented = words
         .iter()
         .any(|w| ACCENTED_VI_WORDS.contains(&w.as_str()));
+    // Teen code (`bn`, `tb`, `ko`) counts as plain Vietnamese.
+    let teen = |w: &str| {
+        w.len() > 1
+            && crate::normalise::typo::SHORTHAND_VI
+                .iter()
+                .any(|(short, _)| *short == w)
+    };
     let plain_hits = words
         .iter()
-        .filter(|w| PLAIN_VI_WORDS.contains(&w.as_str()))
+        .filter(|w| PLAIN_VI_WORDS.contains(&w.as_str()) || teen(w))
         .count();
-    // `10 chia 4`: every word is a plain Vietnamese one.
+    // `10 chia 4`, `a) 125 + 375 b) 1000 chia 8`: every word is a plain Vietnamese
+    // one, besides one-letter words (part markers, `x` for times, `z`/`v` endings).
     let only_plain = plain_hits >= 1
         && words
             .iter()
-            .filter(|w| w.chars().any(char::is_alphabetic))
-            .all(|w| PLAIN_VI_WORDS.contains(&w.as_str()));
+            .filter(|w| w.chars().any(char::is_alphabetic) && w.chars().count() > 1)
+            .all(|w| PLAIN_VI_WORDS.contains(&w.as_str()) || teen(w));
     // Words of the planner's Vietnamese vocabulary typed without marks, against its
     // English words (`ngay mai la thu may`, `bay gio o Paris may gio`).
     let letters: Vec<String> = words
         .into_iter()
-        .filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
+        .filter(|w| w.chars().count() > 1 && w.chars().all(char::is_alphabetic))
         .collect();
     let (vi, en) = crate::normalise::fold::vi_and_en(&letters);
     let folded = (vi >= 2 && vi > en) || (vi >= 1 && vi == letters.len());
-    if accented || plain_hits >= 2 || only_plain || folded {
+    let fold = crate::normalise::fold::fold;
+    let phrase = VI_PHRASES.iter().any(|p| {
+        letters
+            .windows(p.len())
+            .any(|w| w.iter().zip(p.iter()).all(|(a, b)| fold(a) == fold(b)))
+    });
+    if accented || plain_hits >= 2 || only_plain || folded || phrase {
         "vi"
     } else {
         "en"
@@ -116,5 +143,13 @@ mod tests {
         assert_eq!(detect_language("ngay mai la thu may", None), "vi");
         assert_eq!(detect_language("bay gio o Seoul may gio", None), "vi");
         assert_eq!(detect_language("can u multiply 45 by", None), "en");
+    }
+
+    #[test]
+    fn one_letter_words_do_not_make_a_request_english() {
+        assert_eq!(detect_language("a) 12 + 30  b) 400 chia 16", None), "vi");
+        assert_eq!(detect_language("7 + 8 x 3 bang may v", None), "vi");
+        assert_eq!(detect_language("what is 7 x 8", None), "en");
+        assert_eq!(detect_language("a) 2+4 b) 10 / 4", None), "en");
     }
 }

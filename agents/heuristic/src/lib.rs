@@ -28,6 +28,7 @@ pub mod recall;
 pub mod scope;
 pub mod sentence;
 pub mod template;
+pub mod tolerant;
 pub mod wording;
 
 use chorus_bus::{Plan, TaskContext};

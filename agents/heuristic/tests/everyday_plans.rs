@@ -190,6 +190,24 @@ fn parts_laid_out_with_numbers_letters_and_dashes() {
             r#"s2 date/weekday date="2027-01-01" *"#,
         ]
     );
+    // Numbered with dots, Vietnamese division with a colon.
+    assert_eq!(
+        steps("lam giup 1. 64:8  2. 9 x 6  3. 50 - 12"),
+        vec![
+            r#"s1 math/divide a="64" b="8" *"#,
+            r#"s2 math/multiply a="9" b="6" *"#,
+            r#"s3 math/subtract a="50" b="12" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("1. 12 + 30 2. what weekday is 2027-05-01"),
+        vec![
+            r#"s1 math/sum a="12" b="30" *"#,
+            r#"s2 date/weekday date="2027-05-01" *"#,
+        ]
+    );
+    // A decimal or a sentence's end is no marker.
+    assert_eq!(steps("1.5 + 2. 3*4").len(), 2);
     // Parentheses still group.
     assert_eq!(steps("(2+4)*3").len(), 2);
 }

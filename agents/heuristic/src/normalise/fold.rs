@@ -77,9 +77,22 @@ pub fn reading(pieces: &[Piece], hint: Option<&str>) -> Reading {
 pub fn vi_and_en(words: &[String]) -> (usize, usize) {
     let lex = lexicon();
     let (mut vi, mut en) = (0, 0);
-    for w in words {
+    // A word of both languages counts for Vietnamese beside a word it forms one of the
+    // planner's Vietnamese phrases with (`bang may`: `bằng mấy`), else for English.
+    let in_phrase = |k: usize| {
+        let own = lex.vietnamese(&words[k]);
+        let pair =
+            |a: &[&str], b: &[&str]| a.iter().any(|x| b.iter().any(|y| lex.side_by_side(x, y)));
+        let before = k.checked_sub(1).map(|j| lex.vietnamese(&words[j]));
+        let after = words.get(k + 1).map(|w| lex.vietnamese(w));
+        before.is_some_and(|b| pair(b, own)) || after.is_some_and(|a| pair(own, a))
+    };
+    for (k, w) in words.iter().enumerate() {
         if ENGLISH_TOO.contains(&w.as_str()) {
-            en += 1;
+            match in_phrase(k) {
+                true => vi += 1,
+                false => en += 1,
+            }
             continue;
         }
         let readings = lex.vietnamese(w);
@@ -101,8 +114,14 @@ pub fn restore(pieces: &mut [Piece]) {
         if pieces[i].kind != Kind::Word {
             continue;
         }
-        let prev = near(pieces, i, false).map(|j| pieces[j].lower());
-        let next = near(pieces, i, true).map(|j| pieces[j].lower());
+        // A piece expanded from shorthand (`tb` → `trung bình`) neighbours by its
+        // last (or first) word.
+        let prev = near(pieces, i, false)
+            .map(|j| pieces[j].lower())
+            .map(|w| w.rsplit(' ').next().unwrap_or_default().to_owned());
+        let next = near(pieces, i, true)
+            .map(|j| pieces[j].lower())
+            .map(|w| w.split(' ').next().unwrap_or_default().to_owned());
         if let Some(word) = read(&pieces[i].lower(), prev.as_deref(), next.as_deref()) {
             let cased = with_case_of(&pieces[i].text, word);
             pieces[i].set(cased);

@@ -48,7 +48,7 @@ const SHORTHAND_EN: &[(&str, &str)] = &[
 ];
 
 /// Shorthand in Vietnamese requests (teen code).
-const SHORTHAND_VI: &[(&str, &str)] = &[
+pub(crate) const SHORTHAND_VI: &[(&str, &str)] = &[
     ("ko", "không"),
     ("k0", "không"),
     ("hok", "không"),
@@ -56,6 +56,17 @@ const SHORTHAND_VI: &[(&str, &str)] = &[
     ("đc", "được"),
     ("j", "gì"),
     ("ng", "người"),
+    ("bn", "bao nhiêu"),
+    ("bnhiu", "bao nhiêu"),
+    ("nhiu", "nhiêu"),
+    ("tb", "trung bình"),
+    ("tui", "tôi"),
+    ("mik", "mình"),
+    ("mk", "mình"),
+    ("trc", "trước"),
+    ("sn", "sinh nhật"),
+    ("z", "vậy"),
+    ("v", "vậy"),
 ];
 
 /// Operation words, and the operation each names: a typo never turns one into a word

@@ -1,0 +1,232 @@
+//! The tolerant reading of a list: when the strict grammar finds no list form, a part
+//! that names one list operation (the largest, the smallest, the mean, the sum) and
+//! holds one run of numbers joined only by separators is read as that operation over
+//! them, whatever words surround it: `which is biggest 0.7, 0.65 or 0.699`, `highest
+//! one: 45 / 72 / 38 / 61`, `add up 19.99 + 5.49 + 12`, `số lớn nhất trong các số 15, 8,
+//! 23, 19`.
+//!
+//! Exactly one reading or none: two different list operations, an operation word of
+//! another kind (`times`, `chia`), a number outside the run, or a date or time word
+//! leave the part to the other readers.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token, words_at};
+
+/// A list operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ListKind {
+    Sum,
+    Mean,
+    Min,
+    Max,
+}
+
+/// Vietnamese cue phrases (English ones come from the operation words).
+const VI_CUES: &[(&[&str], ListKind)] = &[
+    (&["lớn", "nhất"], ListKind::Max),
+    (&["cao", "nhất"], ListKind::Max),
+    (&["to", "nhất"], ListKind::Max),
+    (&["nhỏ", "nhất"], ListKind::Min),
+    (&["thấp", "nhất"], ListKind::Min),
+    (&["bé", "nhất"], ListKind::Min),
+    (&["trung", "bình", "cộng"], ListKind::Mean),
+    (&["trung", "bình"], ListKind::Mean),
+    (&["tổng", "cộng"], ListKind::Sum),
+    (&["tổng"], ListKind::Sum),
+    (&["cộng", "hết"], ListKind::Sum),
+    (&["add", "up"], ListKind::Sum),
+];
+
+/// Vietnamese words of other operations.
+const VI_OTHER_OPS: &[&str] = &["nhân", "chia", "trừ", "mũ", "căn", "phần", "bình", "lập"];
+
+/// Words between two items that only join them.
+const JOINS: &[&str] = &["or", "and", "và", "hay", "hoặc", "với"];
+
+/// Date and time words: a part with one is a date or time question.
+const DATE_WORDS: &[&str] = &[
+    "day", "days", "week", "weeks", "month", "months", "year", "years", "date", "time", "hour",
+    "hours", "ngày", "tuần", "tháng", "năm", "giờ", "thứ",
+];
+
+/// The list operation `word` names in English, if any; `Err` for a word of another
+/// operation.
+fn english_cue(word: &str) -> Result<Option<ListKind>, ()> {
+    match crate::normalise::typo::operation(word) {
+        Some("mean") => Ok(Some(ListKind::Mean)),
+        Some("min") => Ok(Some(ListKind::Min)),
+        Some("max") => Ok(Some(ListKind::Max)),
+        Some("sum") => Ok(Some(ListKind::Sum)),
+        Some(_) => Err(()),
+        None => Ok(None),
+    }
+}
+
+/// Reads `toks` as one list operation over one run of numbers, when exactly that fits.
+pub fn list(toks: &[Token]) -> Option<Expr> {
+    let mut kind: Option<ListKind> = None;
+    let mut set = |k: ListKind| match kind {
+        Some(old) if old != k => false,
+        _ => {
+            kind = Some(k);
+            true
+        }
+    };
+    // The run of items: (start, end) in `toks`.
+    let mut run: Option<(usize, usize)> = None;
+    let mut items: Vec<Expr> = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if let Some((phrase, k)) = VI_CUES.iter().find(|(p, _)| words_at(toks, i, p)) {
+            if !set(*k) {
+                return None;
+            }
+            i += phrase.len();
+            continue;
+        }
+        let signed =
+            toks[i].is_sym('-') && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Num(_)));
+        match &toks[i].tok {
+            Tok::Num(_) => {}
+            _ if signed => {}
+            Tok::Word(w) => {
+                if DATE_WORDS.contains(&w.as_str()) || VI_OTHER_OPS.contains(&w.as_str()) {
+                    return None;
+                }
+                match english_cue(w) {
+                    Err(()) => return None,
+                    Ok(Some(k)) if !set(k) => return None,
+                    _ => {}
+                }
+                i += 1;
+                continue;
+            }
+            Tok::Date(_) => return None,
+            Tok::Sym(_) => {
+                i += 1;
+                continue;
+            }
+        }
+        // A number (maybe signed): it must start the run or continue it.
+        if run.is_some_and(|(_, end)| !joined(&toks[end..i])) {
+            return None;
+        }
+        let (value, next) = match signed {
+            true => match &toks[i + 1].tok {
+                Tok::Num(n) => (format!("-{n}"), i + 2),
+                _ => return None,
+            },
+            false => match &toks[i].tok {
+                Tok::Num(n) => (n.clone(), i + 1),
+                _ => return None,
+            },
+        };
+        items.push(Expr::Num(value));
+        run = Some((run.map_or(i, |(s, _)| s), next));
+        i = next;
+    }
+    let kind = kind?;
+    let (s, e) = run?;
+    if items.len() < 2 || items.len() > 16 {
+        return None;
+    }
+    // `/` joins items only where a choice or a mean is asked (a sum of `a / b` divides).
+    let slash = toks[s..e].iter().any(|t| t.is_sym('/'));
+    let plus = toks[s..e].iter().any(|t| t.is_sym('+'));
+    if slash && kind == ListKind::Sum || plus && kind != ListKind::Sum {
+        return None;
+    }
+    let count = items.len();
+    let join = match kind {
+        ListKind::Sum | ListKind::Mean => MathOp::Sum,
+        ListKind::Min => MathOp::Min,
+        ListKind::Max => MathOp::Max,
+    };
+    let mut items = items.into_iter();
+    let first = items.next()?;
+    let folded = items.fold(first, |acc, x| Expr::bin(join, acc, x));
+    Some(match kind {
+        ListKind::Mean => Expr::bin(MathOp::Divide, folded, Expr::Num(count.to_string())),
+        _ => folded,
+    })
+}
+
+/// Whether the tokens between two items only join them: one separator (`,` `;` `/` `+`
+/// `&`, `or`, `và`…), maybe with an Oxford comma before a joining word.
+fn joined(between: &[Token]) -> bool {
+    let sep = |t: &Token| {
+        matches!(t.tok, Tok::Sym(',' | ';' | '/' | '+' | '&'))
+            || t.word().is_some_and(|w| JOINS.contains(&w))
+    };
+    match between {
+        [a] => sep(a),
+        [a, b] => a.is_sym(',') && b.word().is_some_and(|w| JOINS.contains(&w)),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn read(s: &str) -> Option<Expr> {
+        list(&lex(s))
+    }
+
+    fn n(s: &str) -> Expr {
+        Expr::Num(s.into())
+    }
+
+    #[test]
+    fn a_cue_and_one_run_of_numbers_make_a_list() {
+        assert_eq!(
+            read("which one is the greatest 1.5, 2 or 0.25"),
+            Some(Expr::bin(
+                MathOp::Max,
+                Expr::bin(MathOp::Max, n("1.5"), n("2")),
+                n("0.25")
+            ))
+        );
+        assert_eq!(
+            read("lowest pls: 8 / -3 / 12"),
+            Some(Expr::bin(
+                MathOp::Min,
+                Expr::bin(MathOp::Min, n("8"), n("-3")),
+                n("12")
+            ))
+        );
+        assert_eq!(
+            read("tìm số bé nhất trong dãy 4; 9; 1"),
+            Some(Expr::bin(
+                MathOp::Min,
+                Expr::bin(MathOp::Min, n("4"), n("9")),
+                n("1")
+            ))
+        );
+        assert_eq!(
+            read("total it up 2 + 3 + 4"),
+            Some(Expr::bin(
+                MathOp::Sum,
+                Expr::bin(MathOp::Sum, n("2"), n("3")),
+                n("4")
+            ))
+        );
+    }
+
+    #[test]
+    fn anything_else_leaves_the_part_alone() {
+        for q in [
+            "largest 4, 9 times 3",
+            "biggest 4, 9 and smallest 3, 1",
+            "average 4 days, 9 days",
+            "sum of 10 / 2 / 5",
+            "largest 4 + 9",
+            "4, 9 and 3",
+            "max 4",
+            "largest 4, then 9 and 5",
+        ] {
+            assert_eq!(read(q), None, "{q}");
+        }
+    }
+}
