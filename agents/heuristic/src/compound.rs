@@ -190,6 +190,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             failed.extend(missed);
         }
     }
+    // `pt weighs 72kg, order is 0.5 mg/kg, how many mg do i draw up`: a question with
+    // no number of its own after an understood part only asks for that part's answer.
+    if !parts.is_empty() {
+        failed.retain(|e| !e.text().is_some_and(|t| asks_only_how_much(&t)));
+    }
     let parts = match chain_continuations(parts) {
         Ok(parts) if failed.is_empty() => parts,
         read => {
@@ -211,6 +216,23 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         (true, false) => Err(failed.swap_remove(0)),
         _ => Ok(Parsed { parts, failed }),
     }
+}
+
+/// Whether `text` only asks "how much" of what came before: no number or date, and a
+/// quantity question (`how much`, `how many`, `bao nhiêu`, `total`) with no operation,
+/// date or time word.
+fn asks_only_how_much(text: &str) -> bool {
+    let toks = crate::lexer::lex(text);
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let has = |p: &[&str]| words.windows(p.len()).any(|w| w == p);
+    let plain = toks
+        .iter()
+        .all(|t| matches!(t.tok, Tok::Word(_) | Tok::Sym(_)))
+        && !words.iter().any(|w| {
+            crate::normalise::typo::operation(w).is_some_and(|op| op != "sum")
+                || crate::tolerant::DATE_WORDS.contains(w)
+        });
+    plain && (has(&["how", "much"]) || has(&["how", "many"]) || has(&["bao", "nhiêu"]))
 }
 
 /// `segment` without its leading joining words (`còn`, `and also`, `what about`).

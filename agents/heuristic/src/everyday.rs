@@ -34,8 +34,27 @@ enum Cue {
     Among,
     /// The number before it counts sharers: `people`, `friends`, `of us`, `ways`, `người`.
     People,
-    /// `each`, `mỗi`, `apiece`: a unit price beside a number, else a share.
+    /// `each`, `apiece`, `a litre`, `/hr` right after a number: that number is a
+    /// unit price.
     Each,
+    /// `mỗi` (`mỗi ký 185 nghìn`): the number after it is a unit price, else a share.
+    EachLead,
+    /// `each` away from any number (`…, how much each`): a share is asked.
+    EachOne,
+    /// `from` (a percent change: from A to B).
+    From,
+    /// `to`, `lên`, `xuống` (a percent change: from A to B).
+    To,
+    /// `percent` or `phần trăm` with no number before it (`the % increase`).
+    PercentWord,
+    /// `change` (a signed percent change).
+    Change,
+    /// Interest for one period: `interest`, `lãi`.
+    Interest,
+    /// `compound`, `compounded`: interest on interest.
+    Compound,
+    /// A tax or a fee added on: `tax`, `gst`, `vat`, `thuế`.
+    Tax,
     /// `at` a price.
     At,
     /// A tip.
@@ -89,7 +108,7 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["mỗi", "người"], Cue::Each),
     (&["each"], Cue::Each),
     (&["apiece"], Cue::Each),
-    (&["mỗi"], Cue::Each),
+    (&["mỗi"], Cue::EachLead),
     (&["at"], Cue::At),
     (&["tiền", "tip"], Cue::Tip),
     (&["tiền", "boa"], Cue::Tip),
@@ -146,7 +165,96 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["cặp"], Cue::Times("2")),
     (&["đôi"], Cue::Times("2")),
     (&["per"], Cue::Per),
+    (&["from"], Cue::From),
+    (&["từ"], Cue::From),
+    (&["to"], Cue::To),
+    (&["lên"], Cue::To),
+    (&["xuống"], Cue::To),
+    (&["đến"], Cue::To),
+    (&["percent"], Cue::PercentWord),
+    (&["percentage"], Cue::PercentWord),
+    (&["phần", "trăm"], Cue::PercentWord),
+    (&["change"], Cue::Change),
+    (&["interest"], Cue::Interest),
+    (&["tiền", "lãi"], Cue::Interest),
+    (&["lãi", "suất"], Cue::Interest),
+    (&["lãi"], Cue::Interest),
+    (&["compounded"], Cue::Compound),
+    (&["compound"], Cue::Compound),
+    (&["compounding"], Cue::Compound),
+    (&["tax"], Cue::Tax),
+    (&["taxes"], Cue::Tax),
+    (&["gst"], Cue::Tax),
+    (&["vat"], Cue::Tax),
+    (&["thuế"], Cue::Tax),
+    (&["dropped"], Cue::Less),
+    (&["drop"], Cue::Less),
+    (&["fell"], Cue::Less),
+    (&["went", "down"], Cue::Less),
+    (&["went", "up"], Cue::More),
+    (&["goes", "up"], Cue::More),
+    (&["go", "up"], Cue::More),
+    (&["rose"], Cue::More),
 ];
+
+/// Words that tie a unit price to its unit after the number: `1.89 a litre`, `46.20
+/// an hour`, `185 nghìn một ký`.
+const PER_UNIT: &[&str] = &["a", "an", "per", "một", "every"];
+
+/// Period words: after `a`, `per`, `/`, `mỗi` they only say how often (`4,200 a month`,
+/// `6%/năm`, `mỗi tháng`); after a number they count periods (`for 3 years`).
+const PERIODS: &[&str] = &[
+    "month", "months", "year", "years", "week", "weeks", "day", "days", "yr", "yrs", "annum",
+    "tháng", "năm", "tuần", "ngày",
+];
+
+/// The unit a word names, singular and with common aliases folded (`litres` → `l`,
+/// `kilo` → `kg`, `hrs` → `h`), so a price per unit meets a quantity in that unit.
+fn unit_of(word: &str) -> String {
+    let w = word.to_lowercase();
+    let alias = match w.as_str() {
+        "kilo" | "kilos" | "kilogram" | "kilograms" | "ký" | "ki" | "cân" | "kgs" => "kg",
+        "litre" | "litres" | "liter" | "liters" | "lít" | "ltr" => "l",
+        "hour" | "hours" | "hr" | "hrs" | "h" | "giờ" | "tiếng" => "h",
+        "gallon" | "gallons" | "gal" => "gal",
+        "metre" | "metres" | "meter" | "meters" | "mét" => "m",
+        other => other,
+    };
+    match alias.strip_suffix('s') {
+        Some(stem) if stem.chars().count() > 2 => stem.to_owned(),
+        _ => alias.to_owned(),
+    }
+}
+
+/// Whether the word at `k` (after a number) is a unit some price is given per
+/// (`6 hours … at $95/hr`): `units` are the units numbers are counted in.
+fn priced_unit(toks: &[Token], k: usize, units: &[String]) -> bool {
+    let Some(word) = toks.get(k).and_then(Token::word) else {
+        return false;
+    };
+    // `3 người … mỗi người`: people share, they are not priced.
+    if CUES.iter().any(|(p, c)| *c == Cue::People && p[0] == word) {
+        return false;
+    }
+    let unit = unit_of(word);
+    units.contains(&unit)
+        && toks.windows(2).enumerate().any(|(j, w)| {
+            j + 1 != k
+                && (w[0].is_sym('/')
+                    || w[0]
+                        .word()
+                        .is_some_and(|x| PER_UNIT.contains(&x) || x == "mỗi"))
+                && w[1].word().map(unit_of).as_ref() == Some(&unit)
+        })
+}
+
+/// The units that some number of `toks` is counted in (`45 litres`, `72kg`, `6 hrs`).
+fn quantity_units(toks: &[Token]) -> Vec<String> {
+    toks.windows(2)
+        .filter(|w| matches!(w[0].tok, Tok::Num(_)))
+        .filter_map(|w| w[1].word().map(unit_of))
+        .collect()
+}
 
 /// Words that ask something else than an everyday sum: with one of them decorating,
 /// the part is not read here (arithmetic, dates and times have their own readers).
@@ -232,6 +340,8 @@ enum Item {
     Num(String),
     /// A percentage: `15%`, `15 percent`, `15 phần trăm`.
     Pct(String),
+    /// A number of periods (`for 3 years` of interest).
+    Periods(String),
     /// A cue.
     Cue(Cue),
 }
@@ -240,9 +350,42 @@ enum Item {
 /// decorating words are kept aside (`decor`) for a last look once a reading is found.
 fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<Vec<Item>> {
     let mut out = Vec::new();
+    let units = quantity_units(toks);
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        // `1.89 a litre`, `$95/hr`, `0.5 mg/kg`, `mỗi ký 185`: a unit some number is
+        // counted in makes a unit price; a period (`a month`, `/năm`, `mỗi tháng`) or any
+        // other unit only decorates.
+        let tie = t.is_sym('/')
+            || t.word()
+                .is_some_and(|w| PER_UNIT.contains(&w) || w == "mỗi")
+                && !words_at(toks, i, &["mỗi", "người"]);
+        let after_amount = |j: usize| {
+            j > 0
+                && (matches!(toks[j - 1].tok, Tok::Num(_))
+                    || toks[j - 1].word().is_some()
+                        && j > 1
+                        && matches!(toks[j - 2].tok, Tok::Num(_))
+                    || toks[j - 1].is_sym('%'))
+        };
+        if tie
+            && let Some(unit) = toks.get(i + 1).and_then(Token::word)
+            && (after_amount(i) || t.word() == Some("mỗi"))
+            && !crate::numbers::starts_number(unit)
+        {
+            let period = PERIODS.contains(&unit);
+            let priced = !period && units.contains(&unit_of(unit));
+            match (priced, t.word() == Some("mỗi")) {
+                (true, true) => out.push(Item::Cue(Cue::EachLead)),
+                (true, false) => out.push(Item::Cue(Cue::Each)),
+                _ => {}
+            }
+            if priced || period || t.is_sym('/') || PER_UNIT.contains(&t.word().unwrap_or("")) {
+                i += 2;
+                continue;
+            }
+        }
         match &t.tok {
             Tok::Num(n) => {
                 let pct = toks.get(i + 1).is_some_and(|t| t.is_sym('%'));
@@ -250,9 +393,26 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                     .iter()
                     .any(|w| words_at(toks, i + 1, &[w]));
                 let vi = words_at(toks, i + 1, &["phần", "trăm"]);
+                let periods = toks
+                    .get(i + 1)
+                    .and_then(Token::word)
+                    .is_some_and(|w| PERIODS.contains(&w))
+                    && toks.iter().any(|t| {
+                        t.word().is_some_and(|w| {
+                            matches!(w, "interest" | "lãi" | "compounded" | "compound")
+                        })
+                    });
                 if pct || words || vi {
                     out.push(Item::Pct(n.clone()));
                     i += if vi { 3 } else { 2 };
+                } else if priced_unit(toks, i + 1, &units) {
+                    // `6 hours` of labour at `$95/hr`: the quantity's unit.
+                    out.push(Item::Num(n.clone()));
+                    i += 2;
+                } else if periods {
+                    // `for 3 years` of interest.
+                    out.push(Item::Periods(n.clone()));
+                    i += 2;
                 } else {
                     out.push(Item::Num(n.clone()));
                     i += 1;
@@ -275,7 +435,24 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                 continue;
             }
             Tok::Sym(_) => return None,
-            Tok::Word(_) => {}
+            // `w/ tip`: with.
+            Tok::Word(w) if w == "w" && toks.get(i + 1).is_some_and(|t| t.is_sym('/')) => {
+                out.push(Item::Cue(Cue::Plus));
+                i += 2;
+                continue;
+            }
+            Tok::Word(w) => {
+                // `next year`, `this month`: when, not what.
+                let when = matches!(w.as_str(), "next" | "this" | "last" | "every" | "each")
+                    && toks
+                        .get(i + 1)
+                        .and_then(Token::word)
+                        .is_some_and(|p| PERIODS.contains(&p));
+                if when {
+                    i += 2;
+                    continue;
+                }
+            }
         }
         if let Some((n, next)) = crate::numbers::parse_words(toks, i, false) {
             out.push(Item::Num(n));
@@ -285,6 +462,11 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
         if let Some((phrase, cue)) = CUES.iter().find(|(p, _)| words_at(toks, i, p)) {
             // `mỗi cặp 35000`: a multiple names the unit priced, not a count.
             let counted = matches!(out.last(), Some(Item::Num(_)));
+            // `12 each` prices the number; `…, how much each` asks for a share.
+            let cue = match cue {
+                Cue::Each if phrase.len() == 1 && !after_amount(i) => &Cue::EachOne,
+                other => other,
+            };
             if counted || !matches!(cue, Cue::Times(_)) {
                 out.push(Item::Cue(*cue));
             }
@@ -320,7 +502,8 @@ pub fn answer_unit(part: &str, language: &str) -> &'static str {
     let vi = crate::wording::is_vi(language);
     if has(Cue::WhatPercent) {
         "%"
-    } else if parse(&toks, part).is_some() && (has(Cue::Split) || has(Cue::Each) || has(Cue::Among))
+    } else if parse(&toks, part).is_some()
+        && (has(Cue::Split) || has(Cue::Each) || has(Cue::EachOne) || has(Cue::Among))
     {
         if vi { " mỗi người" } else { " each" }
     } else {
@@ -354,6 +537,65 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     };
     let num = |n: &str| Expr::Num(n.to_owned());
     if pcts.len() > 1 || nums.is_empty() {
+        return None;
+    }
+    let outside = || decor.iter().any(|w| asks_outside(w));
+    // `from $80 to $92, what's the % increase`, `giá từ 40 lên 46 là tăng bao nhiêu phần
+    // trăm`: (B − A) × 100 ÷ A; `by what percent did it drop` is the fall, A − B.
+    if let [(ka, a), (kb, b)] = nums.as_slice()
+        && cue_at(ka.wrapping_sub(1)) == Some(Cue::From)
+        && cue_at(kb - 1) == Some(Cue::To)
+        && pcts.is_empty()
+        && (has(Cue::WhatPercent) || has(Cue::PercentWord))
+    {
+        let fall = has(Cue::Less) && !has(Cue::Change) && !has(Cue::More);
+        let (x, y) = if fall { (a, b) } else { (b, a) };
+        let change = Expr::bin(MathOp::Subtract, num(x), num(y));
+        let e = Expr::bin(
+            MathOp::Divide,
+            Expr::bin(MathOp::Multiply, change, num("100")),
+            num(a),
+        );
+        return (!outside()).then_some(e);
+    }
+    let periods: Vec<&str> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Periods(p) => Some(p.as_str()),
+            _ => None,
+        })
+        .collect();
+    // Interest: `100 triệu lãi suất 6%/năm`, one period's is P% of A; `$5k at 4%
+    // compounded yearly for 3 years` is A × (1 + P ÷ 100)^N.
+    if has(Cue::Interest) || has(Cue::Compound) {
+        let ([(_, a)], [p]) = (nums.as_slice(), pcts.as_slice()) else {
+            return None;
+        };
+        let e = match (has(Cue::Compound), periods.as_slice()) {
+            (true, [n]) => Expr::bin(
+                MathOp::Multiply,
+                num(a),
+                Expr::bin(
+                    MathOp::Power,
+                    Expr::bin(
+                        MathOp::Sum,
+                        num("1"),
+                        Expr::bin(MathOp::Divide, num(p), num("100")),
+                    ),
+                    num(n),
+                ),
+            ),
+            (false, []) | (false, ["1"]) => Expr::bin(MathOp::Percent, num(p), num(a)),
+            (false, [n]) => Expr::bin(
+                MathOp::Multiply,
+                Expr::bin(MathOp::Percent, num(p), num(a)),
+                num(n),
+            ),
+            _ => return None,
+        };
+        return (!outside()).then_some(e);
+    }
+    if !periods.is_empty() {
         return None;
     }
     // `45 is what percent of 180`, `what percent of 160 is 36`.
@@ -401,7 +643,9 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
                 return None;
             }
             used[k] = true;
-        } else if matches!(before, Some(Cue::At | Cue::Each)) || matches!(after, Some(Cue::Each)) {
+        } else if matches!(before, Some(Cue::At | Cue::EachLead))
+            || matches!(after, Some(Cue::Each))
+        {
             if price.replace(n).is_some() {
                 return None;
             }
@@ -413,7 +657,15 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         .filter(|(k, _)| !used[*k])
         .map(|&(_, n)| n)
         .collect();
-    let shares = count.is_some() && (has(Cue::Split) || has(Cue::Each) || has(Cue::Among));
+    let shares = count.is_some()
+        && (has(Cue::Split)
+            || has(Cue::Each)
+            || has(Cue::EachOne)
+            || has(Cue::EachLead)
+            || has(Cue::Among));
+    // Amounts only added up ask nothing of their own: a share, a percentage or a
+    // price must follow.
+    let plain_sum = multiple.is_none() && price.is_none() && amounts.len() > 1;
     // The amount everything else applies to.
     let mut value = match (multiple, price, amounts.as_slice()) {
         // Pairs are priced by the pair (`4 pairs at 3.50 each`), dozens by the item.
@@ -424,6 +676,27 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         (Some(m), None, []) => m,
         (None, Some(p), [n]) => Expr::bin(MathOp::Multiply, num(n), num(p)),
         (None, None, [a]) => num(a),
+        // `$312 plus $48 fuel`: amounts added up.
+        (None, None, [_, _, ..]) if has(Cue::Plus) && !has(Cue::Per) => {
+            let mut it = amounts.iter();
+            let first = num(it.next()?);
+            it.fold(first, |acc, n| Expr::bin(MathOp::Sum, acc, num(n)))
+        }
+        // `materials $1,850 plus 6 hrs labour at $95/hr`: the amount nearest before the
+        // price is its quantity, the others are added.
+        (None, Some(p), [_, _, ..]) if has(Cue::Plus) => {
+            let at = items.iter().position(|i| *i == Item::Num(p.to_owned()))?;
+            let k = nums
+                .iter()
+                .filter(|(k, n)| *k < at && amounts.contains(n))
+                .map(|(_, n)| *n)
+                .next_back()?;
+            let priced = Expr::bin(MathOp::Multiply, num(k), num(p));
+            let mut rest = amounts.iter().filter(|n| **n != k);
+            let first = num(rest.next()?);
+            let others = rest.fold(first, |acc, n| Expr::bin(MathOp::Sum, acc, num(n)));
+            Expr::bin(MathOp::Sum, others, priced)
+        }
         // `342 miles on 9 gallons, miles per gallon`.
         (None, None, [a, b]) if has(Cue::Per) && pcts.is_empty() && count.is_none() => {
             let outside = decor.iter().any(|w| asks_outside(w));
@@ -431,14 +704,14 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         }
         _ => return None,
     };
-    let mut cued = matches!(value, Expr::Op(..));
+    let mut cued = matches!(value, Expr::Op(..)) && !plain_sum;
     if let [p] = pcts.as_slice() {
         let share = Expr::bin(MathOp::Percent, num(p), value.clone());
         value = if has(Cue::Less) {
             Expr::bin(MathOp::Subtract, value, share)
-        } else if has(Cue::More) || has(Cue::Tip) && has(Cue::Plus) {
+        } else if has(Cue::More) || (has(Cue::Tip) || has(Cue::Tax)) && has(Cue::Plus) {
             Expr::bin(MathOp::Sum, value, share)
-        } else if has(Cue::Tip) || has(Cue::Of) {
+        } else if has(Cue::Tip) || has(Cue::Tax) || has(Cue::Of) {
             share
         } else {
             return None;
@@ -612,6 +885,104 @@ mod tests {
             ""
         );
         assert_eq!(answer_unit("10 / 4", "en"), "");
+    }
+
+    #[test]
+    fn a_percent_change_between_two_amounts() {
+        let rise = |a: &str, b: &str, base: &str| {
+            Some(bin(
+                MathOp::Divide,
+                bin(
+                    MathOp::Multiply,
+                    bin(MathOp::Subtract, n(a), n(b)),
+                    n("100"),
+                ),
+                n(base),
+            ))
+        };
+        assert_eq!(
+            read("the rent went from 1200 to 1500, what percent increase is that"),
+            rise("1500", "1200", "1200")
+        );
+        assert_eq!(
+            read("it fell from 40 to 30, percent change"),
+            rise("30", "40", "40")
+        );
+        assert_eq!(
+            read("from 40 down to 30 by what percent did it drop"),
+            rise("40", "30", "40")
+        );
+        assert_eq!(
+            read("lương từ 10 lên 12 là tăng bao nhiêu phần trăm"),
+            rise("12", "10", "10")
+        );
+    }
+
+    #[test]
+    fn a_price_per_unit_meets_a_quantity_in_that_unit() {
+        assert_eq!(
+            read("diesel is 2.10 a liter, i need 30 litres"),
+            Some(bin(MathOp::Multiply, n("30"), n("2.1")))
+        );
+        assert_eq!(
+            read("mua 3 ký cam, mỗi ký 40000"),
+            Some(bin(MathOp::Multiply, n("3"), n("40000")))
+        );
+        assert_eq!(
+            read("dose 2 mg/kg for a 15 kg child"),
+            Some(bin(MathOp::Multiply, n("15"), n("2")))
+        );
+        assert_eq!(
+            read("parts 300 plus 4 hours at 80/hour total"),
+            Some(bin(
+                MathOp::Sum,
+                n("300"),
+                bin(MathOp::Multiply, n("4"), n("80"))
+            ))
+        );
+        // A period only says how often: no price.
+        assert_eq!(
+            read("i make 3000 a month and 25% goes on food"),
+            Some(bin(MathOp::Percent, n("25"), n("3000")))
+        );
+    }
+
+    #[test]
+    fn amounts_added_then_shared_taxed_or_compounded() {
+        assert_eq!(
+            read("3 of us paid 90 for tickets plus 30 parking, how much each"),
+            Some(bin(
+                MathOp::Divide,
+                bin(MathOp::Sum, n("90"), n("30")),
+                n("3")
+            ))
+        );
+        assert_eq!(
+            read("80 + 5% vat"),
+            Some(bin(
+                MathOp::Sum,
+                n("80"),
+                bin(MathOp::Percent, n("5"), n("80"))
+            ))
+        );
+        assert_eq!(
+            read("1000 at 5% interest compounded for 2 years"),
+            Some(bin(
+                MathOp::Multiply,
+                n("1000"),
+                bin(
+                    MathOp::Power,
+                    bin(MathOp::Sum, n("1"), bin(MathOp::Divide, n("5"), n("100"))),
+                    n("2")
+                )
+            ))
+        );
+        assert_eq!(
+            read("vay 20000000 lãi 2% một tháng"),
+            Some(bin(MathOp::Percent, n("2"), n("20000000")))
+        );
+        // `how much each` after the amounts asks for a share, it prices nothing.
+        assert_eq!(read("90 plus 30, how much each"), None);
     }
 
     #[test]

@@ -44,9 +44,9 @@ const VI_OTHER_OPS: &[&str] = &["nhân", "chia", "trừ", "mũ", "căn", "phần
 const JOINS: &[&str] = &["or", "and", "và", "hay", "hoặc", "với"];
 
 /// Date and time words: a part with one is a date or time question.
-const DATE_WORDS: &[&str] = &[
+pub(crate) const DATE_WORDS: &[&str] = &[
     "day", "days", "week", "weeks", "month", "months", "year", "years", "date", "time", "hour",
-    "hours", "ngày", "tuần", "tháng", "năm", "giờ", "thứ",
+    "hours", "ngày", "tuần", "tháng", "năm", "giờ", "thứ", "old", "age", "tuổi", "weekday",
 ];
 
 /// The list operation `word` names in English, if any; `Err` for a word of another

@@ -152,6 +152,10 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
     let candidates = lex.vietnamese(typed);
     match candidates {
         [] => return None,
+        // A word typed with its marks is never turned into a number (`bà` is no `ba`).
+        [only] if !typed.is_ascii() && *only != typed && NUMBER_WORDS.contains(only) => {
+            return None;
+        }
         [only] => return Some(only),
         // Typed with its marks, and a word the planner knows: as typed.
         _ if !typed.is_ascii() && candidates.contains(&typed) => return None,

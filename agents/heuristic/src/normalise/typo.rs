@@ -149,8 +149,18 @@ pub fn expand_shorthand(pieces: &mut [Piece], reading: Reading) {
         Reading::English => SHORTHAND_EN,
         Reading::Vietnamese => SHORTHAND_VI,
     };
-    for p in pieces.iter_mut() {
+    for i in 0..pieces.len() {
+        // `what % of 80`, `the % increase`: a percent sign after no number is the word.
+        let after_number = (0..i)
+            .rev()
+            .find(|&j| pieces[j].kind != Kind::Space)
+            .is_some_and(|j| pieces[j].kind == Kind::Number);
+        let p = &mut pieces[i];
         match p.kind {
+            Kind::Other if p.text == "%" && !after_number => p.set(match reading {
+                Reading::English => " percent ".to_owned(),
+                Reading::Vietnamese => " phần trăm ".to_owned(),
+            }),
             Kind::Word => {
                 let lower = p.lower();
                 if let Some((_, long)) = table.iter().find(|(short, _)| *short == lower) {
