@@ -91,7 +91,7 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
     // English words (`ngay mai la thu may`, `bay gio o Paris may gio`).
     let letters: Vec<String> = words
         .into_iter()
-        .filter(|w| w.chars().count() > 1 && w.chars().all(char::is_alphabetic))
+        .filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
         .collect();
     let (vi, en) = crate::normalise::fold::vi_and_en(&letters);
     let folded = (vi >= 2 && vi > en) || (vi >= 1 && vi == letters.len());
@@ -151,5 +151,6 @@ mod tests {
         assert_eq!(detect_language("7 + 8 x 3 bang may v", None), "vi");
         assert_eq!(detect_language("what is 7 x 8", None), "en");
         assert_eq!(detect_language("a) 2+4 b) 10 / 4", None), "en");
+        assert_eq!(detect_language("con o Bangkok?", None), "vi");
     }
 }
