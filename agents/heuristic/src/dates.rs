@@ -395,7 +395,71 @@ const HARMLESS: &[&str] = &[
     "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp", "someone",
     "somebody", "person", "born", "i", "am", "if", "was", "were", "turn", "turns", "người", "sinh",
     "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm", "này", "they", "he", "she", "you", "we",
-    "whats", "what's", "my", "his", "her", "their",
+    "whats", "what's", "my", "his", "her", "their", "our", "now", "right", "bây", "giờ",
+];
+
+/// Whose birthday a request is about (`my daughter was born …, how old is she`, `mẹ tôi
+/// sinh ngày …`): harmless in a date question, and what makes the question for a
+/// missing birth date ask about someone else.
+pub(crate) const KIN: &[&str] = &[
+    "daughter",
+    "son",
+    "kid",
+    "child",
+    "baby",
+    "mom",
+    "mum",
+    "mother",
+    "dad",
+    "father",
+    "brother",
+    "sister",
+    "wife",
+    "husband",
+    "grandma",
+    "grandpa",
+    "grandmother",
+    "grandfather",
+    "friend",
+    "boss",
+    "partner",
+    "girlfriend",
+    "boyfriend",
+    "cousin",
+    "aunt",
+    "uncle",
+    "mẹ",
+    "bố",
+    "em",
+    "anh",
+    "chị",
+    "ông",
+    "bà",
+    "vợ",
+    "chồng",
+    "cháu",
+    "nó",
+    "mình",
+    "gái",
+    "trai",
+    "nội",
+    "ngoại",
+];
+
+/// Whose birth a Vietnamese request states (`mẹ tôi sinh ngày …`, `giờ nó mấy tuổi`):
+/// these phrases also teach the normaliser how the words read without their marks
+/// (`me toi sinh`).
+const WHOSE_BIRTH: &[&[&str]] = &[
+    &["mẹ", "tôi", "sinh"],
+    &["bố", "tôi", "sinh"],
+    &["em", "tôi", "sinh"],
+    &["anh", "tôi", "sinh"],
+    &["chị", "tôi", "sinh"],
+    &["vợ", "tôi", "sinh"],
+    &["chồng", "tôi", "sinh"],
+    &["tôi", "sinh"],
+    &["mình", "sinh"],
+    &["nó", "mấy", "tuổi"],
 ];
 
 fn unit(word: &str) -> Option<&'static str> {
@@ -497,7 +561,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             counted_in = Some(u);
         }
         let harmless = match &t.tok {
-            Tok::Word(w) => HARMLESS.contains(&w.as_str()),
+            Tok::Word(w) => HARMLESS.contains(&w.as_str()) || KIN.contains(&w.as_str()),
             Tok::Sym(c) => "?!.:\"'".contains(*c),
             _ => false,
         };
@@ -533,7 +597,8 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     // `were they born on` with no date asks about a date written elsewhere, never today.
     let born = toks
         .iter()
-        .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")));
+        .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")))
+        || (0..toks.len()).any(|i| WHOSE_BIRTH.iter().any(|p| words_at(toks, i, p)));
     if born && dates.is_empty() {
         return DateParse::NotDate;
     }

@@ -354,9 +354,18 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
         .any(|t| matches!(t.word(), Some("old" | "age" | "tuổi")));
     let trimmed = query.trim_end_matches(|c: char| c == '?' || c.is_whitespace());
     if ages && plans(&format!("{trimmed} 2000-01-01")) {
-        let text = match vi(language) {
-            true => "Bạn sinh ngày nào (ví dụ 3/5/1990)?".to_owned(),
-            false => "When were you born (e.g. 3 May 1990)?".to_owned(),
+        // `how old is my mom`, `ông nội tôi bao nhiêu tuổi`: someone else's birth date.
+        let other = toks.iter().any(|t| {
+            t.word().is_some_and(|w| {
+                crate::dates::KIN.contains(&w)
+                    || matches!(w, "he" | "she" | "they" | "his" | "her" | "their")
+            })
+        });
+        let text = match (vi(language), other) {
+            (true, false) => "Bạn sinh ngày nào (ví dụ 3/5/1990)?".to_owned(),
+            (true, true) => "Người đó sinh ngày nào (ví dụ 3/5/1990)?".to_owned(),
+            (false, false) => "When were you born (e.g. 3 May 1990)?".to_owned(),
+            (false, true) => "When were they born (e.g. 3 May 1990)?".to_owned(),
         };
         return Some(Question {
             text,

@@ -273,3 +273,24 @@ fn a_question_is_asked_and_a_follow_up_waits_while_the_pool_it_needs_is_down() {
         "{outcome:?}"
     );
 }
+
+#[test]
+fn someone_elses_age_is_read_and_their_birth_date_asked_as_theirs() {
+    for q in [
+        "my son was born 2016-03-09, how old is he",
+        "our grandma was born on 2 May 1940. how old is she now",
+        "bố tôi sinh ngày 7/8/1960, năm nay bố bao nhiêu tuổi",
+        "bo toi sinh ngay 7/8/1960, nam nay bo bao nhieu tuoi",
+    ] {
+        let steps = common::steps(q);
+        assert_eq!(steps.len(), 1, "{q}");
+        assert!(steps[0].starts_with("s1 date/age born="), "{q}: {steps:?}");
+    }
+    assert!(asked("how old is my dad").text.contains("they"));
+    assert!(asked("how old am I").text.contains("you"));
+    assert!(
+        asked("bà ngoại tôi bao nhiêu tuổi")
+            .text
+            .starts_with("Người đó")
+    );
+}
