@@ -71,9 +71,21 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "giá xăng",
             "giá dầu",
             "giá của",
+            "currency",
+            "currencies",
+            "in euros",
+            "in dollars",
+            "in usd",
+            "to euros",
+            "to dollars",
+            "to usd",
+            "in yen",
+            "ngoại tệ",
+            "đổi tiền",
+            "giá vàng hôm nay",
         ],
-        "prices and markets",
-        "giá cả và thị trường",
+        "prices, currency exchange rates and markets",
+        "giá cả, tỷ giá ngoại tệ, giá vàng và thị trường",
     ),
     (
         &[
@@ -188,9 +200,13 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "nhà hàng",
             "khách sạn",
             "gợi ý",
+            "vé xe",
+            "vé máy bay",
+            "mua vé",
+            "đặt giúp",
         ],
-        "bookings and recommendations",
-        "đặt chỗ và gợi ý",
+        "bookings of tickets, rooms or tables, and recommendations",
+        "đặt chỗ, đặt vé, đặt phòng và gợi ý",
     ),
     (
         &[
@@ -259,7 +275,7 @@ mod tests {
         );
         assert_eq!(
             outside_tools("tỷ giá đô la hôm nay", "vi"),
-            Some("giá cả và thị trường")
+            Some("giá cả, tỷ giá ngoại tệ, giá vàng và thị trường")
         );
         // Whole words only: "rainbow" is not rain, "storyline"… neither.
         assert_eq!(
@@ -276,7 +292,7 @@ mod tests {
         );
         assert_eq!(
             outside_tools("đặt vé máy bay đi Đà Nẵng", "vi"),
-            Some("đặt chỗ và gợi ý")
+            Some("đặt chỗ, đặt vé, đặt phòng và gợi ý")
         );
         assert_eq!(outside_tools("draw a rainbow", "en"), None);
         assert_eq!(outside_tools("2+4", "en"), None);
