@@ -106,8 +106,16 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             let Some(power) = scale(&word).filter(|p| *p < above) else {
                 break;
             };
-            // `tr` or `k` before another number is not a scale (`10 tr 2`).
-            if matches!(word.as_str(), "tr" | "k") && next_number(&pieces, s).is_some() {
+            // `1tr2`, `2 triệu 4`, `10 tr 25`: the digits after a Vietnamese scale go on
+            // below it (2.4 million, 10.25 million), where nothing counted follows them.
+            let tail = (reading == Reading::Vietnamese && power >= 3)
+                .then(|| tail_digits(&pieces, s))
+                .flatten();
+            // `tr` or `k` before another number is otherwise no scale (`10 tr 2 người`).
+            if tail.is_none()
+                && matches!(word.as_str(), "tr" | "k")
+                && next_number(&pieces, s).is_some()
+            {
                 break;
             }
             let scaled = shift(&current, power);
@@ -115,6 +123,23 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             above = power;
             clear(&mut pieces, last + 1..=s);
             last = s;
+            if let Some((n, digits)) = tail {
+                let below = shift(&digits, power - digits.len() as u32);
+                total = total.map(|t| add(&t, &below));
+                clear(&mut pieces, last + 1..=n);
+                last = n;
+                break;
+            }
+            // `2 triệu rưỡi`: and a half.
+            if let Some(h) = next_word(&pieces, last)
+                .filter(|&h| matches!(pieces[h].lower().as_str(), "rưỡi" | "ruoi"))
+            {
+                let half = shift("5", power - 1);
+                total = total.map(|t| add(&t, &half));
+                clear(&mut pieces, last + 1..=h);
+                last = h;
+                break;
+            }
             let Some(n) = next_number(&pieces, last) else {
                 break;
             };
@@ -149,6 +174,31 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         i = last + 1;
     }
     pieces
+}
+
+/// Words that may follow the digits after a scale (`2 triệu 4 chia 3`): they count
+/// nothing, so the digits go on below the scale.
+const AFTER_TAIL: &[&str] = &[
+    "chia", "cộng", "nhân", "trừ", "là", "thì", "và", "cho", "giảm", "tăng", "boa", "tip", "hết",
+    "bao", "mấy", "cong", "nhan", "tru", "la", "thi", "va", "giam", "tang", "het",
+];
+
+/// The number right after the scale at `s` and its digits, when it is one to three
+/// digits that nothing counted follows (the end, a sign, or an operation word).
+fn tail_digits(pieces: &[Piece], s: usize) -> Option<(usize, String)> {
+    let n = next_number(pieces, s)?;
+    let digits = pieces[n].text.clone();
+    if digits.is_empty() || digits.len() > 3 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let after = skip_space(pieces, n + 1).map(|j| &pieces[j]);
+    let free = match after {
+        None => true,
+        Some(p) if p.kind == Kind::Other => true,
+        Some(p) if p.kind == Kind::Word => AFTER_TAIL.contains(&p.lower().as_str()),
+        Some(_) => false,
+    };
+    free.then_some((n, digits))
 }
 
 fn clear(pieces: &mut [Piece], range: std::ops::RangeInclusive<usize>) {
@@ -329,7 +379,21 @@ mod tests {
         assert_eq!(canon("2 trieu", Reading::Vietnamese), "2000000");
         assert_eq!(canon("2.5 million", Reading::English), "2500000");
         assert_eq!(canon("1,5 tr", Reading::Vietnamese), "1500000");
-        assert_eq!(canon("10 tr 2", Reading::Vietnamese), "10 tr 2");
+        assert_eq!(canon("10 tr 2", Reading::Vietnamese), "10200000");
+        assert_eq!(
+            canon("1tr2, tip 10%", Reading::Vietnamese),
+            "1200000, tip 10%"
+        );
+        assert_eq!(
+            canon("2 triệu 4 chia 3", Reading::Vietnamese),
+            "2400000 chia 3"
+        );
+        assert_eq!(canon("2 trieu ruoi", Reading::Vietnamese), "2500000");
+        assert_eq!(canon("3 nghìn rưỡi", Reading::Vietnamese), "3500");
+        assert_eq!(
+            canon("2 triệu 4 người", Reading::Vietnamese),
+            "2000000 4 người"
+        );
     }
 
     #[test]
