@@ -201,7 +201,6 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "khách sạn",
             "gợi ý",
             "vé xe",
-            "vé máy bay",
             "mua vé",
             "đặt giúp",
         ],
