@@ -383,8 +383,22 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         depth: 0,
         no_and: false,
     };
-    let e = p.expr()?;
-    (p.pos == toks.len()).then_some(e)
+    match p.expr() {
+        Some(e) if p.pos == toks.len() => Some(e),
+        _ => rounded_after(toks),
+    }
+}
+
+/// `10/3 làm tròn đến 2 chữ số thập phân`, `1000/7 rounded to 2 dp`: an expression
+/// then its rounding, with no separator between.
+fn rounded_after(toks: &[Token]) -> Option<Expr> {
+    let k = (1..toks.len()).find(|&k| {
+        matches!(toks[k].word(), Some("rounded" | "round"))
+            || crate::lexer::words_at(toks, k, &["làm", "tròn"])
+    })?;
+    let head = parse(&toks[..k])?;
+    let tail = parse_continuation(&toks[k..])?;
+    matches!(tail, Expr::Op(MathOp::Round, _)).then(|| tail.with_previous(&head))
 }
 
 struct Parser<'a> {
@@ -702,6 +716,15 @@ impl Parser<'_> {
     fn continuation(&mut self) -> Option<Expr> {
         let previous = Expr::Num(Expr::PREVIOUS.into());
         let _ = THEN_LEADS.iter().any(|l| self.eat_words(l));
+        // `…, rounded to 2 decimal places`, `then round it to the nearest cent`.
+        if self.eat_words(&["rounded"])
+            || self.eat_words(&["round"])
+            || self.eat_words(&["làm", "tròn"])
+        {
+            self.eat_back_ref();
+            let places = self.round_places()?;
+            return Some(Expr::bin(MathOp::Round, previous, places));
+        }
         if let Some((verb, op, n)) = THEN_FIXED
             .iter()
             .find(|(v, _, _)| self.at_words(self.pos, v))
@@ -879,10 +902,36 @@ impl Parser<'_> {
             return None;
         }
         let x = self.unary()?;
+        let places = self.round_places()?;
+        Some(Expr::bin(MathOp::Round, x, places))
+    }
+
+    /// How many decimal places a rounding keeps: `to 2 decimal places`, `đến 2 chữ số
+    /// thập phân`, `to the nearest cent` (2), `… tenth` (1), `… whole number` (0); no
+    /// `to` at all is 0.
+    fn round_places(&mut self) -> Option<Expr> {
         let joined =
             self.eat_words(&["to"]) || self.eat_words(&["đến"]) || self.eat_words(&["tới"]);
         if !joined {
-            return Some(Expr::bin(MathOp::Round, x, Expr::Num("0".into())));
+            return Some(Expr::Num("0".into()));
+        }
+        let _ = self.eat_words(&["the", "nearest"]) || self.eat_words(&["nearest"]);
+        const NAMED: &[(&[&str], &str)] = &[
+            (&["cent"], "2"),
+            (&["cents"], "2"),
+            (&["penny"], "2"),
+            (&["hundredth"], "2"),
+            (&["tenth"], "1"),
+            (&["thousandth"], "3"),
+            (&["whole", "number"], "0"),
+            (&["integer"], "0"),
+            (&["dollar"], "0"),
+            (&["unit"], "0"),
+            (&["số", "nguyên"], "0"),
+            (&["hàng", "đơn", "vị"], "0"),
+        ];
+        if let Some((_, n)) = NAMED.iter().find(|(w, _)| self.eat_words(w)) {
+            return Some(Expr::Num((*n).into()));
         }
         let places = self.unary()?;
         const TAILS: &[&[&str]] = &[
@@ -892,10 +941,11 @@ impl Parser<'_> {
             &["place"],
             &["decimals"],
             &["digits"],
+            &["dp"],
             &["chữ", "số", "thập", "phân"],
             &["chữ", "số"],
         ];
         let _ = TAILS.iter().any(|t| self.eat_words(t));
-        Some(Expr::bin(MathOp::Round, x, places))
+        Some(places)
     }
 }

@@ -196,3 +196,29 @@ fn thousands_separators_and_leading_zeros_are_normalised() {
         vec![r#"s1 math/sum a="1000" b="7" *"#]
     );
 }
+
+#[test]
+fn rounding_as_a_second_operation_and_named_places() {
+    assert_eq!(
+        common::steps("500 divided by 9, rounded to 1 decimal place"),
+        vec![
+            r#"s1 math/divide a="500" b="9""#,
+            r#"s2 math/round places="1" x=$s1 *"#,
+        ]
+    );
+    assert_eq!(
+        common::steps("20/6 làm tròn đến 2 chữ số thập phân"),
+        vec![
+            r#"s1 math/divide a="20" b="6""#,
+            r#"s2 math/round places="2" x=$s1 *"#,
+        ]
+    );
+    assert_eq!(
+        common::steps("round 12.3456 to the nearest cent"),
+        vec![r#"s1 math/round places="2" x="12.3456" *"#]
+    );
+    assert_eq!(
+        common::steps("round 7.25 to the nearest tenth"),
+        vec![r#"s1 math/round places="1" x="7.25" *"#]
+    );
+}
