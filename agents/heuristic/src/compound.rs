@@ -515,6 +515,30 @@ fn dot_markers(toks: &[Token]) -> Vec<usize> {
     }
 }
 
+/// Whether `toks`, before a colon, only announce what follows (`two quick ones`, `pls
+/// do these`, `tính giúp`): words only, none of them an operation, a list head, a date
+/// or time word, or a word that asks for something (a greeting is fine).
+fn lead_in(toks: &[Token]) -> bool {
+    let text: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    (1..=4).contains(&toks.len())
+        && crate::scope::outside_tools(&text.join(" "), "en").is_none()
+        && crate::scope::outside_tools(&text.join(" "), "vi").is_none()
+        && !text.iter().any(|w| {
+            matches!(
+                *w,
+                "system" | "assistant" | "user" | "ignore" | "instructions"
+            )
+        })
+        && !arith::has_list_head(toks)
+        && toks.iter().all(|t| {
+            t.word().is_some_and(|w| {
+                crate::normalise::typo::operation(w).is_none()
+                    && !crate::tolerant::DATE_WORDS.contains(&w)
+                    && !matches!(w, "what" | "whats" | "what's" | "how" | "which" | "when")
+            })
+        })
+}
+
 fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0usize, 0);
@@ -538,6 +562,8 @@ fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
                 start = i + 1;
             }
             Tok::Sym(')') => depth = depth.saturating_sub(1),
+            // `Two quick ones: …`, `tinh giup: …`: a lead-in before a colon asks nothing.
+            Tok::Sym(':') if depth == 0 && lead_in(&toks[start..i]) => start = i + 1,
             // A comma (or semicolon) between two numbers after a list head (`sum of 1, 2
             // and 3`, `largest: 4.5; -2; 3.75`) is part of the list, not a split.
             Tok::Sym(',') if depth == 0 && in_list(toks, start, i) => {}

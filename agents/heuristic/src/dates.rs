@@ -395,7 +395,7 @@ const HARMLESS: &[&str] = &[
     "cũng", "nay", "gì", "when", "does", "do", "fall", "falls", "this", "lễ", "dịp", "someone",
     "somebody", "person", "born", "i", "am", "if", "was", "were", "turn", "turns", "người", "sinh",
     "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm", "này", "they", "he", "she", "you", "we",
-    "whats", "what's", "my", "his", "her", "their", "our", "now", "right", "bây", "giờ",
+    "whats", "what's", "my", "his", "her", "their", "our", "now", "right", "bây", "giờ", "sleeps",
 ];
 
 /// Whose birthday a request is about (`my daughter was born …, how old is she`, `mẹ tôi
@@ -464,7 +464,8 @@ const WHOSE_BIRTH: &[&[&str]] = &[
 
 fn unit(word: &str) -> Option<&'static str> {
     Some(match word {
-        "day" | "days" | "ngày" => "days",
+        // `how many sleeps till christmas`: nights, counted as days.
+        "day" | "days" | "ngày" | "sleeps" => "days",
         "week" | "weeks" | "tuần" => "weeks",
         "month" | "months" | "tháng" => "months",
         "year" | "years" | "năm" => "years",

@@ -74,7 +74,7 @@ const MATH_LEAD: &[&str] = &[
 const MATH_TAIL: &[&str] = &[
     "bằng", "mấy", "bao", "nhiêu", "là", "gì", "equals", "equal", "is", "what", "please", "ạ",
     "vậy", "nhé", "nhỉ", "thế", "nào", "for", "me", "thì", "được", "sao", "come", "to", "số",
-    "nữa", "lên",
+    "nữa", "lên", "với", "giùm", "giúp", "nha", "ha",
 ];
 
 /// Symbols that only end a question.

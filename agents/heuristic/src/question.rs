@@ -292,9 +292,20 @@ pub fn which_date(text: &str, day_first: &str, month_first: &str, language: &str
 
 /// The question for a part missing its last operand (`divide 10 by`).
 pub fn missing_operand(part: &str, language: &str) -> Question {
-    let text = match vi(language) {
-        true => format!("\"{part}\" còn thiếu một số: số nào?"),
-        false => format!("\"{part}\" is missing a number: which number?"),
+    // An everyday problem (a discount, a split, a tip) misses its amount: say so.
+    let folded = crate::normalise::fold::fold(&part.to_lowercase());
+    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
+    let money = part.contains('%')
+        || words.iter().any(|w| MONEY_WORDS.contains(w))
+        || folded.contains("chia deu")
+        || folded.contains("hoa don");
+    let text = match (vi(language), money) {
+        (true, false) => format!("\"{part}\" còn thiếu một số: số nào?"),
+        (true, true) => format!("\"{part}\" còn thiếu một số: giá hay số tiền là bao nhiêu?"),
+        (false, false) => format!("\"{part}\" is missing a number: which number?"),
+        (false, true) => {
+            format!("\"{part}\" is missing a number: what is the price or amount?")
+        }
     };
     Question {
         text,
@@ -304,6 +315,13 @@ pub fn missing_operand(part: &str, language: &str) -> Question {
         expect: Expect::Number,
     }
 }
+
+/// Words (folded, lowercase) of everyday money problems: the missing number is then
+/// the price or the amount.
+const MONEY_WORDS: &[&str] = &[
+    "off", "discount", "tip", "split", "bill", "each", "price", "percent", "tax", "giam", "gia",
+    "tien", "boa", "nguoi",
+];
 
 /// A date the request needs but does not give, found by trial: `plans(text)` says
 /// whether the request with a placeholder in the gap is understood better. Asked for:

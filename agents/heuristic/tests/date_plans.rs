@@ -190,6 +190,13 @@ fn named_days_become_dates_with_next_date() {
             ],
         ),
         (
+            "how many sleeps until halloween",
+            vec![
+                r#"s1 date/next_date day=31 month=10 *"#,
+                r#"s2 date/days_until date=$s1 *"#,
+            ],
+        ),
+        (
             "when is new year's day",
             vec![r#"s1 date/next_date day=1 month=1 *"#],
         ),

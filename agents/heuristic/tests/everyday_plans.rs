@@ -206,6 +206,12 @@ fn parts_laid_out_with_numbers_letters_and_dashes() {
             r#"s2 date/weekday date="2027-05-01" *"#,
         ]
     );
+    // A lead-in before a colon only announces the parts; an instruction is no lead-in.
+    assert_eq!(
+        steps("quick q: 81 split 3 ways"),
+        vec![r#"s1 math/divide a="81" b="3" *"#]
+    );
+    assert_eq!(steps("largest: 4; 9; 2").len(), 2);
     // A decimal or a sentence's end is no marker.
     assert_eq!(steps("1.5 + 2. 3*4").len(), 2);
     // Parentheses still group.

@@ -294,3 +294,14 @@ fn someone_elses_age_is_read_and_their_birth_date_asked_as_theirs() {
             .starts_with("Người đó")
     );
 }
+
+#[test]
+fn a_missing_amount_in_an_everyday_problem_is_asked_as_the_price_or_amount() {
+    assert!(asked("what's 15% off").text.contains("price or amount"));
+    assert!(
+        asked("chia đều tiền nhà cho 4 người")
+            .text
+            .contains("bao nhiêu")
+    );
+    assert!(asked("divide 9 by").text.contains("which number"));
+}
