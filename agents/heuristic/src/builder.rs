@@ -10,6 +10,8 @@ use serde_json::Value;
 #[derive(Debug, Default)]
 pub struct PlanBuilder {
     steps: Vec<Step>,
+    /// The step the last [`PlanBuilder::push`] returned.
+    last: Option<usize>,
 }
 
 impl PlanBuilder {
@@ -27,11 +29,25 @@ impl PlanBuilder {
         arguments: Vec<(&str, Arg)>,
         output: bool,
     ) -> Arg {
-        let id = chorus_bus::StepId::from(format!("s{}", self.steps.len() + 1));
         let arguments: BTreeMap<String, Arg> = arguments
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v))
             .collect();
+        // The same call twice (`What's 18% of 250? Also 250 minus that?`, `3 weeks from
+        // now — the date, and what day is that`) is made once and shared.
+        if let Some(k) = self
+            .steps
+            .iter()
+            .position(|s| s.pool == pool && s.tool == tool && s.arguments == arguments)
+        {
+            self.steps[k].output |= output;
+            self.last = Some(k);
+            return Arg::Ref {
+                step: self.steps[k].id.clone(),
+            };
+        }
+        let id = chorus_bus::StepId::from(format!("s{}", self.steps.len() + 1));
+        self.last = Some(self.steps.len());
         self.steps.push(Step {
             id: id.clone(),
             pool: pool.to_owned(),
@@ -56,7 +72,7 @@ impl PlanBuilder {
 
     /// Marks the last step as an answer shown to the user.
     pub fn mark_last_output(&mut self) {
-        if let Some(s) = self.steps.last_mut() {
+        if let Some(s) = self.last.and_then(|k| self.steps.get_mut(k)) {
             s.output = true;
         }
     }

@@ -182,6 +182,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             parts.push(part);
             continue;
         }
+        // `What's 18% of 250? Also 250 minus that?`: the answer of the part before.
+        if let Some(part) = with_earlier_part(segment, &parts, src) {
+            parts.push(part);
+            continue;
+        }
         let (found, missed) = split_partly(segment, src);
         if found.is_empty() {
             failed.push(whole);
@@ -285,6 +290,38 @@ fn with_earlier_date(segment: &[Token], earlier: &[&[Token]], src: &str) -> Opti
     };
     let toks = crate::lexer::lex(&rewritten);
     let query = parse_part(&toks, &rewritten).ok()?;
+    Some(ParsedPart {
+        text: quote(segment, src),
+        query,
+    })
+}
+
+/// A number no request holds, standing for an earlier part's answer while a later
+/// part is read.
+const EARLIER: &str = "987654321987654321";
+
+/// A segment that refers to the answer of the part before it in the same request
+/// (`250 minus that`, `what day is that`): read with that part in place of the
+/// reference — its expression for arithmetic, its words for a date.
+fn with_earlier_part(segment: &[Token], parts: &[ParsedPart], src: &str) -> Option<ParsedPart> {
+    let previous = parts.last()?;
+    let (first, last) = (segment.first()?, segment.last()?);
+    let text = &src[first.start..last.end];
+    let toks = crate::lexer::lex(text);
+    let r = crate::recall::find(&toks, text)?;
+    let query = match &previous.query {
+        PartQuery::Math(e) => {
+            let rewritten = r.replaced_by(text, EARLIER);
+            match parse_part(&crate::lexer::lex(&rewritten), &rewritten).ok()? {
+                PartQuery::Math(x) => PartQuery::Math(x.replacing(EARLIER, e)),
+                PartQuery::Date(_) => return None,
+            }
+        }
+        PartQuery::Date(_) => {
+            let rewritten = r.replaced_by(text, &previous.text);
+            parse_part(&crate::lexer::lex(&rewritten), &rewritten).ok()?
+        }
+    };
     Some(ParsedPart {
         text: quote(segment, src),
         query,

@@ -109,6 +109,18 @@ impl Expr {
         }
     }
 
+    /// The expression with `by` in place of every literal `number`.
+    pub fn replacing(self, number: &str, by: &Expr) -> Expr {
+        match self {
+            Expr::Num(n) if n == number => by.clone(),
+            Expr::Op(op, args) => Expr::Op(
+                op,
+                args.into_iter().map(|a| a.replacing(number, by)).collect(),
+            ),
+            other => other,
+        }
+    }
+
     /// The expression with the previous part's result, `previous`, in place of the
     /// placeholder.
     pub fn with_previous(self, previous: &Expr) -> Expr {

@@ -181,3 +181,18 @@ fn parts_joined_in_the_ways_people_join_them() {
         assert_eq!(outputs(q), want, "{q}");
     }
 }
+
+#[test]
+fn a_later_part_may_use_the_answer_of_the_part_before() {
+    assert_eq!(
+        common::steps("what's 10% of 90? and 90 plus that?"),
+        vec![
+            r#"s1 math/percent of="90" percent="10" *"#,
+            r#"s2 math/sum a="90" b=$s1 *"#,
+        ]
+    );
+    let steps = common::steps("10 days from today, what weekday is that");
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert!(steps[0].starts_with("s1 date/add_duration") && steps[0].ends_with('*'));
+    assert_eq!(steps[1], r#"s2 date/weekday date=$s1 *"#);
+}
