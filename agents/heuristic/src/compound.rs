@@ -187,6 +187,14 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             parts.push(part);
             continue;
         }
+        // `Giờ ở London là mấy giờ, còn ở Sydney?`: the segment before, one part replaced.
+        if let Some(part) = k
+            .checked_sub(2)
+            .and_then(|j| as_ellipsis(segment, segments[j], src))
+        {
+            parts.push(part);
+            continue;
+        }
         let (found, missed) = split_partly(segment, src);
         if found.is_empty() {
             failed.push(whole);
@@ -322,6 +330,21 @@ fn with_earlier_part(segment: &[Token], parts: &[ParsedPart], src: &str) -> Opti
             parse_part(&crate::lexer::lex(&rewritten), &rewritten).ok()?
         }
     };
+    Some(ParsedPart {
+        text: quote(segment, src),
+        query,
+    })
+}
+
+/// A segment that repeats the segment before it with one part replaced (`còn ở
+/// Sydney?`, `con 1/1/2027 thi sao`), read as that segment rewritten.
+fn as_ellipsis(segment: &[Token], before: &[Token], src: &str) -> Option<ParsedPart> {
+    let (first, last) = (segment.first()?, segment.last()?);
+    let text = &src[first.start..last.end];
+    let earlier = vec![quote(before, src)];
+    let query = crate::recall::ellipses(text, &earlier)
+        .into_iter()
+        .find_map(|t| parse_part(&crate::lexer::lex(&t), &t).ok())?;
     Some(ParsedPart {
         text: quote(segment, src),
         query,

@@ -196,3 +196,16 @@ fn a_later_part_may_use_the_answer_of_the_part_before() {
     assert!(steps[0].starts_with("s1 date/add_duration") && steps[0].ends_with('*'));
     assert_eq!(steps[1], r#"s2 date/weekday date=$s1 *"#);
 }
+
+#[test]
+fn a_later_part_may_repeat_the_one_before_with_one_part_replaced() {
+    let steps = common::steps("what time is it in Oslo, and in Denver?");
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert!(
+        steps[0].contains("Oslo") && steps[1].contains("Denver"),
+        "{steps:?}"
+    );
+    let steps = common::steps("ngay 2/9/2027 la thu may, con 3/9/2027?");
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert!(steps[1].contains("2027-09-03"), "{steps:?}");
+}
