@@ -203,6 +203,16 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             failed.extend(missed);
         }
     }
+    // `2 tuần nữa là thứ mấy, ngày mấy?`: a bare "what date" after a part that gives a
+    // date asks that part's date (already given), not today's.
+    let mut k = 1;
+    while k < parts.len() {
+        if asks_bare_date(&parts[k]) && gives_a_date(&parts[k - 1]) {
+            parts.remove(k);
+        } else {
+            k += 1;
+        }
+    }
     // `pt weighs 72kg, order is 0.5 mg/kg, how many mg do i draw up`: a question with
     // no number of its own after an understood part only asks for that part's answer.
     if !parts.is_empty() {
@@ -229,6 +239,24 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         (true, false) => Err(failed.swap_remove(0)),
         _ => Ok(Parsed { parts, failed }),
     }
+}
+
+/// Whether `part` asks today's date without naming today (`ngày mấy`, `what's the date`).
+fn asks_bare_date(part: &ParsedPart) -> bool {
+    let toks = crate::lexer::lex(&part.text);
+    let today = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "today" | "now" | "nay" | "hôm" | "currently"))
+    });
+    matches!(part.query, PartQuery::Date(DateQuery::Today { .. })) && !today
+}
+
+/// Whether `part` answers with a date other than today's (a shift, a named day…).
+fn gives_a_date(part: &ParsedPart) -> bool {
+    matches!(
+        part.query,
+        PartQuery::Date(DateQuery::Shift { .. } | DateQuery::Anchored { .. })
+    )
 }
 
 /// Whether `text` only asks "how much" of what came before: no number or date, and a

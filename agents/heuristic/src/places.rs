@@ -51,10 +51,13 @@ const AROUND: &[&str] = &[
     "hãy",
     "đang",
     "hỏi",
+    "that",
+    "this",
+    "này",
 ];
 
 /// Words that put the place next: `in Tokyo`, `ở New York`, `tại Luân Đôn`.
-const AT: &[&str] = &["in", "at", "ở", "tại"];
+const AT: &[&str] = &["in", "at", "ở", "tại", "bên"];
 
 /// Words a place name cannot hold: they end it (`in Tokyo right now`).
 const STOP: &[&str] = &[
@@ -105,6 +108,13 @@ const CONVERT: &[&[&str]] = &[
     &["chuyển"],
     &["what", "is"],
     &["what's"],
+];
+
+/// Words that may name what happens at a stated time (`call is at 2pm LA time`).
+const EVENT: &[&str] = &[
+    "call", "meeting", "meet", "flight", "game", "match", "show", "event", "webinar", "stream",
+    "the", "my", "our", "a", "is", "at", "it's", "its", "starts", "cuộc", "họp", "gọi", "lúc",
+    "vào", "trận", "đấu", "chuyến", "bay",
 ];
 
 /// Words that state the time at one place as a condition: `if it's 9am in Paris, what
@@ -188,6 +198,16 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         }) {
             at += 1;
         }
+    }
+    // `call is at 2pm LA time, …`, `cuộc họp lúc 9 giờ …`: what happens at the time.
+    if !lead && at == 0 {
+        at = (0..toks.len().min(6))
+            .find(|&j| time_at(toks, j).is_some())
+            .filter(|&j| {
+                toks[..j]
+                    .iter()
+                    .all(|t| t.word().is_some_and(|w| EVENT.contains(&w)))
+            })?;
     }
     let (time, mut i) = time_at(toks, at)?;
     let mut places = Vec::new();
@@ -316,6 +336,12 @@ mod tests {
             q("convert 09:00 Hanoi time to London time"),
             convert("09:00", "Hanoi", "London")
         );
+        // What happens at the time may be named first.
+        assert_eq!(
+            q("the meeting is at 4pm Berlin time, what time is that in Denver"),
+            convert("16:00", "Berlin", "Denver")
+        );
+        assert_eq!(q("the weather at 4pm in Berlin in Denver"), None);
         assert_eq!(
             q("what is 9am in Tokyo in London time?"),
             convert("09:00", "Tokyo", "London")

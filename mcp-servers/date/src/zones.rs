@@ -44,6 +44,13 @@ const ALIASES: &[(&str, &str)] = &[
     // US West Coast cities sharing Los Angeles' zone.
     ("San Francisco", "America/Los_Angeles"),
     ("Seattle", "America/Los_Angeles"),
+    // Short names people type for US cities.
+    ("LA", "America/Los_Angeles"),
+    ("L.A.", "America/Los_Angeles"),
+    ("SF", "America/Los_Angeles"),
+    ("NYC", "America/New_York"),
+    ("NY", "America/New_York"),
+    ("DC", "America/New_York"),
     // US East Coast cities sharing New York's zone.
     ("Washington", "America/New_York"),
     ("Washington DC", "America/New_York"),
@@ -216,6 +223,8 @@ mod tests {
     fn cities_come_from_the_database() {
         assert_eq!(zone("Tokyo"), "Asia/Tokyo");
         assert_eq!(zone("new york"), "America/New_York");
+        assert_eq!(zone("LA"), "America/Los_Angeles");
+        assert_eq!(zone("NYC"), "America/New_York");
         assert_eq!(zone("London"), "Europe/London");
         assert_eq!(zone("Paris"), "Europe/Paris");
         assert_eq!(zone("Sao Paulo"), "America/Sao_Paulo");
