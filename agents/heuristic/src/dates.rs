@@ -48,6 +48,12 @@ pub enum DateQuery {
         /// The date.
         date: String,
     },
+    /// Days from a past date until today (`how many days since 19 May 2026`, `từ
+    /// 19/5/2026 đến nay`): today, then the difference from the date to it.
+    DaysSince {
+        /// The date.
+        date: String,
+    },
     /// Days from today until a date.
     DaysUntil {
         /// The date.
@@ -281,6 +287,8 @@ enum Flag {
     Later,
     Between,
     Until,
+    /// Counted from a date up to today: `since`, `đến nay`, `and today`.
+    Since,
     DayAfterTomorrow,
     DayBeforeYesterday,
     /// "day of the year", "ngày thứ mấy trong năm".
@@ -294,6 +302,13 @@ enum Flag {
 }
 
 const PHRASES: &[(&[&str], &[Flag])] = &[
+    // Up to today, from a date before it.
+    (&["since"], &[Flag::Since]),
+    (&["đến", "nay"], &[Flag::Since]),
+    (&["tới", "nay"], &[Flag::Since]),
+    (&["đến", "hôm", "nay"], &[Flag::Since]),
+    (&["to", "today"], &[Flag::Since]),
+    (&["and", "today"], &[Flag::Since]),
     // Before `what day`, which would leave `of the week` to count weeks.
     (&["what", "day", "of", "the", "week"], &[Flag::Weekday]),
     (&["which", "day", "of", "the", "week"], &[Flag::Weekday]),
@@ -396,6 +411,7 @@ const HARMLESS: &[&str] = &[
     "somebody", "person", "born", "i", "am", "if", "was", "were", "turn", "turns", "người", "sinh",
     "hiện", "đã", "được", "ai", "bạn", "thuộc", "nằm", "này", "they", "he", "she", "you", "we",
     "whats", "what's", "my", "his", "her", "their", "our", "now", "right", "bây", "giờ", "sleeps",
+    "long",
 ];
 
 /// Whose birthday a request is about (`my daughter was born …, how old is she`, `mẹ tôi
@@ -792,6 +808,10 @@ fn decide(
             from: from.clone(),
             to: to.clone(),
         }),
+        // `how long ago was 1 Jan 2026`: a date and `ago`, no amount.
+        ([date], []) if has(Flag::Since) || has(Flag::Ago) => {
+            Some(DateQuery::DaysSince { date: date.clone() })
+        }
         ([date], []) if has(Flag::Until) || (has(Flag::Between) && has(Flag::Today)) => {
             Some(DateQuery::DaysUntil { date: date.clone() })
         }
@@ -853,6 +873,7 @@ impl DateQuery {
         match self {
             DateQuery::Today { weekday: true } | DateQuery::Shift { weekday: true, .. } => 2,
             DateQuery::Anchored { then, .. } if *then != NamedThen::Date => 2,
+            DateQuery::DaysSince { .. } => 2,
             _ => 1,
         }
     }
@@ -883,6 +904,12 @@ impl DateQuery {
                 NamedThen::IsoWeek => "iso_week",
             };
             plan.push(part, DATE_POOL, then_tool, vec![("date", date)], true);
+            return;
+        }
+        if let DateQuery::DaysSince { date } = self {
+            let today = plan.push(part, DATE_POOL, "today", vec![], false);
+            let args = vec![("from", text(date)), ("to", today)];
+            plan.push(part, DATE_POOL, "difference", args, true);
             return;
         }
         let (tool, args) = match self {
@@ -921,7 +948,7 @@ impl DateQuery {
                 "convert_time",
                 vec![("time", text(time)), ("from", text(from)), ("to", text(to))],
             ),
-            DateQuery::Anchored { .. } => return, // lowered above
+            DateQuery::Anchored { .. } | DateQuery::DaysSince { .. } => return, // lowered above
         };
         let result = plan.push(part, DATE_POOL, tool, args, true);
         if self.step_count() == 2 {

@@ -367,3 +367,24 @@ fn the_time_at_places() {
     // Two parts: a place time and arithmetic.
     assert_eq!(steps("what time is it in Tokyo and what is 2+4").len(), 2);
 }
+
+#[test]
+fn days_since_a_past_date_count_up_to_today() {
+    let since = |q: &str| common::steps(q);
+    for q in [
+        "how many days since 2026-03-01",
+        "how long ago was 1 March 2026",
+        "từ 1/3/2026 đến nay là bao nhiêu ngày",
+        "tu 1/3/2026 den nay bao nhieu ngay",
+        "days between 2026-03-01 and today",
+    ] {
+        assert_eq!(
+            since(q),
+            vec![
+                "s1 date/today".to_owned(),
+                r#"s2 date/difference from="2026-03-01" to=$s1 *"#.to_owned(),
+            ],
+            "{q}"
+        );
+    }
+}

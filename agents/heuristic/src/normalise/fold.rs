@@ -191,6 +191,12 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
     {
         return Some(op);
     }
+    // `tu 19/5/2026 den nay`: before a number, "from" rather than "fourth".
+    if next.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+        && let Some(w) = only(&["từ"])
+    {
+        return Some(w);
+    }
     if beside_words && let Some(n) = only(NUMBER_WORDS) {
         return Some(n);
     }
