@@ -316,6 +316,39 @@ pub fn missing_operand(part: &str, language: &str) -> Question {
     }
 }
 
+/// Words that make an event someone's own (`my wedding`, `our anniversary`).
+const OWNERS: &[&str] = &["my", "our", "your", "his", "her", "their"];
+
+/// Events whose date only the user knows.
+const EVENTS: &[&[&str]] = &[
+    &["wedding"],
+    &["anniversary"],
+    &["birthday"],
+    &["meeting"],
+    &["exam"],
+    &["trip"],
+    &["holiday"],
+    &["vacation"],
+    &["party"],
+    &["concert"],
+    &["interview"],
+    &["deadline"],
+    &["appointment"],
+    &["graduation"],
+    &["đám", "cưới"],
+    &["kỷ", "niệm"],
+    &["sinh", "nhật"],
+    &["chuyến", "đi"],
+    &["buổi", "họp"],
+    &["bữa", "tiệc"],
+    &["phỏng", "vấn"],
+    &["du", "lịch"],
+    &["tốt", "nghiệp"],
+];
+
+/// Words after which the day counted to comes.
+const UNTIL: &[&str] = &["until", "till", "til", "before", "đến", "tới"];
+
 /// Words (folded, lowercase) of everyday money problems: the missing number is then
 /// the price or the amount.
 const MONEY_WORDS: &[&str] = &[
@@ -356,6 +389,52 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
                 }
                 false => "What is the date of your birthday (day and month, e.g. 25 December)?"
                     .to_owned(),
+            };
+            return Some(Question {
+                text,
+                options: Vec::new(),
+                part: query.trim().to_owned(),
+                fill: Fill::Replace(phrase.to_owned()),
+                expect: Expect::Text,
+            });
+        }
+    }
+    // `how long till our anniversary`, `còn mấy ngày nữa đến đám cưới`: an event of
+    // the user's, after "until", whose date only they know.
+    if let Some(k) = toks
+        .iter()
+        .position(|t| t.word().is_some_and(|w| UNTIL.contains(&w)))
+        && let Some(first) = toks.get(k + 1)
+        && toks[k + 1..]
+            .iter()
+            .all(|t| t.word().is_some() || t.is_sym('?') || t.is_sym('!'))
+    {
+        let end = toks[k + 1..]
+            .iter()
+            .rev()
+            .find(|t| t.word().is_some())
+            .map_or(first.end, |t| t.end);
+        let phrase = &query[first.start..end];
+        let words: Vec<&str> = toks[k + 1..].iter().filter_map(Token::word).collect();
+        let owned = words.first().is_some_and(|w| OWNERS.contains(w)) || words.contains(&"của");
+        let event = (0..words.len()).any(|i| {
+            EVENTS
+                .iter()
+                .any(|e| words.len() >= i + e.len() && words[i..i + e.len()] == **e)
+        });
+        if (owned || event) && plans(&query.replacen(phrase, "25 December", 1)) {
+            let text = match vi(language) {
+                true => {
+                    let mut c = phrase.chars();
+                    let head: String = c.next().into_iter().flat_map(char::to_uppercase).collect();
+                    format!(
+                        "{head}{} là ngày nào (ngày và tháng, ví dụ 25 tháng 12)?",
+                        c.as_str()
+                    )
+                }
+                false => {
+                    format!("What is the date of {phrase} (day and month, e.g. 25 December)?")
+                }
             };
             return Some(Question {
                 text,

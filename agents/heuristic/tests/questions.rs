@@ -305,3 +305,31 @@ fn a_missing_amount_in_an_everyday_problem_is_asked_as_the_price_or_amount() {
     );
     assert!(asked("divide 9 by").text.contains("which number"));
 }
+
+#[test]
+fn the_date_of_an_event_only_the_user_knows_is_asked_for() {
+    assert!(
+        asked("how many days until my graduation")
+            .text
+            .contains("my graduation")
+    );
+    assert!(
+        asked("bao lâu nữa đến buổi họp")
+            .text
+            .starts_with("Buổi họp là ngày nào")
+    );
+    let q = asked("how long till our trip?");
+    assert_eq!(
+        common::steps(&resume("how long till our trip?", &q, "2027-03-01").expect("settled")),
+        vec![r#"s1 date/days_until date="2027-03-01" *"#]
+    );
+    // Not an event of theirs: not asked about.
+    assert!(!matches!(
+        plan(
+            "how many days until pizza",
+            &TaskContext::default(),
+            &tools()
+        ),
+        PlanOutcome::Question { .. }
+    ));
+}

@@ -268,6 +268,22 @@ mod tests {
         );
     }
 
+    /// A literal added anywhere in the planner teaches the folded reading a word: these
+    /// everyday readings must survive every such addition (`kỳ thi` once made `thi`
+    /// stay `thi`, `vé máy bay` made `may` stay `may`).
+    #[test]
+    fn everyday_folded_words_keep_their_reading() {
+        assert_eq!(
+            restored("8h sang o Ha Noi thi o New York la may gio"),
+            "8h sáng ở Hà Nội thì ở New York là mấy giờ"
+        );
+        assert_eq!(
+            restored("con may ngay nua la noel"),
+            "còn mấy ngày nữa là noel"
+        );
+        assert_eq!(restored("con nhan 3 thi sao"), "còn nhan 3 thì sao");
+    }
+
     #[test]
     fn a_wrong_mark_is_corrected() {
         assert_eq!(restored("căn bặc hai của 196"), "căn bậc hai của 196");
