@@ -314,7 +314,7 @@ fn the_date_of_an_event_only_the_user_knows_is_asked_for() {
             .contains("my graduation")
     );
     assert!(
-        asked("bao lâu nữa đến buổi họp")
+        asked("còn bao nhiêu ngày nữa đến buổi họp")
             .text
             .starts_with("Buổi họp là ngày nào")
     );
