@@ -173,7 +173,7 @@ pub fn app(state: ApiState) -> Router {
 
 impl ApiState {
     /// Hands a new task to the one way in (validation, limits, id, deadline, exactly-once
-    /// acceptance); it is opened before this returns, so polling finds it at once. A
+    /// acceptance, counted as an HTTP acceptance); it is opened before this returns, so polling finds it at once. A
     /// reused task id with the same request is that task (`fresh: false`).
     async fn submit(&self, body: NewTask) -> Result<chorus_agents::door::Accepted, ApiError> {
         let limits = Limits {
@@ -186,14 +186,10 @@ impl ApiState {
             task_id: body.task_id,
             from: self.instance.clone(),
             once: None,
+            door: Some(chorus_telemetry::metrics::tasks::Door::Http),
         };
-        let accepted = submit(self.bus.as_ref(), Some(&self.state), &limits, submission)
+        submit(self.bus.as_ref(), Some(&self.state), &limits, submission)
             .await
-            .map_err(ApiError::from_submit)?;
-        if accepted.fresh {
-            use chorus_telemetry::metrics::tasks::{Door, accepted as counted};
-            counted(Door::Http);
-        }
-        Ok(accepted)
+            .map_err(ApiError::from_submit)
     }
 }

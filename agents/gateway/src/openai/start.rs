@@ -130,12 +130,9 @@ async fn submit(api: &ApiState, chat: &Chat, session: &str) -> Result<TaskId, Op
         task_id: None,
         from: api.instance.clone(),
         once: None,
+        door: Some(chorus_telemetry::metrics::tasks::Door::Http),
     };
     let accepted = door::submit(api.bus.as_ref(), Some(&api.state), &limits, submission).await?;
-    if accepted.fresh {
-        use chorus_telemetry::metrics::tasks::{Door, accepted as counted};
-        counted(Door::Http);
-    }
     Ok(accepted.message.task_id)
 }
 
