@@ -1,4 +1,7 @@
-//! API errors as JSON: `{"error": {"code": "…", "message": "…"}}` with a status code.
+//! The native API's errors as JSON: `{"error": {"code": "…", "message": "…"}}` with a
+//! status code. The one way in's refusals carry a code and no status: which HTTP status
+//! fits each is decided here (A2A and the OpenAI-compatible endpoint map them in their
+//! own error shapes).
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -58,26 +61,41 @@ impl ApiError {
         }
     }
 
-    /// From the one way in for answers' refusal, with its code and the status it names
-    /// (`AnswerError::http_status`): 422 for an empty or too long answer, 404 for an
-    /// unknown task, 409 for a task not waiting for this answer (`task_finished`,
-    /// `nothing_asked`, `already_answered`, `no_such_question`), 503 when the bus failed.
+    /// From the one way in for answers' refusal, with its code: 422 for an empty or too
+    /// long answer, 404 for an unknown task, 409 for a task not waiting for this answer
+    /// (`task_finished`, `nothing_asked`, `already_answered`, `no_such_question`), 503
+    /// when the bus failed.
     pub fn from_answer(e: chorus_agents::door::AnswerError) -> Self {
+        use chorus_agents::door::AnswerError as E;
+        let status = match &e {
+            E::Empty | E::TooLong { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            E::UnknownTask(_) => StatusCode::NOT_FOUND,
+            E::Finished(_)
+            | E::NothingAsked(_)
+            | E::AlreadyAnswered { .. }
+            | E::NoSuchQuestion { .. } => StatusCode::CONFLICT,
+            E::Bus(_) => StatusCode::SERVICE_UNAVAILABLE,
+        };
         ApiError {
-            status: StatusCode::from_u16(e.http_status())
-                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            status,
             code: e.code(),
             message: e.to_string(),
         }
     }
 
-    /// From the one way in for cancellations' refusal, with its code and the status it
-    /// names (`CancelError::http_status`): 404 for an unknown task, 409 for a finished
-    /// or canceled one, 422 for a too long reason, 503 when the bus failed.
+    /// From the one way in for cancellations' refusal, with its code: 404 for an
+    /// unknown task, 409 for a finished or canceled one, 422 for a too long reason, 503
+    /// when the bus failed.
     pub fn from_cancel(e: chorus_agents::door::CancelError) -> Self {
+        use chorus_agents::door::CancelError as E;
+        let status = match &e {
+            E::ReasonTooLong { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            E::UnknownTask(_) => StatusCode::NOT_FOUND,
+            E::Finished(_) | E::AlreadyCanceled(_) => StatusCode::CONFLICT,
+            E::Bus(_) => StatusCode::SERVICE_UNAVAILABLE,
+        };
         ApiError {
-            status: StatusCode::from_u16(e.http_status())
-                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            status,
             code: e.code(),
             message: e.to_string(),
         }
@@ -120,4 +138,79 @@ impl IntoResponse for ApiError {
 /// Any route that does not exist.
 pub async fn not_found() -> ApiError {
     ApiError::not_found("no such route; see docs/openapi.json")
+}
+
+#[cfg(test)]
+mod tests {
+    use chorus_agents::door::{AnswerError, CancelError};
+    use chorus_bus::BusError;
+
+    use super::*;
+
+    fn status_and_code(e: ApiError) -> (u16, &'static str) {
+        (e.status.as_u16(), e.code)
+    }
+
+    #[test]
+    fn an_answer_refused_is_422_for_its_text_404_unknown_409_not_waiting_503_bus() {
+        let cases = [
+            (AnswerError::Empty, (422, "empty_answer")),
+            (
+                AnswerError::TooLong {
+                    chars: 1001,
+                    limit: 1000,
+                },
+                (422, "answer_too_long"),
+            ),
+            (AnswerError::UnknownTask("t".into()), (404, "unknown_task")),
+            (AnswerError::Finished("t".into()), (409, "task_finished")),
+            (
+                AnswerError::NothingAsked("t".into()),
+                (409, "nothing_asked"),
+            ),
+            (
+                AnswerError::AlreadyAnswered {
+                    task_id: "t".into(),
+                    number: 1,
+                    same: true,
+                },
+                (409, "already_answered"),
+            ),
+            (
+                AnswerError::NoSuchQuestion {
+                    task_id: "t".into(),
+                    given: 2,
+                    open: 1,
+                },
+                (409, "no_such_question"),
+            ),
+            (AnswerError::Bus(BusError::Closed), (503, "bus_unavailable")),
+        ];
+        for (e, expected) in cases {
+            assert_eq!(status_and_code(ApiError::from_answer(e)), expected);
+        }
+    }
+
+    #[test]
+    fn a_cancellation_refused_is_422_for_its_reason_404_unknown_409_finished_503_bus() {
+        let cases = [
+            (
+                CancelError::ReasonTooLong {
+                    chars: 501,
+                    limit: 500,
+                },
+                (422, "reason_too_long"),
+            ),
+            (CancelError::UnknownTask("t".into()), (404, "unknown_task")),
+            (CancelError::Finished("t".into()), (409, "finished")),
+            (
+                CancelError::AlreadyCanceled("t".into()),
+                (409, "already_canceled"),
+            ),
+            (CancelError::Bus(BusError::Closed), (503, "bus_unavailable")),
+        ];
+        for (e, expected) in cases {
+            assert_eq!(status_and_code(ApiError::from_cancel(e)), expected);
+        }
+    }
 }
