@@ -6,8 +6,7 @@ use chorus_bus::{ClarificationNeeded, FinalReport, PlanReady, StepResult};
 use schemars::SchemaGenerator;
 use serde_json::{Value, json};
 
-use super::Accepted;
-use super::wire::{AnswerAccepted, NewAnswer, NewTask, QuestionEvent, TaskStatus};
+use super::wire::{Accepted, AnswerAccepted, NewAnswer, NewTask, QuestionEvent, TaskStatus};
 
 fn error_response(description: &str) -> Value {
     json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})

@@ -32,6 +32,7 @@ use super::errors::ApiError;
 use super::wire::{NewTask, QuestionEvent};
 use crate::api::ApiState;
 use crate::follow::{self, Follower, Progress};
+use crate::phase::{self, Phase};
 
 /// Streams one task.
 pub async fn chat_stream(
@@ -50,15 +51,13 @@ pub async fn chat_stream(
     // The same task sent again: when its report is out, it is the whole stream; while
     // it waits for an answer, its question comes first.
     if !accepted.fresh {
-        let state = &api.state;
-        if let Some(report) = state.report(&task).await.map_err(ApiError::from_bus)? {
-            follower = follower.reported(report);
-        } else if let Some(question) = state
-            .open_question(&task)
+        match phase::read(&api.state, &task)
             .await
             .map_err(ApiError::from_bus)?
         {
-            follower = follower.asking(question, true);
+            Some(Phase::Done(report)) => follower = follower.reported(report),
+            Some(Phase::InputRequired(question)) => follower = follower.asking(question, true),
+            _ => {}
         }
     }
     let events = futures::stream::unfold(follower, |mut follower| async move {

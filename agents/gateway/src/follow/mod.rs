@@ -19,25 +19,18 @@
 //! nobody answers ends with the `unanswered` report.
 //!
 //! With a model writing reports (`[llm]`, `synthesize` on) and tokens asked for, the
-//! report is also followed live: once every step of the plan has its result, the pieces
-//! the Synthesizer writes onto the task's token stream (`report_tokens:<task_id>`) come
-//! as [`Progress::Token`]s, and a [`Progress::Replaced`] when the model's answer was
-//! refused midway. The report comes last, and its text is what the tokens showed:
-//! should the published report say otherwise (a deadline report written while the
-//! tokens came), a `Replaced` with its text (reason [`SUPERSEDED`]) comes first. When the
-//! report arrives before the steps were seen complete, the tokens are read from the
-//! stream the Synthesizer already wrote; a report without steps, or past its deadline,
-//! comes as one token with its text.
+//! report is also followed live (`tokens`): the pieces the Synthesizer writes come as
+//! [`Progress::Token`]s, a [`Progress::Replaced`] when the model's answer was refused
+//! midway or the published report says otherwise, and the report last, its text what
+//! the tokens showed. `progress` holds the vocabulary; here, the follower itself.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_agents::report;
 use chorus_agents::state::TaskState;
 use chorus_bus::{
-    Bus, ClarificationNeeded, FinalReport, Message, Payload, PlanReady, ReportStatus, ReportToken,
-    StepId, StepResult, TaskId, TokenReader,
+    Bus, ClarificationNeeded, FinalReport, Message, Payload, PlanReady, StepId, StepResult, TaskId,
 };
 use tokio::sync::broadcast::{self, Receiver, error::RecvError};
 use tokio::time::{Instant, timeout_at};
@@ -45,82 +38,17 @@ use tokio::time::{Instant, timeout_at};
 use crate::api::ApiState;
 use crate::phase::{self, Phase};
 
+mod progress;
+mod tokens;
+
+pub(crate) use progress::{Progress, Replacement};
+use tokens::Writing;
+
 /// Extra time past the deadline before a follower gives up.
 pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
-/// Longest wait for the next tokens before looking for the report again.
-const TOKEN_WAIT: Duration = Duration::from_millis(200);
-
-/// The `reason` of a [`Progress::Replaced`] sent because the report says other than the
-/// tokens.
-pub(crate) const SUPERSEDED: &str = "superseded";
-
 /// Every task's progress, as the hub broadcasts it.
 pub(crate) type Listening = Receiver<Arc<Message>>;
-
-/// What happened to a task, in the order a client shows it. `at_us` is when it was
-/// published (µs since the epoch; the time it was found, for what the store told).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Progress {
-    /// The task is accepted (always first).
-    Accepted,
-    /// The task's plan (or a new plan, attempt `iteration`).
-    Planned {
-        /// The plan.
-        plan: PlanReady,
-        /// When.
-        at_us: u64,
-    },
-    /// A step's result (from the report, with no agent and no timing, when the
-    /// report overtook it).
-    Step {
-        /// The result.
-        result: StepResult,
-        /// When.
-        at_us: u64,
-    },
-    /// The task asks the user (a question not shown before); it waits for the answer.
-    Asked {
-        /// The question.
-        question: ClarificationNeeded,
-        /// When.
-        at_us: u64,
-    },
-    /// The next piece of the report, as a model writes it.
-    Token(String),
-    /// What was shown so far is to be replaced by this text.
-    Replaced(Replacement),
-    /// The task's one report (always last).
-    Report {
-        /// The report.
-        report: FinalReport,
-        /// When it was published.
-        at_us: u64,
-    },
-    /// No report within the time limits (always last).
-    TimedOut,
-}
-
-/// The text that replaces what a client was shown, and why.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Replacement {
-    /// The whole text.
-    pub(crate) text: String,
-    /// Who wrote it (`llm`, `template`).
-    pub(crate) written_by: String,
-    /// Why (a fallback code such as `ungrounded`, or [`SUPERSEDED`]).
-    pub(crate) reason: Option<String>,
-}
-
-/// Where the live report is.
-enum Writing {
-    /// Not yet: the steps are not all final.
-    NotStarted,
-    /// The task's token stream is being relayed.
-    Relaying(Box<dyn TokenReader>),
-    /// Relayed, or nothing to relay (no model, or no tokens asked for).
-    Done,
-}
 
 /// One task followed for one client.
 pub(crate) struct Follower {
@@ -241,38 +169,17 @@ impl Follower {
                 continue;
             }
             let until = self.until;
-            match &mut self.writing {
-                Writing::Relaying(reader) => {
-                    // With the report in hand every token is written: read what is there.
-                    let wait = match self.report.is_some() {
-                        true => Duration::ZERO,
-                        false => TOKEN_WAIT,
-                    };
-                    match timeout_at(until, reader.next(wait)).await {
-                        Ok(Ok(entries)) => {
-                            let drained = wait.is_zero() && entries.is_empty();
-                            self.relay(entries);
-                            if drained {
-                                self.writing = Writing::Done;
-                            }
-                            self.notice_progress().await;
-                        }
-                        Ok(Err(e)) => {
-                            tracing::warn!(task_id = %self.task, error = %e,
-                                "reading the report's tokens failed; the report will say it all");
-                            self.writing = Writing::Done;
-                        }
-                        Err(_) => self.timed_out().await,
-                    }
+            if matches!(self.writing, Writing::Relaying(_)) {
+                self.read_tokens(until).await;
+                continue;
+            }
+            match timeout_at(until, self.progress.recv()).await {
+                Ok(Ok(m)) => self.on_message(&m).await,
+                Ok(Err(RecvError::Lagged(n))) => {
+                    tracing::warn!(task_id = %self.task, skipped = n, "follower lagged");
+                    self.catch_up().await;
                 }
-                _ => match timeout_at(until, self.progress.recv()).await {
-                    Ok(Ok(m)) => self.on_message(&m).await,
-                    Ok(Err(RecvError::Lagged(n))) => {
-                        tracing::warn!(task_id = %self.task, skipped = n, "follower lagged");
-                        self.catch_up().await;
-                    }
-                    Ok(Err(RecvError::Closed)) | Err(_) => self.timed_out().await,
-                },
+                Ok(Err(RecvError::Closed)) | Err(_) => self.timed_out().await,
             }
         }
     }
@@ -391,82 +298,10 @@ impl Follower {
         }
     }
 
-    /// Starts relaying the report's tokens once every step of the plan has its result.
-    async fn start_when_final(&mut self) {
-        let (Writing::NotStarted, Some(plan)) = (&self.writing, &self.plan) else {
-            return;
-        };
-        if plan.plan.steps.is_empty() || !report::complete(plan, &self.results) {
-            return;
-        }
-        self.relay_tokens().await;
-    }
-
-    /// The report came first: its tokens are all on the stream already, unless it has no
-    /// steps or is a deadline report (then its text comes as one token).
-    async fn start_from_report(&mut self, r: &FinalReport) {
-        let finished = r.steps.iter().all(|s| s.outcome.is_some());
-        if !r.steps.is_empty() && finished && r.status != ReportStatus::DeadlineExceeded {
-            self.relay_tokens().await;
-        } else {
-            self.writing = Writing::Done;
-        }
-    }
-
-    /// Starts reading the task's token stream from its first entry.
-    async fn relay_tokens(&mut self) {
-        self.writing = match self.bus.read_tokens(&self.task).await {
-            Ok(reader) => Writing::Relaying(reader),
-            Err(e) => {
-                tracing::warn!(task_id = %self.task, error = %e,
-                    "cannot read the report's tokens; the report will say it all");
-                Writing::Done
-            }
-        };
-    }
-
-    /// Queues token stream entries; the last entry ends the relaying.
-    fn relay(&mut self, entries: Vec<ReportToken>) {
-        for entry in entries {
-            match entry {
-                ReportToken::Text(text) => {
-                    self.shown.get_or_insert_default().push_str(&text);
-                    self.queue.push_back(Progress::Token(text));
-                }
-                ReportToken::Done(done) => {
-                    self.writing = Writing::Done;
-                    if done.replace {
-                        self.shown = Some(done.text.clone());
-                        self.queue.push_back(Progress::Replaced(Replacement {
-                            text: done.text,
-                            written_by: done.written_by,
-                            reason: done.reason,
-                        }));
-                    }
-                    return;
-                }
-            }
-        }
-    }
-
     /// Queues the report, after making what the client was shown say what it says and
     /// the steps it reports that were not shown.
     fn finish(&mut self, report: FinalReport, at_us: u64) {
-        if self.tokens {
-            match &self.shown {
-                None => self.queue.push_back(Progress::Token(report.text.clone())),
-                Some(shown) if *shown != report.text => {
-                    tracing::warn!(task_id = %self.task, written_by = %report.written_by,
-                        "the report differs from the tokens shown; replaced");
-                    self.queue.push_back(Progress::Replaced(Replacement {
-                        text: report.text.clone(),
-                        written_by: report.written_by.clone(),
-                        reason: Some(SUPERSEDED.to_owned()),
-                    }));
-                }
-                Some(_) => {}
-            }
-        }
+        self.settle_shown(&report);
         self.steps_missed(&report, at_us);
         self.queue.push_back(Progress::Report { report, at_us });
         self.ended = true;
