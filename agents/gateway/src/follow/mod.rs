@@ -338,3 +338,6 @@ impl Follower {
 fn now_us() -> u64 {
     chorus_bus::now_ms().saturating_mul(1000)
 }
+
+#[cfg(test)]
+mod tests;
