@@ -1,11 +1,15 @@
-//! The Chief's HTTP doors (axum): `POST /chat/stream` answers with Server-Sent Events
-//! (accepted, a question when the task asks one, plan, each step, the report);
-//! `POST /tasks` and `GET /tasks/{id}` for clients that poll; `POST /tasks/{id}/answer`
-//! for the answer to a task's question; `DELETE /tasks/{id}` to cancel a task; the A2A
-//! server (`a2a`) and the OpenAI-compatible chat endpoint (`openai`); `GET /healthz`.
-//! Errors are JSON with a status code. [`app`] builds the router, so tests can serve it
-//! on any listener. With `[http]` tokens set, every route but `/healthz` and the A2A
-//! agent card needs `Authorization: Bearer <token>` (`auth`), and `[http] rate_per_sec`
+//! The Chief's HTTP doors (axum), each in its own folder with the same anatomy (routes,
+//! wire types, errors, OpenAPI path items): the native API (`native`: `POST
+//! /chat/stream` as Server-Sent Events, `POST /tasks` and `GET /tasks/{id}` for clients
+//! that poll, `POST /tasks/{id}/answer`, `DELETE /tasks/{id}`, `GET /healthz`), the A2A
+//! server (`a2a`), the OpenAI-compatible chat endpoint (`openai`) and the web view
+//! (`ui`). Beneath them, one of each: the state they share and the one way in
+//! (`api`: [`ApiState`] and its `submit`), the follower of a task whose typed progress
+//! every door renders in its own wire format (`follow`), the task's phase read from the
+//! store (`phase`), the progress watcher (`hub`). [`app`] builds the router, so tests
+//! can serve it on any listener; `openapi` puts the document together from each door's
+//! path items. With `[http]` tokens set, every route but `/healthz` and the A2A agent
+//! card needs `Authorization: Bearer <token>` (`auth`), and `[http] rate_per_sec`
 //! limits each token's requests (`limit`). Browsers are kept out: the `Host` must be
 //! loopback or `[http] allowed_hosts`, an `Origin` the host itself (`hosts`), a body
 //! JSON (`json_only`); slow clients are cut off at the header, body and idle limits
