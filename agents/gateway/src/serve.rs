@@ -14,13 +14,17 @@ use chorus_agents::settings::HttpSettings;
 use chorus_mcp_common::timeouts::{self, BodyError, Timeouts};
 use tokio::net::TcpListener;
 
-use crate::ApiState;
+use crate::api::ApiState;
 use crate::auth::refusal;
+
+/// Largest request body accepted, in bytes (the OpenAI-compatible chat endpoint takes
+/// more: `openai::MAX_CHAT_BODY_BYTES`).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The largest body read before a door sees it: the largest any door takes (each door
 /// then applies its own limit).
 const MAX_READ_BYTES: usize = {
-    let (a, b) = (crate::MAX_BODY_BYTES, crate::openai::MAX_CHAT_BODY_BYTES);
+    let (a, b) = (MAX_BODY_BYTES, crate::openai::MAX_CHAT_BODY_BYTES);
     if a > b { a } else { b }
 };
 

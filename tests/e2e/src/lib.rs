@@ -45,25 +45,14 @@ pub fn answers(report: &chorus_bus::FinalReport) -> Vec<String> {
 pub async fn read_events(response: reqwest::Response) -> Vec<(String, serde_json::Value)> {
     use futures::StreamExt;
     let mut body = response.bytes_stream();
-    let mut buffer = String::new();
+    let mut reader = chorus_testkit::sse::SseReader::new();
     let mut events = Vec::new();
     let read = async {
         while let Some(chunk) = body.next().await {
-            buffer.push_str(&String::from_utf8_lossy(&chunk.expect("chunk")));
-            while let Some(end) = buffer.find("\n\n") {
-                let block: String = buffer.drain(..end + 2).collect();
-                let mut name = String::from("message");
-                let mut data = String::new();
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        name = v.trim().to_owned();
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.trim_start());
-                    }
-                }
-                if !data.is_empty() {
-                    events.push((name, serde_json::from_str(&data).expect("json data")));
-                }
+            reader.push(&chunk.expect("chunk"));
+            while let Some(event) = reader.next_event() {
+                let data = serde_json::from_str(&event.data).expect("json data");
+                events.push((event.name, data));
             }
         }
     };

@@ -9,6 +9,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use chorus_e2e::{Cluster, ClusterOptions, poll_task};
+use chorus_testkit::sse::SseReader;
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
@@ -22,7 +23,7 @@ type Body = Pin<Box<dyn Stream<Item = reqwest::Result<Vec<u8>>> + Send>>;
 /// A Server-Sent Events response, read event by event.
 struct Sse {
     body: Body,
-    buffer: String,
+    reader: SseReader,
 }
 
 impl Sse {
@@ -36,7 +37,7 @@ impl Sse {
         assert_eq!(response.status(), 200);
         Sse {
             body: Box::pin(response.bytes_stream().map(|c| c.map(|b| b.to_vec()))),
-            buffer: String::new(),
+            reader: SseReader::new(),
         }
     }
 
@@ -45,23 +46,12 @@ impl Sse {
     async fn next(&mut self, within: Duration) -> Option<(String, Value)> {
         let until = tokio::time::Instant::now() + within;
         loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let mut name = String::from("message");
-                let mut data = String::new();
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        name = v.trim().to_owned();
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.trim_start());
-                    }
-                }
-                if !data.is_empty() {
-                    return Some((name, serde_json::from_str(&data).expect("json data")));
-                }
+            if let Some(event) = self.reader.next_event() {
+                let data = serde_json::from_str(&event.data).expect("json data");
+                return Some((event.name, data));
             }
             match tokio::time::timeout_at(until, self.body.next()).await {
-                Ok(Some(Ok(chunk))) => self.buffer.push_str(&String::from_utf8_lossy(&chunk)),
+                Ok(Some(Ok(chunk))) => self.reader.push(&chunk),
                 _ => return None,
             }
         }

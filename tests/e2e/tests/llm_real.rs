@@ -134,22 +134,10 @@ async fn chat_stream(cluster: &Cluster, query: &str, within: Duration) -> Vec<(S
     {
         buffer.push_str(&String::from_utf8_lossy(&chunk));
     }
-    let mut events = Vec::new();
-    for block in buffer.replace("\r\n", "\n").split("\n\n") {
-        let mut name = String::from("message");
-        let mut data = String::new();
-        for line in block.lines() {
-            if let Some(n) = line.strip_prefix("event:") {
-                name = n.trim().to_owned();
-            } else if let Some(d) = line.strip_prefix("data:") {
-                data.push_str(d.trim_start());
-            }
-        }
-        if !data.is_empty() {
-            events.push((name, serde_json::from_str(&data).unwrap_or(Value::Null)));
-        }
-    }
-    events
+    chorus_testkit::sse::parse_all(&buffer)
+        .into_iter()
+        .map(|e| (e.name, serde_json::from_str(&e.data).unwrap_or(Value::Null)))
+        .collect()
 }
 
 /// What an SSE client shows: the `token` texts, replaced by a `replace`'s text.

@@ -121,10 +121,8 @@ async fn streamed(http: &reqwest::Client, url: &str, query: &str) -> Vec<String>
     let response = http.post(url).json(&body).send().await.expect("post");
     assert_eq!(response.status(), 200);
     let text = response.text().await.expect("body");
-    let data: Vec<&str> = text
-        .split("\n\n")
-        .filter_map(|block| block.strip_prefix("data: "))
-        .collect();
+    let events = chorus_testkit::sse::parse_all(&text);
+    let data: Vec<&str> = events.iter().map(|e| e.data.as_str()).collect();
     assert_eq!(data.last(), Some(&"[DONE]"), "{text}");
     data[..data.len() - 1]
         .iter()

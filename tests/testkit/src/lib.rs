@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 pub mod launcher;
 pub mod python;
+pub mod sse;
 
 /// How long to wait for a started server to answer PING.
 const START_TIMEOUT: Duration = Duration::from_secs(15);

@@ -101,20 +101,6 @@ impl AnswerError {
             AnswerError::Bus(_) => "bus_unavailable",
         }
     }
-
-    /// The HTTP status that fits: 422 for a bad answer, 404 for an unknown task, 409
-    /// for a task not waiting for this answer, 503 when the bus failed.
-    pub fn http_status(&self) -> u16 {
-        match self {
-            AnswerError::Empty | AnswerError::TooLong { .. } => 422,
-            AnswerError::UnknownTask(_) => 404,
-            AnswerError::Finished(_)
-            | AnswerError::NothingAsked(_)
-            | AnswerError::AlreadyAnswered { .. }
-            | AnswerError::NoSuchQuestion { .. } => 409,
-            AnswerError::Bus(_) => 503,
-        }
-    }
 }
 
 /// Checks `s` against its task's open question and, when it settles it, passes it on

@@ -17,7 +17,7 @@ use std::time::Duration;
 use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message, truncate_utf8};
 use chorus_bus::envelope::Decoded;
 use chorus_bus::{Bus, BusError, BusSettings, DecodeError, Message, Payload, Topic};
-use chorus_telemetry::metrics::tasks::{Door, accepted as accepted_at};
+use chorus_telemetry::metrics::tasks::Door;
 
 use super::answer::{AnswerSubmission, FromBus, Letter, answer_from_bus};
 use super::cancel::{CancelSubmission, cancel_from_bus};
@@ -152,12 +152,10 @@ pub async fn ingest(
                 task_id: given.then(|| msg.task_id.to_string()),
                 from: "client".to_owned(),
                 once: Some(once_key.clone()),
+                door: Some(Door::Publish),
             };
             match submit(bus, state, limits, submission).await {
-                Ok(accepted) if accepted.fresh => {
-                    accepted_at(Door::Publish);
-                    Ok(Ingested::Published)
-                }
+                Ok(accepted) if accepted.fresh => Ok(Ingested::Published),
                 Ok(_) => Ok(Ingested::Duplicate),
                 Err(SubmitError::Bus(e)) => Err(e),
                 Err(taken @ SubmitError::TaskIdTaken { .. }) => {

@@ -7,6 +7,7 @@ use std::time::Duration;
 use chorus_bus::{
     Bus, BusError, Deadline, DecodeError, Message, Payload, TaskContext, TaskId, TaskRequest, Topic,
 };
+use chorus_telemetry::metrics::tasks::{Door, accepted as count_accepted};
 
 use super::context::{BadField, check as check_context};
 use crate::state::{TaskState, once};
@@ -44,6 +45,9 @@ pub struct Submission {
     /// The once-key and its lifetime guarding acceptance, when the door needs another
     /// than the task's own (the PUBLISH ingress dedupes identical payloads this way).
     pub once: Option<(String, Duration)>,
+    /// The door counted in `chorus_tasks_accepted_total` when the request is accepted
+    /// fresh; `None` counts nothing (the CLI's client, whose process serves no metrics).
+    pub door: Option<Door>,
 }
 
 impl Submission {
@@ -55,6 +59,7 @@ impl Submission {
             task_id: None,
             from: from.into(),
             once: None,
+            door: None,
         }
     }
 }
@@ -139,7 +144,8 @@ impl SubmitError {
 /// (when the limits say) its deadline, publishes it once on `task_available` and, when
 /// `state` is given and it was fresh, opens it for the deadline watch (so a client
 /// polling the HTTP API finds it at once; the Chief opens every request it sees in any
-/// case).
+/// case). A fresh acceptance is counted for the submission's door, here and nowhere
+/// else.
 ///
 /// A task id is an idempotency key. With `state` (the doors where clients choose ids:
 /// HTTP, a bare XADD or PUBLISH), the acceptance key holds the request's fingerprint:
@@ -167,6 +173,7 @@ pub async fn submit(
         None => TaskId::generate(),
     };
     check_context(&s.context).map_err(SubmitError::InvalidContext)?;
+    let door = s.door;
     let request = TaskRequest {
         query: s.query,
         context: s.context,
@@ -199,6 +206,9 @@ pub async fn submit(
     }
     if fresh {
         tracing::info!(task_id = %task_id, from = %message.from_agent, "accepted");
+        if let Some(door) = door {
+            count_accepted(door);
+        }
     }
     Ok(Accepted { message, fresh })
 }

@@ -75,15 +75,11 @@ impl Chief {
             task_id: Some(msg.task_id.to_string()),
             from: self.ctx.instance.clone(),
             once: None,
+            door: Some(metrics::Door::Stream),
         };
         let state = &self.ctx.state;
         match submit(self.ctx.bus.as_ref(), Some(state), &limits, submission).await {
-            Ok(accepted) => {
-                if accepted.fresh {
-                    metrics::accepted(metrics::Door::Stream);
-                }
-                Ok(())
-            }
+            Ok(_) => Ok(()),
             Err(SubmitError::Bus(e)) => Err(e.into()),
             Err(taken @ SubmitError::TaskIdTaken { .. }) => {
                 // The entry id makes the key: a redelivery writes no second letter.

@@ -21,7 +21,7 @@ use chorus_agents::registry::Registry;
 use chorus_heuristic::capabilities::{DATE_TOOLS, MATH_TOOLS};
 
 use super::wire::{JSON, TEXT};
-use crate::ApiState;
+use crate::api::ApiState;
 
 /// How long a client may keep the card, in seconds.
 const MAX_AGE_SECS: u32 = 10;

@@ -9,12 +9,10 @@ use std::collections::HashMap;
 
 use a2a::errordetails::{PROTOCOL_DOMAIN, TypedDetail};
 use a2a::{A2AError, error_code, error_reason};
-use axum::response::IntoResponse;
-use chorus_agents::door::{AnswerError, CancelError};
+use chorus_agents::door::{AnswerError, CancelError, SubmitError};
 use chorus_bus::BusError;
 
 use super::wire::JsonRpcError;
-use crate::ApiError;
 
 /// Why a JSON-RPC call failed.
 #[derive(Debug, thiserror::Error)]
@@ -153,24 +151,15 @@ impl RpcError {
         }
     }
 
-    /// From the gateway's refusal of a request (`ApiState::submit`), read from its
-    /// response: a bus failure (503) is internal; every other refusal (empty or too
-    /// long a query, an unusable context such as a contextId with other characters
-    /// than letters, digits and `-_.:`) is the params' fault.
-    pub(crate) async fn from_api(e: ApiError) -> Self {
-        let response = e.into_response();
-        let status = response.status();
-        let body = axum::body::to_bytes(response.into_body(), 64 * 1024)
-            .await
-            .unwrap_or_default();
-        let json: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-        let code = json["error"]["code"].as_str().unwrap_or("refused");
-        let message = json["error"]["message"].as_str().unwrap_or("refused");
-        let message = format!("{message} ({code})");
-        if status.is_server_error() {
-            RpcError::Internal(message)
-        } else {
-            RpcError::InvalidParams(message)
+    /// From the one way in's refusal of a new task (`ApiState::submit`): a bus failure
+    /// is internal; every other refusal (empty or too long a query, an unusable
+    /// context such as a contextId with other characters than letters, digits and
+    /// `-_.:`) is the params' fault.
+    pub(crate) fn from_submit(e: SubmitError) -> Self {
+        let message = format!("{e} ({})", e.code());
+        match e {
+            SubmitError::Bus(_) => RpcError::Internal(message),
+            _ => RpcError::InvalidParams(message),
         }
     }
 }

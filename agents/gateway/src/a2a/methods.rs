@@ -29,22 +29,25 @@
 use chorus_agents::door::{
     AnswerError, AnswerSubmission, CancelSubmission, answer as answer_door, cancel as cancel_door,
 };
+use chorus_bus::TaskId;
 
 use super::errors::RpcError;
-use super::follow::{self, Follow, Progress, Update};
-use super::state::{self, Phase, Snapshot};
+use super::state::{self, Snapshot};
+use super::updates::{Update, Updates};
 use super::wire::{
     self, CancelTaskRequest, GetTaskRequest, Input, SendMessageRequest, SubscribeToTaskRequest,
     Task,
 };
-use crate::{ApiState, NewTask};
+use crate::api::ApiState;
+use crate::follow::{self, Follower, Listening};
+use crate::phase::Phase;
 
-/// A message taken: the task as it is now, and its follower.
+/// A message taken: the task as it is now, and its updates.
 pub(crate) struct Started {
     /// The task right after the message was taken.
     pub(crate) snapshot: Snapshot,
-    /// Follows the task from there.
-    pub(crate) follow: Follow,
+    /// The task's updates from there.
+    pub(crate) follow: Updates,
     /// Whether the report's JSON part goes out.
     pub(crate) with_data: bool,
     /// The history length the client asked for.
@@ -91,7 +94,7 @@ pub(crate) async fn start(
     }
     let input = wire::read_input(&request)?;
     let context = request.message.context_id.clone().filter(|c| !c.is_empty());
-    let progress = follow::listen(api).await?;
+    let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
     let (snapshot, follow) = match request.message.task_id.clone() {
         Some(task) if !task.is_empty() => answer(api, task, context, &input, progress).await?,
         _ => submit(api, context, &input, progress).await?,
@@ -109,23 +112,19 @@ async fn submit(
     api: &ApiState,
     context: Option<String>,
     input: &Input,
-    progress: Progress,
-) -> Result<(Snapshot, Follow), RpcError> {
+    progress: Listening,
+) -> Result<(Snapshot, Updates), RpcError> {
     let context = context.unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     let mut task_context = input.context.clone();
     task_context.session_id = Some(context.clone());
-    let body = NewTask {
-        query: input.text.clone(),
-        context: task_context,
-        task_id: None,
-    };
-    let accepted = match api.submit(body).await {
-        Ok(accepted) => accepted,
-        Err(e) => return Err(RpcError::from_api(e).await),
-    };
-    let task = accepted.message.task_id.to_string();
-    let snapshot = Snapshot::submitted(&task, &context, &input.text);
-    Ok((snapshot, Follow::new(api, &task, progress, 0, false)))
+    let accepted = api
+        .submit(input.text.clone(), task_context, None)
+        .await
+        .map_err(RpcError::from_submit)?;
+    let task = accepted.message.task_id;
+    let snapshot = Snapshot::submitted(task.as_str(), &context, &input.text);
+    let follower = Follower::new(api, task, progress);
+    Ok((snapshot, Updates::new(follower)))
 }
 
 /// The answer to the question task `task` asks.
@@ -134,8 +133,8 @@ async fn answer(
     task: String,
     context: Option<String>,
     input: &Input,
-    progress: Progress,
-) -> Result<(Snapshot, Follow), RpcError> {
+    progress: Listening,
+) -> Result<(Snapshot, Updates), RpcError> {
     let before = find(api, &task).await?;
     if let Some(context) = context
         && context != before.context_id
@@ -157,46 +156,51 @@ async fn answer(
         question: None,
         from: api.instance.clone(),
     };
-    let settled = match answer_door(api.bus.as_ref(), &api.state, submission).await {
-        Ok(answered) => answered.number,
+    let (task_id, settled) = match answer_door(api.bus.as_ref(), &api.state, submission).await {
+        Ok(answered) => (answered.message.task_id, answered.number),
         Err(AnswerError::AlreadyAnswered {
             same: true, number, ..
-        }) => number,
+        }) => (TaskId::parse(&task).map_err(|_| not_found(&task))?, number),
         Err(e) => return Err(RpcError::from_answer(e)),
     };
     let after = find(api, &task).await?;
     let asked = match &after.phase {
-        Phase::Asking(q) => q.number.max(settled),
+        Phase::InputRequired(q) => q.number.max(settled),
         _ => settled,
     };
-    Ok((after, Follow::new(api, &task, progress, asked, false)))
+    let follower = Follower::new(api, task_id, progress).answered(asked);
+    Ok((after, Updates::new(follower)))
+}
+
+/// The error for an unknown task.
+fn not_found(task: &str) -> RpcError {
+    RpcError::TaskNotFound {
+        task_id: task.to_owned(),
+    }
 }
 
 /// Task `task` as the store has it, or not found.
 pub(crate) async fn find(api: &ApiState, task: &str) -> Result<Snapshot, RpcError> {
-    let not_found = || RpcError::TaskNotFound {
-        task_id: task.to_owned(),
-    };
-    chorus_bus::TaskId::parse(task).map_err(|_| not_found())?;
+    TaskId::parse(task).map_err(|_| not_found(task))?;
     state::snapshot(api, task)
         .await
         .map_err(RpcError::from_bus)?
-        .ok_or_else(not_found)
+        .ok_or_else(|| not_found(task))
 }
 
 /// Follows the task until it is terminal or asks; on time out, as the store has it.
 async fn wait(
     api: &ApiState,
     mut snap: Snapshot,
-    follow: &mut Follow,
+    follow: &mut Updates,
 ) -> Result<Snapshot, RpcError> {
     loop {
-        if matches!(snap.phase, Phase::Asking(_) | Phase::Done(_)) {
+        if matches!(snap.phase, Phase::InputRequired(_) | Phase::Done(_)) {
             return Ok(snap);
         }
         match follow.next().await {
             Update::Working { .. } => snap.phase = Phase::Working,
-            Update::Asked { question, .. } => snap.phase = Phase::Asking(question),
+            Update::Asked { question, .. } => snap.phase = Phase::InputRequired(question),
             Update::Reported { report, .. } => snap.phase = Phase::Done(report),
             Update::TimedOut => return find(api, &snap.task_id).await,
         }
@@ -253,7 +257,7 @@ pub(crate) async fn subscribe(
     request: SubscribeToTaskRequest,
 ) -> Result<Started, RpcError> {
     // Listening first: whatever the task publishes after the read below is seen.
-    let progress = follow::listen(api).await?;
+    let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
     let snapshot = find(api, &request.id).await?;
     if snapshot.is_done() {
         return Err(RpcError::Unsupported(format!(
@@ -261,11 +265,13 @@ pub(crate) async fn subscribe(
             request.id
         )));
     }
-    let (asked, waiting) = match &snapshot.phase {
-        Phase::Asking(q) => (q.number, true),
-        _ => (0, false),
-    };
-    let follow = Follow::new(api, &snapshot.task_id, progress, asked, waiting);
+    let task = TaskId::parse(&snapshot.task_id).map_err(|_| not_found(&request.id))?;
+    let mut follower = Follower::new(api, task, progress);
+    if let Phase::InputRequired(question) = &snapshot.phase {
+        // Shown in the task that opens the stream; the wait for its answer counts.
+        follower = follower.asking(question.clone(), false);
+    }
+    let follow = Updates::new(follower);
     Ok(Started {
         snapshot,
         follow,

@@ -10,8 +10,9 @@
 //! One job per file: `card` (the agent card), `rpc` (the JSON-RPC envelope, version
 //! check and dispatch), `errors` (A2A errors and their codes), `wire` (the 1.x wire
 //! types and reading a client's message), `state` (a Chorus task as an A2A task),
-//! `methods` (what each method does), `follow` (a task followed to its report), `sse`
-//! (the event streams); here, the routes and their OpenAPI path items.
+//! `methods` (what each method does), `updates` (the task's progress from the one
+//! follower, `crate::follow`, as A2A shows it), `sse` (the event streams); here, the
+//! routes and their OpenAPI path items.
 //!
 //! Not supported: push notifications (`PushNotificationNotSupported`), `ListTasks` and
 //! `GetExtendedAgentCard` (`UnsupportedOperation`), the gRPC and HTTP+JSON bindings,
@@ -19,18 +20,18 @@
 
 mod card;
 mod errors;
-mod follow;
 mod methods;
 mod rpc;
 mod sse;
 mod state;
+mod updates;
 mod wire;
 
 use axum::Router;
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
-use super::ApiState;
+use crate::api::ApiState;
 
 /// The path of the agent card (A2A 1.x, section 8.2).
 pub(crate) const CARD_PATH: &str = "/.well-known/agent-card.json";

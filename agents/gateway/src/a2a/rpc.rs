@@ -32,7 +32,7 @@ use super::errors::RpcError;
 use super::methods;
 use super::sse::{self, Until};
 use super::wire::{JsonRpcId, JsonRpcResponse, SendMessageResponse, Success};
-use crate::ApiState;
+use crate::api::ApiState;
 
 /// The service parameter (header or query parameter) naming the protocol version.
 pub(crate) const VERSION_HEADER: &str = "A2A-Version";

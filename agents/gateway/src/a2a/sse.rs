@@ -22,13 +22,14 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
 
 use super::errors::RpcError;
-use super::follow::{Follow, Update};
 use super::methods::Started;
-use super::state::{self, Phase, Snapshot};
+use super::state::{self, Snapshot};
+use super::updates::{Update, Updates};
 use super::wire::{
     self, JsonRpcId, JsonRpcResponse, StreamResponse, Success, TaskArtifactUpdateEvent, TaskState,
     TaskStatus, TaskStatusUpdateEvent,
 };
+use crate::phase::Phase;
 
 /// When a stream ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +60,7 @@ pub(crate) fn stream(
     }
     let ended = match &snapshot.phase {
         Phase::Done(_) => true,
-        Phase::Asking(_) => until == Until::Interrupted,
+        Phase::InputRequired(_) => until == Until::Interrupted,
         _ => false,
     };
     let state = Streaming {
@@ -83,7 +84,7 @@ pub(crate) fn stream(
 struct Streaming {
     id: JsonRpcId,
     snapshot: Snapshot,
-    follow: Follow,
+    follow: Updates,
     with_data: bool,
     until: Until,
     /// Events ready to go out.

@@ -1,6 +1,7 @@
 //! A Chorus task as an A2A `Task`. The A2A task id is the Chorus task id, its contextId
 //! the task's conversation (`TaskContext.session_id`; for a task sent without one
-//! through another door, its task id: see [`context_id`]). Where the task is, read from the task state in the store:
+//! through another door, its task id: see [`context_id`]). Where the task is, its
+//! phase as every door reads it ([`crate::phase`]):
 //!
 //! | Chorus | A2A state |
 //! |---|---|
@@ -25,23 +26,11 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use super::wire::{self, Artifact, Message, Task, TaskState};
-use crate::ApiState;
+use crate::api::ApiState;
+use crate::phase::{self, Phase};
 
 /// The id of the artifact that carries a task's report.
 pub(crate) const REPORT_ARTIFACT: &str = "report";
-
-/// Where a task is.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Phase {
-    /// Accepted; not yet planned.
-    Submitted,
-    /// Planned, or its answer taken and being planned again.
-    Working,
-    /// Waiting for the answer to this question.
-    Asking(ClarificationNeeded),
-    /// Its report is out.
-    Done(FinalReport),
-}
 
 /// A task as the store has it now.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +41,7 @@ pub(crate) struct Snapshot {
     pub(crate) context_id: String,
     /// The user's request, as sent.
     pub(crate) query: String,
-    /// Where it is.
+    /// Where it is (the task's one phase, [`crate::phase`]).
     pub(crate) phase: Phase,
 }
 
@@ -63,40 +52,23 @@ impl Snapshot {
             task_id: task_id.to_owned(),
             context_id: context_id.to_owned(),
             query: query.to_owned(),
-            phase: Phase::Submitted,
+            phase: Phase::Pending,
         }
     }
 
     /// Whether the task is finished (its report is out).
     pub(crate) fn is_done(&self) -> bool {
-        matches!(self.phase, Phase::Done(_))
+        self.phase.is_done()
     }
 }
 
 /// Task `id` as the store has it; `None` for an unknown (or expired) task. A report
 /// published but not yet stored by the Chief reads as working.
 pub(crate) async fn snapshot(api: &ApiState, id: &str) -> Result<Option<Snapshot>, BusError> {
-    let state = &api.state;
-    let waiting = state.waiting(id).await?;
-    let report = state.report(id).await?;
-    let request = match state.request(id).await? {
-        Some(request) => request,
-        None => match (&waiting, &report) {
-            (Some(w), _) => w.request.clone(),
-            (None, Some(report)) => finished_request(api, id, report).await?,
-            (None, None) => return Ok(None),
-        },
+    let Some(phase) = phase::read(&api.state, id).await? else {
+        return Ok(None);
     };
-    let phase = match (report, waiting) {
-        (Some(report), _) => Phase::Done(report),
-        // The record read above, not read again: is its question still open?
-        (None, Some(w)) => match state.still_open(id, w).await? {
-            Some(question) => Phase::Asking(question),
-            None => Phase::Working,
-        },
-        (None, None) if state.plan(id).await?.is_some() => Phase::Working,
-        (None, None) => Phase::Submitted,
-    };
+    let request = request(api, id, &phase).await?;
     Ok(Some(Snapshot {
         task_id: id.to_owned(),
         context_id: context_id(id, request.context.session_id),
@@ -105,21 +77,29 @@ pub(crate) async fn snapshot(api: &ApiState, id: &str) -> Result<Option<Snapshot
     }))
 }
 
-/// The request of a finished task, whose stored request the Chief deleted with the
-/// rest of its running state: the acceptance record keeps it (the one way in stores the
-/// request's JSON there, to know a reused task id); else (a task accepted through the
-/// PUBLISH ingress) the report's query, without a conversation.
-async fn finished_request(
-    api: &ApiState,
-    id: &str,
-    report: &FinalReport,
-) -> Result<TaskRequest, BusError> {
+/// The request of task `id`: as stored while it runs, or as its question record keeps
+/// it; a finished task's stored request the Chief deleted with the rest of its running
+/// state, so the acceptance record keeps it (the one way in stores the request's JSON
+/// there, to know a reused task id); else (a task accepted through the PUBLISH
+/// ingress) the report's query, without a conversation.
+async fn request(api: &ApiState, id: &str, phase: &Phase) -> Result<TaskRequest, BusError> {
+    let state = &api.state;
+    if let Some(request) = state.request(id).await? {
+        return Ok(request);
+    }
+    if let Some(waiting) = state.waiting(id).await? {
+        return Ok(waiting.request);
+    }
     let key = chorus_agents::state::once::accepted(id);
-    let recorded = api.state.store().get(&key).await?;
+    let recorded = state.store().get(&key).await?;
+    let query = match phase {
+        Phase::Done(report) => report.query.clone(),
+        _ => String::new(),
+    };
     Ok(recorded
         .and_then(|json| serde_json::from_str::<TaskRequest>(&json).ok())
         .unwrap_or_else(|| TaskRequest {
-            query: report.query.clone(),
+            query,
             context: Default::default(),
         }))
 }
@@ -161,9 +141,9 @@ pub(crate) fn to_task(snap: &Snapshot, with_data: bool, at: DateTime<Utc>) -> Ta
     let mut artifacts = None;
     let mut metadata = None;
     let status = match &snap.phase {
-        Phase::Submitted => wire::status(TaskState::Submitted, None, at),
+        Phase::Pending => wire::status(TaskState::Submitted, None, at),
         Phase::Working => wire::status(TaskState::Working, None, at),
-        Phase::Asking(q) => {
+        Phase::InputRequired(q) => {
             let message = question_message(task, context, q);
             history.push(message.clone());
             wire::status(TaskState::InputRequired, Some(message), at)

@@ -11,14 +11,14 @@ use chorus_bus::{ClarificationNeeded, FinalReport};
 
 use super::conversation::Chat;
 use super::error::OpenAiError;
-use super::follow::Progress;
 use super::start::{Started, Turn, start};
 use super::streaming;
 use super::wire::{
     AssistantMessage, ChatCompletion, ChatRequest, Choice, ChorusInfo, MODEL, Model, ModelList,
     Usage, unix_now,
 };
-use crate::ApiState;
+use crate::api::ApiState;
+use crate::follow::Progress;
 
 /// The status of a completion that is the task's question.
 pub const INPUT_REQUIRED: &str = "input_required";
@@ -110,10 +110,14 @@ async fn complete(
 ) -> Result<ChatCompletion, OpenAiError> {
     let reply = loop {
         match started.following.next().await {
-            Progress::Token(_) | Progress::Replace(_) => continue,
-            Progress::Question(question) => break Reply::question(&question),
-            Progress::Report(report) => break Reply::report(&report, report.text.clone()),
-            Progress::TimedOut => return Err(OpenAiError::NoReport(started.turn.task)),
+            Some(Progress::Asked { question, .. }) => break Reply::question(&question),
+            Some(Progress::Report { report, .. }) => {
+                break Reply::report(&report, report.text.clone());
+            }
+            Some(Progress::TimedOut) | None => {
+                return Err(OpenAiError::NoReport(started.turn.task));
+            }
+            Some(_) => continue,
         }
     };
     let turn = &started.turn;

@@ -6,20 +6,19 @@
 //! The last user message is the request; the messages before it are the conversation,
 //! whose session is found from them (OpenAI clients send the whole history and no id),
 //! so follow-ups use earlier answers and a question Chorus asked is answered by the next
-//! user message. Every request enters through the one way in (`door::submit`, or
-//! `door::answer` for an answer) and is followed to its report exactly as
-//! `POST /chat/stream` follows it.
+//! user message. Every request enters through the one way in (`ApiState::submit`, or
+//! `door::answer` for an answer) and is followed to its report by the one follower
+//! (`crate::follow`), as `POST /chat/stream` is.
 //!
 //! One job per file: `wire` (the OpenAI types), `error` (OpenAI's error shape),
 //! `conversation` (reading a request, the keys of conversations), `sessions` (the
-//! conversations in the store), `start` (answer or new task), `follow` (the task's
-//! progress), `completions` (the handlers, the non-streaming completion), `streaming`
-//! (the chunks), `openapi` (the path items for the OpenAPI document).
+//! conversations in the store), `start` (answer or new task), `completions` (the
+//! handlers, the non-streaming completion, from the task's progress), `streaming` (the
+//! task's progress as chunks), `openapi` (the path items for the OpenAPI document).
 
 mod completions;
 mod conversation;
 mod error;
-mod follow;
 mod openapi;
 mod sessions;
 mod start;
@@ -30,7 +29,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{any, get, post};
 
-use super::ApiState;
+use crate::api::ApiState;
 
 pub(crate) use openapi::openapi_paths;
 

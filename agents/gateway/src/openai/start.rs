@@ -5,7 +5,7 @@
 //!   the one way in for answers (`door::answer`), and the completion is that task's
 //!   report (or its next question); the same answer sent again gets that report, and
 //!   a question left unanswered until its timeout gets the task's `unanswered` report;
-//! - otherwise, found: a new task through the one way in (`door::submit`) in a fresh
+//! - otherwise, found: a new task through the one way in (`ApiState::submit`) in a fresh
 //!   session holding a copy of the found session's turns, so a follow-up can use the
 //!   earlier answers and a diverging branch sees none of another branch's turns (a
 //!   question answered otherwise in another branch — an edited answer — leaves its
@@ -16,22 +16,22 @@
 //! Whatever the reply, it is recorded ([`Turn::remember`]) before the client sees
 //! its end, so the next request of the conversation always finds it.
 
-use chorus_agents::door::{self, AnswerError, AnswerSubmission, Limits, Submission};
+use chorus_agents::door::{self, AnswerError, AnswerSubmission};
 use chorus_agents::question::TIMED_OUT;
 use chorus_bus::{FinalReport, TaskContext, TaskId};
 
 use super::conversation::Chat;
 use super::error::OpenAiError;
-use super::follow::Following;
 use super::sessions::{self, Found, Record};
-use crate::ApiState;
+use crate::api::ApiState;
+use crate::follow::{self, Follower, Listening};
 
 /// A request that went in: the task that answers it, and that task being followed.
 pub struct Started {
     /// The task answering the request, and its session.
     pub turn: Turn,
     /// The task, followed to its report or question.
-    pub following: Following,
+    pub(crate) following: Follower,
 }
 
 /// The task that answers a request, and its session.
@@ -61,8 +61,8 @@ enum Attempt {
 
 /// Starts the task that answers `chat`: an answer to a waiting task, or a new request.
 pub async fn start(api: &ApiState, chat: &Chat) -> Result<Started, OpenAiError> {
-    // Subscribe before anything goes in, so no progress is missed.
-    let progress = api.hub.subscribe().await?;
+    // Listen before anything goes in, so no progress is missed.
+    let progress = follow::listen(api).await?;
     let found = match chat.history_key() {
         Some(key) => sessions::find(&api.state, &key).await?,
         None => Found::default(),
@@ -75,7 +75,7 @@ pub async fn start(api: &ApiState, chat: &Chat) -> Result<Started, OpenAiError> 
                 asked,
                 report,
             } => {
-                let following = Following::start(api, task.clone(), progress, asked, report);
+                let following = follower(api, task.clone(), progress, asked, report);
                 return Ok(started(task, record, following));
             }
             Attempt::TooLate { task, report } => {
@@ -85,7 +85,7 @@ pub async fn start(api: &ApiState, chat: &Chat) -> Result<Started, OpenAiError> 
         }
     }
     if let Some((task, report, record)) = too_late {
-        let following = Following::start(api, task.clone(), progress, 0, Some(report));
+        let following = follower(api, task.clone(), progress, 0, Some(report));
         return Ok(started(task, record, following));
     }
     // No waiting task takes it: a new request. The tasks whose question this
@@ -99,44 +99,41 @@ pub async fn start(api: &ApiState, chat: &Chat) -> Result<Started, OpenAiError> 
         Some(from) => sessions::branch(&api.state, from, &answered_elsewhere).await?,
         None => sessions::fresh(),
     };
-    let task = submit(api, chat, &session).await?;
-    let following = Following::start(api, task.clone(), progress, 0, None);
+    let context = TaskContext {
+        session_id: Some(session.clone()),
+        ..TaskContext::default()
+    };
+    let accepted = api.submit(chat.request.clone(), context, None).await?;
+    let task = accepted.message.task_id;
+    let following = follower(api, task.clone(), progress, 0, None);
     Ok(Started {
         turn: Turn { task, session },
         following,
     })
 }
 
-fn started(task: TaskId, record: &Record, following: Following) -> Started {
+/// Follows `task` on `progress`: `asked` is the number of the last question already
+/// answered (0: none), and `report` the task's report when it is out already.
+fn follower(
+    api: &ApiState,
+    task: TaskId,
+    progress: Listening,
+    asked: u32,
+    report: Option<FinalReport>,
+) -> Follower {
+    let follower = Follower::new(api, task, progress).answered(asked);
+    match report {
+        Some(report) => follower.reported(report),
+        None => follower,
+    }
+}
+
+fn started(task: TaskId, record: &Record, following: Follower) -> Started {
     let session = record.session.clone();
     Started {
         turn: Turn { task, session },
         following,
     }
-}
-
-/// Hands the request to the one way in as a new task of `session`.
-async fn submit(api: &ApiState, chat: &Chat, session: &str) -> Result<TaskId, OpenAiError> {
-    let limits = Limits {
-        deadline: Some(api.deadline),
-        max_query_chars: api.max_query_chars,
-    };
-    let submission = Submission {
-        query: chat.request.clone(),
-        context: TaskContext {
-            session_id: Some(session.to_owned()),
-            ..TaskContext::default()
-        },
-        task_id: None,
-        from: api.instance.clone(),
-        once: None,
-    };
-    let accepted = door::submit(api.bus.as_ref(), Some(&api.state), &limits, submission).await?;
-    if accepted.fresh {
-        use chorus_telemetry::metrics::tasks::{Door, accepted as counted};
-        counted(Door::Http);
-    }
-    Ok(accepted.message.task_id)
 }
 
 /// Offers the request as the answer to the question of `record`'s waiting task.

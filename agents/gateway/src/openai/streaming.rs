@@ -22,10 +22,10 @@ use tokio_stream::wrappers::ReceiverStream;
 use super::completions::{Reply, completion_id};
 use super::conversation::Chat;
 use super::error::OpenAiError;
-use super::follow::Progress;
 use super::start::Started;
 use super::wire::{ChatCompletionChunk, ChorusInfo, ChunkChoice, Delta, MODEL, Usage, unix_now};
-use crate::ApiState;
+use crate::api::ApiState;
+use crate::follow::Progress;
 
 /// What comes before the text that replaces what a client was shown.
 pub const REPLACED: &str = "\n\n---\n\n";
@@ -116,17 +116,17 @@ async fn run(api: ApiState, chat: Chat, mut started: Started, tx: Tx) {
     let mut sent = String::new();
     let reply = loop {
         let piece = match started.following.next().await {
-            Progress::Token(text) => text,
-            Progress::Replace(text) if sent.is_empty() => text,
-            Progress::Replace(text) => format!("{REPLACED}{text}"),
-            Progress::Question(question) => {
+            Some(Progress::Token(text)) => text,
+            Some(Progress::Replaced(r)) if sent.is_empty() => r.text,
+            Some(Progress::Replaced(r)) => format!("{REPLACED}{}", r.text),
+            Some(Progress::Asked { question, .. }) => {
                 let reply = Reply::question(&question);
                 if !chunks.content(&reply.text).await {
                     return;
                 }
                 break reply;
             }
-            Progress::Report(report) => {
+            Some(Progress::Report { report, .. }) => {
                 if sent.is_empty() {
                     for line in report.text.split_inclusive('\n') {
                         if !chunks.content(line).await {
@@ -137,10 +137,13 @@ async fn run(api: ApiState, chat: Chat, mut started: Started, tx: Tx) {
                 }
                 break Reply::report(&report, sent);
             }
-            Progress::TimedOut => {
+            Some(Progress::TimedOut) | None => {
                 let error = OpenAiError::NoReport(started.turn.task.clone()).body();
                 let _ = chunks.data(&error.to_string()).await;
                 return;
+            }
+            Some(Progress::Accepted | Progress::Planned { .. } | Progress::Step { .. }) => {
+                continue;
             }
         };
         if !chunks.content(&piece).await {

@@ -10,7 +10,8 @@ use chorus_bus::{Payload, Topic, now_ms};
 use serde::{Deserialize, Serialize};
 
 use super::tasks::ListQuery;
-use crate::{ApiError, ApiState};
+use crate::api::ApiState;
+use crate::native::ApiError;
 
 /// Dead letters listed when no `limit` is given.
 const DEFAULT_LIMIT: usize = 50;

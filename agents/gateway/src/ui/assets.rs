@@ -6,7 +6,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 
-use crate::ApiState;
+use crate::api::ApiState;
 
 /// Every asset: its path, content type and body.
 pub const ASSETS: [(&str, &str, &str); 6] = [

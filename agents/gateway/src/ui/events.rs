@@ -2,7 +2,7 @@
 //! `event: message` with a [`LiveMessage`]; `event: lagged` (`{"missed": N}`) when this
 //! client fell behind and missed messages (the page then reloads its lists). One
 //! watcher of the bus serves every open feed and runs only while one is open
-//! ([`crate::Hub`]). The page reads it with `fetch()`, so it can send its token.
+//! ([`crate::hub::Hub`]). The page reads it with `fetch()`, so it can send its token.
 
 use std::convert::Infallible;
 
@@ -13,7 +13,8 @@ use futures::Stream;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::hops::LiveMessage;
-use crate::{ApiError, ApiState};
+use crate::api::ApiState;
+use crate::native::ApiError;
 
 /// The event carrying one message.
 fn message_event(msg: &chorus_bus::Message) -> Event {

@@ -10,7 +10,8 @@ use chorus_agents::hops::{Row, collect};
 use chorus_bus::Message;
 use serde::{Deserialize, Serialize};
 
-use crate::{ApiError, ApiState};
+use crate::api::ApiState;
+use crate::native::ApiError;
 
 /// Entries of each topic searched when no `scan` is given.
 const DEFAULT_SCAN: usize = 1000;

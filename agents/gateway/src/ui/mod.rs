@@ -20,7 +20,8 @@ use axum::Router;
 use axum::routing::get;
 use chorus_bus::Bus;
 
-use crate::{ApiState, Hub};
+use crate::api::ApiState;
+use crate::hub::Hub;
 
 use agents::{AgentList, DeadLetterList};
 use hops::{LiveMessage, TaskHops};

@@ -12,7 +12,9 @@ use chorus_agents::hops::format::{first_line, sent_us, value};
 use chorus_bus::{FinalReport, Message, Payload, Topic};
 use serde::{Deserialize, Serialize};
 
-use crate::{ApiError, ApiState};
+use crate::api::ApiState;
+use crate::native::{ApiError, TaskPhase};
+use crate::phase::{self, Phase};
 
 /// Tasks listed when no `limit` is given.
 const DEFAULT_LIMIT: usize = 50;
@@ -31,8 +33,9 @@ pub struct TaskSummary {
     pub task_id: String,
     /// The request in the user's words.
     pub query: String,
-    /// `pending`, `input_required` (waiting for the answer to its question) or `done`.
-    pub state: String,
+    /// `pending`, `input_required` (waiting for the answer to its question) or `done`
+    /// (the task's phase, as `GET /tasks/{id}` names it).
+    pub state: TaskPhase,
     /// The report's status (`completed`, `partial`, `failed`, `canceled`, …), once done.
     pub status: Option<String>,
     /// When the request was sent, in microseconds since the Unix epoch.
@@ -106,31 +109,34 @@ pub async fn recent(
         let mut summary = TaskSummary {
             task_id,
             query,
-            state: "pending".into(),
+            state: TaskPhase::Pending,
             status: None,
             submitted_us,
             finished_us: None,
             latency_ms: None,
             summary: None,
         };
-        let found = match reports.remove(&summary.task_id) {
-            Some((report, at)) => Some((report, Some(at))),
-            None => api
-                .state
-                .report(&summary.task_id)
-                .await
-                .map_err(ApiError::from_bus)?
-                .map(|r| (r, None)),
+        let (phase, at) = match reports.remove(&summary.task_id) {
+            Some((report, at)) => (Some(Phase::Done(report)), Some(at)),
+            None => (
+                phase::read(&api.state, &summary.task_id)
+                    .await
+                    .map_err(ApiError::from_bus)?,
+                None,
+            ),
         };
-        if let Some((report, at)) = found {
-            summary.state = "done".into();
-            summary.status = Some(status_name(&report));
-            summary.summary = Some(first_line(&report.text));
-            summary.finished_us = at;
-            summary.latency_ms = at.map(|t| t.saturating_sub(submitted_us) as f64 / 1000.0);
-        } else if let Some(q) = crate::tasks::open_question(&api, &summary.task_id).await? {
-            summary.state = "input_required".into();
-            summary.summary = Some(first_line(&q.question));
+        if let Some(phase) = phase {
+            summary.state = TaskPhase::from(&phase);
+            match phase {
+                Phase::Done(report) => {
+                    summary.status = Some(status_name(&report));
+                    summary.summary = Some(first_line(&report.text));
+                    summary.finished_us = at;
+                    summary.latency_ms = at.map(|t| t.saturating_sub(submitted_us) as f64 / 1000.0);
+                }
+                Phase::InputRequired(q) => summary.summary = Some(first_line(&q.question)),
+                Phase::Pending | Phase::Working => {}
+            }
         }
         tasks.push(summary);
     }

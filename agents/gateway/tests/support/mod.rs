@@ -1,6 +1,7 @@
 //! What the gateway's in-process tests share: the gateway's router in front of every
 //! role (the heuristic Planner, the Chief, the math and date pools on in-process MCP
-//! servers) on one in-memory bus, requests to it, and a Server-Sent Events reader.
+//! servers) on one in-memory bus, requests to it, and a Server-Sent Events body read
+//! event by event.
 //! The A2A and OpenAI-compatible doors' own helpers are in [`a2a`] and [`openai`].
 
 #![allow(dead_code, reason = "each test binary uses part of it")]
@@ -24,6 +25,7 @@ use chorus_agents::topology::{Role, Topology};
 use chorus_bus::memory::MemoryBus;
 use chorus_gateway::{ApiState, app};
 use chorus_mcp_common::client::McpClient;
+use chorus_testkit::sse::SseReader;
 use futures::StreamExt;
 use serde_json::Value;
 use tower::ServiceExt;
@@ -220,7 +222,7 @@ impl System {
         Events {
             headers: response.headers().clone(),
             body: response.into_body().into_data_stream(),
-            buffer: String::new(),
+            reader: SseReader::new(),
         }
     }
 }
@@ -253,12 +255,13 @@ async fn wait_for_pools(state: &TaskState, settings: &Settings) {
     panic!("the pools did not announce their tools in time");
 }
 
-/// A Server-Sent Events body, read event by event.
+/// A Server-Sent Events body, read event by event (by the tests' one reader,
+/// `chorus_testkit::sse`).
 pub struct Events {
     /// The response's headers.
     pub headers: HeaderMap,
     body: BodyDataStream,
-    buffer: String,
+    reader: SseReader,
 }
 
 /// Nothing came in time; what was read of an unfinished event so far.
@@ -274,26 +277,14 @@ impl Events {
     ) -> Result<Option<(String, Value)>, TimedOut> {
         let until = tokio::time::Instant::now() + within;
         loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let mut name = String::from("message");
-                let mut data = String::new();
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        name = v.trim().to_owned();
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.trim_start());
-                    }
-                }
-                if !data.is_empty() {
-                    let data = serde_json::from_str(&data).expect("JSON data");
-                    return Ok(Some((name, data)));
-                }
+            if let Some(event) = self.reader.next_event() {
+                let data = serde_json::from_str(&event.data).expect("JSON data");
+                return Ok(Some((event.name, data)));
             }
             match tokio::time::timeout_at(until, self.body.next()).await {
-                Ok(Some(Ok(chunk))) => self.buffer.push_str(&String::from_utf8_lossy(&chunk)),
+                Ok(Some(Ok(chunk))) => self.reader.push(&chunk),
                 Ok(_) => return Ok(None),
-                Err(_) => return Err(TimedOut(self.buffer.clone())),
+                Err(_) => return Err(TimedOut(self.reader.pending().to_owned())),
             }
         }
     }

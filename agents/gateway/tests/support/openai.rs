@@ -25,9 +25,9 @@ impl System {
     pub async fn completion_stream(&self, body: Value) -> Vec<String> {
         let (status, text) = self.post_completion(body.to_string()).await;
         assert_eq!(status, 200, "{text}");
-        text.split("\n\n")
-            .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
-            .map(str::to_owned)
+        chorus_testkit::sse::parse_all(&text)
+            .into_iter()
+            .map(|event| event.data)
             .collect()
     }
 }

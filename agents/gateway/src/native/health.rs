@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use chorus_agents::registry::{Registry, missing_roles};
 use serde_json::{Value, json};
 
-use crate::ApiState;
+use crate::api::ApiState;
 
 /// The health of the system behind this Chief.
 pub async fn health(State(api): State<ApiState>) -> (StatusCode, Json<Value>) {

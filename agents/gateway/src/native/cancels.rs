@@ -7,18 +7,11 @@
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use chorus_agents::door::{CancelSubmission, cancel as cancel_door};
-use serde::Deserialize;
 
-use super::tasks::TaskStatus;
-use super::{ApiError, ApiState};
-
-/// The query of `DELETE /tasks/{id}`.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-pub struct CancelQuery {
-    /// Why, in the client's words (at most 500 characters; shown in the report).
-    #[serde(default)]
-    pub reason: Option<String>,
-}
+use super::errors::ApiError;
+use super::wire::{CancelQuery, TaskStatus};
+use crate::api::ApiState;
+use crate::phase::Phase;
 
 /// Cancels task `id`: its one report, status `canceled`, is the answer.
 pub async fn cancel(
@@ -34,8 +27,8 @@ pub async fn cancel(
     let canceled = cancel_door(api.bus.as_ref(), &api.state, submission)
         .await
         .map_err(ApiError::from_cancel)?;
-    Ok(Json(TaskStatus::done(
+    Ok(Json(TaskStatus::new(
         canceled.message.task_id.to_string(),
-        canceled.report,
+        Phase::Done(canceled.report),
     )))
 }
