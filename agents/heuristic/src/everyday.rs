@@ -154,6 +154,16 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["tăng"], Cue::More),
     (&["of"], Cue::Of),
     (&["on"], Cue::Of),
+    // `30% goes on rent`, `bảo hiểm 10,5% thì mất bao nhiêu`: a share of the amount (not
+    // `đóng`: as a literal it would fold `dong`, the currency, into it).
+    (&["goes"], Cue::Of),
+    (&["spend"], Cue::Of),
+    (&["spent"], Cue::Of),
+    (&["nộp"], Cue::Of),
+    (&["mất"], Cue::Of),
+    // `… 10% tax, what do I pay`: the total.
+    (&["pay"], Cue::Plus),
+    (&["trả"], Cue::Plus),
     (&["của"], Cue::Of),
     (&["trên"], Cue::Of),
     (&["dozen"], Cue::Times("12")),
