@@ -133,6 +133,7 @@ pub fn plan_with_limits(
         tools,
         limits,
         conversation: &Conversation::none(),
+        continuations: false,
     }
     .plan(query)
 }
@@ -150,6 +151,7 @@ pub fn plan_in(
         tools,
         limits: &Limits::default(),
         conversation,
+        continuations: true,
     }
     .plan(query)
 }
@@ -159,6 +161,14 @@ pub fn plan_in(
 /// with one part replaced — after "what time is it in Rome", "and in Lima?"; after
 /// "what's 12% of 850", "and 15%?"; after a weekday of 14 March 2027, "and the year
 /// after?" ([`recall::ellipses`]).
+///
+/// The order is what keeps a follow-up from answering another question: the request
+/// alone (a reference to an earlier answer taken as in [`plan_in`]); then an ellipsis,
+/// which replaces the part it names ("nếu giảm 30% thì sao" after a 20% discount is a
+/// 30% discount, never 30% off the discounted price); then a continuation of the last
+/// answer ("then halve it"). A weekday answer is never a value to go on from: a
+/// reference to it ("how many days until that day") takes the date it was the weekday
+/// of, the date of the question before.
 pub fn plan_turn(
     query: &str,
     ctx: &TaskContext,
@@ -166,29 +176,63 @@ pub fn plan_turn(
     conversation: &Conversation,
     questions: &[String],
 ) -> PlanOutcome {
-    let first = plan_in(query, ctx, tools, conversation);
-    if matches!(
-        first,
-        PlanOutcome::Planned {
-            unplanned: None,
-            ..
+    let conversation = &recall::with_question_dates(conversation, questions);
+    let limits = Limits::default();
+    let planning = |continuations| Planning {
+        ctx,
+        tools,
+        limits: &limits,
+        conversation,
+        continuations,
+    };
+    let complete = |o: &PlanOutcome| {
+        matches!(
+            o,
+            PlanOutcome::Planned {
+                unplanned: None,
+                ..
+            }
+        )
+    };
+    let tidied = recall::tidied(query);
+    let texts = std::iter::once(query).chain(tidied.as_deref());
+    let ellipsis = || {
+        recall::ellipses(query, questions)
+            .into_iter()
+            .map(|text| planning(false).plan(&text))
+            .find(complete)
+    };
+    // `and 4/30?`, `còn 30/4?` after a date question: the date replaced, not a
+    // division read alone.
+    if recall::opens_ellipsis(query) {
+        if let Some(found) = ellipsis() {
+            return found;
         }
-    ) {
-        return first;
+        if recall::day_month_reads_two_ways(query, questions) {
+            let language = detect_language(query, ctx.language.as_deref());
+            let reason = messages::part_error(
+                &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
+                &language,
+            );
+            return planning(false).refuse(reason, &language);
+        }
     }
-    recall::ellipses(query, questions)
-        .into_iter()
-        .map(|text| plan_in(&text, ctx, tools, conversation))
-        .find(|o| {
-            matches!(
-                o,
-                PlanOutcome::Planned {
-                    unplanned: None,
-                    ..
-                }
-            )
-        })
-        .unwrap_or(first)
+    for text in texts.clone() {
+        let alone = planning(false).plan(text);
+        if complete(&alone) {
+            return alone;
+        }
+    }
+    if let Some(found) = ellipsis() {
+        return found;
+    }
+    for text in texts {
+        let continued = planning(true).plan(text);
+        if complete(&continued) {
+            return continued;
+        }
+    }
+    planning(true).plan(query)
 }
 
 /// One planning call's inputs.
@@ -197,6 +241,9 @@ struct Planning<'a> {
     tools: &'a Capabilities,
     limits: &'a Limits,
     conversation: &'a Conversation,
+    /// Whether a request that does not plan alone may go on from the last answer
+    /// (`then halve it`).
+    continuations: bool,
 }
 
 /// What a request was understood as, before any message is worded: a plan (with the
@@ -297,6 +344,10 @@ impl Planning<'_> {
         let reference = recall::find(&toks, query);
         if let Some(r) = &reference {
             for value in self.conversation.answers.iter().rev() {
+                // A weekday is said of a date, never a value to compute with.
+                if recall::is_weekday(value) {
+                    continue;
+                }
                 match self.understand(&r.replaced_by(query, value)) {
                     Understanding::Plan(mut plan, failed) if failed.is_empty() => {
                         recall::mark(&mut plan, value, &r.replaced_by(query, ""));
@@ -313,7 +364,7 @@ impl Planning<'_> {
         }
         let reading = self.understand_lexed(query, &toks);
         // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`.
-        if reading.misses() > 0 {
+        if reading.misses() > 0 && self.continuations {
             for (text, value) in recall::continuations(query, self.conversation) {
                 if let Understanding::Plan(mut plan, failed) = self.understand(&text)
                     && failed.is_empty()
