@@ -202,11 +202,33 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
         .rev()
         .filter(|a| a.parse::<f64>().is_ok() && !a.contains(':'))
         .take(3);
-    // `nhân thêm 3 nữa` ("times 3 more"): `thêm`, `nữa` only say it goes on.
-    let on: Vec<&Token> = toks
-        .iter()
-        .filter(|t| !t.word().is_some_and(|w| matches!(w, "thêm" | "nữa")))
-        .collect();
+    // `nhân thêm 3 nữa` ("times 3 more"): `thêm`, `nữa` only say it goes on; `times
+    // 46.20 an hour`: a rate after the number only names its unit.
+    let rate_at = |k: usize| {
+        let after_number = k
+            .checked_sub(1)
+            .is_some_and(|p| matches!(toks[p].tok, crate::lexer::Tok::Num(_)));
+        after_number
+            && toks[k]
+                .word()
+                .is_some_and(|w| matches!(w, "an" | "a" | "per" | "mỗi" | "một"))
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| RATE_UNITS.contains(&w))
+    };
+    let mut on: Vec<&Token> = Vec::with_capacity(toks.len());
+    let mut k = 0;
+    while k < toks.len() {
+        if rate_at(k) {
+            k += 2;
+            continue;
+        }
+        if !toks[k].word().is_some_and(|w| matches!(w, "thêm" | "nữa")) {
+            on.push(&toks[k]);
+        }
+        k += 1;
+    }
     let plain = (on.len() < toks.len() && !on.is_empty()).then(|| {
         let mut text = String::new();
         for t in on {
@@ -220,12 +242,131 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
     let joiner = if opens_with_lead { ", " } else { ", then " };
     numbers
         .flat_map(|value| {
+            let everyday = on_the_answer(&toks, query, value).map(|t| (t, value.clone()));
             let plain = plain
                 .as_ref()
                 .map(|p| (format!("take {value}{joiner}{p}"), value.clone()));
-            std::iter::once((format!("take {value}{joiner}{query}"), value.clone())).chain(plain)
+            everyday
+                .into_iter()
+                .chain(std::iter::once((
+                    format!("take {value}{joiner}{query}"),
+                    value.clone(),
+                )))
+                .chain(plain)
         })
         .collect()
+}
+
+/// Units of a rate after a number: `46.20 an hour`, `200000 một ngày`.
+const RATE_UNITS: &[&str] = &[
+    "hour", "hr", "day", "week", "month", "year", "giờ", "tiếng", "ngày", "tuần", "tháng", "năm",
+];
+
+/// Words that lower the last answer by a percentage: `minus 32% tax`, `trừ 10% thuế`.
+const LOWER_BY: &[&str] = &[
+    "minus", "less", "subtract", "deduct", "off", "after", "trừ", "giảm", "bớt", "khấu",
+];
+/// Words that raise the last answer by a percentage: `plus 8% VAT`, `cộng thêm 10% phí`.
+const RAISE_BY: &[&str] = &["plus", "add", "with", "cộng", "thêm", "tăng"];
+/// What a percentage on the last answer may be of: `tax`, `thuế`, `phí`.
+const PERCENT_OF: &[&str] = &[
+    "tax",
+    "taxes",
+    "vat",
+    "fee",
+    "fees",
+    "tip",
+    "service",
+    "charge",
+    "commission",
+    "interest",
+    "thuế",
+    "phí",
+    "lãi",
+    "tiền",
+    "hoa",
+    "hồng",
+    "vat",
+];
+/// Words that total the last answer over a number of periods: `12 tháng thì tổng bao
+/// nhiêu`, `total for 6 months`.
+const TOTAL_WORDS: &[&str] = &["tổng", "total", "altogether", "cả"];
+/// Periods a total counts: `12 tháng`, `6 months`.
+const PERIODS: &[&str] = &[
+    "tháng", "năm", "tuần", "ngày", "kỳ", "lần", "months", "years", "weeks", "days", "times",
+    "month", "year", "week", "day",
+];
+/// Words asking the change from an amount paid for the last total: `khách đưa 500000
+/// thối lại bao nhiêu`, `I pay with 50, how much change`.
+const CHANGE_PHRASES: &[&[&str]] = &[
+    &["thối", "lại"],
+    &["trả", "lại"],
+    &["tiền", "thừa"],
+    &["tiền", "thối"],
+    &["thối"],
+    &["change"],
+];
+/// Words a follow-up on the last answer may be asked with: `thì tổng là bao nhiêu`,
+/// `how much change do I get`.
+const ASKING_WORDS: &[&str] = &[
+    "thì", "là", "bao", "nhiêu", "hết", "lại", "được", "sẽ", "trong", "sau", "khách", "đưa", "tôi",
+    "mình", "trả", "bằng", "nữa", "và", "rồi", "của", "how", "much", "what", "what's", "whats",
+    "is", "my", "the", "i", "if", "pay", "paid", "give", "gave", "with", "customer", "gives",
+    "get", "back", "do", "should", "be", "will", "would", "it", "for", "in", "over", "after", "a",
+    "an", "and", "then", "now", "of", "on", "top", "that", "by", "so",
+];
+
+/// `query` (lexed as `toks`) as an everyday step on the last answer `value`: a
+/// percentage taken off or added (`minus 32% tax` → `decrease 2310 by 32%`), a total
+/// over periods (`12 tháng thì tổng bao nhiêu` → `600000 * 12`), the change from an
+/// amount paid (`khách đưa 500000 thối lại bao nhiêu` → `500000 - 255000`).
+fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let nums: Vec<usize> = (0..toks.len())
+        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
+        .collect();
+    let [k] = nums.as_slice() else {
+        return None;
+    };
+    let k = *k;
+    let n = &query[toks[k].start..toks[k].end];
+    let words = |skip: &[usize], also: &[&str]| {
+        toks.iter().enumerate().all(|(j, t)| match t.word() {
+            Some(w) => skip.contains(&j) || ASKING_WORDS.contains(&w) || also.contains(&w),
+            None => j == k || t.is_sym('%') || t.is_sym('?') || t.is_sym(','),
+        })
+    };
+    let has = |list: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    // A percentage.
+    if toks.get(k + 1).is_some_and(|t| t.is_sym('%')) {
+        let lower = has(LOWER_BY);
+        let raise = has(RAISE_BY);
+        let ok = words(&[], &[LOWER_BY, RAISE_BY, PERCENT_OF].concat());
+        return match (lower, raise) {
+            (true, false) if ok => Some(format!("decrease {value} by {n}%")),
+            (false, true) if ok => Some(format!("increase {value} by {n}%")),
+            _ => None,
+        };
+    }
+    // A total over periods.
+    let period = toks
+        .get(k + 1)
+        .and_then(Token::word)
+        .is_some_and(|w| PERIODS.contains(&w));
+    if period && has(TOTAL_WORDS) && words(&[k + 1], TOTAL_WORDS) {
+        return Some(format!("{value} * {n}"));
+    }
+    // The change from an amount paid.
+    let change = (0..toks.len()).find_map(|i| {
+        CHANGE_PHRASES
+            .iter()
+            .find(|p| words_at(toks, i, p))
+            .map(|p| (i..i + p.len()).collect::<Vec<_>>())
+    })?;
+    words(&change, &[]).then(|| format!("{n} - {value}"))
 }
 
 /// Words that only open or close an ellipsis: `and in Lima?`, `what about 15%?`, `còn

@@ -288,3 +288,78 @@ fn an_acknowledgement_before_a_follow_up_is_read_past() {
         [r#"s1 math/multiply a="5" b="3" *"#]
     );
 }
+
+#[test]
+fn a_percentage_on_the_last_answer_is_taken_off_or_added() {
+    for q in [
+        "minus 20% tax",
+        "less 20% commission",
+        "trừ 20% thuế",
+        "tru 20% thue",
+    ] {
+        assert_eq!(
+            turn(q, "60 * 25", &["1500"]),
+            [
+                r#"s1 math/percent of="1500" percent="20""#,
+                r#"s2 math/subtract a="1500" b=$s1 *"#
+            ],
+            "{q}"
+        );
+    }
+    for q in [
+        "and with 10% VAT on top of that",
+        "plus 10% service charge",
+        "cộng thêm 10% phí",
+    ] {
+        assert_eq!(
+            turn(q, "60 * 25", &["1500"]),
+            [
+                r#"s1 math/percent of="1500" percent="10""#,
+                r#"s2 math/sum a="1500" b=$s1 *"#
+            ],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn a_total_over_periods_and_the_change_go_on_from_the_last_answer() {
+    for q in [
+        "6 tháng thì tổng bao nhiêu",
+        "total for 6 months",
+        "6 thang thi tong la bao nhieu",
+    ] {
+        assert_eq!(
+            turn(q, "lãi mỗi tháng 250000", &["250000"]),
+            [r#"s1 math/multiply a="250000" b="6" *"#],
+            "{q}"
+        );
+    }
+    for q in [
+        "khách đưa 200000 thì thối lại bao nhiêu",
+        "khach dua 200k thoi lai bao nhieu",
+        "I pay with 200000, how much change",
+    ] {
+        assert_eq!(
+            turn(q, "3 * 45000", &["135000"]),
+            [r#"s1 math/subtract a="200000" b="135000" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn an_operation_more_or_at_a_rate_goes_on_from_the_last_answer() {
+    for (q, op) in [
+        ("nhân thêm 4 nữa", "multiply"),
+        ("nhan them 4 nua", "multiply"),
+        ("times 4 an hour", "multiply"),
+        ("chia thêm 4 nữa", "divide"),
+    ] {
+        assert_eq!(
+            turn(q, "10 + 2", &["12"]),
+            [format!(r#"s1 math/{op} a="12" b="4" *"#)],
+            "{q}"
+        );
+    }
+}
