@@ -741,6 +741,20 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
         let (span, _) = date_span(&ptoks)?;
         return Some(splice(previous, span, &follow[start..end]));
     }
+    // A weekday in place of the weekday (`còn thứ 6 tuần sau?` after `thứ 6 tuần này
+    // là ngày mấy`): the follow-up is that weekday alone.
+    if let Some(end) = crate::dates::weekday_phrase_end(core, 0)
+        && end == core.len()
+    {
+        let (at, pend) = (0..ptoks.len())
+            .find_map(|k| crate::dates::weekday_phrase_end(&ptoks, k).map(|e| (k, e)))?;
+        let span = (ptoks[at].start, ptoks[pend - 1].end);
+        return Some(splice(
+            previous,
+            span,
+            &follow[core[0].start..core[end - 1].end],
+        ));
+    }
     // `d/m` alone: a day and month in place of the date (`thế còn 30/4?`), or a
     // fraction in place of the fraction (`còn 45/50` after `42/50 là bao nhiêu phần
     // trăm`) — whichever the last question had.

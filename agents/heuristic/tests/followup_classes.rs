@@ -363,3 +363,22 @@ fn an_operation_more_or_at_a_rate_goes_on_from_the_last_answer() {
         );
     }
 }
+
+#[test]
+fn another_weekday_of_a_week_replaces_the_weekday() {
+    for q in [
+        "còn thứ 6 tuần sau?",
+        "con thu 6 tuan sau",
+        "and friday next week?",
+    ] {
+        let steps = turn(q, "thứ 6 tuần này là ngày mấy", &["2026-11-27"]);
+        assert_eq!(
+            steps,
+            [
+                r#"s1 date/find_weekday direction="last" weekday="Sunday""#,
+                r#"s2 date/add_duration amount=12 date=$s1 unit="days" *"#
+            ],
+            "{q}"
+        );
+    }
+}
