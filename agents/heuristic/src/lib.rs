@@ -194,8 +194,6 @@ pub fn plan_turn(
             }
         )
     };
-    let tidied = recall::tidied(query);
-    let texts = std::iter::once(query).chain(tidied.as_deref());
     let ellipsis = || {
         recall::ellipses(query, questions)
             .into_iter()
@@ -217,7 +215,12 @@ pub fn plan_turn(
             return planning(false).refuse(reason, &language);
         }
     }
-    for text in texts.clone() {
+    let alone = planning(false).plan(query);
+    if complete(&alone) {
+        return alone;
+    }
+    let tidied = recall::tidied(query);
+    if let Some(text) = &tidied {
         let alone = planning(false).plan(text);
         if complete(&alone) {
             return alone;
@@ -226,7 +229,7 @@ pub fn plan_turn(
     if let Some(found) = ellipsis() {
         return found;
     }
-    for text in texts {
+    for text in std::iter::once(query).chain(tidied.as_deref()) {
         let continued = planning(true).plan(text);
         if complete(&continued) {
             return continued;

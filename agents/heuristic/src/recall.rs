@@ -593,6 +593,22 @@ const ELLIPSIS_LEADS: &[&[&str]] = &[
 /// replaced (`and …`, `what about …`, `còn …`): its ellipsis reading comes before the
 /// reading of it alone, so `còn 30/4?` after a date question is that date, never 30 ÷ 4.
 pub fn opens_ellipsis(query: &str) -> bool {
+    // Most requests open with none of these words, typed with or without marks: a look
+    // at the first word before normalising.
+    let first = query
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .find(|w| !w.is_empty())
+        .map(str::to_lowercase);
+    let may = first.as_deref().is_some_and(|w| {
+        ELLIPSIS_LEADS.iter().any(|l| {
+            let lead = crate::normalise::fold::fold(l[0]);
+            lead == crate::normalise::fold::fold(w)
+        }) || ACKNOWLEDGEMENTS.contains(&w)
+            || w == "the"
+    });
+    if !may {
+        return false;
+    }
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);
     let skip = toks
