@@ -39,9 +39,20 @@ pub fn with_question_dates(conversation: &Conversation, questions: &[String]) ->
     if !conversation.answers.last().is_some_and(|a| is_weekday(a)) {
         return conversation.clone();
     }
+    // The one date the question asked about; with several, which one the weekday was of
+    // cannot be told, and none stands for it.
     let asked = questions.last().and_then(|q| {
         let q = crate::normalise::normalise(q, None).text;
-        crate::dates::first_date(&crate::lexer::lex(&q))
+        let toks = crate::lexer::lex(&q);
+        let (span, iso) = date_span(&toks)?;
+        let after = toks
+            .iter()
+            .position(|t| t.start >= span.1)
+            .unwrap_or(toks.len());
+        match date_span(&toks[after..]) {
+            Some(_) => None,
+            None => iso,
+        }
     });
     let n = conversation.answers.len();
     let answers = conversation
@@ -974,6 +985,14 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
     use crate::lexer::Tok;
     let ptoks = crate::lexer::lex(previous);
     let (first, last) = list_span(&ptoks)?;
+    // The list is the question's numbers, all of them: `2+4 and 3*5` has none.
+    let outside = ptoks
+        .iter()
+        .enumerate()
+        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && !(first..=last).contains(&k));
+    if outside {
+        return None;
+    }
     let items = &previous[ptoks[first].start..ptoks[last].end];
     // The numbers of that list, named: `those`, `các số đó`.
     if let Some((i, r)) = (0..toks.len()).find_map(|i| {
@@ -999,6 +1018,24 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
     let [n] = nums.as_slice() else {
         return None;
     };
+    // One more item, said as one: `if I add a 95`, `include 12 too`, `nếu thêm 8`
+    // (a bare `add 5` goes on from the answer).
+    let at = toks.iter().position(|t| std::ptr::eq(t, *n))?;
+    let item = at
+        .checked_sub(1)
+        .and_then(|p| toks[p].word())
+        .is_some_and(|w| matches!(w, "a" | "an" | "another"))
+        || toks.iter().any(|t| {
+            t.word().is_some_and(|w| {
+                matches!(
+                    w,
+                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả"
+                )
+            })
+        });
+    if !item {
+        return None;
+    }
     let mut adds = false;
     for t in toks {
         match t.word() {

@@ -245,13 +245,37 @@ fn a_weekday_answer_stands_for_the_date_it_was_asked_of() {
             assert_eq!(steps, days, "{q}");
         }
     }
-    assert_eq!(
-        turn(
+    for (q, asked) in [
+        (
             "còn bao nhiêu ngày nữa đến ngày đó",
             "ngày 14 tháng 3 năm 2027 là thứ mấy",
-            &["Sunday"]
         ),
-        days
+        (
+            "how many days until that date",
+            "what weekday is 2027-03-14",
+        ),
+        ("add 0 days to that", "what weekday is 14 March 2027"),
+    ] {
+        let steps = turn(q, asked, &["Sunday"]);
+        assert!(steps[0].contains(r#"date="2027-03-14""#), "{q}: {steps:?}");
+    }
+    // With two dates asked about, which one the weekday was of cannot be told: never
+    // one of them guessed.
+    let steps = steps_of(
+        "how many days until that date",
+        "days between 2027-01-01 and 2027-03-14, and what weekday is 2027-05-01",
+        &["72", "Saturday"],
+    );
+    assert!(!steps.iter().any(|s| s.contains("2027-0")), "{steps:?}");
+}
+
+#[test]
+fn a_list_is_extended_only_when_an_item_is_added() {
+    // `add 5` after an average goes on from the answer; `2+4 and 3*5` is no list.
+    let steps = steps_of("add 5", "average of 2, 4", &["3"]);
+    assert_eq!(steps, [r#"s1 math/sum a="3" b="5" *"#]);
+    assert!(
+        recall::ellipses("what's the biggest of those", &["2+4 and 3*5".to_owned()]).is_empty()
     );
 }
 
