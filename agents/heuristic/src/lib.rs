@@ -133,7 +133,9 @@ pub fn plan_with_limits(
         tools,
         limits,
         conversation: &Conversation::none(),
+        questions: &[],
         continuations: false,
+        ask: true,
     }
     .plan(query)
 }
@@ -151,7 +153,9 @@ pub fn plan_in(
         tools,
         limits: &Limits::default(),
         conversation,
+        questions: &[],
         continuations: true,
+        ask: true,
     }
     .plan(query)
 }
@@ -183,7 +187,9 @@ pub fn plan_turn(
         tools,
         limits: &limits,
         conversation,
+        questions,
         continuations,
+        ask: false,
     };
     let complete = |o: &PlanOutcome| {
         matches!(
@@ -194,16 +200,20 @@ pub fn plan_turn(
             }
         )
     };
-    let ellipsis = || {
-        recall::ellipses(query, questions)
-            .into_iter()
-            .map(|text| planning(false).plan(&text))
-            .find(complete)
-    };
     // `and 4/30?`, `còn 30/4?` after a date question: the date replaced, not a
     // division read alone.
     if recall::opens_ellipsis(query) {
-        if let Some(found) = ellipsis() {
+        let ellipsis = recall::ellipses(query, questions)
+            .into_iter()
+            .map(|text| {
+                Planning {
+                    questions: &[],
+                    ..planning(false)
+                }
+                .plan(&text)
+            })
+            .find(complete);
+        if let Some(found) = ellipsis {
             return found;
         }
         if recall::day_month_reads_two_ways(query, questions) {
@@ -215,27 +225,24 @@ pub fn plan_turn(
             return planning(false).refuse(reason, &language);
         }
     }
-    let alone = planning(false).plan(query);
-    if complete(&alone) {
-        return alone;
+    // The request alone, then (`Planning::plan_canonical`) as an ellipsis, then going on
+    // from the last answer; asked about when none reads.
+    let turn = Planning {
+        ask: true,
+        ..planning(true)
+    };
+    let first = turn.plan(query);
+    if complete(&first) {
+        return first;
     }
-    let tidied = recall::tidied(query);
-    if let Some(text) = &tidied {
-        let alone = planning(false).plan(text);
-        if complete(&alone) {
-            return alone;
+    // `ok add that to the 160`: read again without the acknowledgement.
+    if let Some(text) = recall::tidied(query) {
+        let again = turn.plan(&text);
+        if complete(&again) {
+            return again;
         }
     }
-    if let Some(found) = ellipsis() {
-        return found;
-    }
-    for text in std::iter::once(query).chain(tidied.as_deref()) {
-        let continued = planning(true).plan(text);
-        if complete(&continued) {
-            return continued;
-        }
-    }
-    planning(true).plan(query)
+    first
 }
 
 /// One planning call's inputs.
@@ -244,9 +251,16 @@ struct Planning<'a> {
     tools: &'a Capabilities,
     limits: &'a Limits,
     conversation: &'a Conversation,
+    /// The conversation's last requests as understood, oldest first: a request that does
+    /// not plan alone may be one of them with a part replaced (an ellipsis).
+    questions: &'a [String],
     /// Whether a request that does not plan alone may go on from the last answer
     /// (`then halve it`).
     continuations: bool,
+    /// Whether a request that does not plan may be asked about: not while
+    /// [`plan_turn`] only tries a reading (asking is worked out, at a cost, once the
+    /// readings of a turn are all tried).
+    ask: bool,
 }
 
 /// What a request was understood as, before any message is worded: a plan (with the
@@ -366,6 +380,18 @@ impl Planning<'_> {
             }
         }
         let reading = self.understand_lexed(query, &toks);
+        // An ellipsis of an earlier request (`and for 5 people?`), before going on from
+        // the last answer: `nếu giảm 30% thì sao` replaces the discount, never applies it
+        // again.
+        if reading.misses() > 0 {
+            for text in recall::ellipses(query, self.questions) {
+                if let Understanding::Plan(plan, failed) = self.understand(&text)
+                    && failed.is_empty()
+                {
+                    return self.outcome(Understanding::Plan(plan, failed), &language);
+                }
+            }
+        }
         // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`.
         if reading.misses() > 0 && self.continuations {
             for (text, value) in recall::continuations(query, self.conversation) {
@@ -383,6 +409,7 @@ impl Planning<'_> {
             _ => true,
         };
         if may_ask
+            && self.ask
             && let Some(question) = self.question(query, &toks, &reading, reference, &language)
         {
             return PlanOutcome::Question {

@@ -560,6 +560,9 @@ const LIST_ADD: &[&str] = &[
 /// thì sao?`), or one more item of its list (`and if I add a 95?`); or a question about
 /// the last list (`whats the highest of those`). Each is a whole request, to plan anew.
 pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
+    if questions.is_empty() {
+        return Vec::new();
+    }
     // A follow-up is in the conversation's language: `the con 2/9` after a Vietnamese
     // question is `thế còn 2/9`.
     let hint = questions
