@@ -392,9 +392,14 @@ impl Planning<'_> {
                 }
             }
         }
-        // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`.
+        // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`,
+        // `how many weeks is that?`.
         if reading.misses() > 0 && self.continuations {
-            for (text, value) in recall::continuations(query, self.conversation) {
+            let units = recall::in_other_units(query, self.questions, self.conversation);
+            for (text, value) in units
+                .into_iter()
+                .chain(recall::continuations(query, self.conversation))
+            {
                 if let Understanding::Plan(mut plan, failed) = self.understand(&text)
                     && failed.is_empty()
                 {

@@ -549,6 +549,17 @@ const LIST_ADD: &[&str] = &[
     "cả",
     "số",
     "điểm",
+    "now",
+    "bây",
+    "giờ",
+];
+
+/// Words naming what is asked of a list, alone after it: `and the max?`, `còn số lớn
+/// nhất?`, `what about the average`.
+const LIST_HEADS: &[&str] = &[
+    "max", "maximum", "min", "minimum", "highest", "lowest", "largest", "smallest", "biggest",
+    "greatest", "sum", "total", "average", "mean", "product", "số", "lớn", "nhỏ", "nhất", "tổng",
+    "trung", "bình", "cộng", "tích", "cao", "thấp",
 ];
 
 /// Readings of `query` as the conversation's last request with one part replaced
@@ -583,6 +594,7 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         let previous = crate::normalise::normalise(previous, None).text;
         if let Some(text) = replace_part(&previous, &core, &follow)
             .or_else(|| about_list(&previous, &toks, &follow))
+            .or_else(|| about_birth(&previous, &toks, &follow))
         {
             out.push(text);
         }
@@ -700,6 +712,69 @@ const NOT_PLACE_WORDS: &[&str] = &[
     "quả",
     "số",
     "nó",
+];
+
+/// A follow-up about the birth date the last question gave (`which weekday were they
+/// born on?` after `how old is someone born on 2000-12-25`): the follow-up with that
+/// date, never today's.
+fn about_birth(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let born = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")));
+    let own = toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Num(_) | Tok::Date(_)));
+    if !born || own {
+        return None;
+    }
+    let ptoks = crate::lexer::lex(previous);
+    let (span, iso) = date_span(&ptoks)?;
+    let after = ptoks
+        .iter()
+        .position(|t| t.start >= span.1)
+        .unwrap_or(ptoks.len());
+    if date_span(&ptoks[after..]).is_some() {
+        return None;
+    }
+    let text = follow.trim().trim_end_matches(['?', '.', '!']);
+    Some(format!("{text} {}", iso?))
+}
+
+/// `query` asking the last answer, a count of days, in weeks or hours (`how many weeks
+/// is that?` after `how many days until 2027-06-07` → 196 ÷ 7): the arithmetic, with
+/// the answer it takes.
+pub fn in_other_units(
+    query: &str,
+    questions: &[String],
+    conversation: &Conversation,
+) -> Option<(String, String)> {
+    let value = conversation.answers.last()?;
+    value.parse::<u64>().ok()?;
+    let previous = crate::lexer::lex(questions.last()?);
+    let days = previous
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "days" | "ngày")));
+    let toks = crate::lexer::lex(query);
+    let mut unit = None;
+    for t in &toks {
+        match t.word() {
+            Some("weeks" | "tuần") => unit = Some(("/", "7")),
+            Some("hours" | "giờ" | "tiếng") => unit = Some(("*", "24")),
+            Some(w) if UNITS_ASKED.contains(&w) || ELLIPSIS_DRESSING.contains(&w) => {}
+            Some(_) => return None,
+            None if matches!(t.tok, crate::lexer::Tok::Sym('?' | '.' | ',')) => {}
+            None => return None,
+        }
+    }
+    let (op, by) = unit.filter(|_| days)?;
+    Some((format!("{value} {op} {by}"), value.clone()))
+}
+
+/// Words asking an answer in other units: `how many weeks is that`, `vậy là mấy tuần`.
+const UNITS_ASKED: &[&str] = &[
+    "how", "many", "much", "in", "that", "this", "it", "are", "bao", "nhiêu", "mấy", "tức", "đó",
+    "vậy", "the", "là",
 ];
 
 /// `text` with the bytes `span` replaced by `new`.
@@ -1013,6 +1088,25 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
         let span = (toks[i].start, toks[i + r.len() - 1].end);
         return Some(splice(follow, span, items));
     }
+    // Another question of the same numbers, named by its head alone: `and the max?`,
+    // `còn số lớn nhất?`.
+    let heads: Vec<&str> = toks
+        .iter()
+        .filter_map(Token::word)
+        .filter(|w| !ELLIPSIS_DRESSING.contains(w) && *w != "the")
+        .collect();
+    let dressed = toks
+        .iter()
+        .all(|t| t.word().is_some() || matches!(t.tok, Tok::Sym('?' | '!' | ',' | '.')));
+    if dressed && !heads.is_empty() && heads.iter().all(|w| LIST_HEADS.contains(w)) {
+        let head = heads.join(" ");
+        return Some(
+            match crate::language::detect_language(previous, None).as_str() {
+                "vi" => format!("{head} trong {items}"),
+                _ => format!("the {head} of {items}"),
+            },
+        );
+    }
     // One more item.
     let nums: Vec<&Token> = toks
         .iter()
@@ -1042,7 +1136,9 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
     let mut adds = false;
     for t in toks {
         match t.word() {
-            Some(w) if LIST_ADD.contains(&w) => adds |= !matches!(w, "one" | "số" | "điểm"),
+            Some(w) if LIST_ADD.contains(&w) => {
+                adds |= !matches!(w, "one" | "số" | "điểm" | "now" | "bây" | "giờ");
+            }
             Some(w) if ELLIPSIS_DRESSING.contains(&w) || NUMBER_DRESSING.contains(&w) => {}
             Some(_) => return None,
             None => {}

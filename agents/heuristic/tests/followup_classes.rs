@@ -406,3 +406,54 @@ fn another_weekday_of_a_week_replaces_the_weekday() {
         );
     }
 }
+
+#[test]
+fn a_question_about_the_birth_date_asked_before_takes_that_date() {
+    for q in [
+        "what day of the week was she born?",
+        "and which weekday was he born on",
+    ] {
+        assert_eq!(
+            turn(q, "how old is someone born 14 July 1985", &["41"]),
+            [r#"s1 date/weekday date="1985-07-14" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn a_count_of_days_is_asked_again_in_weeks() {
+    for q in [
+        "how many weeks is that?",
+        "and in weeks?",
+        "vậy là bao nhiêu tuần",
+        "vay la may tuan",
+    ] {
+        assert_eq!(
+            turn(q, "how many days until 2027-03-01", &["98"]),
+            [r#"s1 math/divide a="98" b="7" *"#],
+            "{q}"
+        );
+    }
+    // Not a count of days: no weeks of it.
+    let steps = steps_of("how many weeks is that?", "what is 7 times 14", &["98"]);
+    assert!(!steps.iter().any(|s| s.contains(r#"b="7""#)), "{steps:?}");
+}
+
+#[test]
+fn the_same_list_is_asked_another_question_by_its_head() {
+    assert_eq!(
+        turn("and the smallest?", "sum of 4, 9, 2", &["15"]),
+        [r#"s1 math/min a="4" b="9""#, r#"s2 math/min a=$s1 b="2" *"#]
+    );
+    let vi = turn("còn số nhỏ nhất?", "tổng của 4, 9 và 2", &["15"]);
+    assert_eq!(
+        vi.last().map(String::as_str),
+        Some(r#"s2 math/min a=$s1 b="2" *"#)
+    );
+    let mean = turn("now include 7 too", "mean of 3, 5, 10", &["6"]);
+    assert_eq!(
+        mean.last().map(String::as_str),
+        Some(r#"s4 math/divide a=$s3 b="4" *"#)
+    );
+}
