@@ -648,7 +648,7 @@ pub fn opens_ellipsis(query: &str) -> bool {
 /// day and the month could each be either: no date can be told, and 3 ÷ 4 would answer
 /// another question, so it is not understood.
 pub fn day_month_reads_two_ways(query: &str, questions: &[String]) -> bool {
-    let Some(previous) = questions.last() else {
+    let Some(previous) = questions.last().filter(|_| query.contains('/')) else {
         return false;
     };
     let previous = crate::normalise::normalise(previous, None).text;
