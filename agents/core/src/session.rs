@@ -33,12 +33,27 @@ pub struct Turn {
     pub report: FinalReport,
 }
 
+impl Turn {
+    /// The request as it was understood: the one part its steps answered, when they
+    /// answered one (a follow-up "and for 5 people?" was planned as the question before
+    /// it with the count replaced; "ngày đó là thứ mấy" with the date put in), else the
+    /// request as written. The next follow-up replaces a part of this.
+    pub fn understood(&self) -> String {
+        let mut parts = self.report.steps.iter().map(|s| s.part.as_str());
+        match parts.next() {
+            Some(first) if !first.is_empty() && parts.all(|p| p == first) => first.to_owned(),
+            _ => self.query.clone(),
+        }
+    }
+}
+
 /// What a follow-up may refer to ([`TaskState::recall`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Recall {
     /// The answers of the latest turns that have any, oldest first.
     pub answers: Vec<String>,
-    /// The requests of the latest turns, oldest first.
+    /// The requests of the latest turns as they were understood ([`Turn::understood`]),
+    /// oldest first.
     pub questions: Vec<String>,
 }
 
@@ -111,7 +126,7 @@ impl TaskState {
             .iter()
             .rev()
             .take(RECALLED_TURNS)
-            .map(|t| t.query.clone())
+            .map(Turn::understood)
             .collect::<Vec<_>>()
             .into_iter()
             .rev()

@@ -5,7 +5,23 @@
 use std::time::Instant;
 
 use chorus_bus::{ReportStatus, StepOutcome, StepReport, TaskContext};
-use chorus_heuristic::{Capabilities, PlanOutcome, plan, render_report};
+use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, plan, plan_turn, render_report};
+
+/// Follow-ups timed through `plan_turn`: (the request, the question before, its answer).
+const TURNS: &[(&str, &str, &str)] = &[
+    ("and for 5 people?", "split 188.8 4 ways", "47.2"),
+    (
+        "neu giam 30% thi sao",
+        "mon do 650k giam 20% thi con bao nhieu",
+        "520000",
+    ),
+    (
+        "còn bao nhiêu ngày nữa đến ngày đó",
+        "ngày 2 tháng 9 năm 2027 là thứ mấy",
+        "Thursday",
+    ),
+    ("then halve it", "45 times 12", "540"),
+];
 
 const SAMPLES: &[&str] = &[
     "2+4",
@@ -56,6 +72,16 @@ fn main() {
     for q in SAMPLES {
         time(&format!("plan {q:?}"), 20_000, || {
             std::hint::black_box(plan(q, &ctx, &tools));
+        });
+    }
+    for (q, before, answer) in TURNS {
+        let conversation = Conversation {
+            session: true,
+            answers: vec![(*answer).to_owned()],
+        };
+        let questions = [(*before).to_owned()];
+        time(&format!("plan_turn {q:?}"), 20_000, || {
+            std::hint::black_box(plan_turn(q, &ctx, &tools, &conversation, &questions));
         });
     }
     let steps = vec![StepReport {

@@ -117,6 +117,44 @@ pub enum Anchor {
     },
     /// The last day of this month: `end_of_month`.
     EndOfMonth,
+    /// A weekday of this week, the next or the last (weeks start on Monday): `thứ 6
+    /// tuần này` (`weeks` 0), `thứ 6 tuần sau` (1, never the coming Friday of this
+    /// week), `thứ 6 tuần trước` (-1), `friday next week`. Found from the last Sunday
+    /// before today (`find_weekday`), then that many days on.
+    WeekdayOfWeek {
+        /// The English name (`Friday`).
+        name: &'static str,
+        /// Weeks from this one.
+        weeks: i64,
+    },
+}
+
+/// Words after a weekday naming its week: (words, weeks from this one).
+const WEEK_AFTER: &[(&[&str], i64)] = &[
+    (&["tuần", "này"], 0),
+    (&["tuần", "nay"], 0),
+    (&["tuần", "sau"], 1),
+    (&["tuần", "tới"], 1),
+    (&["tuần", "trước"], -1),
+    (&["this", "week"], 0),
+    (&["next", "week"], 1),
+    (&["last", "week"], -1),
+    (&["of", "this", "week"], 0),
+    (&["of", "next", "week"], 1),
+    (&["of", "last", "week"], -1),
+];
+
+/// Days from a Sunday to each weekday of the week after it.
+fn days_from_sunday(name: &str) -> i64 {
+    match name {
+        "Monday" => 1,
+        "Tuesday" => 2,
+        "Wednesday" => 3,
+        "Thursday" => 4,
+        "Friday" => 5,
+        "Saturday" => 6,
+        _ => 7,
+    }
 }
 
 /// What a question about a found date asks.
@@ -251,6 +289,17 @@ fn weekday_at(toks: &[Token], i: usize) -> Option<(&'static str, Option<bool>, u
         return Some((name, before.or(Some(*last)), after_name + w.len()));
     }
     Some((name, before, after_name))
+}
+
+/// The end of a weekday phrase starting at `i` (`next friday`, `thứ 6 tuần sau`,
+/// `friday next week`), if one does: a follow-up naming another replaces it.
+pub fn weekday_phrase_end(toks: &[Token], i: usize) -> Option<usize> {
+    let (_, _, next) = weekday_at(toks, i)?;
+    let week = WEEK_AFTER
+        .iter()
+        .find(|(w, _)| words_at(toks, next, w))
+        .map_or(0, |(w, _)| w.len());
+    Some(next + week)
 }
 
 /// The first weekday named without saying which one (`friday`, `thứ sáu`): its text as
@@ -448,7 +497,6 @@ pub(crate) const KIN: &[&str] = &[
     "bố",
     "em",
     "anh",
-    "chị",
     "ông",
     "bà",
     "vợ",
@@ -470,7 +518,6 @@ const WHOSE_BIRTH: &[&[&str]] = &[
     &["bố", "tôi", "sinh"],
     &["em", "tôi", "sinh"],
     &["anh", "tôi", "sinh"],
-    &["chị", "tôi", "sinh"],
     &["vợ", "tôi", "sinh"],
     &["chồng", "tôi", "sinh"],
     &["tôi", "sinh"],
@@ -516,9 +563,23 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             let (month, day) = (*month, *day);
             Some((Anchor::Named { month, day }, i + words.len()))
         } else if let Some((name, last, next)) = weekday_at(toks, i) {
-            undirected = last.is_none();
-            let last = last.unwrap_or(false);
-            Some((Anchor::Weekday { name, last }, next))
+            // `thứ 6 tuần sau`, `friday next week`: the weekday of that week.
+            let week = (i..=next).rev().find_map(|k| {
+                WEEK_AFTER
+                    .iter()
+                    .find(|(w, _)| words_at(toks, k, w))
+                    .map(|(w, weeks)| (*weeks, k + w.len()))
+            });
+            match week {
+                Some((weeks, end)) if end >= next => {
+                    Some((Anchor::WeekdayOfWeek { name, weeks }, end))
+                }
+                _ => {
+                    undirected = last.is_none();
+                    let last = last.unwrap_or(false);
+                    Some((Anchor::Weekday { name, last }, next))
+                }
+            }
         } else {
             None
         };
@@ -599,7 +660,10 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         } else if has(Flag::DayOfYear) {
             NamedThen::DayOfYear
         } else if (has(Flag::Weekday) || has(Flag::AskDay))
-            && !matches!(anchor, Anchor::Weekday { .. })
+            && !matches!(
+                anchor,
+                Anchor::Weekday { .. } | Anchor::WeekdayOfWeek { .. }
+            )
         {
             NamedThen::Weekday
         } else {
@@ -872,7 +936,9 @@ impl DateQuery {
     pub fn step_count(&self) -> usize {
         match self {
             DateQuery::Today { weekday: true } | DateQuery::Shift { weekday: true, .. } => 2,
-            DateQuery::Anchored { then, .. } if *then != NamedThen::Date => 2,
+            DateQuery::Anchored { anchor, then } => {
+                usize::from(*then != NamedThen::Date) + anchor_steps(anchor)
+            }
             DateQuery::DaysSince { .. } => 2,
             _ => 1,
         }
@@ -894,6 +960,26 @@ impl DateQuery {
                     ],
                 ),
                 Anchor::EndOfMonth => ("end_of_month", vec![]),
+                Anchor::WeekdayOfWeek { name, weeks } => {
+                    let sunday = vec![("weekday", text("Sunday")), ("direction", text("last"))];
+                    let days = days_from_sunday(name) + 7 * weeks;
+                    if days == 0 {
+                        ("find_weekday", sunday)
+                    } else {
+                        let from = plan.push(part, DATE_POOL, "find_weekday", sunday, false);
+                        let tool = if days > 0 {
+                            "add_duration"
+                        } else {
+                            "subtract_duration"
+                        };
+                        let args = vec![
+                            ("amount", int(days.abs())),
+                            ("unit", text("days")),
+                            ("date", from),
+                        ];
+                        (tool, args)
+                    }
+                }
             };
             let date = plan.push(part, DATE_POOL, tool, args, true);
             let then_tool = match then {
@@ -954,6 +1040,14 @@ impl DateQuery {
         if self.step_count() == 2 {
             plan.push(part, DATE_POOL, "weekday", vec![("date", result)], true);
         }
+    }
+}
+
+/// How many steps finding `anchor` takes.
+fn anchor_steps(anchor: &Anchor) -> usize {
+    match anchor {
+        Anchor::WeekdayOfWeek { name, weeks } if days_from_sunday(name) + 7 * weeks != 0 => 2,
+        _ => 1,
     }
 }
 

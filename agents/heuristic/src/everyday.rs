@@ -719,7 +719,9 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         let share = Expr::bin(MathOp::Percent, num(p), value.clone());
         value = if has(Cue::Less) {
             Expr::bin(MathOp::Subtract, value, share)
-        } else if has(Cue::More) || (has(Cue::Tip) || has(Cue::Tax)) && has(Cue::Plus) {
+        } else if has(Cue::More)
+            || (has(Cue::Tip) || has(Cue::Tax) || on_top(toks)) && has(Cue::Plus)
+        {
             Expr::bin(MathOp::Sum, value, share)
         } else if has(Cue::Tip) || has(Cue::Tax) || has(Cue::Of) {
             share
@@ -742,6 +744,12 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     // A decorating word that asks something outside the tools (the weather, a price):
     // no reading. Looked at last, as it costs more than the reading.
     (cued && !decor.iter().any(|w| asks_outside(w))).then_some(value)
+}
+
+/// Whether `toks` say `on top` (`with 7% tax on top of 144`): the share is added to
+/// the amount, never the answer alone.
+fn on_top(toks: &[Token]) -> bool {
+    (0..toks.len()).any(|i| words_at(toks, i, &["on", "top"]))
 }
 
 /// `toks` without the words that only name the unit of the number before them (`12

@@ -134,6 +134,9 @@ pub fn plan_with_limits(
         tools,
         limits,
         conversation: &Conversation::none(),
+        questions: &[],
+        continuations: false,
+        ask: true,
     }
     .plan(query)
 }
@@ -151,6 +154,9 @@ pub fn plan_in(
         tools,
         limits: &Limits::default(),
         conversation,
+        questions: &[],
+        continuations: true,
+        ask: true,
     }
     .plan(query)
 }
@@ -160,6 +166,14 @@ pub fn plan_in(
 /// with one part replaced — after "what time is it in Rome", "and in Lima?"; after
 /// "what's 12% of 850", "and 15%?"; after a weekday of 14 March 2027, "and the year
 /// after?" ([`recall::ellipses`]).
+///
+/// The order is what keeps a follow-up from answering another question: the request
+/// alone (a reference to an earlier answer taken as in [`plan_in`]); then an ellipsis,
+/// which replaces the part it names ("nếu giảm 30% thì sao" after a 20% discount is a
+/// 30% discount, never 30% off the discounted price); then a continuation of the last
+/// answer ("then halve it"). A weekday answer is never a value to go on from: a
+/// reference to it ("how many days until that day") takes the date it was the weekday
+/// of, the date of the question before.
 pub fn plan_turn(
     query: &str,
     ctx: &TaskContext,
@@ -167,29 +181,69 @@ pub fn plan_turn(
     conversation: &Conversation,
     questions: &[String],
 ) -> PlanOutcome {
-    let first = plan_in(query, ctx, tools, conversation);
-    if matches!(
-        first,
-        PlanOutcome::Planned {
-            unplanned: None,
-            ..
+    let conversation = &recall::with_question_dates(conversation, questions);
+    let limits = Limits::default();
+    let planning = |continuations| Planning {
+        ctx,
+        tools,
+        limits: &limits,
+        conversation,
+        questions,
+        continuations,
+        ask: false,
+    };
+    let complete = |o: &PlanOutcome| {
+        matches!(
+            o,
+            PlanOutcome::Planned {
+                unplanned: None,
+                ..
+            }
+        )
+    };
+    // `and 4/30?`, `còn 30/4?` after a date question: the date replaced, not a
+    // division read alone.
+    if recall::opens_ellipsis(query) {
+        let ellipsis = recall::ellipses(query, questions)
+            .into_iter()
+            .map(|text| {
+                Planning {
+                    questions: &[],
+                    ..planning(false)
+                }
+                .plan(&text)
+            })
+            .find(complete);
+        if let Some(found) = ellipsis {
+            return found;
         }
-    ) {
+        if recall::day_month_reads_two_ways(query, questions) {
+            let language = detect_language(query, ctx.language.as_deref());
+            let reason = messages::part_error(
+                &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
+                &language,
+            );
+            return planning(false).refuse(reason, &language);
+        }
+    }
+    // The request alone, then (`Planning::plan_canonical`) as an ellipsis, then going on
+    // from the last answer; asked about when none reads.
+    let turn = Planning {
+        ask: true,
+        ..planning(true)
+    };
+    let first = turn.plan(query);
+    if complete(&first) {
         return first;
     }
-    recall::ellipses(query, questions)
-        .into_iter()
-        .map(|text| plan_in(&text, ctx, tools, conversation))
-        .find(|o| {
-            matches!(
-                o,
-                PlanOutcome::Planned {
-                    unplanned: None,
-                    ..
-                }
-            )
-        })
-        .unwrap_or(first)
+    // `ok add that to the 160`: read again without the acknowledgement.
+    if let Some(text) = recall::tidied(query) {
+        let again = turn.plan(&text);
+        if complete(&again) {
+            return again;
+        }
+    }
+    first
 }
 
 /// One planning call's inputs.
@@ -198,6 +252,16 @@ struct Planning<'a> {
     tools: &'a Capabilities,
     limits: &'a Limits,
     conversation: &'a Conversation,
+    /// The conversation's last requests as understood, oldest first: a request that does
+    /// not plan alone may be one of them with a part replaced (an ellipsis).
+    questions: &'a [String],
+    /// Whether a request that does not plan alone may go on from the last answer
+    /// (`then halve it`).
+    continuations: bool,
+    /// Whether a request that does not plan may be asked about: not while
+    /// [`plan_turn`] only tries a reading (asking is worked out, at a cost, once the
+    /// readings of a turn are all tried).
+    ask: bool,
 }
 
 /// What a request was understood as, before any message is worded: a plan (with the
@@ -298,6 +362,10 @@ impl Planning<'_> {
         let reference = recall::find(&toks, query);
         if let Some(r) = &reference {
             for value in self.conversation.answers.iter().rev() {
+                // A weekday is said of a date, never a value to compute with.
+                if recall::is_weekday(value) {
+                    continue;
+                }
                 match self.understand(&r.replaced_by(query, value)) {
                     Understanding::Plan(mut plan, failed) if failed.is_empty() => {
                         recall::mark(&mut plan, value, &r.replaced_by(query, ""));
@@ -313,9 +381,26 @@ impl Planning<'_> {
             }
         }
         let reading = self.understand_lexed(query, &toks);
-        // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`.
+        // An ellipsis of an earlier request (`and for 5 people?`), before going on from
+        // the last answer: `nếu giảm 30% thì sao` replaces the discount, never applies it
+        // again.
         if reading.misses() > 0 {
-            for (text, value) in recall::continuations(query, self.conversation) {
+            for text in recall::ellipses(query, self.questions) {
+                if let Understanding::Plan(plan, failed) = self.understand(&text)
+                    && failed.is_empty()
+                {
+                    return self.outcome(Understanding::Plan(plan, failed), &language);
+                }
+            }
+        }
+        // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`,
+        // `how many weeks is that?`.
+        if reading.misses() > 0 && self.continuations {
+            let units = recall::in_other_units(query, self.questions, self.conversation);
+            for (text, value) in units
+                .into_iter()
+                .chain(recall::continuations(query, self.conversation))
+            {
                 if let Understanding::Plan(mut plan, failed) = self.understand(&text)
                     && failed.is_empty()
                 {
@@ -330,6 +415,7 @@ impl Planning<'_> {
             _ => true,
         };
         if may_ask
+            && self.ask
             && let Some(question) = self.question(query, &toks, &reading, reference, &language)
         {
             return PlanOutcome::Question {

@@ -23,6 +23,100 @@ impl Conversation {
     }
 }
 
+/// Whether an answer is a weekday name (`Thursday`): said of a date, it is no value a
+/// follow-up computes with.
+pub fn is_weekday(answer: &str) -> bool {
+    matches!(
+        answer,
+        "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday"
+    )
+}
+
+/// `conversation` with its last answer, when that is a weekday, standing for the date
+/// the last question asked about (`ngày 2 tháng 9 năm 2027 là thứ mấy` → Thursday: a
+/// follow-up's "ngày đó" is 2027-09-02), and its other weekday answers left out.
+pub fn with_question_dates(conversation: &Conversation, questions: &[String]) -> Conversation {
+    if !conversation.answers.last().is_some_and(|a| is_weekday(a)) {
+        return conversation.clone();
+    }
+    // The one date the question asked about; with several, which one the weekday was of
+    // cannot be told, and none stands for it.
+    let asked = questions.last().and_then(|q| {
+        let q = crate::normalise::normalise(q, None).text;
+        let toks = crate::lexer::lex(&q);
+        let (span, iso) = date_span(&toks)?;
+        let after = toks
+            .iter()
+            .position(|t| t.start >= span.1)
+            .unwrap_or(toks.len());
+        match date_span(&toks[after..]) {
+            Some(_) => None,
+            None => iso,
+        }
+    });
+    let n = conversation.answers.len();
+    let answers = conversation
+        .answers
+        .iter()
+        .enumerate()
+        .filter_map(|(k, a)| match (k + 1 == n, is_weekday(a)) {
+            (true, _) => asked.clone(),
+            (false, true) => None,
+            (false, false) => Some(a.clone()),
+        })
+        .collect();
+    Conversation {
+        session: conversation.session,
+        answers,
+    }
+}
+
+/// Words that only acknowledge before a follow-up: `ok add that to the 160`.
+const ACKNOWLEDGEMENTS: &[&str] = &[
+    "ok", "okay", "alright", "great", "cool", "thanks", "so", "well", "right", "ừ", "ờ", "vâng",
+    "dạ", "được",
+];
+
+/// `query` without an acknowledgement before it and a `the` before a number (`ok add
+/// that to the 160` → `add that to 160`), when it had one.
+pub fn tidied(query: &str) -> Option<String> {
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let mut drop: Vec<(usize, usize)> = Vec::new();
+    let mut k = 0;
+    while toks
+        .get(k)
+        .and_then(Token::word)
+        .is_some_and(|w| ACKNOWLEDGEMENTS.contains(&w))
+    {
+        let end = toks.get(k + 1).map_or(text.len(), |t| t.start);
+        drop.push((toks[k].start, end));
+        k += 1;
+        if toks.get(k).is_some_and(|t| t.is_sym(',')) {
+            let end = toks.get(k + 1).map_or(text.len(), |t| t.start);
+            drop.push((toks[k].start, end));
+            k += 1;
+        }
+    }
+    for j in k..toks.len() {
+        let number_next = matches!(
+            toks.get(j + 1).map(|t| &t.tok),
+            Some(crate::lexer::Tok::Num(_))
+        );
+        if toks[j].word() == Some("the") && number_next {
+            drop.push((toks[j].start, toks[j + 1].start));
+        }
+    }
+    if drop.is_empty() || k >= toks.len() {
+        return None;
+    }
+    let mut out = text.clone();
+    for (start, end) in drop.into_iter().rev() {
+        out.replace_range(start..end, "");
+    }
+    Some(out)
+}
+
 /// Words that refer to an earlier answer, longest first.
 const REFERENCES: &[&[&str]] = &[
     &["your", "last", "answer"],
@@ -119,49 +213,603 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
         .rev()
         .filter(|a| a.parse::<f64>().is_ok() && !a.contains(':'))
         .take(3);
+    // `nhân thêm 3 nữa` ("times 3 more"): `thêm`, `nữa` only say it goes on; `times
+    // 46.20 an hour`: a rate after the number only names its unit.
+    let rate_at = |k: usize| {
+        let after_number = k
+            .checked_sub(1)
+            .is_some_and(|p| matches!(toks[p].tok, crate::lexer::Tok::Num(_)));
+        after_number
+            && toks[k]
+                .word()
+                .is_some_and(|w| matches!(w, "an" | "a" | "per" | "mỗi" | "một"))
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| RATE_UNITS.contains(&w))
+    };
+    let mut on: Vec<&Token> = Vec::with_capacity(toks.len());
+    let mut k = 0;
+    while k < toks.len() {
+        if rate_at(k) {
+            k += 2;
+            continue;
+        }
+        if !toks[k].word().is_some_and(|w| matches!(w, "thêm" | "nữa")) {
+            on.push(&toks[k]);
+        }
+        k += 1;
+    }
+    let plain = (on.len() < toks.len() && !on.is_empty()).then(|| {
+        let mut text = String::new();
+        for t in on {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&query[t.start..t.end]);
+        }
+        text
+    });
+    let joiner = if opens_with_lead { ", " } else { ", then " };
     numbers
-        .map(|value| {
-            let joiner = if opens_with_lead { ", " } else { ", then " };
-            (format!("take {value}{joiner}{query}"), value.clone())
+        .flat_map(|value| {
+            let everyday = on_the_answer(&toks, query, value).map(|t| (t, value.clone()));
+            let plain = plain
+                .as_ref()
+                .map(|p| (format!("take {value}{joiner}{p}"), value.clone()));
+            everyday
+                .into_iter()
+                .chain(std::iter::once((
+                    format!("take {value}{joiner}{query}"),
+                    value.clone(),
+                )))
+                .chain(plain)
         })
         .collect()
 }
 
+/// Units of a rate after a number: `46.20 an hour`, `200000 một ngày`.
+const RATE_UNITS: &[&str] = &[
+    "hour", "hr", "day", "week", "month", "year", "giờ", "tiếng", "ngày", "tuần", "tháng", "năm",
+];
+
+/// Words that lower the last answer by a percentage: `minus 32% tax`, `trừ 10% thuế`.
+const LOWER_BY: &[&str] = &[
+    "minus", "less", "subtract", "deduct", "off", "after", "trừ", "giảm", "bớt", "khấu",
+];
+/// Words that raise the last answer by a percentage: `plus 8% VAT`, `cộng thêm 10% phí`.
+const RAISE_BY: &[&str] = &["plus", "add", "with", "cộng", "thêm", "tăng"];
+/// What a percentage on the last answer may be of: `tax`, `thuế`, `phí`.
+const PERCENT_OF: &[&str] = &[
+    "tax",
+    "taxes",
+    "vat",
+    "fee",
+    "fees",
+    "tip",
+    "service",
+    "charge",
+    "commission",
+    "interest",
+    "thuế",
+    "phí",
+    "lãi",
+    "tiền",
+    "hoa",
+    "hồng",
+    "vat",
+];
+/// Words that total the last answer over a number of periods: `12 tháng thì tổng bao
+/// nhiêu`, `total for 6 months`.
+const TOTAL_WORDS: &[&str] = &["tổng", "total", "altogether", "cả"];
+/// Periods a total counts: `12 tháng`, `6 months`.
+const PERIODS: &[&str] = &[
+    "tháng", "năm", "tuần", "ngày", "kỳ", "lần", "months", "years", "weeks", "days", "times",
+    "month", "year", "week", "day",
+];
+/// Words asking the change from an amount paid for the last total: `khách đưa 500000
+/// thối lại bao nhiêu`, `I pay with 50, how much change`.
+const CHANGE_PHRASES: &[&[&str]] = &[
+    &["thối", "lại"],
+    &["trả", "lại"],
+    &["tiền", "thừa"],
+    &["tiền", "thối"],
+    &["thối"],
+    &["change"],
+];
+/// Words a follow-up on the last answer may be asked with: `thì tổng là bao nhiêu`,
+/// `how much change do I get`.
+const ASKING_WORDS: &[&str] = &[
+    "thì", "là", "bao", "nhiêu", "hết", "lại", "được", "sẽ", "trong", "sau", "khách", "đưa", "tôi",
+    "mình", "trả", "bằng", "nữa", "và", "rồi", "của", "how", "much", "what", "what's", "whats",
+    "is", "my", "the", "i", "if", "pay", "paid", "give", "gave", "with", "customer", "gives",
+    "get", "back", "do", "should", "be", "will", "would", "it", "for", "in", "over", "after", "a",
+    "an", "and", "then", "now", "of", "on", "top", "that", "by", "so",
+];
+
+/// `query` (lexed as `toks`) as an everyday step on the last answer `value`: a
+/// percentage taken off or added (`minus 32% tax` → `decrease 2310 by 32%`), a total
+/// over periods (`12 tháng thì tổng bao nhiêu` → `600000 * 12`), the change from an
+/// amount paid (`khách đưa 500000 thối lại bao nhiêu` → `500000 - 255000`).
+fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let nums: Vec<usize> = (0..toks.len())
+        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
+        .collect();
+    let [k] = nums.as_slice() else {
+        return None;
+    };
+    let k = *k;
+    let n = &query[toks[k].start..toks[k].end];
+    let words = |skip: &[usize], also: &[&str]| {
+        toks.iter().enumerate().all(|(j, t)| match t.word() {
+            Some(w) => skip.contains(&j) || ASKING_WORDS.contains(&w) || also.contains(&w),
+            None => j == k || t.is_sym('%') || t.is_sym('?') || t.is_sym(','),
+        })
+    };
+    let has = |list: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    // A percentage.
+    if toks.get(k + 1).is_some_and(|t| t.is_sym('%')) {
+        let lower = has(LOWER_BY);
+        let raise = has(RAISE_BY);
+        let ok = words(&[], &[LOWER_BY, RAISE_BY, PERCENT_OF].concat());
+        return match (lower, raise) {
+            (true, false) if ok => Some(format!("decrease {value} by {n}%")),
+            (false, true) if ok => Some(format!("increase {value} by {n}%")),
+            _ => None,
+        };
+    }
+    // A total over periods.
+    let period = toks
+        .get(k + 1)
+        .and_then(Token::word)
+        .is_some_and(|w| PERIODS.contains(&w));
+    if period && has(TOTAL_WORDS) && words(&[k + 1], TOTAL_WORDS) {
+        return Some(format!("{value} * {n}"));
+    }
+    // The change from an amount paid.
+    let change = (0..toks.len()).find_map(|i| {
+        CHANGE_PHRASES
+            .iter()
+            .find(|p| words_at(toks, i, p))
+            .map(|p| (i..i + p.len()).collect::<Vec<_>>())
+    })?;
+    words(&change, &[]).then(|| format!("{n} - {value}"))
+}
+
 /// Words that only open or close an ellipsis: `and in Lima?`, `what about 15%?`, `còn
-/// ở Paris thì sao?`, `and if it's 6 people?`.
+/// ở Paris thì sao?`, `and if it's 6 people?`, `ok and for 5 people`.
 const ELLIPSIS_DRESSING: &[&str] = &[
     "and", "what", "how", "about", "if", "it's", "it", "is", "was", "for", "còn", "và", "thì",
-    "sao", "nữa", "vậy", "nếu", "là", "then", "instead", "someone", "somebody", "người",
+    "sao", "nữa", "vậy", "nếu", "là", "then", "instead", "someone", "somebody", "ok", "okay", "so",
+    "i", "có", "thế", "mà", "its", "the",
+];
+
+/// Words a replaced number may stand among without saying anything of their own:
+/// `same percent but of 150`, `and for a 95`.
+const NUMBER_DRESSING: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "same",
+    "but",
+    "percent",
+    "percentage",
+    "rate",
+    "with",
+    "we",
+    "were",
+    "are",
+    "there",
+    "vẫn",
+    "nhưng",
+    "cũng",
+    "vẫn",
+    "với",
+    "chỉ",
+    "thôi",
+];
+
+/// Words that make a replaced count relative to the one before: `nếu thêm 1 người
+/// nữa` is one person more than before, `2 fewer people` two fewer.
+const MORE_WORDS: &[&str] = &["more", "another", "extra", "additional", "thêm"];
+/// See [`MORE_WORDS`].
+const FEWER_WORDS: &[&str] = &["fewer", "less", "bớt"];
+
+/// Words that say what to do with a number, never shared dressing between a
+/// follow-up and the question before it: `chia 3` after `48 chia 6` goes on from the
+/// answer, it does not replace the 6.
+const OPERATION_WORDS: &[&str] = &[
+    "plus",
+    "minus",
+    "times",
+    "divided",
+    "multiplied",
+    "over",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "take",
+    "halve",
+    "double",
+    "cộng",
+    "trừ",
+    "nhân",
+    "chia",
+    "lấy",
+    "mũ",
+    "căn",
+    "sqrt",
+    "root",
+    "square",
+    "squared",
+    "cube",
+    "power",
+    "mod",
+    "round",
+];
+
+/// Words after a number that say it counts people (or shares).
+const PEOPLE_AFTER: &[&[&str]] = &[
+    &["of", "us"],
+    &["of", "them"],
+    &["people"],
+    &["ppl"],
+    &["persons"],
+    &["person"],
+    &["friends"],
+    &["guests"],
+    &["ways"],
+    &["người"],
+    &["bạn"],
+];
+
+/// Words before a number that say it counts sharers.
+const PEOPLE_BEFORE: &[&str] = &["between", "among", "amongst", "cho", "giữa"];
+
+/// Words before a number that make it the base of a percentage (`of 150`).
+const BASE_BEFORE: &[&str] = &["of", "của", "on", "trên"];
+
+/// What a number is in a request, from its neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A percentage: `15%`, `15 percent`, `15 phần trăm`.
+    Percent,
+    /// A count of people or shares: `6 people`, `4 of us`, `between 3`, `chia 6 người`.
+    People,
+    /// The base of a percentage: `of 80`.
+    Base,
+    /// Any other number.
+    Plain,
+}
+
+/// The role of the number at `k` of `toks`, and how many tokens after it say so.
+fn role_at(toks: &[Token], k: usize) -> (Role, usize) {
+    let word = |j: usize| toks.get(j).and_then(Token::word);
+    if toks.get(k + 1).is_some_and(|t| t.is_sym('%')) {
+        return (Role::Percent, 1);
+    }
+    if matches!(word(k + 1), Some("percent" | "pct" | "percents")) {
+        return (Role::Percent, 1);
+    }
+    if words_at(toks, k + 1, &["phần", "trăm"]) {
+        return (Role::Percent, 2);
+    }
+    if let Some(p) = PEOPLE_AFTER.iter().find(|p| words_at(toks, k + 1, p)) {
+        return (Role::People, p.len());
+    }
+    let before = k.checked_sub(1).and_then(word);
+    if before.is_some_and(|w| PEOPLE_BEFORE.contains(&w)) {
+        return (Role::People, 0);
+    }
+    if before.is_some_and(|w| BASE_BEFORE.contains(&w)) {
+        return (Role::Base, 0);
+    }
+    (Role::Plain, 0)
+}
+
+/// Words after which a follow-up names the numbers of the last question's list:
+/// `the highest of those`, `số lớn nhất trong các số đó`.
+const LIST_REFERENCES: &[&[&str]] = &[
+    &["those", "numbers"],
+    &["these", "numbers"],
+    &["the", "numbers"],
+    &["those"],
+    &["these"],
+    &["them"],
+    &["all", "of", "them"],
+    &["các", "số", "đó"],
+    &["các", "số", "trên"],
+    &["những", "số", "đó"],
+    &["những", "số", "trên"],
+    &["mấy", "số", "đó"],
+    &["mấy", "số", "trên"],
+];
+
+/// Words of a follow-up adding one item to the last question's list: `and if I add a
+/// 95?`, `include 12 too`, `thêm 8 nữa thì sao`.
+const LIST_ADD: &[&str] = &[
+    "add",
+    "adding",
+    "added",
+    "include",
+    "including",
+    "plus",
+    "also",
+    "too",
+    "one",
+    "score",
+    "grade",
+    "number",
+    "thêm",
+    "cả",
+    "số",
+    "điểm",
+    "now",
+    "bây",
+    "giờ",
+];
+
+/// Words naming what is asked of a list, alone after it: `and the max?`, `còn số lớn
+/// nhất?`, `what about the average`.
+const LIST_HEADS: &[&str] = &[
+    "max", "maximum", "min", "minimum", "highest", "lowest", "largest", "smallest", "biggest",
+    "greatest", "sum", "total", "average", "mean", "product", "số", "lớn", "nhỏ", "nhất", "tổng",
+    "trung", "bình", "cộng", "tích", "cao", "thấp",
 ];
 
 /// Readings of `query` as the conversation's last request with one part replaced
 /// (latest request first): a place (`and in Lima?`), a number of the same kind (`and
-/// 15%?`, `and if it's 6 people?`), a date (`and someone born 2000-12-25?`), or the
-/// year after or before the date asked about (`and the year after?`, `còn năm sau thì
-/// sao?`). Each is the earlier request's text with that part replaced, to plan anew.
+/// 15%?`, `and if it's 6 people?`, `same percent but of 150`; `nếu thêm 1 người nữa`
+/// counts one more than before), a date (`and someone born 2000-12-25?`, `and born 1
+/// jan 2000?`, `thế còn 30/4?` after a date), a fraction (`còn 45/50` after `42/50`),
+/// the year after or before the date asked about (`and the year after?`, `còn năm sau
+/// thì sao?`), or one more item of its list (`and if I add a 95?`); or a question about
+/// the last list (`whats the highest of those`). Each is a whole request, to plan anew.
 pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
-    let follow = crate::normalise::normalise(query, None).text;
+    if questions.is_empty() {
+        return Vec::new();
+    }
+    // A follow-up is in the conversation's language: `the con 2/9` after a Vietnamese
+    // question is `thế còn 2/9`.
+    let hint = questions
+        .last()
+        .map(|q| crate::language::detect_language(q, None));
+    let follow = crate::normalise::normalise(query, hint.as_deref()).text;
     let toks = crate::lexer::lex(&follow);
-    let core: Vec<&Token> = toks
+    let core: Vec<Token> = toks
         .iter()
         .filter(|t| {
             !matches!(t.tok, crate::lexer::Tok::Sym('?' | '!' | ',' | '.'))
                 && !t.word().is_some_and(|w| ELLIPSIS_DRESSING.contains(&w))
         })
+        .cloned()
         .collect();
     let mut out = Vec::new();
     for previous in questions.iter().rev().take(3) {
         let previous = crate::normalise::normalise(previous, None).text;
-        if let Some(text) = replace_part(&previous, &core, &follow) {
+        if let Some(text) = replace_part(&previous, &core, &follow)
+            .or_else(|| about_list(&previous, &toks, &follow))
+            .or_else(|| about_birth(&previous, &toks, &follow))
+        {
             out.push(text);
         }
     }
     out
 }
 
+/// Words that open a follow-up asking the last question again with a part replaced:
+/// `and 4/30?`, `what about 6 people`, `còn 30/4?`, `thế còn …`, `nếu …`.
+const ELLIPSIS_LEADS: &[&[&str]] = &[
+    &["and"],
+    &["what", "about"],
+    &["how", "about"],
+    &["what", "if"],
+    &["còn"],
+    &["thế", "còn"],
+    &["vậy", "còn"],
+    &["nếu"],
+];
+
+/// Whether `query` opens as a follow-up asking the last question again with a part
+/// replaced (`and …`, `what about …`, `còn …`): its ellipsis reading comes before the
+/// reading of it alone, so `còn 30/4?` after a date question is that date, never 30 ÷ 4.
+pub fn opens_ellipsis(query: &str) -> bool {
+    // Most requests open with none of these words, typed with or without marks: a look
+    // at the first word before normalising.
+    let first = query
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .find(|w| !w.is_empty())
+        .map(str::to_lowercase);
+    let may = first.as_deref().is_some_and(|w| {
+        ELLIPSIS_LEADS.iter().any(|l| {
+            let lead = crate::normalise::fold::fold(l[0]);
+            lead == crate::normalise::fold::fold(w)
+        }) || ACKNOWLEDGEMENTS.contains(&w)
+            || w == "the"
+    });
+    if !may {
+        return false;
+    }
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let skip = toks
+        .iter()
+        .take_while(|t| t.word().is_some_and(|w| ACKNOWLEDGEMENTS.contains(&w)) || t.is_sym(','))
+        .count();
+    ELLIPSIS_LEADS.iter().any(|l| words_at(&toks, skip, l))
+}
+
+/// Whether `query` is `and 3/4?` after a question about a date, in English, where the
+/// day and the month could each be either: no date can be told, and 3 ÷ 4 would answer
+/// another question, so it is not understood.
+pub fn day_month_reads_two_ways(query: &str, questions: &[String]) -> bool {
+    let Some(previous) = questions.last().filter(|_| query.contains('/')) else {
+        return false;
+    };
+    let previous = crate::normalise::normalise(previous, None).text;
+    if crate::language::detect_language(&previous, None) == "vi"
+        || date_span(&crate::lexer::lex(&previous)).is_none()
+    {
+        return false;
+    }
+    let text = crate::normalise::normalise(query, None).text;
+    let core: Vec<Token> = crate::lexer::lex(&text)
+        .into_iter()
+        .filter(|t| {
+            !matches!(t.tok, crate::lexer::Tok::Sym('?' | '!' | ',' | '.'))
+                && !t.word().is_some_and(|w| ELLIPSIS_DRESSING.contains(&w))
+        })
+        .collect();
+    core.len() == 3 && fraction_at(&core, 0).is_some_and(|(d, m)| d <= 12 && m <= 12)
+}
+
+/// Words no place is named with: a follow-up made of them asks something else
+/// (`and what weekday is that?`), never the time in a place of that name.
+const NOT_PLACE_WORDS: &[&str] = &[
+    "that",
+    "this",
+    "those",
+    "these",
+    "them",
+    "it",
+    "date",
+    "day",
+    "days",
+    "weekday",
+    "time",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "now",
+    "then",
+    "after",
+    "before",
+    "result",
+    "answer",
+    "number",
+    "đó",
+    "này",
+    "ngày",
+    "thứ",
+    "giờ",
+    "tuần",
+    "tháng",
+    "năm",
+    "nay",
+    "mai",
+    "kết",
+    "quả",
+    "số",
+    "nó",
+];
+
+/// A follow-up about the birth date the last question gave (`which weekday were they
+/// born on?` after `how old is someone born on 2000-12-25`): the follow-up with that
+/// date, never today's.
+fn about_birth(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let born = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")));
+    let own = toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Num(_) | Tok::Date(_)));
+    if !born || own {
+        return None;
+    }
+    let ptoks = crate::lexer::lex(previous);
+    let (span, iso) = date_span(&ptoks)?;
+    let after = ptoks
+        .iter()
+        .position(|t| t.start >= span.1)
+        .unwrap_or(ptoks.len());
+    if date_span(&ptoks[after..]).is_some() {
+        return None;
+    }
+    let text = follow.trim().trim_end_matches(['?', '.', '!']);
+    Some(format!("{text} {}", iso?))
+}
+
+/// `query` asking the last answer, a count of days, in weeks or hours (`how many weeks
+/// is that?` after `how many days until 2027-06-07` → 196 ÷ 7): the arithmetic, with
+/// the answer it takes.
+pub fn in_other_units(
+    query: &str,
+    questions: &[String],
+    conversation: &Conversation,
+) -> Option<(String, String)> {
+    let value = conversation.answers.last()?;
+    value.parse::<u64>().ok()?;
+    let previous = crate::lexer::lex(questions.last()?);
+    let days = previous
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "days" | "ngày")));
+    let toks = crate::lexer::lex(query);
+    let mut unit = None;
+    for t in &toks {
+        match t.word() {
+            Some("weeks" | "tuần") => unit = Some(("/", "7")),
+            Some("hours" | "giờ" | "tiếng") => unit = Some(("*", "24")),
+            Some(w) if UNITS_ASKED.contains(&w) || ELLIPSIS_DRESSING.contains(&w) => {}
+            Some(_) => return None,
+            None if matches!(t.tok, crate::lexer::Tok::Sym('?' | '.' | ',')) => {}
+            None => return None,
+        }
+    }
+    let (op, by) = unit.filter(|_| days)?;
+    Some((format!("{value} {op} {by}"), value.clone()))
+}
+
+/// Words asking an answer in other units: `how many weeks is that`, `vậy là mấy tuần`.
+const UNITS_ASKED: &[&str] = &[
+    "how", "many", "much", "in", "that", "this", "it", "are", "bao", "nhiêu", "mấy", "tức", "đó",
+    "vậy", "the", "là",
+];
+
+/// `text` with the bytes `span` replaced by `new`.
+fn splice(text: &str, span: (usize, usize), new: &str) -> String {
+    format!("{}{new}{}", &text[..span.0], &text[span.1..])
+}
+
+/// The span and ISO date of the first date in `toks` (lexed from `src`): digits or
+/// words.
+fn date_span(toks: &[Token]) -> Option<((usize, usize), Option<String>)> {
+    (0..toks.len()).find_map(|i| match &toks[i].tok {
+        crate::lexer::Tok::Date(d) => Some(((toks[i].start, toks[i].end), d.clone())),
+        _ => {
+            let (d, next) = crate::dates::written_date(toks, i)?;
+            Some(((toks[i].start, toks[next - 1].end), d))
+        }
+    })
+}
+
+/// `a/b` at `k` of `toks`: the two numbers.
+fn fraction_at(toks: &[Token], k: usize) -> Option<(u32, u32)> {
+    use crate::lexer::Tok;
+    let num = |j: usize| match &toks.get(j)?.tok {
+        Tok::Num(n) => n.parse::<u32>().ok(),
+        _ => None,
+    };
+    toks.get(k + 1)
+        .is_some_and(|t| t.is_sym('/'))
+        .then_some(())?;
+    Some((num(k)?, num(k + 2)?))
+}
+
 /// `previous` with the part `core` (the follow-up's own tokens, from `follow`) names
 /// replaced, when exactly one kind of part fits.
-fn replace_part(previous: &str, core: &[&Token], follow: &str) -> Option<String> {
+fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> {
     use crate::lexer::Tok;
     let ptoks = crate::lexer::lex(previous);
     let text = |t: &Token| &follow[t.start..t.end];
@@ -173,101 +821,163 @@ fn replace_part(previous: &str, core: &[&Token], follow: &str) -> Option<String>
         | ["next", "year"]
         | ["the", "next", "year"]
         | ["the", "following", "year"]
+        | ["following", "year"]
         | ["a", "year", "later"]
         | ["năm", "sau"] => Some(1),
         ["the", "year", "before"]
         | ["year", "before"]
         | ["the", "previous", "year"]
+        | ["previous", "year"]
         | ["a", "year", "earlier"]
         | ["năm", "trước"] => Some(-1),
         _ => None,
     };
-    let date_at = |t: &Token| match &t.tok {
-        Tok::Date(Some(d)) => Some(d.clone()),
-        _ => None,
-    };
     if let Some(years) = shift {
-        let (span, iso) = (0..ptoks.len()).find_map(|i| match date_at(&ptoks[i]) {
-            Some(d) => Some(((ptoks[i].start, ptoks[i].end), d)),
-            None => {
-                let (d, next) = crate::dates::written_date(&ptoks, i)?;
-                Some(((ptoks[i].start, ptoks[next - 1].end), d?))
-            }
-        })?;
+        let (span, iso) = date_span(&ptoks)?;
+        let iso = iso?;
         let y: i32 = iso.get(..4)?.parse().ok()?;
         let (m, d): (u32, u32) = (iso.get(5..7)?.parse().ok()?, iso.get(8..10)?.parse().ok()?);
         let moved = crate::lexer::iso_date(y + years, m, d)
             .or_else(|| crate::lexer::iso_date(y + years, m, d - 1))?;
-        return Some(format!(
-            "{}{moved}{}",
-            &previous[..span.0],
-            &previous[span.1..]
-        ));
+        return Some(splice(previous, span, &moved));
     }
-    // A date in place of the date.
-    if let [t] = core
-        .iter()
-        .filter(|t| matches!(t.tok, Tok::Date(_)))
-        .copied()
-        .collect::<Vec<_>>()
-        .as_slice()
+    // A date in place of the date: digits (`30/11/2003`) or words (`1 jan 2000`).
+    if let Some(((start, end), _)) = date_span(core) {
+        let (span, _) = date_span(&ptoks)?;
+        return Some(splice(previous, span, &follow[start..end]));
+    }
+    // A weekday in place of the weekday (`còn thứ 6 tuần sau?` after `thứ 6 tuần này
+    // là ngày mấy`): the follow-up is that weekday alone.
+    if let Some(end) = crate::dates::weekday_phrase_end(core, 0)
+        && end == core.len()
     {
-        let at = ptoks.iter().find(|p| matches!(p.tok, Tok::Date(_)))?;
-        return Some(format!(
-            "{}{}{}",
-            &previous[..at.start],
-            text(t),
-            &previous[at.end..]
+        let (at, pend) = (0..ptoks.len())
+            .find_map(|k| crate::dates::weekday_phrase_end(&ptoks, k).map(|e| (k, e)))?;
+        let span = (ptoks[at].start, ptoks[pend - 1].end);
+        return Some(splice(
+            previous,
+            span,
+            &follow[core[0].start..core[end - 1].end],
         ));
     }
-    // A number in place of the number of the same kind (`15%`, `6 people`).
+    // `d/m` alone: a day and month in place of the date (`thế còn 30/4?`), or a
+    // fraction in place of the fraction (`còn 45/50` after `42/50 là bao nhiêu phần
+    // trăm`) — whichever the last question had.
+    if let [a, _, _] = core
+        && let Some((x, y)) = fraction_at(core, 0)
+    {
+        if let Some((span, _)) = date_span(&ptoks) {
+            let vi = crate::language::detect_language(previous, None) == "vi";
+            let (day, month) = match (x <= 12, y <= 12) {
+                (_, true) if vi => (x, y),
+                (false, true) => (x, y),
+                (true, false) => (y, x),
+                _ => return None,
+            };
+            crate::lexer::iso_date(2000, month, day)?;
+            let written = match vi {
+                true => format!("{day} tháng {month}"),
+                false => format!("{} {day}", MONTHS.get(month as usize - 1)?),
+            };
+            return Some(splice(previous, span, &written));
+        }
+        let fractions: Vec<usize> = (0..ptoks.len())
+            .filter(|&k| fraction_at(&ptoks, k).is_some())
+            .collect();
+        let [k] = fractions.as_slice() else {
+            return None;
+        };
+        let span = (ptoks[*k].start, ptoks[k + 2].end);
+        return Some(splice(previous, span, &follow[a.start..core[2].end]));
+    }
+    // A number in place of the number of the same kind (`15%`, `6 people`, `of 150`).
     let nums: Vec<usize> = (0..core.len())
         .filter(|&i| matches!(core[i].tok, Tok::Num(_)))
         .collect();
-    if let [i] = nums.as_slice() {
-        // Only a number (and the word saying what it counts): a follow-up with words of
-        // its own ("nhân thêm 3 nữa", "then 3 more") says what to do with it, and is no
-        // ellipsis — replacing the number would answer another question.
-        let own_words = core
+    if let [_] = nums.as_slice() {
+        // `2 more people`: the count is relative, and `people` says what it counts.
+        let more = core
             .iter()
-            .enumerate()
-            .filter(|(j, t)| *j != *i && *j != i + 1 && t.word().is_some())
-            .count();
-        if own_words > 0 {
-            return None;
+            .any(|t| t.word().is_some_and(|w| MORE_WORDS.contains(&w)));
+        let fewer = core
+            .iter()
+            .any(|t| t.word().is_some_and(|w| FEWER_WORDS.contains(&w)));
+        let core: Vec<Token> = core
+            .iter()
+            .filter(|t| {
+                !t.word()
+                    .is_some_and(|w| MORE_WORDS.contains(&w) || FEWER_WORDS.contains(&w))
+            })
+            .cloned()
+            .collect();
+        let core = core.as_slice();
+        let i = (0..core.len()).find(|&i| matches!(core[i].tok, Tok::Num(_)))?;
+        let (role, marked) = role_at(core, i);
+        let pwords: Vec<&str> = ptoks.iter().filter_map(Token::word).collect();
+        // Every other word only dresses the number or is the last question's own
+        // (`what if it's 40% off` after `35% off 240`): a follow-up with words of its own
+        // ("nhân thêm 3 nữa", "then 3 more") says what to do with it, and is no
+        // ellipsis — replacing the number would answer another question.
+        for (j, t) in core.iter().enumerate() {
+            let Some(w) = t.word() else {
+                continue;
+            };
+            let role_word = j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w));
+            if j > i && j <= i + marked || role_word {
+                continue;
+            }
+            if !(NUMBER_DRESSING.contains(&w)
+                || pwords.contains(&w) && !OPERATION_WORDS.contains(&w))
+            {
+                return None;
+            }
         }
-        let kind = core.get(i + 1).map(|t| text(t).to_lowercase());
         let pnums: Vec<usize> = (0..ptoks.len())
             .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
             .collect();
-        let same = |k: &&usize| {
-            let next = ptoks
-                .get(**k + 1)
-                .map(|t| previous[t.start..t.end].to_lowercase());
-            next == kind
+        let at = match role {
+            Role::Plain if pnums.len() == 1 => pnums[0],
+            Role::Plain => return None,
+            _ => match pnums
+                .iter()
+                .filter(|&&k| role_at(&ptoks, k).0 == role)
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                [k] => **k,
+                _ => return None,
+            },
         };
-        let at = match (
-            kind.is_some(),
-            pnums.iter().filter(same).collect::<Vec<_>>().as_slice(),
-        ) {
-            (true, [k]) => **k,
-            (false, _) if pnums.len() == 1 => pnums[0],
+        let Tok::Num(new) = &core[i].tok else {
+            return None;
+        };
+        let new = match (more, fewer) {
+            (false, false) => text(&core[i]).to_owned(),
+            // One more (or fewer) than before: only a count is counted on.
+            (true, false) | (false, true) if role == Role::People => {
+                let Tok::Num(old) = &ptoks[at].tok else {
+                    return None;
+                };
+                let (old, by): (u64, u64) = (old.parse().ok()?, new.parse().ok()?);
+                match more {
+                    true => old.checked_add(by)?,
+                    false => old.checked_sub(by).filter(|n| *n > 0)?,
+                }
+                .to_string()
+            }
             _ => return None,
         };
-        let p = &ptoks[at];
-        return Some(format!(
-            "{}{}{}",
-            &previous[..p.start],
-            text(core[*i]),
-            &previous[p.end..]
-        ));
+        return Some(splice(previous, (ptoks[at].start, ptoks[at].end), &new));
     }
     // A place in place of the place asked about.
     let place_words = !core.is_empty()
         && core.len() <= 5
         && core
             .iter()
-            .all(|t| matches!(t.tok, Tok::Word(_) | Tok::Sym('-' | '\'' | '.')));
+            .all(|t| matches!(t.tok, Tok::Word(_) | Tok::Sym('-' | '\'' | '.')))
+        && !words
+            .iter()
+            .any(|w| NOT_PLACE_WORDS.contains(w) || OPERATION_WORDS.contains(w));
     if place_words {
         let asked = match crate::places::parse(&ptoks, previous)? {
             crate::dates::DateQuery::TimeIn { place } => place,
@@ -282,13 +992,166 @@ fn replace_part(previous: &str, core: &[&Token], follow: &str) -> Option<String>
         let (first, last) = (place.first()?, place.last()?);
         let new = &follow[first.start..last.end];
         let at = previous.rfind(asked.as_str())?;
-        return Some(format!(
-            "{}{new}{}",
-            &previous[..at],
-            &previous[at + asked.len()..]
-        ));
+        return Some(splice(previous, (at, at + asked.len()), new));
     }
     None
+}
+
+/// English month names, for a day and month read from `d/m`.
+const MONTHS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// The span of the longest list of numbers in `toks` (two or more, joined by `,`,
+/// `;`, `and`, `và`, `or`), as the first and last number's indices.
+fn list_span(toks: &[Token]) -> Option<(usize, usize)> {
+    use crate::lexer::Tok;
+    let is_num = |k: usize| matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Num(_)));
+    let joins = |k: usize| {
+        toks.get(k).is_some_and(|t| {
+            t.is_sym(',')
+                || t.is_sym(';')
+                || t.word()
+                    .is_some_and(|w| matches!(w, "and" | "và" | "or" | "hoặc"))
+        })
+    };
+    let mut best: Option<(usize, usize, usize)> = None;
+    let mut k = 0;
+    while k < toks.len() {
+        if !is_num(k) {
+            k += 1;
+            continue;
+        }
+        let (first, mut last, mut count) = (k, k, 1);
+        let mut j = k + 1;
+        loop {
+            let mut g = j;
+            while joins(g) && g < j + 2 {
+                g += 1;
+            }
+            if g > j && is_num(g) {
+                last = g;
+                count += 1;
+                j = g + 1;
+            } else {
+                break;
+            }
+        }
+        if count >= 2 && best.is_none_or(|(_, _, c)| count > c) {
+            best = Some((first, last, count));
+        }
+        k = last + 1;
+    }
+    best.map(|(f, l, _)| (f, l))
+}
+
+/// A follow-up about the last question's list: one more item (`and if I add a 95?` →
+/// the same question of the longer list), or another question of the same numbers
+/// (`whats the highest of those` → `whats the highest of 68, 74, 81, 90`).
+fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let ptoks = crate::lexer::lex(previous);
+    let (first, last) = list_span(&ptoks)?;
+    // The list is the question's numbers, all of them: `2+4 and 3*5` has none.
+    let outside = ptoks
+        .iter()
+        .enumerate()
+        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && !(first..=last).contains(&k));
+    if outside {
+        return None;
+    }
+    let items = &previous[ptoks[first].start..ptoks[last].end];
+    // The numbers of that list, named: `those`, `các số đó`.
+    if let Some((i, r)) = (0..toks.len()).find_map(|i| {
+        LIST_REFERENCES
+            .iter()
+            .find(|r| words_at(toks, i, r))
+            .map(|r| (i, r))
+    }) {
+        if toks
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Num(_) | Tok::Date(_)))
+        {
+            return None;
+        }
+        let span = (toks[i].start, toks[i + r.len() - 1].end);
+        return Some(splice(follow, span, items));
+    }
+    // Another question of the same numbers, named by its head alone: `and the max?`,
+    // `còn số lớn nhất?`.
+    let heads: Vec<&str> = toks
+        .iter()
+        .filter_map(Token::word)
+        .filter(|w| !ELLIPSIS_DRESSING.contains(w) && *w != "the")
+        .collect();
+    let dressed = toks
+        .iter()
+        .all(|t| t.word().is_some() || matches!(t.tok, Tok::Sym('?' | '!' | ',' | '.')));
+    if dressed && !heads.is_empty() && heads.iter().all(|w| LIST_HEADS.contains(w)) {
+        let head = heads.join(" ");
+        return Some(
+            match crate::language::detect_language(previous, None).as_str() {
+                "vi" => format!("{head} trong {items}"),
+                _ => format!("the {head} of {items}"),
+            },
+        );
+    }
+    // One more item.
+    let nums: Vec<&Token> = toks
+        .iter()
+        .filter(|t| matches!(t.tok, Tok::Num(_)))
+        .collect();
+    let [n] = nums.as_slice() else {
+        return None;
+    };
+    // One more item, said as one: `if I add a 95`, `include 12 too`, `nếu thêm 8`
+    // (a bare `add 5` goes on from the answer).
+    let at = toks.iter().position(|t| std::ptr::eq(t, *n))?;
+    let item = at
+        .checked_sub(1)
+        .and_then(|p| toks[p].word())
+        .is_some_and(|w| matches!(w, "a" | "an" | "another"))
+        || toks.iter().any(|t| {
+            t.word().is_some_and(|w| {
+                matches!(
+                    w,
+                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả"
+                )
+            })
+        });
+    if !item {
+        return None;
+    }
+    let mut adds = false;
+    for t in toks {
+        match t.word() {
+            Some(w) if LIST_ADD.contains(&w) => {
+                adds |= !matches!(w, "one" | "số" | "điểm" | "now" | "bây" | "giờ");
+            }
+            Some(w) if ELLIPSIS_DRESSING.contains(&w) || NUMBER_DRESSING.contains(&w) => {}
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    adds.then(|| {
+        let end = ptoks[last].end;
+        splice(
+            previous,
+            (end, end),
+            &format!(", {}", &follow[n.start..n.end]),
+        )
+    })
 }
 
 /// Marks, on every step of `plan`, the literal arguments equal to `value` (what the

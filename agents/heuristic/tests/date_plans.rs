@@ -306,7 +306,30 @@ fn next_and_last_weekdays_with_find_weekday() {
     assert_eq!(steps("when is next friday"), next_friday);
     assert_eq!(steps("what's the date this coming Friday?"), next_friday);
     assert_eq!(steps("thứ sáu tới là ngày nào"), next_friday);
-    assert_eq!(steps("thứ 6 tuần sau là ngày mấy"), next_friday);
+    // `thứ 6 tuần sau` is Friday of next week, never the coming Friday of this week:
+    // twelve days after the last Sunday (weeks start on Monday).
+    let of_week = |tool: &str, days: u32| {
+        vec![
+            r#"s1 date/find_weekday direction="last" weekday="Sunday""#.to_owned(),
+            format!(r#"s2 date/{tool} amount={days} date=$s1 unit="days" *"#),
+        ]
+    };
+    for q in [
+        "thứ 6 tuần sau là ngày mấy",
+        "thu 6 tuan sau la ngay may",
+        "thứ sáu tuần tới là ngày nào",
+        "what's the date friday next week",
+    ] {
+        assert_eq!(steps(q), of_week("add_duration", 12), "{q}");
+    }
+    for q in [
+        "thứ 6 tuần này là ngày mấy",
+        "thu 6 tuan nay la ngay may",
+        "friday this week",
+    ] {
+        assert_eq!(steps(q), of_week("add_duration", 5), "{q}");
+    }
+    assert_eq!(steps("thứ hai tuần trước"), of_week("subtract_duration", 6));
     assert_eq!(
         steps("what was the date last monday"),
         vec![r#"s1 date/find_weekday direction="last" weekday="Monday" *"#]

@@ -70,18 +70,20 @@ fn is_certain(outcome: &PlanOutcome) -> bool {
     }
 }
 
-/// Plans `query` (a turn of `conversation`) with the live `tools`: heuristic first, then
-/// `llm` when given and needed, falling back to the heuristic outcome when the model
-/// fails.
+/// Plans `query` (a turn of `conversation`, whose earlier requests were `questions`,
+/// oldest first) with the live `tools`: the heuristic's turn planning first
+/// ([`chorus_heuristic::plan_turn`]: references, ellipses, continuations), then `llm`
+/// when given and needed, falling back to the heuristic outcome when the model fails.
 pub async fn plan_with_fallback(
     llm: Option<&LlmPlanner>,
     query: &str,
     ctx: &TaskContext,
     tools: &[PoolTool],
     conversation: &Conversation,
+    questions: &[String],
 ) -> (PlanOutcome, PlanPath) {
     let caps = capabilities(tools);
-    let heuristic = chorus_heuristic::plan_in(query, ctx, &caps, conversation);
+    let heuristic = chorus_heuristic::plan_turn(query, ctx, &caps, conversation, questions);
     let certain = is_certain(&heuristic);
     let too_long = query.chars().count() > MAX_QUERY_CHARS;
     let Some(llm) = llm.filter(|_| !certain && !too_long && !tools.is_empty()) else {

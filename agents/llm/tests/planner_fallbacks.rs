@@ -130,6 +130,7 @@ async fn a_query_the_heuristic_plans_costs_no_model_call() {
         &ctx,
         &live_tools(),
         &Conversation::none(),
+        &[],
     )
     .await;
     assert!(
@@ -155,6 +156,7 @@ async fn a_query_the_heuristic_cannot_plan_gets_the_model_plan() {
         &ctx,
         &live_tools(),
         &Conversation::none(),
+        &[],
     )
     .await;
     assert_eq!(
@@ -181,6 +183,7 @@ async fn on_model_failure_the_heuristic_answer_is_kept_with_the_reason() {
         &ctx,
         &live_tools(),
         &Conversation::none(),
+        &[],
     )
     .await;
     let heuristic = chorus_heuristic::plan(HARD_QUERY, &ctx, &capabilities(&live_tools()));
@@ -287,6 +290,7 @@ async fn a_model_may_answer_with_a_question_which_becomes_the_tasks_question() {
         &ctx,
         &live_tools(),
         &Conversation::none(),
+        &[],
     )
     .await;
     let PlanOutcome::Question { question, language } = outcome else {
@@ -307,6 +311,7 @@ async fn a_model_may_answer_with_a_question_which_becomes_the_tasks_question() {
         &ctx,
         &live_tools(),
         &Conversation::none(),
+        &[],
     )
     .await;
     assert!(

@@ -269,6 +269,7 @@ impl Planner {
             &request.context,
             &live.tools,
             &conversation,
+            &questions,
         );
         let (outcome, path) = if budget < llm::MIN_MODEL_BUDGET {
             // Too close to the deadline for a model call: the heuristic alone.

@@ -282,6 +282,10 @@ mod tests {
             "còn mấy ngày nữa là noel"
         );
         assert_eq!(restored("con nhan 3 thi sao"), "còn nhan 3 thì sao");
+        assert_eq!(
+            restored("neu chi co 3 nguoi thi sao"),
+            "nếu chỉ có 3 người thì sao"
+        );
     }
 
     #[test]

@@ -1,0 +1,459 @@
+//! Follow-ups by class (issue 28): a part of the last question replaced (a count, a
+//! percentage, a base, a date, a day and month, a fraction), a count changed relative
+//! to the one before, a list extended or asked about again, the date a weekday answer
+//! was about — each in both languages, with and without Vietnamese marks — and, for each
+//! form, the wrong reading that must never come out (replace vs apply again, the
+//! question's date vs its weekday answer, `d/m` vs a division).
+
+mod common;
+use chorus_bus::TaskContext;
+use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, plan_turn, recall};
+use common::line;
+
+/// The outcome of `query` after a turn that asked `question` and answered `answers`.
+fn outcome(query: &str, question: &str, answers: &[&str]) -> PlanOutcome {
+    plan_turn(
+        query,
+        &TaskContext::default(),
+        &Capabilities::default_tools(),
+        &Conversation {
+            session: true,
+            answers: answers.iter().map(|a| a.to_string()).collect(),
+        },
+        &[question.to_owned()],
+    )
+}
+
+/// The one-line steps `query` plans to after `question` answered `answers`; panics
+/// when it does not plan whole.
+fn turn(query: &str, question: &str, answers: &[&str]) -> Vec<String> {
+    match outcome(query, question, answers) {
+        PlanOutcome::Planned {
+            plan,
+            unplanned: None,
+            ..
+        } => plan.steps.iter().map(line).collect(),
+        other => panic!("{query:?} after {question:?}: {other:?}"),
+    }
+}
+
+/// The steps, or nothing when `query` is not planned whole (asked or refused).
+fn steps_of(query: &str, question: &str, answers: &[&str]) -> Vec<String> {
+    match outcome(query, question, answers) {
+        PlanOutcome::Planned {
+            plan,
+            unplanned: None,
+            ..
+        } => plan.steps.iter().map(line).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn another_count_of_people_replaces_the_count() {
+    let split = [r#"s1 math/divide a="300" b="7" *"#];
+    for q in [
+        "and for 7 friends?",
+        "what about 7 people",
+        "ok and if its 7 ppl",
+        "and if there were 7 of us",
+    ] {
+        assert_eq!(turn(q, "split 300 between 5 people", &["60"]), split, "{q}");
+    }
+    for q in [
+        "nếu chỉ có 3 người thì sao",
+        "neu chi co 3 nguoi thi sao",
+        "còn 3 người?",
+    ] {
+        assert_eq!(
+            turn(q, "tiền ăn 900000 chia đều cho 4 người", &["225000"]),
+            [r#"s1 math/divide a="900000" b="3" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn a_count_more_or_fewer_than_before_is_counted_on() {
+    for q in ["and with 2 more people?", "what if 2 more friends"] {
+        assert_eq!(
+            turn(q, "dinner was 480 for 4 people, how much each", &["120"]),
+            [r#"s1 math/divide a="480" b="6" *"#],
+            "{q}"
+        );
+    }
+    for q in [
+        "nếu thêm 2 người nữa thì sao",
+        "neu them 2 nguoi nua thi sao",
+    ] {
+        assert_eq!(
+            turn(q, "hóa đơn 900000 chia 4 người", &["225000"]),
+            [r#"s1 math/divide a="900000" b="6" *"#],
+            "{q}"
+        );
+    }
+    assert_eq!(
+        turn(
+            "and with 1 fewer person?",
+            "split 90 between 3 people",
+            &["30"]
+        ),
+        [r#"s1 math/divide a="90" b="2" *"#]
+    );
+}
+
+#[test]
+fn another_percentage_replaces_the_percentage_never_applies_again() {
+    let off = |p: &str| {
+        vec![
+            format!(r#"s1 math/percent of="350000" percent="{p}""#),
+            r#"s2 math/subtract a="350000" b=$s1 *"#.to_owned(),
+        ]
+    };
+    for q in [
+        "nếu giảm 40% thì sao",
+        "neu giam 40% thi sao",
+        "còn giảm 40%?",
+    ] {
+        assert_eq!(
+            turn(q, "áo giá 350000 giảm 20% còn bao nhiêu", &["280000"]),
+            off("40"),
+            "{q}"
+        );
+    }
+    assert_eq!(
+        turn("and if it were 25% off?", "80 with 15% off", &["68"]),
+        [
+            r#"s1 math/percent of="80" percent="25""#,
+            r#"s2 math/subtract a="80" b=$s1 *"#
+        ]
+    );
+    // The percentage of a plain percent question, and its base.
+    assert_eq!(
+        turn("and 8 percent?", "what is 12% of 850", &["102"]),
+        [r#"s1 math/percent of="850" percent="8" *"#]
+    );
+    assert_eq!(
+        turn("same rate but of 300", "what is 12% of 850", &["102"]),
+        [r#"s1 math/percent of="300" percent="12" *"#]
+    );
+}
+
+#[test]
+fn a_further_change_goes_on_from_the_answer_never_replaces() {
+    // "giảm thêm 10% nữa" (a further 10%) and "tăng 30%" (not the question's own
+    // operation) are no replacement of the 20%: never 350000 − 10% or 350000 − 30%.
+    for q in ["giảm thêm 10% nữa", "tăng 30% thì sao", "nhân thêm 3 nữa"] {
+        let steps = steps_of(q, "áo giá 350000 giảm 20% còn bao nhiêu", &["280000"]);
+        assert!(
+            !steps.iter().any(|s| s.contains(r#"of="350000""#)),
+            "{q}: {steps:?}"
+        );
+    }
+    // A count is never read as an amount, nor an amount as a count.
+    let steps = steps_of("and 500?", "split 300 between 5 people", &["60"]);
+    assert!(!steps.iter().any(|s| s.contains(r#"b="500""#)), "{steps:?}");
+}
+
+#[test]
+fn another_birth_date_replaces_the_date_in_words_or_digits() {
+    for q in [
+        "and born 5 feb 1985?",
+        "and my sister? she was born 5 February 1985",
+    ] {
+        assert_eq!(
+            turn(q, "how old is someone born 2 july 1970", &["56"]),
+            [r#"s1 date/age born="1985-02-05" *"#],
+            "{q}"
+        );
+    }
+    for q in [
+        "còn bố tôi sinh ngày 5 tháng 2 năm 1985 thì sao",
+        "con bo toi sinh 5/2/1985 thi sao",
+    ] {
+        assert_eq!(
+            turn(
+                q,
+                "tôi sinh ngày 1/7/1970 năm nay tôi bao nhiêu tuổi",
+                &["56"]
+            ),
+            [r#"s1 date/age born="1985-02-05" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn a_day_and_month_after_a_date_question_is_a_date_never_a_division() {
+    for q in ["thế còn 2/9?", "the con 2/9", "còn 2/9 thì sao"] {
+        let steps = turn(q, "còn bao nhiêu ngày nữa đến 25/12/2027", &["762"]);
+        assert_eq!(
+            steps,
+            [
+                r#"s1 date/next_date day=2 month=9 *"#,
+                r#"s2 date/days_until date=$s1 *"#
+            ],
+            "{q}"
+        );
+    }
+    // Month first in English only where the day cannot be a month.
+    assert_eq!(
+        turn("and 4/30?", "how many days until 2027-01-31", &["69"])[0],
+        r#"s1 date/next_date day=30 month=4 *"#
+    );
+    let steps = steps_of("and 3/4?", "how many days until 2027-01-31", &["69"]);
+    assert!(!steps.iter().any(|s| s.contains("divide")), "{steps:?}");
+}
+
+#[test]
+fn a_fraction_replaces_the_fraction() {
+    assert_eq!(
+        recall::ellipses("còn 45/50", &["42/50 là bao nhiêu phần trăm".to_owned()]),
+        ["45/50 là bao nhiêu phần trăm"]
+    );
+    assert_eq!(
+        recall::ellipses("and 18/20?", &["what percent is 17/20".to_owned()]),
+        ["what percent is 18/20"]
+    );
+}
+
+#[test]
+fn a_weekday_answer_stands_for_the_date_it_was_asked_of() {
+    let days = [r#"s1 date/days_until date="2027-03-14" *"#];
+    for (q, asked) in [
+        (
+            "how many days until that date",
+            "what weekday is 14 March 2027",
+        ),
+        (
+            "and how many days until then?",
+            "what weekday is 2027-03-14",
+        ),
+        (
+            "còn bao nhiêu ngày nữa đến ngày đó",
+            "ngày 14 tháng 3 năm 2027 là thứ mấy",
+        ),
+        ("con bao nhieu ngay nua den ngay do", "14/3/2027 la thu may"),
+    ] {
+        let steps = steps_of(q, asked, &["Sunday"]);
+        // Never the next Sunday from today.
+        assert!(
+            !steps.iter().any(|s| s.contains("find_weekday")),
+            "{q}: {steps:?}"
+        );
+        if !steps.is_empty() {
+            assert_eq!(steps, days, "{q}");
+        }
+    }
+    for (q, asked) in [
+        (
+            "còn bao nhiêu ngày nữa đến ngày đó",
+            "ngày 14 tháng 3 năm 2027 là thứ mấy",
+        ),
+        (
+            "how many days until that date",
+            "what weekday is 2027-03-14",
+        ),
+        ("add 0 days to that", "what weekday is 14 March 2027"),
+    ] {
+        let steps = turn(q, asked, &["Sunday"]);
+        assert!(steps[0].contains(r#"date="2027-03-14""#), "{q}: {steps:?}");
+    }
+    // With two dates asked about, which one the weekday was of cannot be told: never
+    // one of them guessed.
+    let steps = steps_of(
+        "how many days until that date",
+        "days between 2027-01-01 and 2027-03-14, and what weekday is 2027-05-01",
+        &["72", "Saturday"],
+    );
+    assert!(!steps.iter().any(|s| s.contains("2027-0")), "{steps:?}");
+}
+
+#[test]
+fn a_list_is_extended_only_when_an_item_is_added() {
+    // `add 5` after an average goes on from the answer; `2+4 and 3*5` is no list.
+    let steps = steps_of("add 5", "average of 2, 4", &["3"]);
+    assert_eq!(steps, [r#"s1 math/sum a="3" b="5" *"#]);
+    assert!(
+        recall::ellipses("what's the biggest of those", &["2+4 and 3*5".to_owned()]).is_empty()
+    );
+}
+
+#[test]
+fn a_list_is_extended_or_asked_about_again() {
+    let mean5 = turn("and if I add a 50?", "average of 10, 20, 30, 40", &["25"]);
+    assert_eq!(mean5.len(), 5, "{mean5:?}");
+    assert_eq!(mean5[4], r#"s5 math/divide a=$s4 b="5" *"#);
+    assert!(mean5[3].contains(r#"b="50""#), "{mean5:?}");
+    let max = turn("whats the smallest of those", "sum of 3, 9, 4", &["16"]);
+    assert_eq!(
+        max,
+        [r#"s1 math/min a="3" b="9""#, r#"s2 math/min a=$s1 b="4" *"#]
+    );
+    let vi = turn(
+        "số lớn nhất trong các số đó là số nào",
+        "trung bình cộng của 4, 6 và 8",
+        &["6"],
+    );
+    assert_eq!(
+        vi.last().map(String::as_str),
+        Some(r#"s2 math/max a=$s1 b="8" *"#)
+    );
+}
+
+#[test]
+fn an_acknowledgement_before_a_follow_up_is_read_past() {
+    assert_eq!(
+        turn("ok add that to the 40", "2+3", &["5"]),
+        [r#"s1 math/sum a="40" b="5" *"#]
+    );
+    assert_eq!(
+        turn("alright, multiply it by 3", "2+3", &["5"]),
+        [r#"s1 math/multiply a="5" b="3" *"#]
+    );
+}
+
+#[test]
+fn a_percentage_on_the_last_answer_is_taken_off_or_added() {
+    for q in [
+        "minus 20% tax",
+        "less 20% commission",
+        "trừ 20% thuế",
+        "tru 20% thue",
+    ] {
+        assert_eq!(
+            turn(q, "60 * 25", &["1500"]),
+            [
+                r#"s1 math/percent of="1500" percent="20""#,
+                r#"s2 math/subtract a="1500" b=$s1 *"#
+            ],
+            "{q}"
+        );
+    }
+    for q in [
+        "and with 10% VAT on top of that",
+        "plus 10% service charge",
+        "cộng thêm 10% phí",
+    ] {
+        assert_eq!(
+            turn(q, "60 * 25", &["1500"]),
+            [
+                r#"s1 math/percent of="1500" percent="10""#,
+                r#"s2 math/sum a="1500" b=$s1 *"#
+            ],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn a_total_over_periods_and_the_change_go_on_from_the_last_answer() {
+    for q in [
+        "6 tháng thì tổng bao nhiêu",
+        "total for 6 months",
+        "6 thang thi tong la bao nhieu",
+    ] {
+        assert_eq!(
+            turn(q, "lãi mỗi tháng 250000", &["250000"]),
+            [r#"s1 math/multiply a="250000" b="6" *"#],
+            "{q}"
+        );
+    }
+    for q in [
+        "khách đưa 200000 thì thối lại bao nhiêu",
+        "khach dua 200k thoi lai bao nhieu",
+        "I pay with 200000, how much change",
+    ] {
+        assert_eq!(
+            turn(q, "3 * 45000", &["135000"]),
+            [r#"s1 math/subtract a="200000" b="135000" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn an_operation_more_or_at_a_rate_goes_on_from_the_last_answer() {
+    for (q, op) in [
+        ("nhân thêm 4 nữa", "multiply"),
+        ("nhan them 4 nua", "multiply"),
+        ("times 4 an hour", "multiply"),
+        ("chia thêm 4 nữa", "divide"),
+    ] {
+        assert_eq!(
+            turn(q, "10 + 2", &["12"]),
+            [format!(r#"s1 math/{op} a="12" b="4" *"#)],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn another_weekday_of_a_week_replaces_the_weekday() {
+    for q in [
+        "còn thứ 6 tuần sau?",
+        "con thu 6 tuan sau",
+        "and friday next week?",
+    ] {
+        let steps = turn(q, "thứ 6 tuần này là ngày mấy", &["2026-11-27"]);
+        assert_eq!(
+            steps,
+            [
+                r#"s1 date/find_weekday direction="last" weekday="Sunday""#,
+                r#"s2 date/add_duration amount=12 date=$s1 unit="days" *"#
+            ],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn a_question_about_the_birth_date_asked_before_takes_that_date() {
+    for q in [
+        "what day of the week was she born?",
+        "and which weekday was he born on",
+    ] {
+        assert_eq!(
+            turn(q, "how old is someone born 14 July 1985", &["41"]),
+            [r#"s1 date/weekday date="1985-07-14" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn a_count_of_days_is_asked_again_in_weeks() {
+    for q in [
+        "how many weeks is that?",
+        "and in weeks?",
+        "vậy là bao nhiêu tuần",
+        "vay la may tuan",
+    ] {
+        assert_eq!(
+            turn(q, "how many days until 2027-03-01", &["98"]),
+            [r#"s1 math/divide a="98" b="7" *"#],
+            "{q}"
+        );
+    }
+    // Not a count of days: no weeks of it.
+    let steps = steps_of("how many weeks is that?", "what is 7 times 14", &["98"]);
+    assert!(!steps.iter().any(|s| s.contains(r#"b="7""#)), "{steps:?}");
+}
+
+#[test]
+fn the_same_list_is_asked_another_question_by_its_head() {
+    assert_eq!(
+        turn("and the smallest?", "sum of 4, 9, 2", &["15"]),
+        [r#"s1 math/min a="4" b="9""#, r#"s2 math/min a=$s1 b="2" *"#]
+    );
+    let vi = turn("còn số nhỏ nhất?", "tổng của 4, 9 và 2", &["15"]);
+    assert_eq!(
+        vi.last().map(String::as_str),
+        Some(r#"s2 math/min a=$s1 b="2" *"#)
+    );
+    let mean = turn("now include 7 too", "mean of 3, 5, 10", &["6"]);
+    assert_eq!(
+        mean.last().map(String::as_str),
+        Some(r#"s4 math/divide a=$s3 b="4" *"#)
+    );
+}
