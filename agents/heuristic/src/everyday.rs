@@ -415,6 +415,16 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                 if pct || words || vi {
                     out.push(Item::Pct(n.clone()));
                     i += if vi { 3 } else { 2 };
+                } else if n == "1"
+                    && matches!(out.last(), Some(Item::Num(_)))
+                    && toks
+                        .get(i + 1)
+                        .and_then(Token::word)
+                        .is_some_and(|w| units.iter().filter(|u| **u == unit_of(w)).count() > 1)
+                {
+                    // `45k 1kg`: the amount before is the price of one unit.
+                    out.push(Item::Cue(Cue::Each));
+                    i += 2;
                 } else if priced_unit(toks, i + 1, &units) {
                     // `6 hours` of labour at `$95/hr`: the quantity's unit.
                     out.push(Item::Num(n.clone()));
@@ -430,6 +440,12 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                 continue;
             }
             Tok::Date(_) => return None,
+            // `42/50 là bao nhiêu phần trăm`: a part of a whole.
+            Tok::Sym('/') if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Num(_))) => {
+                out.push(Item::Cue(Cue::Of));
+                i += 1;
+                continue;
+            }
             // `1,850/month`: a rate unit decorates the amount.
             Tok::Sym('/') if toks.get(i + 1).and_then(Token::word).is_some() => {
                 i += 2;
@@ -956,6 +972,19 @@ mod tests {
                 MathOp::Sum,
                 n("300"),
                 bin(MathOp::Multiply, n("4"), n("80"))
+            ))
+        );
+        assert_eq!(
+            read("2kg thịt 120000 1kg"),
+            Some(bin(MathOp::Multiply, n("2"), n("120000")))
+        );
+        // `A/B là bao nhiêu phần trăm`: a part of a whole.
+        assert_eq!(
+            read("17/20 là bao nhiêu phần trăm"),
+            Some(bin(
+                MathOp::Divide,
+                bin(MathOp::Multiply, n("17"), n("100")),
+                n("20")
             ))
         );
         // A period only says how often: no price.

@@ -112,9 +112,10 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
                 .then(|| tail_digits(&pieces, s))
                 .flatten();
             // `tr` or `k` before another number is otherwise no scale (`10 tr 2 người`).
+            // (`45k 1kg`: a number with its unit after it leaves `k` a scale.)
             if tail.is_none()
                 && matches!(word.as_str(), "tr" | "k")
-                && next_number(&pieces, s).is_some()
+                && next_number(&pieces, s).is_some_and(|n| next_word(&pieces, n).is_none())
             {
                 break;
             }
@@ -390,6 +391,7 @@ mod tests {
         );
         assert_eq!(canon("2 trieu ruoi", Reading::Vietnamese), "2500000");
         assert_eq!(canon("3 nghìn rưỡi", Reading::Vietnamese), "3500");
+        assert_eq!(canon("45k 1kg", Reading::Vietnamese), "45000 1kg");
         assert_eq!(
             canon("2 triệu 4 người", Reading::Vietnamese),
             "2000000 4 người"
