@@ -370,6 +370,7 @@ pub fn parse_continuation(toks: &[Token]) -> Option<Expr> {
         pos: 0,
         depth: 0,
         no_and: false,
+        in_list: false,
     };
     let e = p.continuation()?;
     (p.pos == toks.len()).then_some(e)
@@ -382,10 +383,31 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         pos: 0,
         depth: 0,
         no_and: false,
+        in_list: false,
     };
     match p.expr() {
         Some(e) if p.pos == toks.len() => Some(e),
-        _ => rounded_after(toks),
+        _ => rounded_after(toks).or_else(|| remainder_after(toks)),
+    }
+}
+
+/// `100 chia 8 dư mấy`, `100 divided by 8, remainder?`: a division whose remainder is
+/// asked after it.
+fn remainder_after(toks: &[Token]) -> Option<Expr> {
+    let k = (1..toks.len()).find(|&k| matches!(toks[k].word(), Some("dư" | "remainder")))?;
+    let tail_ok = toks[k + 1..].iter().all(|t| {
+        matches!(t.tok, Tok::Sym('?' | ',' | '.'))
+            || t.word()
+                .is_some_and(|w| matches!(w, "mấy" | "bao" | "nhiêu" | "là" | "bn"))
+    });
+    let head = &toks[..k];
+    let head = match head.last() {
+        Some(t) if t.is_sym(',') => &head[..head.len() - 1],
+        _ => head,
+    };
+    match (tail_ok, parse(head)?) {
+        (true, Expr::Op(MathOp::Divide, args)) => Some(Expr::Op(MathOp::Modulo, args)),
+        _ => None,
     }
 }
 
@@ -406,11 +428,26 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     no_and: bool,
+    /// Reading a list's items: a slash with spaces around it separates two items
+    /// (`7; 8,5 / 9 và 6,5`), one written tight divides (`1/2, 3/4`).
+    in_list: bool,
 }
 
 impl Parser<'_> {
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.tok)
+    }
+
+    /// Whether a slash with a space on each side comes next.
+    fn at_spaced_slash(&self) -> bool {
+        let (Some(prev), Some(t), Some(next)) = (
+            self.pos.checked_sub(1).and_then(|k| self.toks.get(k)),
+            self.toks.get(self.pos),
+            self.toks.get(self.pos + 1),
+        ) else {
+            return false;
+        };
+        t.is_sym('/') && prev.end < t.start && t.end < next.start
     }
 
     fn peek_sym(&self, c: char) -> bool {
@@ -463,7 +500,9 @@ impl Parser<'_> {
         loop {
             let op = if self.eat_sym('*') {
                 MathOp::Multiply
-            } else if self.eat_sym('/') || self.eat_sym(':') {
+            } else if !(self.in_list && self.at_spaced_slash())
+                && (self.eat_sym('/') || self.eat_sym(':'))
+            {
                 MathOp::Divide
             } else if self.peek_sym('%') && !self.percent_of_follows(self.pos + 1) {
                 self.pos += 1;
@@ -786,10 +825,12 @@ impl Parser<'_> {
         if choice && !self.eat_sym(':') {
             self.eat_sym(',');
         }
-        let saved = self.no_and;
-        self.no_and = true;
+        let saved = (self.no_and, self.in_list);
+        // Only a choice or a mean is written with slashes between its items.
+        let slashes = matches!(op, ListOp::Min | ListOp::Max | ListOp::Mean);
+        (self.no_and, self.in_list) = (true, slashes);
         let items = self.list_items(choice);
-        self.no_and = saved;
+        (self.no_and, self.in_list) = saved;
         // Two items without a comma (`mean of 4 and 6`, `the larger of 3 and 8`) are a
         // list only where a verb form cannot read them.
         let commas_or_pair = |items: &Vec<Expr>, commas: bool| {
@@ -836,7 +877,10 @@ impl Parser<'_> {
                 || or_words.iter().any(|w| p.eat_words(&[w]))
         };
         while items.len() < MAX_LIST_ITEMS {
-            if self.eat_sym(',') || self.eat_sym(';') || self.eat_sym('&') {
+            if self.in_list && self.at_spaced_slash() {
+                self.pos += 1;
+                commas = true;
+            } else if self.eat_sym(',') || self.eat_sym(';') || self.eat_sym('&') {
                 commas = true;
                 // An Oxford comma: `1, 2, and 3`.
                 let _ = join(self);

@@ -39,6 +39,7 @@ const JOINERS: &[&str] = &[
 /// Phrases that only join a segment on to the parts before it: `, plus tell me 3*3`,
 /// `? what about 8*9`, `, với lại 10 chia 4`.
 const LEAD_PHRASES: &[&[&str]] = &[
+    &["sau", "đó"],
     &["với", "lại"],
     &["plus", "tell", "me"],
     &["and", "tell", "me"],
@@ -47,6 +48,7 @@ const LEAD_PHRASES: &[&[&str]] = &[
     &["how", "about"],
     &["cho", "biết"],
     &["cho", "tôi", "biết"],
+    &["cho", "mình", "biết"],
     &["thêm"],
 ];
 
@@ -215,7 +217,22 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     // `pt weighs 72kg, order is 0.5 mg/kg, how many mg do i draw up`: a question with
     // no number of its own after an understood part only asks for that part's answer.
-    if !parts.is_empty() {
+    // The whole request read as one everyday problem comes first: `…, tổng phải trả là
+    // bao nhiêu` asks the total, not the part before it.
+    if !parts.is_empty()
+        && failed
+            .iter()
+            .any(|e| e.text().is_some_and(|t| asks_only_how_much(&t)))
+    {
+        if let Some(e) = crate::everyday::parse(toks, src) {
+            return Ok(Parsed {
+                parts: vec![ParsedPart {
+                    text: quote(toks, src),
+                    query: PartQuery::Math(e),
+                }],
+                failed: Vec::new(),
+            });
+        }
         failed.retain(|e| !e.text().is_some_and(|t| asks_only_how_much(&t)));
     }
     let parts = match chain_continuations(parts) {

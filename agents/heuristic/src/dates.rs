@@ -510,6 +510,29 @@ pub(crate) const KIN: &[&str] = &[
     "ngoại",
 ];
 
+/// Events whose date a request states (`my wedding is june 12 2027, how many days
+/// left`) and the words around them (`do i have left`, `are we in`): harmless in a date
+/// question.
+const EVENTS: &[&str] = &[
+    "wedding",
+    "exam",
+    "trip",
+    "meeting",
+    "party",
+    "flight",
+    "holiday",
+    "vacation",
+    "interview",
+    "concert",
+    "deadline",
+    "birthday",
+    "in",
+    "left",
+    "have",
+    "do",
+    "number",
+];
+
 /// Whose birth a Vietnamese request states (`mẹ tôi sinh ngày …`, `giờ nó mấy tuổi`):
 /// these phrases also teach the normaliser how the words read without their marks
 /// (`me toi sinh`).
@@ -639,7 +662,11 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             counted_in = Some(u);
         }
         let harmless = match &t.tok {
-            Tok::Word(w) => HARMLESS.contains(&w.as_str()) || KIN.contains(&w.as_str()),
+            Tok::Word(w) => {
+                HARMLESS.contains(&w.as_str())
+                    || KIN.contains(&w.as_str())
+                    || EVENTS.contains(&w.as_str())
+            }
             Tok::Sym(c) => "?!.:\"'".contains(*c),
             _ => false,
         };

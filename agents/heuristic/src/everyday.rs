@@ -55,6 +55,8 @@ enum Cue {
     Compound,
     /// A tax or a fee added on: `tax`, `gst`, `vat`, `thuế`.
     Tax,
+    /// The amount taken off is asked: `how much off`, `save`, `bớt bao nhiêu`.
+    OffAsked,
     /// `at` a price.
     At,
     /// A tip.
@@ -126,6 +128,19 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["kèm"], Cue::Plus),
     (&["thêm"], Cue::Plus),
     (&["cộng"], Cue::Plus),
+    (&["how", "much", "off"], Cue::OffAsked),
+    (&["save"], Cue::OffAsked),
+    (&["saved"], Cue::OffAsked),
+    (&["saving"], Cue::OffAsked),
+    (&["savings"], Cue::OffAsked),
+    (&["bớt", "bao", "nhiêu"], Cue::OffAsked),
+    (&["giảm", "bao", "nhiêu"], Cue::OffAsked),
+    (&["bớt", "được", "bao", "nhiêu"], Cue::OffAsked),
+    (&["giảm", "được", "bao", "nhiêu"], Cue::OffAsked),
+    (&["how", "much", "is", "the", "discount"], Cue::OffAsked),
+    (&["how", "much", "discount"], Cue::OffAsked),
+    (&["tiết", "kiệm"], Cue::OffAsked),
+    (&["tổng"], Cue::Plus),
     (&["off"], Cue::Less),
     (&["discount"], Cue::Less),
     (&["discounted"], Cue::Less),
@@ -367,10 +382,15 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
         // `1.89 a litre`, `$95/hr`, `0.5 mg/kg`, `mỗi ký 185`: a unit some number is
         // counted in makes a unit price; a period (`a month`, `/năm`, `mỗi tháng`) or any
         // other unit only decorates.
+        // (`mỗi người`, `mỗi đứa`: each person, a share.)
+        let people_next = toks
+            .get(i + 1)
+            .and_then(Token::word)
+            .is_some_and(|w| CUES.iter().any(|(p, c)| *c == Cue::People && p == &[w]));
         let tie = t.is_sym('/')
             || t.word()
                 .is_some_and(|w| PER_UNIT.contains(&w) || w == "mỗi")
-                && !words_at(toks, i, &["mỗi", "người"]);
+                && !people_next;
         let after_amount = |j: usize| {
             j > 0
                 && (matches!(toks[j - 1].tok, Tok::Num(_))
@@ -733,7 +753,10 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     let mut cued = matches!(value, Expr::Op(..)) && !plain_sum;
     if let [p] = pcts.as_slice() {
         let share = Expr::bin(MathOp::Percent, num(p), value.clone());
-        value = if has(Cue::Less) {
+        value = if has(Cue::OffAsked) {
+            // `30% off 450000, how much do I save`: the amount taken off.
+            share
+        } else if has(Cue::Less) {
             Expr::bin(MathOp::Subtract, value, share)
         } else if has(Cue::More)
             || (has(Cue::Tip) || has(Cue::Tax) || on_top(toks)) && has(Cue::Plus)

@@ -6,6 +6,7 @@ use crate::lexer::{Tok, Token};
 
 /// Words dropped from the start of an arithmetic part.
 const MATH_LEAD: &[&str] = &[
+    "em",
     "compute",
     "calculate",
     "calc",

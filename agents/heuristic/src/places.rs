@@ -194,7 +194,7 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         while toks.get(at).is_some_and(|t| {
             t.is_sym('\'')
                 || t.word()
-                    .is_some_and(|w| matches!(w, "it" | "is" | "s" | "it's" | "là"))
+                    .is_some_and(|w| matches!(w, "it" | "is" | "s" | "it's" | "its" | "là"))
         }) {
             at += 1;
         }

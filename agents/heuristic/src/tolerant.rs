@@ -159,6 +159,8 @@ fn joined(between: &[Token]) -> bool {
             || t.word().is_some_and(|w| JOINS.contains(&w))
     };
     match between {
+        // `điểm của em là 8 9 7 10 6`: numbers side by side.
+        [] => true,
         [a] => sep(a),
         [a, b] => a.is_sym(',') && b.word().is_some_and(|w| JOINS.contains(&w)),
         _ => false,

@@ -233,3 +233,36 @@ fn a_part_not_understood_is_named_not_replaced() {
         |_| true,
     );
 }
+
+/// The first-sight wrong answers of blind batches 4 and 5, as classes: a spaced slash
+/// between a mean's items separates them; a remainder asked after a division is a
+/// remainder; the amount taken off, when asked, is the share, not the new price; a
+/// total asked after a tax is the total; a lowercase city after `in`/`ở` is no typo.
+#[test]
+fn batch_four_and_five_wrong_answers_stay_gone() {
+    never(
+        "trung bình của 4; 6,5 / 8 và 9",
+        "a division inside a mean",
+        |s| s.tool == "divide" && value(s, "b").as_deref() == Some("8"),
+    );
+    never(
+        "70 chia 6 dư bao nhiêu",
+        "a division when the remainder is asked",
+        |s| s.tool == "divide",
+    );
+    never(
+        "áo 300.000đ được giảm 20% thì bớt được bao nhiêu tiền",
+        "the new price when the amount off is asked",
+        |s| s.tool == "subtract",
+    );
+    never("40% off $90, how much do i save", "the new price", |s| {
+        s.tool == "subtract"
+    });
+    let total = planned("giá 500.000đ chưa gồm thuế 8%, tổng phải trả bao nhiêu").expect("planned");
+    assert_eq!(total.steps.last().map(|s| s.tool.as_str()), Some("sum"));
+    never(
+        "what time is it in paris",
+        "a typo correction of the city",
+        |s| value(s, "place").is_some_and(|p| p != "paris"),
+    );
+}

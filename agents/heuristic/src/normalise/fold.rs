@@ -44,6 +44,9 @@ const NUMBER_WORDS: &[&str] = &[
     "trăm", "nghìn", "ngàn", "triệu", "tỷ", "tỉ", "linh", "lẻ", "mốt", "tư", "lăm", "nhăm", "rưỡi",
 ];
 
+/// Vietnamese words that count what a number is of (`3 người`, `2 cái`).
+const COUNTERS: &[&str] = &["người", "cái", "chiếc", "ly", "cốc", "quả"];
+
 /// Vietnamese operator words.
 const OPERATOR_WORDS: &[&str] = &["cộng", "trừ", "nhân", "chia", "mũ", "với", "cho"];
 
@@ -190,6 +193,12 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
         && let Some(op) = only(OPERATOR_WORDS)
     {
         return Some(op);
+    }
+    // `3 cai` (three things): after a number, the one word that counts.
+    if prev.is_some_and(is_number)
+        && let Some(c) = only(COUNTERS)
+    {
+        return Some(c);
     }
     // `tu 19/5/2026 den nay`: before a number, "from" rather than "fourth".
     if next.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))

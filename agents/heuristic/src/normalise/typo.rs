@@ -191,7 +191,19 @@ pub fn correct(pieces: &mut [Piece], reading: Reading) {
             .is_some_and(char::is_uppercase);
         let proper = capitalised && !first_word;
         first_word = false;
-        if proper {
+        // `in paris`, `o sai gon`: after a place word a name comes, typed in lowercase
+        // as often as not; it is never corrected (`paris` is no `pairs`).
+        let after_place = (0..i)
+            .rev()
+            .find(|&j| pieces[j].kind != Kind::Space)
+            .is_some_and(|j| {
+                pieces[j].kind == Kind::Word
+                    && matches!(
+                        pieces[j].lower().as_str(),
+                        "in" | "at" | "ở" | "o" | "tại" | "tai" | "bên" | "ben"
+                    )
+            });
+        if proper || after_place {
             continue;
         }
         let between_numbers = neighbour(pieces, i, false) == Some(Kind::Number)
