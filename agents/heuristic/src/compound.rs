@@ -189,6 +189,12 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             parts.push(part);
             continue;
         }
+        // `2 tuần nữa là ngày mấy, thứ mấy?`: a bare weekday question after a part that
+        // gives a date asks that date's weekday.
+        if let Some(part) = weekday_of_earlier(segment, &parts, src) {
+            parts.push(part);
+            continue;
+        }
         // `Giờ ở London là mấy giờ, còn ở Sydney?`: the segment before, one part replaced.
         if let Some(part) = k
             .checked_sub(2)
@@ -379,6 +385,37 @@ fn with_earlier_part(segment: &[Token], parts: &[ParsedPart], src: &str) -> Opti
         text: quote(segment, src),
         query,
     })
+}
+
+/// A segment that only asks a weekday (`thứ mấy`, `what day of the week`) after a part
+/// that gives a date: read as that part's words with the question.
+fn weekday_of_earlier(segment: &[Token], parts: &[ParsedPart], src: &str) -> Option<ParsedPart> {
+    let previous = parts.last()?;
+    let gives_date = matches!(
+        previous.query,
+        PartQuery::Date(DateQuery::Shift { .. } | DateQuery::Anchored { .. })
+    );
+    let words: Vec<&str> = segment.iter().filter_map(Token::word).collect();
+    let only_words = segment
+        .iter()
+        .all(|t| t.word().is_some() || matches!(t.tok, Tok::Sym('?' | '!')));
+    let asks = words.windows(2).any(|w| w == ["thứ", "mấy"])
+        || words.contains(&"weekday")
+        || words.windows(2).any(|w| w == ["what", "day"]);
+    if !(gives_date && only_words && asks) {
+        return None;
+    }
+    let text = quote(segment, src);
+    [
+        format!("{} là {text}", previous.text),
+        format!("{text} {}", previous.text),
+    ]
+    .into_iter()
+    .find_map(|t| match parse_part(&crate::lexer::lex(&t), &t).ok()? {
+        q @ PartQuery::Date(_) => Some(q),
+        PartQuery::Math(_) => None,
+    })
+    .map(|query| ParsedPart { text, query })
 }
 
 /// A segment that repeats the segment before it with one part replaced (`còn ở

@@ -531,6 +531,7 @@ const EVENTS: &[&str] = &[
     "have",
     "do",
     "number",
+    "lol",
 ];
 
 /// Whose birth a Vietnamese request states (`mẹ tôi sinh ngày …`, `giờ nó mấy tuổi`):

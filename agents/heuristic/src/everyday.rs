@@ -594,7 +594,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         && pcts.is_empty()
         && (has(Cue::WhatPercent) || has(Cue::PercentWord))
     {
-        let fall = has(Cue::Less) && !has(Cue::Change) && !has(Cue::More);
+        let fall = (has(Cue::Less) || has(Cue::OffAsked)) && !has(Cue::Change) && !has(Cue::More);
         let (x, y) = if fall { (a, b) } else { (b, a) };
         let change = Expr::bin(MathOp::Subtract, num(x), num(y));
         let e = Expr::bin(
@@ -671,6 +671,9 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     let mut used = vec![false; items.len()];
     let mut count: Option<&str> = None;
     let mut price: Option<&str> = None;
+    // Every price, where they are: several items each priced (`3 bánh mì 25k một cái
+    // với 2 ly cà phê 35k một ly`).
+    let mut prices: Vec<(usize, &str)> = Vec::new();
     let mut multiple: Option<Expr> = None;
     for &(k, n) in &nums {
         let before = cue_at(k.wrapping_sub(1));
@@ -692,11 +695,13 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         } else if matches!(before, Some(Cue::At | Cue::EachLead))
             || matches!(after, Some(Cue::Each))
         {
-            if price.replace(n).is_some() {
-                return None;
-            }
+            prices.push((k, n));
+            price = Some(n);
             used[k] = true;
         }
+    }
+    if prices.len() > 1 {
+        return several_items(&nums, &prices, &used, &items, &decor);
     }
     let amounts: Vec<&str> = nums
         .iter()
@@ -711,7 +716,11 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
             || has(Cue::Among));
     // Amounts only added up ask nothing of their own: a share, a percentage or a
     // price must follow.
-    let plain_sum = multiple.is_none() && price.is_none() && amounts.len() > 1;
+    let total_asked = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "total" | "altogether" | "tổng" | "hết"))
+    });
+    let plain_sum = multiple.is_none() && price.is_none() && amounts.len() > 1 && !total_asked;
     // The amount everything else applies to.
     let mut value = match (multiple, price, amounts.as_slice()) {
         // Pairs are priced by the pair (`4 pairs at 3.50 each`), dozens by the item.
@@ -789,6 +798,47 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
 /// the amount, never the answer alone.
 fn on_top(toks: &[Token]) -> bool {
     (0..toks.len()).any(|i| words_at(toks, i, &["on", "top"]))
+}
+
+/// Several items each priced (`3 bánh mì 25k một cái với 2 ly cà phê 35k một ly`): each
+/// price takes the nearest quantity before it, and the total is the sum. Every number
+/// must be a quantity or a price, and nothing else may be asked (no percentage, share
+/// or multiple): otherwise no reading.
+fn several_items(
+    nums: &[(usize, &str)],
+    prices: &[(usize, &str)],
+    used: &[bool],
+    items: &[Item],
+    decor: &[&str],
+) -> Option<Expr> {
+    let only_sums = items.iter().all(|i| {
+        matches!(
+            i,
+            Item::Num(_) | Item::Cue(Cue::Each | Cue::EachLead | Cue::At | Cue::Plus)
+        )
+    });
+    if !only_sums || decor.iter().any(|w| asks_outside(w)) {
+        return None;
+    }
+    let mut taken = used.to_vec();
+    let mut total: Option<Expr> = None;
+    for &(k, p) in prices {
+        let &(q, n) = nums.iter().rev().find(|(q, _)| *q < k && !taken[*q])?;
+        taken[q] = true;
+        let line = Expr::bin(
+            MathOp::Multiply,
+            Expr::Num(n.to_owned()),
+            Expr::Num(p.to_owned()),
+        );
+        total = Some(match total {
+            Some(t) => Expr::bin(MathOp::Sum, t, line),
+            None => line,
+        });
+    }
+    nums.iter()
+        .all(|(k, _)| taken[*k])
+        .then_some(total)
+        .flatten()
 }
 
 /// `toks` without the words that only name the unit of the number before them (`12
@@ -1053,6 +1103,36 @@ mod tests {
         );
         // `how much each` after the amounts asks for a share, it prices nothing.
         assert_eq!(read("90 plus 30, how much each"), None);
+    }
+
+    #[test]
+    fn several_items_each_priced_are_added_up() {
+        assert_eq!(
+            read("2 pizzas at 12 each and 3 drinks at 2.5 each, how much altogether"),
+            Some(bin(
+                MathOp::Sum,
+                bin(MathOp::Multiply, n("2"), n("12")),
+                bin(MathOp::Multiply, n("3"), n("2.5"))
+            ))
+        );
+        assert_eq!(
+            read("mua 2 ly trà 15000 một ly và 3 cái bánh 10000 một cái"),
+            Some(bin(
+                MathOp::Sum,
+                bin(MathOp::Multiply, n("2"), n("15000")),
+                bin(MathOp::Multiply, n("3"), n("10000"))
+            ))
+        );
+        // A number neither a quantity nor a price: no reading.
+        assert_eq!(
+            read("2 pizzas at 12 each and 3 drinks at 2.5 each for 4 people 7"),
+            None
+        );
+        // Amounts with `total` asked are added up.
+        assert_eq!(
+            read("shoes 300 and socks 20, total?"),
+            Some(bin(MathOp::Sum, n("300"), n("20")))
+        );
     }
 
     #[test]

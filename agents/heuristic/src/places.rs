@@ -114,7 +114,7 @@ const CONVERT: &[&[&str]] = &[
 const EVENT: &[&str] = &[
     "call", "meeting", "meet", "flight", "game", "match", "show", "event", "webinar", "stream",
     "the", "my", "our", "a", "is", "at", "it's", "its", "starts", "cuộc", "họp", "gọi", "lúc",
-    "vào", "trận", "đấu", "chuyến", "bay",
+    "vào", "trận", "đấu", "chuyến", "bay", "i", "have", "we", "got",
 ];
 
 /// Words that state the time at one place as a condition: `if it's 9am in Paris, what

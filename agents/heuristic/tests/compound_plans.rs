@@ -209,3 +209,19 @@ fn a_later_part_may_repeat_the_one_before_with_one_part_replaced() {
     assert_eq!(steps.len(), 2, "{steps:?}");
     assert!(steps[1].contains("2027-09-03"), "{steps:?}");
 }
+
+#[test]
+fn a_bare_weekday_question_after_a_date_asks_that_dates_weekday() {
+    for q in [
+        "3 tuần nữa là ngày mấy, thứ mấy?",
+        "in 9 days, what day of the week",
+    ] {
+        let steps = common::steps(q);
+        assert_eq!(steps.len(), 2, "{q}: {steps:?}");
+        assert!(
+            steps[0].starts_with("s1 date/add_duration"),
+            "{q}: {steps:?}"
+        );
+        assert_eq!(steps[1], r#"s2 date/weekday date=$s1 *"#, "{q}");
+    }
+}

@@ -24,6 +24,7 @@ const SHORTHAND_EN: &[(&str, &str)] = &[
     ("wats", "whats"),
     ("wuts", "whats"),
     ("hw", "how"),
+    ("hows", "how"),
     ("u", "you"),
     ("ur", "your"),
     ("r", "are"),
