@@ -672,12 +672,16 @@ fn lead_in(toks: &[Token]) -> bool {
             )
         })
         && !arith::has_list_head(toks)
-        && toks.iter().all(|t| {
-            t.word().is_some_and(|w| {
-                crate::normalise::typo::operation(w).is_none()
-                    && !crate::tolerant::DATE_WORDS.contains(&w)
-                    && !matches!(w, "what" | "whats" | "what's" | "how" | "which" | "when")
-            })
+        && toks.iter().enumerate().all(|(k, t)| {
+            // `need 2 things:`: a count of the parts announced.
+            let counts =
+                matches!(t.tok, Tok::Num(_)) && toks.get(k + 1).is_some_and(|n| n.word().is_some());
+            counts
+                || t.word().is_some_and(|w| {
+                    crate::normalise::typo::operation(w).is_none()
+                        && !crate::tolerant::DATE_WORDS.contains(&w)
+                        && !matches!(w, "what" | "whats" | "what's" | "how" | "which" | "when")
+                })
         })
 }
 

@@ -438,6 +438,9 @@ const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["between"], &[Flag::Between]),
     (&["difference"], &[Flag::Between]),
     (&["giữa"], &[Flag::Between]),
+    // `từ nay đến 30/4/2027`: from now until a date.
+    (&["từ", "nay", "đến"], &[Flag::Until]),
+    (&["từ", "nay", "tới"], &[Flag::Until]),
     (&["từ"], &[Flag::Between]),
     (&["until"], &[Flag::Until]),
     (&["till"], &[Flag::Until]),

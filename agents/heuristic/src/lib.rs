@@ -409,11 +409,16 @@ impl Planning<'_> {
                 }
             }
         }
-        let may_ask = match &reading {
-            Understanding::Plan(_, failed) => !failed.is_empty(),
-            Understanding::Missing(Missing::Pool(_), _) | Understanding::Nothing => false,
-            _ => true,
-        };
+        // A request outside every tool (`convert 100 usd to euros at today's rate`) is
+        // refused, never asked about.
+        let outside =
+            scope::outside_tools(query, &language).is_some() && !question::everyday_money(query);
+        let may_ask = !outside
+            && match &reading {
+                Understanding::Plan(_, failed) => !failed.is_empty(),
+                Understanding::Missing(Missing::Pool(_), _) | Understanding::Nothing => false,
+                _ => true,
+            };
         if may_ask
             && self.ask
             && let Some(question) = self.question(query, &toks, &reading, reference, &language)

@@ -293,12 +293,7 @@ pub fn which_date(text: &str, day_first: &str, month_first: &str, language: &str
 /// The question for a part missing its last operand (`divide 10 by`).
 pub fn missing_operand(part: &str, language: &str) -> Question {
     // An everyday problem (a discount, a split, a tip) misses its amount: say so.
-    let folded = crate::normalise::fold::fold(&part.to_lowercase());
-    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
-    let money = part.contains('%')
-        || words.iter().any(|w| MONEY_WORDS.contains(w))
-        || folded.contains("chia deu")
-        || folded.contains("hoa don");
+    let money = everyday_money(part);
     let text = match (vi(language), money) {
         (true, false) => format!("\"{part}\" còn thiếu một số: số nào?"),
         (true, true) => format!("\"{part}\" còn thiếu một số: giá hay số tiền là bao nhiêu?"),
@@ -355,6 +350,16 @@ const MONEY_WORDS: &[&str] = &[
     "off", "discount", "tip", "split", "bill", "each", "price", "percent", "tax", "giam", "gia",
     "tien", "boa", "nguoi",
 ];
+
+/// Whether `text` is an everyday money problem (a discount, a split, a tip, a bill).
+pub(crate) fn everyday_money(text: &str) -> bool {
+    let folded = crate::normalise::fold::fold(&text.to_lowercase());
+    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
+    text.contains('%')
+        || words.iter().any(|w| MONEY_WORDS.contains(w))
+        || folded.contains("chia deu")
+        || folded.contains("hoa don")
+}
 
 /// A date the request needs but does not give, found by trial: `plans(text)` says
 /// whether the request with a placeholder in the gap is understood better. Asked for:

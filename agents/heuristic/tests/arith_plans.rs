@@ -222,3 +222,11 @@ fn rounding_as_a_second_operation_and_named_places() {
         vec![r#"s1 math/round places="1" x="7.25" *"#]
     );
 }
+
+#[test]
+fn a_mark_placed_either_way_is_one_word() {
+    assert_eq!(
+        common::steps("3 luy thua 5"),
+        vec![r#"s1 math/power base="3" exponent="5" *"#]
+    );
+}

@@ -411,3 +411,13 @@ fn days_since_a_past_date_count_up_to_today() {
         );
     }
 }
+
+#[test]
+fn from_now_until_a_date_and_now_as_bay_h() {
+    assert_eq!(
+        common::steps("tu nay den 1/6/2027 con bao nhieu ngay"),
+        vec![r#"s1 date/days_until date="2027-06-01" *"#]
+    );
+    let steps = common::steps("toi sinh 2/2/2002 thi bay h bao nhieu tuoi");
+    assert_eq!(steps, vec![r#"s1 date/age born="2002-02-02" *"#]);
+}

@@ -276,3 +276,17 @@ fn requests_outside_the_tools_name_what_is_missing() {
         );
     }
 }
+
+#[test]
+fn a_request_outside_the_tools_is_refused_not_asked_about() {
+    match chorus_heuristic::plan(
+        "convert 250 usd to euros at today's rate",
+        &chorus_bus::TaskContext::default(),
+        &chorus_heuristic::Capabilities::default_tools(),
+    ) {
+        chorus_heuristic::PlanOutcome::Unplannable { message, .. } => {
+            assert!(message.contains("exchange rates"), "{message}")
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+}

@@ -173,6 +173,19 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
     if let Some(best) = unique_best(candidates, score) {
         return Some(best);
     }
+    // `luy` is `lũy` or `luỹ`: one word, its mark placed two ways (old and new style);
+    // the spelling the planner uses more.
+    let spelling = |c: &str| {
+        let mut chars: Vec<char> = c.nfd().collect();
+        chars.sort_unstable();
+        chars
+    };
+    if candidates
+        .iter()
+        .all(|c| spelling(c) == spelling(candidates[0]))
+    {
+        return candidates.iter().max_by_key(|c| lex.uses(c)).copied();
+    }
     // A word the planner knows as typed (`sau`, `chia`) stays when no phrase decides.
     if lex.is_english(typed) || candidates.contains(&typed) {
         return None;

@@ -66,6 +66,7 @@ pub(crate) const SHORTHAND_VI: &[(&str, &str)] = &[
     ("mk", "mình"),
     ("trc", "trước"),
     ("sn", "sinh nhật"),
+    ("h", "giờ"),
     ("z", "vậy"),
     ("v", "vậy"),
 ];
