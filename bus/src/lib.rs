@@ -14,6 +14,7 @@ pub mod envelope;
 pub mod error;
 pub mod ids;
 pub mod intake;
+pub mod keys;
 pub mod memory;
 pub mod payload;
 pub mod plan;

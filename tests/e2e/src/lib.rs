@@ -206,7 +206,7 @@ impl Cluster {
 
     /// Live registry entries (`chorus:agents`): pool agents count only once they list tools.
     pub fn live_agents(&self) -> usize {
-        let out = self.redis.cli(&["HVALS", "chorus:agents"]);
+        let out = self.redis.cli(&["HVALS", chorus_bus::keys::AGENTS]);
         out.lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .filter(|e| {
@@ -320,7 +320,7 @@ impl Cluster {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .unwrap_or(0);
-        let out = self.redis.cli(&["HVALS", "chorus:agents"]);
+        let out = self.redis.cli(&["HVALS", chorus_bus::keys::AGENTS]);
         out.lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .any(|e| {
