@@ -34,7 +34,7 @@ pub use ids::{Deadline, StepId, TaskId, now_ms, now_us};
 pub use memory::{MemoryBus, MemoryStore};
 pub use payload::*;
 pub use plan::{Arg, Plan, PlanError, Step};
-pub use settings::BusSettings;
+pub use settings::{BusSettings, RedisMode};
 pub use store::{HashAndValue, Store};
 pub use tokens::{ReportToken, TokenReader, TokensDone, token_stream_key};
 pub use topic::{Topic, TopicKind};

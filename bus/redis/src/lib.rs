@@ -1,14 +1,20 @@
 //! The Redis Streams bus. One stream per topic (the stream key is the topic name, entry
 //! field `data` holds the JSON envelope), one consumer group per role, every publish
 //! mirrored on the Pub/Sub channel of the same name. Writes go through one shared
-//! `ConnectionManager`; every blocking reader has its own connection.
+//! multiplexed connection; every blocking reader has its own connection. On a Redis
+//! Cluster (`bus.redis_mode = "cluster"`) every script and pipeline touches one slot:
+//! commands on several streams go as one pipeline per slot, sent at once, and
+//! publish-once takes two steps (`claim.rs`).
 
+mod claim;
 mod conn;
 mod error;
+mod fanin;
 mod groups;
 mod ingress;
 mod publish;
 mod reply;
+mod slots;
 mod stats;
 mod store;
 mod subscriber;
@@ -19,10 +25,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use redis::aio::ConnectionManager;
-use redis::{Client, Script};
+use redis::Script;
 
-pub use conn::client;
+pub use conn::{Connection, client};
 pub use error::RedisBusError;
 pub use publish::DATA_FIELD;
 pub use store::RedisStore;
@@ -44,11 +49,12 @@ use watcher::RedisWatcher;
 const PIPELINE_CHUNK: usize = 1000;
 
 pub(crate) struct Shared {
-    client: Client,
-    conn: ConnectionManager,
+    backend: conn::Backend,
+    conn: Connection,
     settings: BusSettings,
     publish_once: Script,
     publish_guarded: Script,
+    claims: claim::ClaimScripts,
 }
 
 /// The entry ids of `tokens`, per stream.
@@ -73,6 +79,17 @@ impl Shared {
         if tokens.is_empty() {
             return Ok(());
         }
+        if self.conn.is_cluster() {
+            let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
+                .into_iter()
+                .map(|(topic, ids)| {
+                    let mut cmd = redis::cmd("XACK");
+                    cmd.arg(topic).arg(role).arg(ids);
+                    (topic.to_owned(), cmd)
+                })
+                .collect();
+            return slots::exec(&self.conn, &cmds).await.map_err(bus_err);
+        }
         let mut pipe = redis::pipe();
         for (topic, ids) in &by_topic(tokens) {
             publish::add_ack(&mut pipe, topic, role, ids);
@@ -94,26 +111,30 @@ impl Shared {
         if tokens.is_empty() {
             return Ok(());
         }
-        let mut pipe = redis::pipe();
-        for (topic, ids) in &by_topic(tokens) {
-            pipe.cmd("XCLAIM")
-                .arg(*topic)
-                .arg(role)
-                .arg(consumer)
-                .arg(0)
-                .arg(ids)
-                .arg("JUSTID")
-                .ignore();
-        }
-        conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
-            .await
-            .map_err(bus_err)?;
-        Ok(())
+        let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
+            .into_iter()
+            .map(|(topic, ids)| {
+                let mut cmd = redis::cmd("XCLAIM");
+                cmd.arg(topic)
+                    .arg(role)
+                    .arg(consumer)
+                    .arg(0)
+                    .arg(ids)
+                    .arg("JUSTID");
+                (topic.to_owned(), cmd)
+            })
+            .collect();
+        slots::exec(&self.conn, &cmds).await.map_err(bus_err)
     }
 
     /// A clone of the shared write connection (clones share one multiplexed socket).
-    fn conn(&self) -> ConnectionManager {
+    fn conn(&self) -> Connection {
         self.conn.clone()
+    }
+
+    /// Whether the bus runs on a Cluster.
+    fn cluster(&self) -> bool {
+        self.conn.is_cluster()
     }
 }
 
@@ -126,29 +147,29 @@ pub struct RedisBus {
 impl std::fmt::Debug for RedisBus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedisBus")
-            .field(
-                "redis_url",
-                &self.shared.client.get_connection_info().addr(),
-            )
+            .field("redis", &self.shared.backend.describe())
             .finish_non_exhaustive()
     }
 }
 
 impl RedisBus {
-    /// Validates `settings` and connects to `settings.redis_url`.
+    /// Validates `settings` and connects to `settings.redis_url` (on a Cluster, to the
+    /// seed nodes, learning the rest).
     pub async fn connect(settings: BusSettings) -> Result<Self, BusError> {
         settings.validate()?;
-        let client = conn::client(&settings)?;
-        let conn = conn::connect_manager(&client, &settings)
+        let backend = conn::Backend::new(&settings)?;
+        let conn = backend
+            .connect(&settings)
             .await
             .map_err(|e| conn::connect_error(&settings, e))?;
         Ok(RedisBus {
             shared: Arc::new(Shared {
-                client,
+                backend,
                 conn,
                 settings,
                 publish_once: publish_once_script(),
                 publish_guarded: publish_guarded_script(),
+                claims: claim::ClaimScripts::default(),
             }),
         })
     }
@@ -164,7 +185,7 @@ impl RedisBus {
     }
 
     /// A clone of the shared write connection, for commands the bus does not wrap.
-    pub fn connection(&self) -> ConnectionManager {
+    pub fn connection(&self) -> Connection {
         self.shared.conn()
     }
 
@@ -187,6 +208,56 @@ impl RedisBus {
 
     fn encode(&self, msg: &Message) -> Result<String, BusError> {
         Ok(msg.encode_within(self.shared.settings.max_message_bytes)?)
+    }
+
+    /// `publish_once_many` on a Cluster: the items grouped by their once-keys' slot, one
+    /// claim per slot, all at once.
+    async fn publish_once_many_on_cluster(
+        &self,
+        items: &[(String, Message)],
+        ttl_ms: u64,
+    ) -> Result<Vec<bool>, BusError> {
+        let encoded = items
+            .iter()
+            .map(|(_, m)| self.encode(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut by_slot: std::collections::BTreeMap<u16, Vec<usize>> = Default::default();
+        for (i, (key, _)) in items.iter().enumerate() {
+            by_slot
+                .entry(chorus_bus::keys::slot(key))
+                .or_default()
+                .push(i);
+        }
+        let maxlen = self.shared.settings.stream_maxlen;
+        let ttl = claim::Ttl::new(ttl_ms, &self.shared.settings);
+        let runs = by_slot.into_values().map(|indices| {
+            let claims: Vec<claim::Item<'_>> = indices
+                .iter()
+                .map(|&i| claim::Item {
+                    key: &items[i].0,
+                    stream: items[i].1.topic.as_str(),
+                    data: &encoded[i],
+                })
+                .collect();
+            async move {
+                let set = self
+                    .shared
+                    .claims
+                    .publish_once(&self.shared.conn, &claims, ttl, maxlen)
+                    .await?;
+                Ok::<_, redis::RedisError>(indices.into_iter().zip(set).collect::<Vec<_>>())
+            }
+        });
+        let mut out = vec![false; items.len()];
+        for (i, set) in futures::future::try_join_all(runs)
+            .await
+            .map_err(bus_err)?
+            .into_iter()
+            .flatten()
+        {
+            out[i] = set;
+        }
+        Ok(out)
     }
 }
 
@@ -241,6 +312,35 @@ impl Bus for RedisBus {
             .map(|m| self.encode(m))
             .collect::<Result<Vec<_>, _>>()?;
         let maxlen = self.shared.settings.stream_maxlen;
+        if self.shared.cluster() {
+            for chunk in msgs
+                .iter()
+                .zip(&encoded)
+                .collect::<Vec<_>>()
+                .chunks(PIPELINE_CHUNK)
+            {
+                let mut cmds = Vec::with_capacity(chunk.len() * 2);
+                for (msg, data) in chunk {
+                    let topic = msg.topic.as_str();
+                    let mut xadd = redis::cmd("XADD");
+                    xadd.arg(topic)
+                        .arg("MAXLEN")
+                        .arg("~")
+                        .arg(publish::cap(topic, maxlen))
+                        .arg("*")
+                        .arg(DATA_FIELD)
+                        .arg(data.as_str());
+                    let mut mirror = redis::cmd("PUBLISH");
+                    mirror.arg(topic).arg(data.as_str());
+                    cmds.push((topic.to_owned(), xadd));
+                    cmds.push((topic.to_owned(), mirror));
+                }
+                slots::exec(&self.shared.conn, &cmds)
+                    .await
+                    .map_err(bus_err)?;
+            }
+            return Ok(());
+        }
         for chunk in msgs
             .iter()
             .zip(&encoded)
@@ -266,6 +366,25 @@ impl Bus for RedisBus {
     ) -> Result<bool, BusError> {
         let data = self.encode(msg)?;
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        if self.shared.cluster() {
+            let item = claim::Item {
+                key,
+                stream: msg.topic.as_str(),
+                data: &data,
+            };
+            let set = self
+                .shared
+                .claims
+                .publish_once(
+                    &self.shared.conn,
+                    &[item],
+                    claim::Ttl::new(ttl_ms, &self.shared.settings),
+                    self.shared.settings.stream_maxlen,
+                )
+                .await
+                .map_err(bus_err)?;
+            return Ok(set.first().copied().unwrap_or(false));
+        }
         let mut invocation = self.shared.publish_once.key(key);
         invocation
             .key(msg.topic.as_str())
@@ -287,6 +406,34 @@ impl Bus for RedisBus {
         ttl: Duration,
     ) -> Result<Option<Vec<bool>>, BusError> {
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        if self.shared.cluster() {
+            let encoded = items
+                .iter()
+                .map(|(_, m)| self.encode(m))
+                .collect::<Result<Vec<_>, _>>()?;
+            let claims: Vec<claim::Item<'_>> = items
+                .iter()
+                .zip(&encoded)
+                .map(|((key, msg), data)| claim::Item {
+                    key,
+                    stream: msg.topic.as_str(),
+                    data,
+                })
+                .collect();
+            return self
+                .shared
+                .claims
+                .publish_guarded(
+                    &self.shared.conn,
+                    guard,
+                    value,
+                    &claims,
+                    claim::Ttl::new(ttl_ms, &self.shared.settings),
+                    self.shared.settings.stream_maxlen,
+                )
+                .await
+                .map_err(bus_err);
+        }
         let mut invocation = self.shared.publish_guarded.key(guard);
         invocation
             .arg(ttl_ms)
@@ -315,6 +462,9 @@ impl Bus for RedisBus {
             return Ok(Vec::new());
         }
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        if self.shared.cluster() {
+            return self.publish_once_many_on_cluster(items, ttl_ms).await;
+        }
         let script = &self.shared.publish_once;
         let mut invocations = Vec::with_capacity(items.len());
         for (key, msg) in items {
@@ -363,7 +513,9 @@ impl Bus for RedisBus {
             .await
             .map_err(bus_err)?;
         let stale = Duration::from_millis(self.shared.settings.stale_consumer_ms);
-        if let Err(e) = groups::remove_stale_consumers(&mut conn, &sub, stale).await {
+        if let Err(e) =
+            groups::remove_stale_consumers(&mut conn, &sub, stale, self.shared.cluster()).await
+        {
             tracing::warn!(role = %sub.role, error = %e, "could not clean stale consumers");
         }
         Ok(Box::new(RedisSubscriber::new(self.shared.clone(), sub)))
@@ -406,7 +558,7 @@ impl Bus for RedisBus {
         &self,
         topics: &[Topic],
     ) -> Result<Vec<chorus_bus::StreamStats>, BusError> {
-        stats::stream_stats(&mut self.shared.conn(), topics)
+        stats::stream_stats(&mut self.shared.conn(), topics, self.shared.cluster())
             .await
             .map_err(bus_err)
     }
