@@ -86,6 +86,16 @@ pub fn session_turns(session: &str) -> String {
     format!("chorus:session:{session}:turns")
 }
 
+/// The prefix of the OpenAI door's conversation keys: `chorus:chat:<sha256 hex>`, a
+/// hash touched alone. The gateway spells the same prefix today
+/// (agents/gateway/src/openai/conversation.rs, `KEY_PREFIX`).
+pub const CHAT_PREFIX: &str = "chorus:chat:";
+
+/// A conversation's key in the OpenAI door, by the hex SHA-256 of its messages.
+pub fn chat(sha256_hex: &str) -> String {
+    format!("{CHAT_PREFIX}{sha256_hex}")
+}
+
 /// The once-key of a bare request published on `task_available` without a task id,
 /// by the FNV hash of its payload.
 pub fn ingress_raw(hash: &str) -> String {
@@ -275,6 +285,7 @@ pub fn table_markdown() -> String {
         (WAITING.to_owned(), "tasks waiting for an answer"),
         (AGENTS.to_owned(), "the live registry"),
         (session_turns("<session>"), "a session's turns"),
+        (chat("<sha256>"), "an OpenAI-door conversation"),
         (ingress_raw("<hash>"), "a bare request accepted once"),
         (
             ingress_dead("<channel>", "<hash>"),
