@@ -43,6 +43,12 @@ pub struct BusSettings {
     /// comma-separated list). Only read in Cluster mode.
     #[serde(deserialize_with = "url_list")]
     pub cluster_nodes: Vec<String>,
+    /// Replicas that must have a publish (`WAIT`) before it returns; 0 (the default)
+    /// waits for none. See docs/reliability.md.
+    pub replica_acks: u32,
+    /// Longest a publish waits for `replica_acks` replicas, in ms; a publish not
+    /// acknowledged in time fails (and its message is redelivered).
+    pub replica_ack_timeout_ms: u64,
     /// Longest a `next_batch` call waits for new entries (XREADGROUP BLOCK), in ms.
     pub block_ms: u64,
     /// Most entries returned by one `next_batch` (XREADGROUP COUNT).
@@ -91,6 +97,8 @@ impl Default for BusSettings {
             redis_url: "redis://127.0.0.1:6379".to_owned(),
             redis_mode: RedisMode::Standalone,
             cluster_nodes: Vec::new(),
+            replica_acks: 0,
+            replica_ack_timeout_ms: 1000,
             block_ms: 1000,
             batch_count: 64,
             claim_idle_ms: 5000,
@@ -183,6 +191,13 @@ impl BusSettings {
             ));
         }
         check_range("block_ms", self.block_ms, 1, 60_000)?;
+        check_range("replica_acks", self.replica_acks.into(), 0, 16)?;
+        check_range(
+            "replica_ack_timeout_ms",
+            self.replica_ack_timeout_ms,
+            1,
+            60_000,
+        )?;
         check_range("batch_count", self.batch_count as u64, 1, 10_000)?;
         check_range("claim_idle_ms", self.claim_idle_ms, 10, 86_400_000)?;
         check_range("max_deliveries", self.max_deliveries, 1, 1000)?;

@@ -45,6 +45,22 @@ use subscriber::RedisSubscriber;
 use tokens::RedisTokenReader;
 use watcher::RedisWatcher;
 
+/// The streams `msgs` go to.
+fn topics_of(msgs: &[Message]) -> Vec<&str> {
+    msgs.iter().map(|m| m.topic.as_str()).collect()
+}
+
+/// The keys a guarded publish writes: the guard (unless empty), each once-key and each
+/// stream.
+fn guarded_keys<'a>(guard: &'a str, items: &'a [(String, Message)]) -> Vec<&'a str> {
+    let mut keys: Vec<&str> = (!guard.is_empty()).then_some(guard).into_iter().collect();
+    for (key, msg) in items {
+        keys.push(key);
+        keys.push(msg.topic.as_str());
+    }
+    keys
+}
+
 /// Most messages sent in one pipeline by `publish_many`.
 const PIPELINE_CHUNK: usize = 1000;
 
@@ -135,6 +151,55 @@ impl Shared {
     /// Whether the bus runs on a Cluster.
     fn cluster(&self) -> bool {
         self.conn.is_cluster()
+    }
+
+    /// With `bus.replica_acks` > 0: waits (`WAIT`) until that many replicas have this
+    /// connection's writes to the primaries owning `keys`, failing when they do not
+    /// within `bus.replica_ack_timeout_ms`. Nothing (no round trip) with 0.
+    async fn replicated(&self, keys: &[&str]) -> Result<(), BusError> {
+        let want = self.settings.replica_acks;
+        if want == 0 {
+            return Ok(());
+        }
+        let timeout = self.settings.replica_ack_timeout_ms;
+        let mut wait = redis::cmd("WAIT");
+        wait.arg(want).arg(timeout);
+        let mut acked = Vec::new();
+        match &self.conn {
+            Connection::Cluster(c) => {
+                let slots: std::collections::BTreeSet<u16> =
+                    keys.iter().map(|k| chorus_bus::keys::slot(k)).collect();
+                for slot in slots {
+                    let route = redis::cluster_routing::RoutingInfo::SingleNode(
+                        redis::cluster_routing::SingleNodeRoutingInfo::SpecificNode(
+                            redis::cluster_routing::Route::new(
+                                slot,
+                                redis::cluster_routing::SlotAddr::Master,
+                            ),
+                        ),
+                    );
+                    let n = c
+                        .clone()
+                        .route_command(wait.clone(), route)
+                        .await
+                        .map_err(bus_err)?;
+                    acked.push(redis::from_redis_value::<i64>(n).map_err(|e| bus_err(e.into()))?);
+                }
+            }
+            conn => {
+                let n: i64 = wait.query_async(&mut conn.clone()).await.map_err(bus_err)?;
+                acked.push(n);
+            }
+        }
+        match acked.iter().min() {
+            Some(&n) if n < i64::from(want) => Err(error::RedisBusError::NotReplicated {
+                acked: n,
+                wanted: want,
+                within_ms: timeout,
+            }
+            .into()),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -293,6 +358,7 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
+        self.shared.replicated(&[msg.topic.as_str()]).await?;
         Ok(id)
     }
 
@@ -339,7 +405,7 @@ impl Bus for RedisBus {
                     .await
                     .map_err(bus_err)?;
             }
-            return Ok(());
+            return self.shared.replicated(&topics_of(msgs)).await;
         }
         for chunk in msgs
             .iter()
@@ -355,7 +421,7 @@ impl Bus for RedisBus {
                 .await
                 .map_err(bus_err)?;
         }
-        Ok(())
+        self.shared.replicated(&topics_of(msgs)).await
     }
 
     async fn publish_once(
@@ -383,6 +449,7 @@ impl Bus for RedisBus {
                 )
                 .await
                 .map_err(bus_err)?;
+            self.shared.replicated(&[key, msg.topic.as_str()]).await?;
             return Ok(set.first().copied().unwrap_or(false));
         }
         let mut invocation = self.shared.publish_once.key(key);
@@ -395,6 +462,7 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
+        self.shared.replicated(&[key, msg.topic.as_str()]).await?;
         Ok(id.is_some())
     }
 
@@ -420,7 +488,7 @@ impl Bus for RedisBus {
                     data,
                 })
                 .collect();
-            return self
+            let sent = self
                 .shared
                 .claims
                 .publish_guarded(
@@ -432,7 +500,9 @@ impl Bus for RedisBus {
                     self.shared.settings.stream_maxlen,
                 )
                 .await
-                .map_err(bus_err);
+                .map_err(bus_err)?;
+            self.shared.replicated(&guarded_keys(guard, items)).await?;
+            return Ok(sent);
         }
         let mut invocation = self.shared.publish_guarded.key(guard);
         invocation
@@ -450,6 +520,7 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
+        self.shared.replicated(&guarded_keys(guard, items)).await?;
         Ok(sent.map(|v| v.into_iter().map(|n| n == 1).collect()))
     }
 
@@ -463,7 +534,9 @@ impl Bus for RedisBus {
         }
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
         if self.shared.cluster() {
-            return self.publish_once_many_on_cluster(items, ttl_ms).await;
+            let sent = self.publish_once_many_on_cluster(items, ttl_ms).await?;
+            self.shared.replicated(&guarded_keys("", items)).await?;
+            return Ok(sent);
         }
         let script = &self.shared.publish_once;
         let mut invocations = Vec::with_capacity(items.len());
@@ -501,6 +574,7 @@ impl Bus for RedisBus {
             }
             other => other.map_err(bus_err)?,
         };
+        self.shared.replicated(&guarded_keys("", items)).await?;
         Ok(ids.into_iter().map(|id| id.is_some()).collect())
     }
 

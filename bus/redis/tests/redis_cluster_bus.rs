@@ -71,3 +71,26 @@ impl Harness for Cluster {
 }
 
 bus_suite!(cluster);
+
+/// `bus.replica_acks = 1` on the Cluster: a publish-once (its claim in the task's slot,
+/// its append in the stream's) returns once each primary it wrote has a replica's ack.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_publish_once_waits_for_a_replica_of_every_primary_it_wrote() {
+    let c = cluster().await;
+    let bus = RedisBus::connect(BusSettings {
+        replica_acks: 1,
+        replica_ack_timeout_ms: 10_000,
+        ..c.settings()
+    })
+    .await
+    .expect("connect");
+    let msg = suite::samples::task_request("acked");
+    let key = keys::once::accepted("acked");
+    assert_ne!(keys::slot(&key), keys::slot("task_available"));
+    assert!(
+        bus.publish_once(&key, std::time::Duration::from_secs(60), &msg)
+            .await
+            .expect("replicated")
+    );
+    assert_eq!(c.stream_len("task_available").await, 1);
+}

@@ -79,14 +79,26 @@ impl RedisCluster {
         })
     }
 
-    /// Waits until every node reports `cluster_state:ok` and knows all 16384 slots.
+    /// Waits until every node reports `cluster_state:ok` and knows all 16384 slots, and
+    /// every replica is in sync with its primary.
     fn wait_ready(&self) {
         let deadline = Instant::now() + READY_TIMEOUT;
         loop {
             let ready = self.nodes.iter().all(|n| {
                 let info =
                     String::from_utf8_lossy(&n.redis_cli(&["CLUSTER", "INFO"]).stdout).into_owned();
-                info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:16384")
+                let replication =
+                    String::from_utf8_lossy(&n.redis_cli(&["INFO", "replication"]).stdout)
+                        .into_owned();
+                // Every primary's replica is online (in sync), every replica's link up.
+                let in_sync = if replication.contains("role:master") {
+                    replication.contains("state=online")
+                } else {
+                    replication.contains("master_link_status:up")
+                };
+                info.contains("cluster_state:ok")
+                    && info.contains("cluster_slots_ok:16384")
+                    && in_sync
             });
             if ready {
                 return;
