@@ -110,8 +110,8 @@ load_pid=''
 secs=$((SECONDS - t0)) done_all=$(($(done_count) - done0)) logb=$(($(log_bytes) - log0))
 steady=("${samples[@]: -$(( (${#samples[@]} + 2) / 3 ))}")
 range() { printf '%s\n' "${steady[@]}" | awk -v f="$1" '{ v = $f; if (min == "" || v < min) min = v; if (v > max) max = v } END { print min "-" max }'; }
-mem_end=$(info memory used_memory) reports=$(count_keys 'chorus:task:*:report')
-task_keys=$(count_keys 'chorus:task:*')
+mem_end=$(info memory used_memory) reports=$(count_keys 'chorus:{*}:report')
+task_keys=$(count_keys 'chorus:{*')
 echo "soak.sh: load done; waiting $((finished_ttl + 5)) s for the finished tasks to expire" >&2
 sleep $((finished_ttl + 5))
 mem_drained=$(info memory used_memory) keys_drained=$(cli DBSIZE)

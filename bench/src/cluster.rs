@@ -474,6 +474,7 @@ mod tests {
         for never in ["flushall", "config", "keys", "acl", "xgroup|create", "del"] {
             assert!(!user.commands.contains(&never), "{never}");
         }
-        assert!(!user.keys.iter().any(|k| k == "~chorus:task:*" || k == "~*"));
+        let tasks = format!("~{}", chorus_bus::keys::patterns::TASKS);
+        assert!(!user.keys.iter().any(|k| *k == tasks || k == "~*"));
     }
 }

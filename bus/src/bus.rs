@@ -188,7 +188,8 @@ pub trait Bus: Send + Sync {
     /// same atomic step and round trip. Returns `None`, publishing nothing, when `guard`
     /// was set already; otherwise, per item, whether it published. This is how a plan is
     /// stored and goes out with its first steps in one step: whoever stores the plan is
-    /// the one who sends it.
+    /// the one who sends it. The guard and the items' once-keys share one hash tag (a
+    /// task's keys do, see `chorus_bus::keys`), so on a Redis Cluster they share a slot.
     async fn publish_guarded(
         &self,
         guard: &str,

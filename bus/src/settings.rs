@@ -18,12 +18,37 @@ pub const ENV_SEPARATOR: &str = "__";
 /// The settings' section in the file and the environment.
 pub const SECTION: &str = "bus";
 
+/// How the bus reaches Redis.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RedisMode {
+    /// One Redis server at `redis_url` (or a proxy in front of one).
+    #[default]
+    Standalone,
+    /// A Redis Cluster (or Valkey cluster): `redis_url` and `cluster_nodes` are seed
+    /// nodes; the client learns the rest and follows MOVED/ASK.
+    Cluster,
+}
+
 /// Settings of the bus transports (both Redis and in-memory read the stream settings).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BusSettings {
-    /// Redis URL (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS).
+    /// Redis URL (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS); in
+    /// Cluster mode, the first seed node.
     pub redis_url: String,
+    /// `standalone` (one server) or `cluster` (Redis Cluster).
+    pub redis_mode: RedisMode,
+    /// More Cluster seed nodes besides `redis_url` (URLs; in the environment, one
+    /// comma-separated list). Only read in Cluster mode.
+    #[serde(deserialize_with = "url_list")]
+    pub cluster_nodes: Vec<String>,
+    /// Replicas that must have a publish (`WAIT`) before it returns; 0 (the default)
+    /// waits for none. See docs/reliability.md.
+    pub replica_acks: u32,
+    /// Longest a publish waits for `replica_acks` replicas, in ms; a publish not
+    /// acknowledged in time fails (and its message is redelivered).
+    pub replica_ack_timeout_ms: u64,
     /// Longest a `next_batch` call waits for new entries (XREADGROUP BLOCK), in ms.
     pub block_ms: u64,
     /// Most entries returned by one `next_batch` (XREADGROUP COUNT).
@@ -70,6 +95,10 @@ impl Default for BusSettings {
     fn default() -> Self {
         BusSettings {
             redis_url: "redis://127.0.0.1:6379".to_owned(),
+            redis_mode: RedisMode::Standalone,
+            cluster_nodes: Vec::new(),
+            replica_acks: 0,
+            replica_ack_timeout_ms: 1000,
             block_ms: 1000,
             batch_count: 64,
             claim_idle_ms: 5000,
@@ -140,7 +169,35 @@ impl BusSettings {
         if !usable {
             return Err(bad("redis_url", "must be a redis:// or rediss:// URL"));
         }
+        if !self.cluster_nodes.is_empty() && self.redis_mode != RedisMode::Cluster {
+            return Err(bad(
+                "cluster_nodes",
+                "is only used with redis_mode = \"cluster\"",
+            ));
+        }
+        let scheme = |url: &str| url.split_once("://").map(|(s, _)| s.to_owned());
+        for node in &self.cluster_nodes {
+            if scheme(node) != scheme(&self.redis_url) {
+                return Err(bad(
+                    "cluster_nodes",
+                    "every seed must be a URL with redis_url's scheme (redis:// or rediss://)",
+                ));
+            }
+        }
+        if self.redis_mode == RedisMode::Cluster && self.redis_url.contains("unix") {
+            return Err(bad(
+                "redis_mode",
+                "cluster needs redis:// or rediss:// nodes",
+            ));
+        }
         check_range("block_ms", self.block_ms, 1, 60_000)?;
+        check_range("replica_acks", self.replica_acks.into(), 0, 16)?;
+        check_range(
+            "replica_ack_timeout_ms",
+            self.replica_ack_timeout_ms,
+            1,
+            60_000,
+        )?;
         check_range("batch_count", self.batch_count as u64, 1, 10_000)?;
         check_range("claim_idle_ms", self.claim_idle_ms, 10, 86_400_000)?;
         check_range("max_deliveries", self.max_deliveries, 1, 1000)?;
@@ -210,6 +267,13 @@ impl BusSettings {
         }
     }
 
+    /// The Cluster seed nodes: `redis_url`, then `cluster_nodes`.
+    pub fn cluster_seeds(&self) -> Vec<String> {
+        std::iter::once(self.redis_url.clone())
+            .chain(self.cluster_nodes.iter().cloned())
+            .collect()
+    }
+
     /// `redis_url` with any password in it replaced by `***`, for messages.
     pub fn redacted_url(&self) -> String {
         redact_url(&self.redis_url)
@@ -249,6 +313,25 @@ impl BusSettings {
     pub fn read_timeout(&self) -> Duration {
         Duration::from_millis(self.block_ms + self.response_timeout_ms.max(1000))
     }
+}
+
+/// A list of URLs, from a TOML array or one comma-separated string (the environment).
+fn url_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum List {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match List::deserialize(d)? {
+        List::One(s) => s
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        List::Many(v) => v,
+    })
 }
 
 /// Whether `s` is usable as a Redis ACL user name here.
@@ -418,6 +501,56 @@ mod tests {
         assert_eq!(redact_url("redis://u:s3cret@h:1/0"), "redis://u:***@h:1/0");
         assert_eq!(redact_url("rediss://h:1"), "rediss://h:1");
         assert_eq!(redact_url("redis://:pw@h"), "redis://:***@h");
+    }
+
+    #[test]
+    fn cluster_mode_takes_seed_nodes_from_a_list_or_the_environment() {
+        let s = BusSettings::load_with_env(
+            None,
+            env(&[
+                ("CHORUS__BUS__REDIS_MODE", "cluster"),
+                ("CHORUS__BUS__REDIS_URL", "redis://10.0.0.1:7000"),
+                (
+                    "CHORUS__BUS__CLUSTER_NODES",
+                    "redis://10.0.0.2:7000, redis://10.0.0.3:7000",
+                ),
+            ]),
+        )
+        .expect("load");
+        assert_eq!(s.redis_mode, RedisMode::Cluster);
+        assert_eq!(
+            s.cluster_seeds(),
+            [
+                "redis://10.0.0.1:7000",
+                "redis://10.0.0.2:7000",
+                "redis://10.0.0.3:7000"
+            ]
+        );
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("chorus.toml");
+        std::fs::write(
+            &path,
+            "[bus]\nredis_mode = \"cluster\"\ncluster_nodes = [\"redis://b:1\"]\n",
+        )
+        .expect("write");
+        let s = BusSettings::load_with_env(Some(&path), env(&[])).expect("load");
+        assert_eq!(s.cluster_nodes, ["redis://b:1"]);
+        let err = BusSettings::load_with_env(None, env(&[("CHORUS__BUS__REDIS_MODE", "clustr")]))
+            .expect_err("typo");
+        assert!(err.to_string().contains("redis_mode"), "{err}");
+        let err =
+            BusSettings::load_with_env(None, env(&[("CHORUS__BUS__CLUSTER_NODES", "redis://b:1")]))
+                .expect_err("seeds without cluster mode");
+        assert!(err.to_string().contains("bus.cluster_nodes"), "{err}");
+        let err = BusSettings::load_with_env(
+            None,
+            env(&[
+                ("CHORUS__BUS__REDIS_MODE", "cluster"),
+                ("CHORUS__BUS__CLUSTER_NODES", "rediss://b:1"),
+            ]),
+        )
+        .expect_err("mixed schemes");
+        assert!(err.to_string().contains("bus.cluster_nodes"), "{err}");
     }
 
     #[test]

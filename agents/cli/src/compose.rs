@@ -20,7 +20,9 @@ use tokio::task::JoinSet;
 
 /// Whether the user pointed Chorus at a Redis (a settings file or the environment).
 pub fn redis_configured(config: Option<&Path>) -> bool {
-    config.is_some() || std::env::var_os("CHORUS__BUS__REDIS_URL").is_some()
+    config.is_some()
+        || std::env::var_os("CHORUS__BUS__REDIS_URL").is_some()
+        || std::env::var_os("CHORUS__BUS__REDIS_MODE").is_some()
 }
 
 /// Connects to the Redis at `bus.redis_url`.

@@ -10,6 +10,7 @@
 //! writes its results and tool events: it cannot publish a plan or a report.
 
 use chorus_bus::Topic;
+use chorus_bus::keys::{self, patterns};
 use chorus_bus::tokens::TOKEN_STREAM_PREFIX;
 
 use crate::topology::{Role, Topology};
@@ -275,28 +276,29 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
     let state: &[&str] = match role {
         // A pool agent sets the once-keys of its results and tool events, and its
         // heartbeat in the registry; it reads no task state.
-        Role::Pool(_) => &[
-            "chorus:task:*:once:response:*",
-            "chorus:task:*:once:result:*",
-            "chorus:agents",
-        ],
+        Role::Pool(_) => &[patterns::POOL_ONCE[0], patterns::POOL_ONCE[1], keys::AGENTS],
         Role::Chief => &[
-            "chorus:task:*",
-            "chorus:agents",
-            "chorus:deadlines",
-            "chorus:waiting",
-            "chorus:session:*",
-            "chorus:ingress:*",
+            patterns::TASKS,
+            keys::AGENTS,
+            keys::DEADLINES,
+            keys::WAITING,
+            patterns::SESSIONS,
+            patterns::INGRESS,
         ],
         _ => &[
-            "chorus:task:*",
-            "chorus:agents",
-            "chorus:deadlines",
-            "chorus:waiting",
-            "chorus:session:*",
+            patterns::TASKS,
+            keys::AGENTS,
+            keys::DEADLINES,
+            keys::WAITING,
+            patterns::SESSIONS,
         ],
     };
     keys.extend(state.iter().map(|k| rw(k)));
+    // In Cluster a claimed publish reaches its stream through a script that sets the
+    // stream's dedupe key: a role may set those of the streams it writes.
+    for t in writes.iter().chain([&Topic::dead_letter()]) {
+        push_new(&mut keys, rw(&patterns::sent(t.as_str())));
+    }
     if matches!(role, Role::Synthesizer | Role::Chief) {
         keys.push(rw(&format!("{TOKEN_STREAM_PREFIX}*")));
     }
@@ -316,21 +318,14 @@ pub fn client_user() -> AclUser {
     let mut keys: Vec<String> = CLIENT_WRITES.iter().map(|t| rw(t)).collect();
     keys.extend(CLIENT_READS.iter().map(|t| ro(t)));
     keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
-    keys.extend(
-        [
-            "chorus:task:*:once:accepted*",
-            "chorus:task:*:once:answer:*",
-            "chorus:task:*:once:final*",
-        ]
-        .iter()
-        .map(|k| rw(k)),
-    );
+    keys.extend(patterns::CLIENT_ONCE.iter().map(|k| rw(k)));
+    keys.extend(CLIENT_WRITES.iter().map(|t| rw(&patterns::sent(t))));
     // Answering checks the task's open question and whether it has ended (its report,
     // which `final_report` carries to every client anyway).
-    keys.push(ro("chorus:task:*:question"));
-    keys.push(ro("chorus:task:*:report"));
+    keys.push(ro(patterns::QUESTION));
+    keys.push(ro(patterns::REPORT));
     // The registry of live agents (`chorus ask` checks something would answer).
-    keys.push(ro("chorus:agents"));
+    keys.push(ro(keys::AGENTS));
     let mut channels: Vec<String> = CLIENT_WRITES
         .iter()
         .chain(CLIENT_READS)
@@ -349,7 +344,7 @@ pub fn client_user() -> AclUser {
 pub fn watcher_user(topology: &Topology) -> AclUser {
     let mut keys: Vec<String> = topology.topics().iter().map(|t| ro(t.as_str())).collect();
     keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
-    keys.push(ro("chorus:*"));
+    keys.push(ro(patterns::ALL));
     let mut channels: Vec<String> = topology
         .topics()
         .iter()
@@ -480,7 +475,7 @@ mod tests {
         for never in ["date_task", "plan_ready", "final_report", "task_available"] {
             assert!(!rules.contains(never), "{never} in {rules}");
         }
-        assert!(!rules.contains("~chorus:task:* "), "{rules}");
+        assert!(!rules.contains("~chorus:{* "), "{rules}");
         assert!(!math.commands.contains(&"keys"));
         assert!(!math.commands.iter().any(|c| c.starts_with("flush")));
     }
@@ -519,7 +514,7 @@ mod tests {
             !client
                 .keys
                 .iter()
-                .any(|k| k == "~chorus:task:*" || k == "%R~chorus:*")
+                .any(|k| k == "~chorus:{*" || k == "%R~chorus:*")
         );
         assert!(client.keys.contains(&"~task_available".to_owned()));
         assert!(client.keys.contains(&"%R~final_report".to_owned()));

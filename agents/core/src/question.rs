@@ -18,22 +18,18 @@ use crate::state::{DEADLINES_KEY, TaskState};
 
 /// The sorted set of tasks waiting for an answer, scored by when the wait runs out
 /// (ms since the epoch).
-pub const WAITING_KEY: &str = "chorus:waiting";
+pub const WAITING_KEY: &str = chorus_bus::keys::WAITING;
 
 /// The value a question's guard holds when no answer came in time.
 pub const TIMED_OUT: &str = "\u{1}timed out";
 
 /// Key of a task's question record.
-fn question_key(task: &str) -> String {
-    format!("chorus:task:{task}:question")
-}
+use chorus_bus::keys::question as question_key;
 
 /// Key of the deadline a task resumed with when question `number` was answered, so a
 /// late look at the task's original request cannot bring back the deadline it had
 /// before it waited.
-fn resumed_key(task: &str, number: u32) -> String {
-    format!("chorus:task:{task}:question:{number}:resumed")
-}
+use chorus_bus::keys::question_resumed as resumed_key;
 
 /// The keys of a task's questions up to `max`, once the task's report is out: those
 /// kept for the finished TTL — the last question's record and the answers that settled
@@ -47,7 +43,7 @@ pub(crate) fn keys(task: &str, max: u32) -> (Vec<String>, Vec<String>) {
         let answered = crate::state::once::answered(task, n);
         delete.push(resumed_key(task, n));
         delete.push(crate::state::once::asked(task, n));
-        delete.push(format!("{answered}:published"));
+        delete.push(crate::state::once::published(&answered));
         keep.push(answered);
     }
     (keep, delete)

@@ -12,7 +12,7 @@ use crate::state::TaskState;
 use crate::topology::{Role, Topology};
 
 /// The hash of live agents: field = instance, value = [`Entry`] JSON.
-pub const AGENTS_KEY: &str = "chorus:agents";
+pub const AGENTS_KEY: &str = chorus_bus::keys::AGENTS;
 
 /// A registry entry: the heartbeat and when it stops counting.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -13,9 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::state::TaskState;
 
 /// Key of a session's turns.
-fn turns_key(session: &str) -> String {
-    format!("chorus:session:{session}:turns")
-}
+use chorus_bus::keys::session_turns as turns_key;
 
 /// One answered request of a conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -9,13 +9,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chorus_bus::keys;
 use chorus_bus::store::Retirement;
 use chorus_bus::{
     BusError, Deadline, FinalReport, PlanReady, StepId, StepResult, Store, TaskRequest,
 };
 
 /// The sorted set of open tasks scored by deadline (ms since the epoch).
-pub const DEADLINES_KEY: &str = "chorus:deadlines";
+pub const DEADLINES_KEY: &str = keys::DEADLINES;
 
 /// What [`TaskState::record_result`] read back.
 #[derive(Debug, Clone)]
@@ -38,33 +39,9 @@ pub struct TaskState {
     max_questions: u32,
 }
 
-/// Key of a task's `PlanReady`.
-fn plan_key(task: &str) -> String {
-    format!("chorus:task:{task}:plan")
-}
-/// Key of a task's step results hash for attempt `iteration` (the first attempt's key
-/// has no suffix).
-fn results_key(task: &str, iteration: u32) -> String {
-    format!("chorus:task:{task}:results{}", attempt(iteration))
-}
-
-/// The suffix that makes a key an attempt's own: none for the first attempt (so the
-/// happy path's keys are the same as before attempts existed), `:i<n>` after.
-fn attempt(iteration: u32) -> String {
-    match iteration {
-        0 | 1 => String::new(),
-        n => format!(":i{n}"),
-    }
-}
-/// Key of a task's request (for the deadline report when no plan came).
-fn request_key(task: &str) -> String {
-    format!("chorus:task:{task}:request")
-}
-
-/// Key of a task's final report (for `GET /tasks/{id}`).
-fn report_key(task: &str) -> String {
-    format!("chorus:task:{task}:report")
-}
+use chorus_bus::keys::{
+    plan as plan_key, report as report_key, request as request_key, results as results_key,
+};
 
 /// What [`TaskState::finish`] keeps, sets and deletes for a task whose report (`json`)
 /// is out. Keys of every attempt the report counts and of every step it names are
@@ -82,8 +59,8 @@ fn retirement(
         request_key(task),
         once::planned(task),
         once::writing(task),
-        format!("{}:published", once::accepted(task)),
-        format!("{}:published", once::reported(task)),
+        once::published(&once::accepted(task)),
+        once::published(&once::reported(task)),
     ];
     for n in 1..=report.iterations.max(1) {
         delete.push(results_key(task, n));
@@ -119,82 +96,8 @@ fn retirement(
     }
 }
 
-/// Once-keys: set atomically together with the one publish they guard. A step's keys
-/// are its attempt's own, so a step re-run in attempt n + 1 goes out again.
-pub mod once {
-    use super::attempt;
-
-    /// The task was accepted (normalised) by the Chief.
-    pub fn accepted(task: &str) -> String {
-        format!("chorus:task:{task}:once:accepted")
-    }
-    /// The task was planned.
-    pub fn planned(task: &str) -> String {
-        format!("chorus:task:{task}:once:planned")
-    }
-    /// The plan of attempt `iteration` (> 1) went out after a re-plan.
-    pub fn replanned(task: &str, iteration: u32) -> String {
-        format!("chorus:task:{task}:once:planned{}", attempt(iteration))
-    }
-    /// The step was dispatched to its pool (or failed because of a dependency) in
-    /// attempt `iteration`.
-    pub fn dispatched(task: &str, step: &str, iteration: u32) -> String {
-        format!(
-            "chorus:task:{task}:once:dispatch:{step}{}",
-            attempt(iteration)
-        )
-    }
-    /// The step's tool_response event of attempt `iteration` was published.
-    pub fn response(task: &str, step: &str, iteration: u32) -> String {
-        format!(
-            "chorus:task:{task}:once:response:{step}{}",
-            attempt(iteration)
-        )
-    }
-    /// The step's result of attempt `iteration` was published.
-    pub fn result(task: &str, step: &str, iteration: u32) -> String {
-        format!(
-            "chorus:task:{task}:once:result:{step}{}",
-            attempt(iteration)
-        )
-    }
-    /// The verdict on attempt `iteration` was published.
-    pub fn verdict(task: &str, iteration: u32) -> String {
-        format!("chorus:task:{task}:once:verdict:{iteration}")
-    }
-    /// The re-plan of attempt `iteration` was asked for.
-    pub fn renavigate(task: &str, iteration: u32) -> String {
-        format!("chorus:task:{task}:once:renavigate:{iteration}")
-    }
-    /// Question `number` of the task went out on `clarification_needed`.
-    pub fn asked(task: &str, number: u32) -> String {
-        format!("chorus:task:{task}:once:asked:{number}")
-    }
-    /// The guard of question `number`: holds the answer that settled it, or
-    /// [`crate::question::TIMED_OUT`]; whoever sets it first (an answer or the timeout)
-    /// is the only one who publishes.
-    pub fn answered(task: &str, number: u32) -> String {
-        format!("chorus:task:{task}:once:answer:{number}")
-    }
-    /// The dead letter of a refused answer read from stream entry `entry` was written.
-    pub fn answer_refused(task: &str, entry: &str) -> String {
-        format!("chorus:task:{task}:once:answer-refused:{entry}")
-    }
-    /// The dead letter of a refused cancellation read from stream entry `entry` was
-    /// written.
-    pub fn cancel_refused(task: &str, entry: &str) -> String {
-        format!("chorus:task:{task}:once:cancel-refused:{entry}")
-    }
-    /// The task's one final report was published.
-    pub fn reported(task: &str) -> String {
-        format!("chorus:task:{task}:once:final")
-    }
-    /// A Synthesizer is writing the task's report with the model (held for the call's
-    /// budget and a margin, so one model call streams at a time).
-    pub fn writing(task: &str) -> String {
-        format!("chorus:task:{task}:once:writing")
-    }
-}
+/// Once-keys (see [`chorus_bus::keys::once`]).
+pub use chorus_bus::keys::once;
 
 impl TaskState {
     /// State over `store`, every key expiring after `ttl`.
@@ -555,19 +458,19 @@ mod retention_tests {
                 .await
                 .expect("report")
         );
-        let before = store.keys_with_ttl("chorus:task:t1:");
+        let before = store.keys_with_ttl(&keys::task_prefix("t1"));
         assert!(before.len() >= 9, "{before:?}");
 
         state.finish("t1", &report).await.expect("finish");
 
-        let left = store.keys_with_ttl("chorus:task:t1:");
+        let left = store.keys_with_ttl(&keys::task_prefix("t1"));
         let names: Vec<&str> = left.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(
             names,
             [
-                "chorus:task:t1:once:accepted",
-                "chorus:task:t1:once:final",
-                "chorus:task:t1:report"
+                "chorus:{t1}:once:accepted",
+                "chorus:{t1}:once:final",
+                "chorus:{t1}:report"
             ]
         );
         assert!(
@@ -601,7 +504,7 @@ mod retention_tests {
             .await
             .expect("open");
         let keys_now: Vec<String> = store
-            .keys_with_ttl("chorus:task:t1:")
+            .keys_with_ttl(&keys::task_prefix("t1"))
             .into_iter()
             .map(|(k, _)| k)
             .collect();
@@ -615,7 +518,7 @@ mod retention_tests {
                 .reported
         );
         let names_after: Vec<String> = store
-            .keys_with_ttl("chorus:task:t1:")
+            .keys_with_ttl(&keys::task_prefix("t1"))
             .into_iter()
             .map(|(k, _)| k)
             .collect();

@@ -1,17 +1,235 @@
-//! Connections. Writes share one `ConnectionManager` (multiplexed, reconnecting by
-//! itself). Each blocking reader owns a dedicated connection whose response timeout is
-//! above its BLOCK time; it is dropped on any connection error and made again on the
-//! next read, with a growing pause, so a restarted Redis is picked up without help.
+//! Connections. Writes share one multiplexed connection: a `ConnectionManager`
+//! (reconnecting by itself) on a standalone Redis, redis-rs's cluster connection (one
+//! multiplexed socket per node, following MOVED/ASK) on a Cluster. Each blocking reader
+//! owns a dedicated connection whose response timeout is above its BLOCK time — on a
+//! Cluster a cluster connection of its own, so a blocking read never holds up the
+//! shared socket to its node; it is dropped on any connection error and made again on
+//! the next read, with a growing pause, so a restarted Redis (or a failover) is picked
+//! up without help.
 
 use std::time::Duration;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection};
+use redis::aio::{
+    ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection,
+};
+use redis::cluster::{ClusterClient, ClusterClientBuilder};
+use redis::cluster_async::ClusterConnection;
 use redis::{
-    AsyncConnectionConfig, Client, ErrorKind, IntoConnectionInfo, RedisError, ServerErrorKind,
+    AsyncConnectionConfig, Client, Cmd, ErrorKind, IntoConnectionInfo, Pipeline, RedisError,
+    RedisFuture, ServerErrorKind, Value,
 };
 
 use chorus_bus::error::BusError;
-use chorus_bus::settings::BusSettings;
+use chorus_bus::settings::{BusSettings, RedisMode};
+
+/// A connection to Redis, whatever the deployment: clones of a `Managed` or `Cluster`
+/// connection share its sockets. Public (`chorus_bus_redis::Connection`) for commands
+/// the bus does not wrap; it runs any command or pipeline (on a Cluster, one slot per
+/// pipeline).
+#[derive(Clone)]
+pub enum Connection {
+    /// The shared connection to a standalone Redis.
+    Managed(ConnectionManager),
+    /// A dedicated connection to a standalone Redis (a blocking reader's).
+    Plain(MultiplexedConnection),
+    /// A connection to a Redis Cluster.
+    Cluster(ClusterConnection),
+}
+
+impl Connection {
+    /// Whether this connection talks to a Cluster (every multi-key command, script and
+    /// pipeline must then touch one slot).
+    pub fn is_cluster(&self) -> bool {
+        matches!(self, Connection::Cluster(_))
+    }
+}
+
+impl ConnectionLike for Connection {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Connection::Managed(c) => c.req_packed_command(cmd),
+            Connection::Plain(c) => c.req_packed_command(cmd),
+            Connection::Cluster(c) => c.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Connection::Managed(c) => c.req_packed_commands(pipeline, offset, count),
+            Connection::Plain(c) => c.req_packed_commands(pipeline, offset, count),
+            Connection::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Connection::Managed(c) => c.get_db(),
+            Connection::Plain(c) => c.get_db(),
+            Connection::Cluster(c) => c.get_db(),
+        }
+    }
+}
+
+/// What connections are made from: one client for a standalone Redis; for a Cluster, a
+/// cluster client for writes, one for blocking reads (a longer response timeout), and a
+/// plain client per seed node for Pub/Sub (a PUBLISH reaches every node of a Cluster).
+#[derive(Clone)]
+// One per bus, cloned for each reader: its size does not matter.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Backend {
+    /// A standalone Redis.
+    Standalone(Client),
+    /// A Redis Cluster.
+    Cluster(ClusterClients),
+}
+
+/// The clients of a Cluster.
+#[derive(Clone)]
+pub(crate) struct ClusterClients {
+    /// Writes.
+    writes: ClusterClient,
+    /// Blocking reads.
+    reads: ClusterClient,
+    /// One client per seed node, for subscriptions.
+    seeds: Vec<Client>,
+}
+
+impl Backend {
+    /// The backend `settings` describe.
+    pub(crate) fn new(settings: &BusSettings) -> Result<Self, BusError> {
+        match settings.redis_mode {
+            RedisMode::Standalone => Ok(Backend::Standalone(client(settings)?)),
+            RedisMode::Cluster => {
+                let seeds = settings.cluster_seeds();
+                let writes = cluster_client(settings, &seeds, settings.response_timeout())?;
+                let reads = cluster_client(settings, &seeds, settings.read_timeout())?;
+                let seeds = seeds
+                    .iter()
+                    .map(|url| {
+                        let mut one = settings.clone();
+                        one.redis_url = url.clone();
+                        client(&one)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Backend::Cluster(ClusterClients {
+                    writes,
+                    reads,
+                    seeds,
+                }))
+            }
+        }
+    }
+
+    /// The shared write connection.
+    pub(crate) async fn connect(&self, settings: &BusSettings) -> Result<Connection, RedisError> {
+        match self {
+            Backend::Standalone(client) => connect_manager(client, settings)
+                .await
+                .map(Connection::Managed),
+            Backend::Cluster(c) => c
+                .writes
+                .get_async_connection()
+                .await
+                .map(Connection::Cluster),
+        }
+    }
+
+    /// The clients to subscribe through, in the order to try them.
+    pub(crate) fn pubsub_clients(&self) -> Vec<Client> {
+        match self {
+            Backend::Standalone(client) => vec![client.clone()],
+            Backend::Cluster(c) => c.seeds.clone(),
+        }
+    }
+
+    /// The address to name in messages.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Backend::Standalone(client) => client.get_connection_info().addr().to_string(),
+            Backend::Cluster(c) => {
+                let nodes: Vec<String> = c
+                    .seeds
+                    .iter()
+                    .map(|c| c.get_connection_info().addr().to_string())
+                    .collect();
+                format!("cluster [{}]", nodes.join(", "))
+            }
+        }
+    }
+}
+
+/// A cluster client on `seeds` with the settings' user, password, TLS files, connect
+/// timeout and `response` timeout.
+fn cluster_client(
+    settings: &BusSettings,
+    seeds: &[String],
+    response: Duration,
+) -> Result<ClusterClient, BusError> {
+    let url = settings.redacted_url();
+    let invalid =
+        |what: String| -> BusError { SetupError(format!("{what} (redis_url {url})")).into() };
+    let mut infos = Vec::with_capacity(seeds.len());
+    for seed in seeds {
+        let info = seed.as_str().into_connection_info().map_err(|e| {
+            invalid(format!(
+                "a Cluster seed node is not a usable Redis URL: {:?}",
+                e.kind()
+            ))
+        })?;
+        infos.push(info);
+    }
+    let mut builder = ClusterClientBuilder::new(infos)
+        .connection_timeout(settings.connect_timeout())
+        .response_timeout(response)
+        .retries(6)
+        .max_retry_wait(1000);
+    if let Some(user) = &settings.redis_user {
+        builder = builder.username(user);
+    }
+    if let Some(password) = settings.redis_password()? {
+        builder = builder.password(password);
+    }
+    if settings.redis_url.starts_with("rediss://") {
+        let (client_tls, root_cert) = tls_files(settings, &invalid)?;
+        builder = builder.certs(redis::TlsCertificates {
+            client_tls,
+            root_cert,
+        });
+    }
+    builder.build().map_err(|e| {
+        invalid(format!(
+            "the Cluster settings are not usable: {:?}",
+            e.kind()
+        ))
+    })
+}
+
+/// The client certificate and the CA certificate the settings name, read.
+fn tls_files(
+    settings: &BusSettings,
+    invalid: &dyn Fn(String) -> BusError,
+) -> Result<(Option<redis::ClientTlsConfig>, Option<Vec<u8>>), BusError> {
+    let read = |key: &str, path: &str| -> Result<Vec<u8>, BusError> {
+        std::fs::read(path).map_err(|e| invalid(format!("bus.{key}: cannot read {path}: {e}")))
+    };
+    let root_cert = match &settings.tls_ca_file {
+        Some(path) => Some(read("tls_ca_file", path)?),
+        None => None,
+    };
+    let client_tls = match (&settings.tls_cert_file, &settings.tls_key_file) {
+        (Some(cert), Some(key)) => Some(redis::ClientTlsConfig {
+            client_cert: read("tls_cert_file", cert)?,
+            client_key: read("tls_key_file", key)?,
+        }),
+        _ => None,
+    };
+    Ok((client_tls, root_cert))
+}
 
 /// Connecting failed for a reason worth saying plainly (a refused user, a certificate
 /// that does not verify, an unusable TLS file); the text holds no secret.
@@ -55,20 +273,7 @@ pub fn client(settings: &BusSettings) -> Result<Client, BusError> {
     if !settings.redis_url.starts_with("rediss://") {
         return Client::open(info).map_err(|e| invalid(format!("{:?}", e.kind())));
     }
-    let read = |key: &str, path: &str| -> Result<Vec<u8>, BusError> {
-        std::fs::read(path).map_err(|e| invalid(format!("bus.{key}: cannot read {path}: {e}")))
-    };
-    let root_cert = match &settings.tls_ca_file {
-        Some(path) => Some(read("tls_ca_file", path)?),
-        None => None,
-    };
-    let client_tls = match (&settings.tls_cert_file, &settings.tls_key_file) {
-        (Some(cert), Some(key)) => Some(redis::ClientTlsConfig {
-            client_cert: read("tls_cert_file", cert)?,
-            client_key: read("tls_key_file", key)?,
-        }),
-        _ => None,
-    };
+    let (client_tls, root_cert) = tls_files(settings, &invalid)?;
     Client::build_with_tls(
         info,
         redis::TlsCertificates {
@@ -156,6 +361,7 @@ pub(crate) fn is_connection_error(e: &RedisError) -> bool {
             ErrorKind::Server(ServerErrorKind::BusyLoading)
                 | ErrorKind::Server(ServerErrorKind::TryAgain)
                 | ErrorKind::Server(ServerErrorKind::MasterDown)
+                | ErrorKind::Server(ServerErrorKind::ClusterDown)
         )
 }
 
@@ -174,20 +380,20 @@ pub(crate) async fn connect_manager(
 
 /// A dedicated connection for blocking reads, made on demand.
 pub(crate) struct ReadConn {
-    client: Client,
+    backend: Backend,
     config: AsyncConnectionConfig,
-    conn: Option<MultiplexedConnection>,
+    conn: Option<Connection>,
     backoff: Duration,
 }
 
 impl ReadConn {
     /// A reader connection (not yet connected) with a response timeout of `read_timeout`.
-    pub(crate) fn new(client: Client, settings: &BusSettings) -> Self {
+    pub(crate) fn new(backend: Backend, settings: &BusSettings) -> Self {
         let config = AsyncConnectionConfig::new()
             .set_connection_timeout(Some(settings.connect_timeout()))
             .set_response_timeout(Some(settings.read_timeout()));
         ReadConn {
-            client,
+            backend,
             config,
             conn: None,
             backoff: MIN_BACKOFF,
@@ -195,12 +401,16 @@ impl ReadConn {
     }
 
     /// The connection, connecting when there is none.
-    pub(crate) async fn get(&mut self) -> Result<&mut MultiplexedConnection, RedisError> {
+    pub(crate) async fn get(&mut self) -> Result<&mut Connection, RedisError> {
         if self.conn.is_none() {
-            let conn = self
-                .client
-                .get_multiplexed_async_connection_with_config(&self.config)
-                .await?;
+            let conn = match &self.backend {
+                Backend::Standalone(client) => Connection::Plain(
+                    client
+                        .get_multiplexed_async_connection_with_config(&self.config)
+                        .await?,
+                ),
+                Backend::Cluster(c) => Connection::Cluster(c.reads.get_async_connection().await?),
+            };
             self.conn = Some(conn);
         }
         match self.conn.as_mut() {

@@ -12,6 +12,18 @@ pub enum RedisBusError {
     /// Connecting took longer than the configured connect timeout.
     #[error("redis: timed out {0}")]
     Timeout(&'static str),
+    /// A write reached fewer replicas than `bus.replica_acks` in time.
+    #[error(
+        "redis: the write reached {acked} of the {wanted} replicas bus.replica_acks asks for within {within_ms} ms"
+    )]
+    NotReplicated {
+        /// Replicas that acknowledged.
+        acked: i64,
+        /// Replicas asked for.
+        wanted: u32,
+        /// The wait, in ms.
+        within_ms: u64,
+    },
 }
 
 impl From<RedisBusError> for BusError {

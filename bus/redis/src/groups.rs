@@ -51,34 +51,52 @@ pub(crate) async fn remove_stale_consumers(
     conn: &mut impl ConnectionLike,
     sub: &Subscription,
     stale: Duration,
+    cluster: bool,
 ) -> Result<usize, redis::RedisError> {
     let stale_ms = i64::try_from(stale.as_millis()).unwrap_or(i64::MAX);
-    let mut pipe = redis::pipe();
-    for topic in &sub.topics {
-        pipe.cmd("XINFO")
-            .arg("CONSUMERS")
-            .arg(topic.as_str())
-            .arg(&sub.role);
+    let mut infos: Vec<redis::Value> = Vec::with_capacity(sub.topics.len());
+    // One command per stream, in one pipeline on a standalone Redis; one at a time on
+    // a Cluster (a pipeline there touches one slot; this runs once per subscription).
+    if cluster {
+        for topic in &sub.topics {
+            infos.push(
+                redis::cmd("XINFO")
+                    .arg("CONSUMERS")
+                    .arg(topic.as_str())
+                    .arg(&sub.role)
+                    .query_async(conn)
+                    .await?,
+            );
+        }
+    } else {
+        let mut pipe = redis::pipe();
+        for topic in &sub.topics {
+            pipe.cmd("XINFO")
+                .arg("CONSUMERS")
+                .arg(topic.as_str())
+                .arg(&sub.role);
+        }
+        infos = pipe.query_async(conn).await?;
     }
-    let infos: Vec<redis::Value> = pipe.query_async(conn).await?;
-    let mut delete = redis::pipe();
+    let mut delete = Vec::new();
     let mut deleted = 0;
     for (topic, info) in sub.topics.iter().zip(&infos) {
         for c in reply::consumers(info) {
             if c.pending == 0 && c.idle_ms > stale_ms && c.name != sub.consumer {
-                delete
-                    .cmd("XGROUP")
-                    .arg("DELCONSUMER")
+                let mut cmd = redis::cmd("XGROUP");
+                cmd.arg("DELCONSUMER")
                     .arg(topic.as_str())
                     .arg(&sub.role)
-                    .arg(&c.name)
-                    .ignore();
+                    .arg(&c.name);
+                delete.push(cmd);
                 deleted += 1;
             }
         }
     }
     if deleted > 0 {
-        delete.exec_async(conn).await?;
+        for cmd in delete {
+            cmd.exec_async(conn).await?;
+        }
         tracing::info!(role = %sub.role, deleted, "removed stale consumers");
     }
     Ok(deleted)

@@ -27,13 +27,29 @@ impl IngressFeed for RedisIngress {
 impl RedisBus {
     /// Subscribes to `topic`'s channel on a connection of its own.
     pub(crate) async fn ingress_feed(&self, topic: &Topic) -> Result<RedisIngress, BusError> {
-        let mut pubsub = tokio::time::timeout(
-            self.settings().connect_timeout(),
-            self.shared.client.get_async_pubsub(),
-        )
-        .await
-        .map_err(|_| RedisBusError::Timeout("connecting for the ingress subscription"))?
-        .map_err(bus_err)?;
+        // On a Cluster a PUBLISH reaches every node: subscribing on any seed that
+        // answers is enough (the first that does, in order).
+        let mut last = None;
+        let mut subscribed = None;
+        for client in self.shared.backend.pubsub_clients() {
+            let pubsub =
+                tokio::time::timeout(self.settings().connect_timeout(), client.get_async_pubsub())
+                    .await
+                    .map_err(|_| RedisBusError::Timeout("connecting for the ingress subscription"));
+            match pubsub {
+                Ok(Ok(p)) => {
+                    subscribed = Some(p);
+                    break;
+                }
+                Ok(Err(e)) => last = Some(bus_err(e)),
+                Err(e) => last = Some(e.into()),
+            }
+        }
+        let Some(mut pubsub) = subscribed else {
+            return Err(last.unwrap_or_else(|| {
+                RedisBusError::Timeout("connecting for the ingress subscription").into()
+            }));
+        };
         pubsub.subscribe(topic.as_str()).await.map_err(bus_err)?;
         tracing::info!("ingress listening on channel {topic}");
         Ok(RedisIngress {

@@ -1,14 +1,20 @@
 //! The Redis Streams bus. One stream per topic (the stream key is the topic name, entry
 //! field `data` holds the JSON envelope), one consumer group per role, every publish
 //! mirrored on the Pub/Sub channel of the same name. Writes go through one shared
-//! `ConnectionManager`; every blocking reader has its own connection.
+//! multiplexed connection; every blocking reader has its own connection. On a Redis
+//! Cluster (`bus.redis_mode = "cluster"`) every script and pipeline touches one slot:
+//! commands on several streams go as one pipeline per slot, sent at once, and
+//! publish-once takes two steps (`claim.rs`).
 
+mod claim;
 mod conn;
 mod error;
+mod fanin;
 mod groups;
 mod ingress;
 mod publish;
 mod reply;
+mod slots;
 mod stats;
 mod store;
 mod subscriber;
@@ -19,10 +25,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use redis::aio::ConnectionManager;
-use redis::{Client, Script};
+use redis::Script;
 
-pub use conn::client;
+pub use conn::{Connection, client};
 pub use error::RedisBusError;
 pub use publish::DATA_FIELD;
 pub use store::RedisStore;
@@ -40,15 +45,32 @@ use subscriber::RedisSubscriber;
 use tokens::RedisTokenReader;
 use watcher::RedisWatcher;
 
+/// The streams `msgs` go to.
+fn topics_of(msgs: &[Message]) -> Vec<&str> {
+    msgs.iter().map(|m| m.topic.as_str()).collect()
+}
+
+/// The keys a guarded publish writes: the guard (unless empty), each once-key and each
+/// stream.
+fn guarded_keys<'a>(guard: &'a str, items: &'a [(String, Message)]) -> Vec<&'a str> {
+    let mut keys: Vec<&str> = (!guard.is_empty()).then_some(guard).into_iter().collect();
+    for (key, msg) in items {
+        keys.push(key);
+        keys.push(msg.topic.as_str());
+    }
+    keys
+}
+
 /// Most messages sent in one pipeline by `publish_many`.
 const PIPELINE_CHUNK: usize = 1000;
 
 pub(crate) struct Shared {
-    client: Client,
-    conn: ConnectionManager,
+    backend: conn::Backend,
+    conn: Connection,
     settings: BusSettings,
     publish_once: Script,
     publish_guarded: Script,
+    claims: claim::ClaimScripts,
 }
 
 /// The entry ids of `tokens`, per stream.
@@ -73,6 +95,17 @@ impl Shared {
         if tokens.is_empty() {
             return Ok(());
         }
+        if self.conn.is_cluster() {
+            let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
+                .into_iter()
+                .map(|(topic, ids)| {
+                    let mut cmd = redis::cmd("XACK");
+                    cmd.arg(topic).arg(role).arg(ids);
+                    (topic.to_owned(), cmd)
+                })
+                .collect();
+            return slots::exec(&self.conn, &cmds).await.map_err(bus_err);
+        }
         let mut pipe = redis::pipe();
         for (topic, ids) in &by_topic(tokens) {
             publish::add_ack(&mut pipe, topic, role, ids);
@@ -94,26 +127,79 @@ impl Shared {
         if tokens.is_empty() {
             return Ok(());
         }
-        let mut pipe = redis::pipe();
-        for (topic, ids) in &by_topic(tokens) {
-            pipe.cmd("XCLAIM")
-                .arg(*topic)
-                .arg(role)
-                .arg(consumer)
-                .arg(0)
-                .arg(ids)
-                .arg("JUSTID")
-                .ignore();
-        }
-        conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
-            .await
-            .map_err(bus_err)?;
-        Ok(())
+        let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
+            .into_iter()
+            .map(|(topic, ids)| {
+                let mut cmd = redis::cmd("XCLAIM");
+                cmd.arg(topic)
+                    .arg(role)
+                    .arg(consumer)
+                    .arg(0)
+                    .arg(ids)
+                    .arg("JUSTID");
+                (topic.to_owned(), cmd)
+            })
+            .collect();
+        slots::exec(&self.conn, &cmds).await.map_err(bus_err)
     }
 
     /// A clone of the shared write connection (clones share one multiplexed socket).
-    fn conn(&self) -> ConnectionManager {
+    fn conn(&self) -> Connection {
         self.conn.clone()
+    }
+
+    /// Whether the bus runs on a Cluster.
+    fn cluster(&self) -> bool {
+        self.conn.is_cluster()
+    }
+
+    /// With `bus.replica_acks` > 0: waits (`WAIT`) until that many replicas have this
+    /// connection's writes to the primaries owning `keys`, failing when they do not
+    /// within `bus.replica_ack_timeout_ms`. Nothing (no round trip) with 0.
+    async fn replicated(&self, keys: &[&str]) -> Result<(), BusError> {
+        let want = self.settings.replica_acks;
+        if want == 0 {
+            return Ok(());
+        }
+        let timeout = self.settings.replica_ack_timeout_ms;
+        let mut wait = redis::cmd("WAIT");
+        wait.arg(want).arg(timeout);
+        let mut acked = Vec::new();
+        match &self.conn {
+            Connection::Cluster(c) => {
+                let slots: std::collections::BTreeSet<u16> =
+                    keys.iter().map(|k| chorus_bus::keys::slot(k)).collect();
+                for slot in slots {
+                    let route = redis::cluster_routing::RoutingInfo::SingleNode(
+                        redis::cluster_routing::SingleNodeRoutingInfo::SpecificNode(
+                            redis::cluster_routing::Route::new(
+                                slot,
+                                redis::cluster_routing::SlotAddr::Master,
+                            ),
+                        ),
+                    );
+                    let n = c
+                        .clone()
+                        .route_command(wait.clone(), route)
+                        .await
+                        .map_err(bus_err)?;
+                    acked.push(redis::from_redis_value::<i64>(n).map_err(|e| bus_err(e.into()))?);
+                }
+            }
+            conn => {
+                let n: i64 = wait.query_async(&mut conn.clone()).await.map_err(bus_err)?;
+                acked.push(n);
+            }
+        }
+        match acked.iter().min() {
+            Some(&n) if n < i64::from(want) => Err(error::RedisBusError::NotReplicated {
+                acked: n,
+                wanted: want,
+                within_ms: timeout,
+            }
+            .into()),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -126,29 +212,29 @@ pub struct RedisBus {
 impl std::fmt::Debug for RedisBus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedisBus")
-            .field(
-                "redis_url",
-                &self.shared.client.get_connection_info().addr(),
-            )
+            .field("redis", &self.shared.backend.describe())
             .finish_non_exhaustive()
     }
 }
 
 impl RedisBus {
-    /// Validates `settings` and connects to `settings.redis_url`.
+    /// Validates `settings` and connects to `settings.redis_url` (on a Cluster, to the
+    /// seed nodes, learning the rest).
     pub async fn connect(settings: BusSettings) -> Result<Self, BusError> {
         settings.validate()?;
-        let client = conn::client(&settings)?;
-        let conn = conn::connect_manager(&client, &settings)
+        let backend = conn::Backend::new(&settings)?;
+        let conn = backend
+            .connect(&settings)
             .await
             .map_err(|e| conn::connect_error(&settings, e))?;
         Ok(RedisBus {
             shared: Arc::new(Shared {
-                client,
+                backend,
                 conn,
                 settings,
                 publish_once: publish_once_script(),
                 publish_guarded: publish_guarded_script(),
+                claims: claim::ClaimScripts::default(),
             }),
         })
     }
@@ -164,7 +250,7 @@ impl RedisBus {
     }
 
     /// A clone of the shared write connection, for commands the bus does not wrap.
-    pub fn connection(&self) -> ConnectionManager {
+    pub fn connection(&self) -> Connection {
         self.shared.conn()
     }
 
@@ -187,6 +273,56 @@ impl RedisBus {
 
     fn encode(&self, msg: &Message) -> Result<String, BusError> {
         Ok(msg.encode_within(self.shared.settings.max_message_bytes)?)
+    }
+
+    /// `publish_once_many` on a Cluster: the items grouped by their once-keys' slot, one
+    /// claim per slot, all at once.
+    async fn publish_once_many_on_cluster(
+        &self,
+        items: &[(String, Message)],
+        ttl_ms: u64,
+    ) -> Result<Vec<bool>, BusError> {
+        let encoded = items
+            .iter()
+            .map(|(_, m)| self.encode(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut by_slot: std::collections::BTreeMap<u16, Vec<usize>> = Default::default();
+        for (i, (key, _)) in items.iter().enumerate() {
+            by_slot
+                .entry(chorus_bus::keys::slot(key))
+                .or_default()
+                .push(i);
+        }
+        let maxlen = self.shared.settings.stream_maxlen;
+        let ttl = claim::Ttl::new(ttl_ms, &self.shared.settings);
+        let runs = by_slot.into_values().map(|indices| {
+            let claims: Vec<claim::Item<'_>> = indices
+                .iter()
+                .map(|&i| claim::Item {
+                    key: &items[i].0,
+                    stream: items[i].1.topic.as_str(),
+                    data: &encoded[i],
+                })
+                .collect();
+            async move {
+                let set = self
+                    .shared
+                    .claims
+                    .publish_once(&self.shared.conn, &claims, ttl, maxlen)
+                    .await?;
+                Ok::<_, redis::RedisError>(indices.into_iter().zip(set).collect::<Vec<_>>())
+            }
+        });
+        let mut out = vec![false; items.len()];
+        for (i, set) in futures::future::try_join_all(runs)
+            .await
+            .map_err(bus_err)?
+            .into_iter()
+            .flatten()
+        {
+            out[i] = set;
+        }
+        Ok(out)
     }
 }
 
@@ -222,6 +358,7 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
+        self.shared.replicated(&[msg.topic.as_str()]).await?;
         Ok(id)
     }
 
@@ -241,6 +378,35 @@ impl Bus for RedisBus {
             .map(|m| self.encode(m))
             .collect::<Result<Vec<_>, _>>()?;
         let maxlen = self.shared.settings.stream_maxlen;
+        if self.shared.cluster() {
+            for chunk in msgs
+                .iter()
+                .zip(&encoded)
+                .collect::<Vec<_>>()
+                .chunks(PIPELINE_CHUNK)
+            {
+                let mut cmds = Vec::with_capacity(chunk.len() * 2);
+                for (msg, data) in chunk {
+                    let topic = msg.topic.as_str();
+                    let mut xadd = redis::cmd("XADD");
+                    xadd.arg(topic)
+                        .arg("MAXLEN")
+                        .arg("~")
+                        .arg(publish::cap(topic, maxlen))
+                        .arg("*")
+                        .arg(DATA_FIELD)
+                        .arg(data.as_str());
+                    let mut mirror = redis::cmd("PUBLISH");
+                    mirror.arg(topic).arg(data.as_str());
+                    cmds.push((topic.to_owned(), xadd));
+                    cmds.push((topic.to_owned(), mirror));
+                }
+                slots::exec(&self.shared.conn, &cmds)
+                    .await
+                    .map_err(bus_err)?;
+            }
+            return self.shared.replicated(&topics_of(msgs)).await;
+        }
         for chunk in msgs
             .iter()
             .zip(&encoded)
@@ -255,7 +421,7 @@ impl Bus for RedisBus {
                 .await
                 .map_err(bus_err)?;
         }
-        Ok(())
+        self.shared.replicated(&topics_of(msgs)).await
     }
 
     async fn publish_once(
@@ -266,6 +432,26 @@ impl Bus for RedisBus {
     ) -> Result<bool, BusError> {
         let data = self.encode(msg)?;
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        if self.shared.cluster() {
+            let item = claim::Item {
+                key,
+                stream: msg.topic.as_str(),
+                data: &data,
+            };
+            let set = self
+                .shared
+                .claims
+                .publish_once(
+                    &self.shared.conn,
+                    &[item],
+                    claim::Ttl::new(ttl_ms, &self.shared.settings),
+                    self.shared.settings.stream_maxlen,
+                )
+                .await
+                .map_err(bus_err)?;
+            self.shared.replicated(&[key, msg.topic.as_str()]).await?;
+            return Ok(set.first().copied().unwrap_or(false));
+        }
         let mut invocation = self.shared.publish_once.key(key);
         invocation
             .key(msg.topic.as_str())
@@ -276,6 +462,7 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
+        self.shared.replicated(&[key, msg.topic.as_str()]).await?;
         Ok(id.is_some())
     }
 
@@ -287,6 +474,36 @@ impl Bus for RedisBus {
         ttl: Duration,
     ) -> Result<Option<Vec<bool>>, BusError> {
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        if self.shared.cluster() {
+            let encoded = items
+                .iter()
+                .map(|(_, m)| self.encode(m))
+                .collect::<Result<Vec<_>, _>>()?;
+            let claims: Vec<claim::Item<'_>> = items
+                .iter()
+                .zip(&encoded)
+                .map(|((key, msg), data)| claim::Item {
+                    key,
+                    stream: msg.topic.as_str(),
+                    data,
+                })
+                .collect();
+            let sent = self
+                .shared
+                .claims
+                .publish_guarded(
+                    &self.shared.conn,
+                    guard,
+                    value,
+                    &claims,
+                    claim::Ttl::new(ttl_ms, &self.shared.settings),
+                    self.shared.settings.stream_maxlen,
+                )
+                .await
+                .map_err(bus_err)?;
+            self.shared.replicated(&guarded_keys(guard, items)).await?;
+            return Ok(sent);
+        }
         let mut invocation = self.shared.publish_guarded.key(guard);
         invocation
             .arg(ttl_ms)
@@ -303,6 +520,7 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
+        self.shared.replicated(&guarded_keys(guard, items)).await?;
         Ok(sent.map(|v| v.into_iter().map(|n| n == 1).collect()))
     }
 
@@ -315,6 +533,11 @@ impl Bus for RedisBus {
             return Ok(Vec::new());
         }
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        if self.shared.cluster() {
+            let sent = self.publish_once_many_on_cluster(items, ttl_ms).await?;
+            self.shared.replicated(&guarded_keys("", items)).await?;
+            return Ok(sent);
+        }
         let script = &self.shared.publish_once;
         let mut invocations = Vec::with_capacity(items.len());
         for (key, msg) in items {
@@ -351,6 +574,7 @@ impl Bus for RedisBus {
             }
             other => other.map_err(bus_err)?,
         };
+        self.shared.replicated(&guarded_keys("", items)).await?;
         Ok(ids.into_iter().map(|id| id.is_some()).collect())
     }
 
@@ -363,7 +587,9 @@ impl Bus for RedisBus {
             .await
             .map_err(bus_err)?;
         let stale = Duration::from_millis(self.shared.settings.stale_consumer_ms);
-        if let Err(e) = groups::remove_stale_consumers(&mut conn, &sub, stale).await {
+        if let Err(e) =
+            groups::remove_stale_consumers(&mut conn, &sub, stale, self.shared.cluster()).await
+        {
             tracing::warn!(role = %sub.role, error = %e, "could not clean stale consumers");
         }
         Ok(Box::new(RedisSubscriber::new(self.shared.clone(), sub)))
@@ -406,7 +632,7 @@ impl Bus for RedisBus {
         &self,
         topics: &[Topic],
     ) -> Result<Vec<chorus_bus::StreamStats>, BusError> {
-        stats::stream_stats(&mut self.shared.conn(), topics)
+        stats::stream_stats(&mut self.shared.conn(), topics, self.shared.cluster())
             .await
             .map_err(bus_err)
     }

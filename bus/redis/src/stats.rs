@@ -1,19 +1,28 @@
 //! Stream lengths and consumer groups' pending counts, for metrics: one pipeline of
 //! `XLEN` and `XINFO GROUPS` per topic (both in every role's ACL).
 
+use super::conn::Connection;
 use chorus_bus::bus::{GroupStats, StreamStats};
 use chorus_bus::topic::Topic;
 use redis::Value;
-use redis::aio::ConnectionManager;
 
 use super::reply;
 
 /// The stats of `topics`, in order. A stream that does not exist yet makes `XINFO
 /// GROUPS` fail; its topic is then read again alone, as length 0 and no groups.
 pub(crate) async fn stream_stats(
-    conn: &mut ConnectionManager,
+    conn: &mut Connection,
     topics: &[Topic],
+    cluster: bool,
 ) -> Result<Vec<StreamStats>, redis::RedisError> {
+    if cluster {
+        // One slot per pipeline: a topic at a time (metrics, not the message path).
+        let mut out = Vec::with_capacity(topics.len());
+        for topic in topics {
+            out.push(one(conn, topic).await?);
+        }
+        return Ok(out);
+    }
     let mut pipe = redis::pipe();
     for topic in topics {
         pipe.cmd("XLEN").arg(topic.as_str());
@@ -37,10 +46,7 @@ pub(crate) async fn stream_stats(
 }
 
 /// One topic's stats, tolerating a missing stream.
-async fn one(
-    conn: &mut ConnectionManager,
-    topic: &Topic,
-) -> Result<StreamStats, redis::RedisError> {
+async fn one(conn: &mut Connection, topic: &Topic) -> Result<StreamStats, redis::RedisError> {
     let mut pipe = redis::pipe();
     pipe.cmd("XLEN").arg(topic.as_str());
     pipe.cmd("XINFO").arg("GROUPS").arg(topic.as_str());

@@ -1,11 +1,13 @@
-//! The Redis [`Store`], on the bus's shared `ConnectionManager`. Key names are the
-//! caller's; by convention they start with `chorus:` (`chorus:task:<id>:plan`,
-//! `chorus:registry`), so a shared Redis stays readable.
+//! The Redis [`Store`], on the bus's shared connection. Key names are the caller's,
+//! spelled in `chorus_bus::keys`. On a Cluster every script's keys share one slot (a
+//! task's keys share its hash tag), except `set_and_zadd_unless`'s shared sorted set,
+//! which is then written after the script; a retirement's pipeline goes one pipeline
+//! per slot.
 
 use std::time::Duration;
 
+use super::conn::Connection;
 use async_trait::async_trait;
-use redis::aio::ConnectionManager;
 
 use super::conn::retry_writes;
 use crate::error::bus_err;
@@ -21,6 +23,17 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+return 1
+"#;
+
+/// KEYS[1] = guard, KEYS[2] = key; ARGV = value, ttl ms. Unless the guard exists: SET
+/// key value PX ttl; returns 1 when it did, 0 when the guard was there (Cluster: the
+/// sorted set of `SET_AND_ZADD_UNLESS_LUA` lives in another slot).
+const SET_UNLESS_LUA: &str = r#"
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return 1
 "#;
 
@@ -43,8 +56,9 @@ return {set, others, redis.call('HGETALL', KEYS[2])}
 /// Key-value state on Redis.
 #[derive(Clone)]
 pub struct RedisStore {
-    conn: ConnectionManager,
+    conn: Connection,
     set_and_zadd_unless: redis::Script,
+    set_unless: redis::Script,
     hset_nx_and_read_unless: redis::Script,
 }
 
@@ -72,10 +86,11 @@ fn ms(ttl: Duration) -> u64 {
 
 impl RedisStore {
     /// A store on `conn`.
-    pub fn new(conn: ConnectionManager) -> Self {
+    pub fn new(conn: Connection) -> Self {
         RedisStore {
             conn,
             set_and_zadd_unless: redis::Script::new(SET_AND_ZADD_UNLESS_LUA),
+            set_unless: redis::Script::new(SET_UNLESS_LUA),
             hset_nx_and_read_unless: redis::Script::new(HSET_NX_AND_READ_UNLESS_LUA),
         }
     }
@@ -264,6 +279,18 @@ impl Store for RedisStore {
         member: &str,
         score: i64,
     ) -> Result<bool, BusError> {
+        if self.conn.is_cluster() {
+            let mut invocation = self.set_unless.key(guard);
+            invocation.key(key).arg(value).arg(ms(ttl));
+            let done: i64 =
+                retry_writes(|| async { invocation.invoke_async(&mut self.conn.clone()).await })
+                    .await
+                    .map_err(|e| store_error(key, e))?;
+            if done == 1 {
+                self.zadd(zset, member, score).await?;
+            }
+            return Ok(done == 1);
+        }
         let mut invocation = self.set_and_zadd_unless.key(guard);
         invocation
             .key(key)
@@ -285,6 +312,34 @@ impl Store for RedisStore {
             return Ok(());
         }
         let ttl = ms(r.ttl);
+        let first = r.set.first().map_or("", |(k, _)| k.as_str());
+        if self.conn.is_cluster() {
+            let mut cmds: Vec<(String, redis::Cmd)> = Vec::new();
+            for (key, value) in &r.set {
+                let mut cmd = redis::cmd("SET");
+                cmd.arg(key).arg(value).arg("PX").arg(ttl);
+                cmds.push((key.clone(), cmd));
+            }
+            for key in &r.keep {
+                let mut cmd = redis::cmd("PEXPIRE");
+                cmd.arg(key).arg(ttl);
+                cmds.push((key.clone(), cmd));
+            }
+            // One DEL per key: a multi-key DEL must touch one slot.
+            for key in &r.delete {
+                let mut cmd = redis::cmd("DEL");
+                cmd.arg(key);
+                cmds.push((key.clone(), cmd));
+            }
+            for (zset, member) in &r.zrem {
+                let mut cmd = redis::cmd("ZREM");
+                cmd.arg(zset).arg(member);
+                cmds.push((zset.clone(), cmd));
+            }
+            return super::slots::exec(&self.conn, &cmds)
+                .await
+                .map_err(|e| store_error(first, e));
+        }
         let mut pipe = redis::pipe();
         for (key, value) in &r.set {
             pipe.cmd("SET")
@@ -303,7 +358,6 @@ impl Store for RedisStore {
         for (zset, member) in &r.zrem {
             pipe.cmd("ZREM").arg(zset).arg(member).ignore();
         }
-        let first = r.set.first().map_or("", |(k, _)| k.as_str());
         self.run_pipe(first, &pipe).await
     }
 }

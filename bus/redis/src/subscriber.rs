@@ -2,7 +2,10 @@
 //! that time), reads new ones with XREADGROUP on its own connection, dead-letters what
 //! cannot be handled and acks in pipelines. Connection errors are retried inside
 //! `next_batch` until its block time is spent, so a restarted Redis is invisible to
-//! callers except for a few empty batches.
+//! callers except for a few empty batches. On a Cluster each stream is read by a task
+//! of its own (`fanin.rs`), and dead letters and their acks, in different slots, are
+//! written one after the other: the letter first, so a crash between the two repeats
+//! a letter but never loses one.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,9 +17,11 @@ use tokio::time::Instant;
 
 use super::Shared;
 use super::conn::{ReadConn, is_connection_error};
+use super::fanin::FanIn;
 use super::groups::{ensure_groups, is_nogroup};
 use super::publish::{add_ack, add_publish};
 use super::reply::{self, StreamEntry};
+use super::slots;
 use crate::error::bus_err;
 use chorus_bus::bus::{AckToken, Delivery, Subscriber, Subscription};
 use chorus_bus::counts::{self, TransportEvent};
@@ -38,16 +43,27 @@ pub(crate) struct RedisSubscriber {
     sub: Subscription,
     read: ReadConn,
     last_claim: Option<Instant>,
+    /// On a Cluster: the per-stream readers.
+    readers: Option<FanIn<Read>>,
 }
 
 impl RedisSubscriber {
     pub(crate) fn new(shared: Arc<Shared>, sub: Subscription) -> Self {
-        let read = ReadConn::new(shared.client.clone(), &shared.settings);
+        let read = ReadConn::new(shared.backend.clone(), &shared.settings);
+        let readers = shared.cluster().then(|| {
+            let mut fanin = FanIn::new();
+            for topic in &sub.topics {
+                let (shared, sub, topic) = (shared.clone(), sub.clone(), topic.clone());
+                fanin.spawn(move |tx| read_stream(shared, sub, topic, tx));
+            }
+            fanin
+        });
         RedisSubscriber {
             shared,
             sub,
             read,
             last_claim: None,
+            readers,
         }
     }
 
@@ -61,31 +77,32 @@ impl RedisSubscriber {
     /// both claim one entry).
     async fn claim(&mut self, room: usize) -> Result<Vec<Read>, redis::RedisError> {
         let min_idle = self.shared.settings.claim_idle_ms;
-        let mut conn = self.shared.conn();
-        let mut pipe = redis::pipe();
+        let conn = self.shared.conn();
+        let mut pending_cmds = Vec::with_capacity(self.sub.topics.len());
         for topic in &self.sub.topics {
-            pipe.cmd("XPENDING")
-                .arg(topic.as_str())
+            let mut cmd = redis::cmd("XPENDING");
+            cmd.arg(topic.as_str())
                 .arg(&self.sub.role)
                 .arg("IDLE")
                 .arg(min_idle)
                 .arg("-")
                 .arg("+")
                 .arg(room);
+            pending_cmds.push((topic.as_str().to_owned(), cmd));
         }
-        let pending: Vec<Value> = pipe.query_async(&mut conn).await?;
-        let mut claims = redis::pipe();
+        let pending = slots::query(&conn, &pending_cmds).await?;
+        let mut claims = Vec::new();
         let mut counts: Vec<BTreeMap<String, u64>> = Vec::new();
         for (topic, rows) in self.sub.topics.iter().zip(&pending) {
             let rows = reply::pending_rows(rows);
             if !rows.is_empty() {
-                claims
-                    .cmd("XCLAIM")
-                    .arg(topic.as_str())
+                let mut cmd = redis::cmd("XCLAIM");
+                cmd.arg(topic.as_str())
                     .arg(&self.sub.role)
                     .arg(&self.sub.consumer)
                     .arg(min_idle)
                     .arg(rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>());
+                claims.push((topic.as_str().to_owned(), cmd));
             }
             counts.push(rows.into_iter().map(|r| (r.id, r.deliveries)).collect());
         }
@@ -93,7 +110,7 @@ impl RedisSubscriber {
         if counts.iter().all(BTreeMap::is_empty) {
             return Ok(Vec::new());
         }
-        let claimed: Vec<Value> = claims.query_async(&mut conn).await?;
+        let claimed = slots::query(&conn, &claims).await?;
         let mut claimed = claimed.iter();
         let mut out = Vec::new();
         for (topic, counts) in self.sub.topics.iter().zip(&counts) {
@@ -122,6 +139,10 @@ impl RedisSubscriber {
         room: usize,
         block: Option<Duration>,
     ) -> Result<Vec<Read>, redis::RedisError> {
+        if let Some(readers) = &mut self.readers {
+            let deadline = Instant::now() + block.unwrap_or_default();
+            return Ok(readers.next_until(deadline, room).await);
+        }
         let mut cmd = redis::cmd("XREADGROUP");
         cmd.arg("GROUP")
             .arg(&self.sub.role)
@@ -159,9 +180,8 @@ impl RedisSubscriber {
     async fn take(&self, reads: Vec<Read>) -> Vec<Delivery> {
         let settings = &self.shared.settings;
         let mut out = Vec::with_capacity(reads.len());
-        let mut pipe = redis::pipe();
-        pipe.atomic();
-        let mut any = false;
+        let mut letters = Vec::new();
+        let mut acks: Vec<(Topic, String)> = Vec::new();
         for read in reads {
             let raw = RawEntry {
                 topic: &read.topic,
@@ -178,47 +198,132 @@ impl RedisSubscriber {
                 Intake::Deliver(d) => out.push(*d),
                 Intake::DeadLetter(dl) => {
                     tracing::warn!(topic = %read.topic, entry_id = %read.entry.id, role = %self.sub.role, "dead-lettering entry");
-                    add_dead_letter(&mut pipe, &dl, settings.stream_maxlen);
-                    add_ack(
-                        &mut pipe,
-                        read.topic.as_str(),
-                        &self.sub.role,
-                        &[&read.entry.id],
-                    );
-                    any = true;
+                    letters.push(*dl);
+                    acks.push((read.topic, read.entry.id));
                 }
                 Intake::LeaveToDoor(reason) => {
                     tracing::debug!(topic = %read.topic, entry_id = %read.entry.id, %reason, "unreadable client entry; the door dead-letters it");
-                    add_ack(
-                        &mut pipe,
-                        read.topic.as_str(),
-                        &self.sub.role,
-                        &[&read.entry.id],
-                    );
-                    any = true;
+                    acks.push((read.topic, read.entry.id));
                 }
                 Intake::Drop(reason) => {
                     tracing::error!(topic = %read.topic, entry_id = %read.entry.id, %reason, "dropping dead letter");
-                    add_ack(
-                        &mut pipe,
-                        read.topic.as_str(),
-                        &self.sub.role,
-                        &[&read.entry.id],
-                    );
-                    any = true;
+                    acks.push((read.topic, read.entry.id));
                 }
             }
         }
-        if any && let Err(e) = pipe.exec_async(&mut self.shared.conn()).await {
+        if !acks.is_empty()
+            && let Err(e) = self.letters_and_acks(&letters, &acks).await
+        {
             tracing::warn!(error = %e, "could not write dead letters; the entries will be redelivered");
         }
         out
+    }
+
+    /// Writes `letters` and acks `acks` of the role: in one atomic pipeline on a
+    /// standalone Redis; on a Cluster the letters first, then the acks.
+    async fn letters_and_acks(
+        &self,
+        letters: &[Message],
+        acks: &[(Topic, String)],
+    ) -> Result<(), redis::RedisError> {
+        let maxlen = self.shared.settings.stream_maxlen;
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        for dl in letters {
+            add_dead_letter(&mut pipe, dl, maxlen);
+        }
+        if self.shared.cluster() {
+            if !letters.is_empty() {
+                pipe.exec_async(&mut self.shared.conn()).await?;
+            }
+            let cmds: Vec<(String, redis::Cmd)> = acks
+                .iter()
+                .map(|(topic, id)| {
+                    let mut cmd = redis::cmd("XACK");
+                    cmd.arg(topic.as_str()).arg(&self.sub.role).arg(id);
+                    (topic.as_str().to_owned(), cmd)
+                })
+                .collect();
+            return slots::exec(&self.shared.conn, &cmds).await;
+        }
+        for (topic, id) in acks {
+            add_ack(&mut pipe, topic.as_str(), &self.sub.role, &[id]);
+        }
+        pipe.exec_async(&mut self.shared.conn()).await
     }
 }
 
 /// Adds the dead letter's XADD and PUBLISH.
 fn add_dead_letter(pipe: &mut redis::Pipeline, dl: &Message, maxlen: usize) {
     add_publish(pipe, dl.topic.as_str(), &dl.to_json(), maxlen);
+}
+
+/// Reads new entries of one stream for the role, on a connection of its own, handing
+/// each batch to `tx` (a Cluster's per-stream reader; ends when `tx` is closed).
+async fn read_stream(
+    shared: Arc<Shared>,
+    sub: Subscription,
+    topic: Topic,
+    tx: tokio::sync::mpsc::Sender<Vec<Read>>,
+) {
+    let mut read = ReadConn::new(shared.backend.clone(), &shared.settings);
+    let block = shared.settings.block().as_millis().max(1) as u64;
+    loop {
+        let mut cmd = redis::cmd("XREADGROUP");
+        cmd.arg("GROUP")
+            .arg(&sub.role)
+            .arg(&sub.consumer)
+            .arg("COUNT")
+            .arg(shared.settings.batch_count)
+            .arg("BLOCK")
+            .arg(block)
+            .arg("STREAMS")
+            .arg(topic.as_str())
+            .arg(">");
+        let value: Result<Value, redis::RedisError> = match read.get().await {
+            Ok(conn) => cmd.query_async(conn).await,
+            Err(e) => Err(e),
+        };
+        match value {
+            Ok(value) => {
+                read.healthy();
+                let reads: Vec<Read> = reply::read_reply(&value)
+                    .into_iter()
+                    .flat_map(|(_, entries)| entries)
+                    .map(|entry| Read {
+                        topic: topic.clone(),
+                        entry,
+                        deliveries: 1,
+                    })
+                    .collect();
+                if !reads.is_empty() && tx.send(reads).await.is_err() {
+                    return;
+                }
+            }
+            Err(e) if is_nogroup(&e) => {
+                tracing::warn!(role = %sub.role, %topic, "consumer group missing; re-creating it");
+                let mut conn = shared.conn();
+                if let Err(e) =
+                    ensure_groups(&mut conn, std::slice::from_ref(&topic), &sub.role).await
+                {
+                    tracing::warn!(error = %e, "could not re-create the group");
+                    tokio::time::sleep(read.broken()).await;
+                }
+            }
+            Err(e) => {
+                let pause = read.broken();
+                if is_connection_error(&e) {
+                    tracing::warn!(error = %e, ?pause, %topic, "read connection lost; reconnecting");
+                } else {
+                    tracing::warn!(error = %e, ?pause, %topic, "read failed; retrying");
+                }
+                tokio::time::sleep(pause).await;
+            }
+        }
+        if tx.is_closed() {
+            return;
+        }
+    }
 }
 
 #[async_trait]
@@ -280,18 +385,11 @@ impl Subscriber for RedisSubscriber {
 
     async fn dead_letter(&self, delivery: &Delivery, reason: &str) -> Result<(), BusError> {
         let dl = handler_dead_letter(delivery, &self.sub.role, reason);
-        let mut pipe = redis::pipe();
-        pipe.atomic();
-        add_dead_letter(&mut pipe, &dl, self.shared.settings.stream_maxlen);
-        add_ack(
-            &mut pipe,
-            delivery.topic.as_str(),
-            &self.sub.role,
-            &[&delivery.entry_id],
-        );
-        pipe.exec_async(&mut self.shared.conn())
-            .await
-            .map_err(bus_err)?;
-        Ok(())
+        self.letters_and_acks(
+            std::slice::from_ref(&dl),
+            &[(delivery.topic.clone(), delivery.entry_id.clone())],
+        )
+        .await
+        .map_err(bus_err)
     }
 }

@@ -67,7 +67,7 @@ impl RedisTokenReader {
     /// A reader of `task`'s stream; it connects for blocking reads only when it first
     /// waits.
     pub(crate) fn new(shared: Arc<Shared>, task: &TaskId) -> Self {
-        let read = ReadConn::new(shared.client.clone(), &shared.settings);
+        let read = ReadConn::new(shared.backend.clone(), &shared.settings);
         RedisTokenReader {
             shared,
             read,

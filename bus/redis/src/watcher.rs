@@ -1,6 +1,7 @@
 //! A group-less reader: XREAD from the last entry each stream had when the watcher was
 //! made, on its own connection, so it sees every later message exactly once and acks
-//! nothing. Unlike the Pub/Sub mirror it loses nothing while briefly disconnected.
+//! nothing. Unlike the Pub/Sub mirror it loses nothing while briefly disconnected. On a
+//! Cluster each stream is read by a task of its own (`fanin.rs`).
 
 use std::sync::Arc;
 
@@ -10,7 +11,9 @@ use tokio::time::Instant;
 
 use super::Shared;
 use super::conn::{ReadConn, is_connection_error};
+use super::fanin::FanIn;
 use super::reply;
+use super::slots;
 use crate::error::bus_err;
 use chorus_bus::bus::Watcher;
 use chorus_bus::envelope::Message;
@@ -23,6 +26,8 @@ pub(crate) struct RedisWatcher {
     read: ReadConn,
     topics: Vec<Topic>,
     last_ids: Vec<String>,
+    /// On a Cluster: the per-stream readers.
+    readers: Option<FanIn<Message>>,
 }
 
 impl RedisWatcher {
@@ -31,23 +36,16 @@ impl RedisWatcher {
         for t in &topics {
             t.kind()?;
         }
-        let mut pipe = redis::pipe();
-        for t in &topics {
-            pipe.cmd("XREVRANGE")
-                .arg(t.as_str())
-                .arg("+")
-                .arg("-")
-                .arg("COUNT")
-                .arg(1);
-        }
-        let lasts: Vec<Value> = if topics.is_empty() {
-            Vec::new()
-        } else {
-            pipe.query_async(&mut shared.conn())
-                .await
-                .map_err(bus_err)?
-        };
-        let last_ids = lasts
+        let cmds: Vec<(String, redis::Cmd)> = topics
+            .iter()
+            .map(|t| {
+                let mut cmd = redis::cmd("XREVRANGE");
+                cmd.arg(t.as_str()).arg("+").arg("-").arg("COUNT").arg(1);
+                (t.as_str().to_owned(), cmd)
+            })
+            .collect();
+        let lasts: Vec<Value> = slots::query(&shared.conn(), &cmds).await.map_err(bus_err)?;
+        let last_ids: Vec<String> = lasts
             .iter()
             .map(|v| {
                 reply::entries(v)
@@ -56,13 +54,50 @@ impl RedisWatcher {
                     .map_or_else(|| "0-0".to_owned(), |e| e.id)
             })
             .collect();
-        let read = ReadConn::new(shared.client.clone(), &shared.settings);
+        let read = ReadConn::new(shared.backend.clone(), &shared.settings);
+        let readers = shared.cluster().then(|| {
+            let mut fanin = FanIn::new();
+            for (topic, last) in topics.iter().zip(&last_ids) {
+                let one = RedisWatcher {
+                    shared: shared.clone(),
+                    read: ReadConn::new(shared.backend.clone(), &shared.settings),
+                    topics: vec![topic.clone()],
+                    last_ids: vec![last.clone()],
+                    readers: None,
+                };
+                fanin.spawn(move |tx| one.forward(tx));
+            }
+            fanin
+        });
         Ok(RedisWatcher {
             shared,
             read,
             topics,
             last_ids,
+            readers,
         })
+    }
+
+    /// Reads this (one-stream) watcher's batches into `tx` until it is closed.
+    async fn forward(mut self, tx: tokio::sync::mpsc::Sender<Vec<Message>>) {
+        loop {
+            match self.next_batch().await {
+                Ok(batch) if batch.is_empty() => {}
+                Ok(batch) => {
+                    if tx.send(batch).await.is_err() {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let pause = self.read.broken();
+                    tracing::warn!(error = %e, ?pause, "watch read failed; retrying");
+                    tokio::time::sleep(pause).await;
+                }
+            }
+            if tx.is_closed() {
+                return;
+            }
+        }
     }
 
     async fn read(&mut self, block_ms: u64) -> Result<Vec<Message>, redis::RedisError> {
@@ -104,6 +139,11 @@ impl RedisWatcher {
 impl Watcher for RedisWatcher {
     async fn next_batch(&mut self) -> Result<Vec<Message>, BusError> {
         let deadline = Instant::now() + self.shared.settings.block();
+        if let Some(readers) = &mut self.readers {
+            return Ok(readers
+                .next_until(deadline, self.shared.settings.batch_count)
+                .await);
+        }
         if self.topics.is_empty() {
             tokio::time::sleep_until(deadline).await;
             return Ok(Vec::new());

@@ -389,7 +389,12 @@ async fn guard_value(store: &dyn Store, key: &str) -> Option<String> {
 pub async fn publish_guarded_publishes_only_behind_a_new_guard(h: &impl Harness) {
     let (bus, store) = (h.bus().await, h.store().await);
     let ttl = Duration::from_secs(60);
-    let item = |i: usize| (format!("chorus:test:g:{i}"), task_request(&format!("g{i}")));
+    let item = |i: usize| {
+        (
+            format!("chorus:{{test}}:g:{i}"),
+            task_request(&format!("g{i}")),
+        )
+    };
     assert!(
         bus.publish_once(&item(1).0, ttl, &item(1).1)
             .await
@@ -398,7 +403,7 @@ pub async fn publish_guarded_publishes_only_behind_a_new_guard(h: &impl Harness)
     // A new guard: stored with its value, each item under its own once-key.
     assert_eq!(
         bus.publish_guarded(
-            "chorus:test:guard",
+            "chorus:{test}:guard",
             "plan A",
             &[item(0), item(1), item(2)],
             ttl
@@ -409,42 +414,42 @@ pub async fn publish_guarded_publishes_only_behind_a_new_guard(h: &impl Harness)
     );
     assert_eq!(h.stream_len("task_available").await, 3);
     assert_eq!(
-        guard_value(&*store, "chorus:test:guard").await,
+        guard_value(&*store, "chorus:{test}:guard").await,
         Some("plan A".into())
     );
     // The guard is set: nothing is published and the first value stays.
     assert_eq!(
-        bus.publish_guarded("chorus:test:guard", "plan B", &[item(3)], ttl)
+        bus.publish_guarded("chorus:{test}:guard", "plan B", &[item(3)], ttl)
             .await
             .expect("guarded again"),
         None
     );
     assert_eq!(h.stream_len("task_available").await, 3);
     assert_eq!(
-        guard_value(&*store, "chorus:test:guard").await,
+        guard_value(&*store, "chorus:{test}:guard").await,
         Some("plan A".into())
     );
     // An oversized item fails the whole call before anything is written.
     let huge = (
-        "chorus:test:g:huge".to_owned(),
+        "chorus:{test}:g:huge".to_owned(),
         task_request(&"x".repeat(100 * 1024)),
     );
     let err = bus
-        .publish_guarded("chorus:test:guard2", "v", &[item(4), huge], ttl)
+        .publish_guarded("chorus:{test}:guard2", "v", &[item(4), huge], ttl)
         .await
         .expect_err("too large");
     assert!(
         matches!(err, BusError::Decode(DecodeError::TooLarge { .. })),
         "{err:?}"
     );
-    assert_eq!(guard_value(&*store, "chorus:test:guard2").await, None);
+    assert_eq!(guard_value(&*store, "chorus:{test}:guard2").await, None);
     assert_eq!(h.stream_len("task_available").await, 3);
     // Racing callers: exactly one gets through.
     let mut calls = Vec::new();
     for i in 10..20 {
         let bus = h.bus().await;
         calls.push(tokio::spawn(async move {
-            bus.publish_guarded("chorus:test:guard3", &format!("v{i}"), &[item(i)], ttl)
+            bus.publish_guarded("chorus:{test}:guard3", &format!("v{i}"), &[item(i)], ttl)
                 .await
                 .expect("race")
         }));

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use chorus_bus::{Bus, Message, Topic};
 use chorus_testkit::launcher::{self, Output};
-use chorus_testkit::{RedisOptions, RedisServer};
+use chorus_testkit::{RedisCluster, RedisOptions, RedisServer};
 
 /// Polls `GET {url}/tasks/{task}` (each answer 200) every 20 ms until `done` holds for
 /// its state or 20 s pass, and returns the last state.
@@ -110,6 +110,9 @@ pub struct ClusterOptions {
     pub redis: RedisOptions,
     /// Extra environment for the MCP servers (e.g. `OTEL_EXPORTER_OTLP_ENDPOINT`).
     pub mcp_env: BTreeMap<String, String>,
+    /// Run on a Redis Cluster of three primaries and three replicas (started for this
+    /// cluster) instead of one server: every role gets `bus.redis_mode = "cluster"`.
+    pub redis_cluster: bool,
 }
 
 impl Default for ClusterOptions {
@@ -121,6 +124,7 @@ impl Default for ClusterOptions {
             role_env: BTreeMap::new(),
             redis: RedisOptions::default(),
             mcp_env: BTreeMap::new(),
+            redis_cluster: false,
         }
     }
 }
@@ -132,6 +136,8 @@ pub struct Cluster {
     pub procs: BTreeMap<String, Proc>,
     /// The Redis server.
     pub redis: RedisServer,
+    /// The Redis Cluster every role uses instead, when asked for.
+    pub redis_cluster: Option<RedisCluster>,
     env: BTreeMap<String, String>,
     role_env: BTreeMap<String, BTreeMap<String, String>>,
     mcp_env: BTreeMap<String, String>,
@@ -155,6 +161,13 @@ impl Cluster {
         if let Some(url) = opts.env.get("CHORUS__BUS__REDIS_URL") {
             env.insert("CHORUS__BUS__REDIS_URL".into(), url.clone());
         }
+        let redis_cluster = opts.redis_cluster.then(RedisCluster::start);
+        if let Some(c) = &redis_cluster {
+            let urls = c.urls();
+            env.insert("CHORUS__BUS__REDIS_MODE".into(), "cluster".into());
+            env.insert("CHORUS__BUS__REDIS_URL".into(), urls[0].clone());
+            env.insert("CHORUS__BUS__CLUSTER_NODES".into(), urls[1..].join(","));
+        }
         env.insert(
             "CHORUS__AGENTS__HTTP_BIND".into(),
             format!("127.0.0.1:{http_port}"),
@@ -163,6 +176,7 @@ impl Cluster {
             .or_insert_with(|| "1500".into());
         let mut cluster = Cluster {
             redis,
+            redis_cluster,
             procs: BTreeMap::new(),
             env,
             role_env: opts.role_env.clone(),
@@ -193,9 +207,18 @@ impl Cluster {
         cluster
     }
 
+    /// Runs redis-cli against the Redis the roles use (`-c` on a Cluster) and returns
+    /// its stdout, trimmed.
+    pub fn cli(&self, args: &[&str]) -> String {
+        match &self.redis_cluster {
+            Some(c) => c.cli(args),
+            None => self.redis.cli(args),
+        }
+    }
+
     /// Live registry entries (`chorus:agents`): pool agents count only once they list tools.
     pub fn live_agents(&self) -> usize {
-        let out = self.redis.cli(&["HVALS", "chorus:agents"]);
+        let out = self.cli(&["HVALS", chorus_bus::keys::AGENTS]);
         out.lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .filter(|e| {
@@ -278,9 +301,20 @@ impl Cluster {
 
     /// A client of the cluster's Redis through the bus.
     pub async fn bus(&self) -> chorus_bus_redis::RedisBus {
-        let settings = chorus_bus::BusSettings {
-            redis_url: self.redis.url(),
-            ..chorus_bus::BusSettings::default()
+        let settings = match &self.redis_cluster {
+            Some(c) => {
+                let urls = c.urls();
+                chorus_bus::BusSettings {
+                    redis_url: urls[0].clone(),
+                    redis_mode: chorus_bus::RedisMode::Cluster,
+                    cluster_nodes: urls[1..].to_vec(),
+                    ..chorus_bus::BusSettings::default()
+                }
+            }
+            None => chorus_bus::BusSettings {
+                redis_url: self.redis.url(),
+                ..chorus_bus::BusSettings::default()
+            },
         };
         chorus_bus_redis::RedisBus::connect(settings)
             .await
@@ -309,7 +343,7 @@ impl Cluster {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .unwrap_or(0);
-        let out = self.redis.cli(&["HVALS", "chorus:agents"]);
+        let out = self.cli(&["HVALS", chorus_bus::keys::AGENTS]);
         out.lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .any(|e| {
@@ -458,13 +492,13 @@ fn finished(msgs: &[Message]) -> bool {
 impl Cluster {
     /// `XADD topic * data JSON` as a client with no SDK does it; returns the entry id.
     pub fn xadd_bare(&self, topic: &str, json: &str) -> String {
-        self.redis.cli(&["XADD", topic, "*", "data", json])
+        self.cli(&["XADD", topic, "*", "data", json])
     }
 
     /// `PUBLISH topic JSON` as a client with no SDK does it; panics when nobody listened
     /// (Pub/Sub keeps nothing, so a PUBLISH heard by no Chief would be lost silently).
     pub fn publish_bare(&self, topic: &str, json: &str) {
-        let heard = self.redis.cli(&["PUBLISH", topic, json]);
+        let heard = self.cli(&["PUBLISH", topic, json]);
         assert!(
             heard.parse::<u64>().is_ok_and(|n| n > 0),
             "PUBLISH {topic} reached no listener ({heard})"

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use chorus_agents::acl;
 use chorus_agents::topology::Topology;
-use chorus_bus::{BusSettings, ReportStatus};
+use chorus_bus::{BusSettings, ReportStatus, keys};
 use chorus_bus_redis::RedisBus;
 use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for, bin};
 use chorus_testkit::RedisOptions;
@@ -232,6 +232,7 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     let log = cluster.redis.cli(&["ACL", "LOG"]);
     assert!(log.is_empty(), "refused so far: {log}");
 
+    let (plan, request) = (keys::plan("t1"), keys::request("t1"));
     // A pool agent: no plan, no report, no other pool's stream, no admin commands.
     let mut math = conn_as(&cluster, "pool-math").await;
     for args in [
@@ -251,7 +252,7 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
         &["FLUSHALL"],
         &["CONFIG", "GET", "*"],
         &["KEYS", "*"],
-        &["GET", "chorus:task:t1:plan"],
+        &["GET", &plan],
     ] {
         let e = refused(&mut math, args).await;
         assert!(e.to_ascii_lowercase().contains("noperm"), "{args:?}: {e}");
@@ -259,8 +260,8 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     // The client cannot read task state; the watcher cannot write.
     let mut client = conn_as(&cluster, "client").await;
     for args in [
-        &["GET", "chorus:task:t1:plan"][..],
-        &["HGETALL", "chorus:task:t1:request"],
+        &["GET", &plan][..],
+        &["HGETALL", &request],
         &["XRANGE", "math_task", "-", "+"],
         &["XADD", "plan_ready", "*", "data", "{}"],
     ] {
@@ -277,9 +278,9 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
         .expect("the watcher reads reports");
     for args in [
         &["XADD", "final_report", "*", "data", "{}"][..],
-        &["SET", "chorus:task:t1:plan", "x"],
+        &["SET", &plan, "x"],
         &["PUBLISH", "task_available", "{}"],
-        &["DEL", "chorus:agents"],
+        &["DEL", keys::AGENTS],
     ] {
         let e = refused(&mut watcher, args).await;
         assert!(e.to_ascii_lowercase().contains("noperm"), "{args:?}: {e}");

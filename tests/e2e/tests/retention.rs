@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use chorus_bus::keys;
 use chorus_bus::{Bus, Payload, Topic};
 use chorus_e2e::{Cluster, ClusterOptions, of_task, poll_task, wait_on};
 use serde_json::json;
@@ -13,11 +14,13 @@ use serde_json::json;
 /// The finished TTL the cluster runs with, in seconds.
 const FINISHED_TTL_SECS: u64 = 30;
 
-/// The task's keys (`chorus:task:<id>:*`), sorted.
+/// The task's keys (`chorus:{<id>}:*`), sorted.
 fn task_keys(cluster: &Cluster, task: &str) -> Vec<String> {
-    let out = cluster
-        .redis
-        .cli(&["--scan", "--pattern", &format!("chorus:task:{task}:*")]);
+    let out = cluster.redis.cli(&[
+        "--scan",
+        "--pattern",
+        &format!("{}*", keys::task_prefix(task)),
+    ]);
     let mut keys: Vec<String> = out.lines().map(str::to_owned).collect();
     keys.sort();
     keys
@@ -39,9 +42,9 @@ fn keys_become(cluster: &Cluster, task: &str, want: &[String]) -> Vec<String> {
 /// What must be left of a finished task.
 fn finished_keys(task: &str) -> Vec<String> {
     let mut keys = vec![
-        format!("chorus:task:{task}:once:accepted"),
-        format!("chorus:task:{task}:once:final"),
-        format!("chorus:task:{task}:report"),
+        keys::once::accepted(task),
+        keys::once::reported(task),
+        keys::report(task),
     ];
     keys.sort();
     keys
@@ -83,7 +86,7 @@ async fn a_finished_task_keeps_only_its_report_and_records_for_the_finished_ttl(
             "{key}: PTTL {ttl}"
         );
     }
-    for set in ["chorus:deadlines", "chorus:waiting"] {
+    for set in [keys::DEADLINES, keys::WAITING] {
         assert_eq!(cluster.redis.cli(&["ZSCORE", set, task]), "", "{set}");
     }
 

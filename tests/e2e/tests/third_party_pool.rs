@@ -60,7 +60,7 @@ fn cluster_with_time_pool(mut env: BTreeMap<String, String>) -> (Cluster, tempfi
 fn heartbeats_of(cluster: &Cluster, pool: &str) -> Vec<Value> {
     cluster
         .redis
-        .cli(&["HVALS", "chorus:agents"])
+        .cli(&["HVALS", chorus_bus::keys::AGENTS])
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .map(|e| e["heartbeat"].clone())

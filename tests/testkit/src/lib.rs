@@ -20,9 +20,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+pub mod cluster;
 pub mod launcher;
 pub mod python;
 pub mod sse;
+
+pub use cluster::RedisCluster;
 
 /// How long to wait for a started server to answer PING.
 const START_TIMEOUT: Duration = Duration::from_secs(15);

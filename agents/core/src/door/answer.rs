@@ -152,7 +152,7 @@ pub async fn answer(
     }
     let message = passed_on(&task_id, &s, &waiting);
     let guard = once::answered(task, open);
-    let item = [(format!("{guard}:published"), message.clone())];
+    let item = [(once::published(&guard), message.clone())];
     if bus
         .publish_guarded(&guard, &s.answer, &item, state.ttl())
         .await?

@@ -131,7 +131,7 @@ pub async fn cancel(
         Payload::FinalReport(canceled.clone()),
     );
     let guard = once::reported(task);
-    let item = [(format!("{guard}:published"), message.clone())];
+    let item = [(once::published(&guard), message.clone())];
     if bus
         .publish_guarded(&guard, CANCELED, &item, state.ttl())
         .await?

@@ -25,11 +25,6 @@ use super::refusal::{dead_letter_refused, refuse_on_bus};
 use super::submit::{Limits, Submission, SubmitError, submit};
 use crate::state::{TaskState, once};
 
-/// Prefix of the ingress dedupe keys (`chorus:ingress:raw:<hash>`,
-/// `chorus:ingress:dead:<channel>:<hash>`: junk is dead-lettered once per channel it
-/// was published on).
-pub const INGRESS_KEY_PREFIX: &str = "chorus:ingress:";
-
 /// The role named in dead letters written by the ingress.
 const INGRESS_ROLE: &str = "ingress";
 
@@ -119,8 +114,9 @@ where
 }
 
 /// The once-key of the dead letter for a payload of hash `hash` on `topic`'s channel.
+/// (junk is dead-lettered once per channel it was published on).
 fn dead_key(topic: &Topic, hash: &str) -> String {
-    format!("{INGRESS_KEY_PREFIX}dead:{topic}:{hash}")
+    chorus_bus::keys::ingress_dead(topic.as_str(), hash)
 }
 
 /// Handles one payload published on the `task_available` channel; with `state`, a
@@ -144,7 +140,7 @@ pub async fn ingest(
             let given = task_id_given(raw);
             let once_key = match given {
                 true => (once::accepted(&msg.task_id), settings.state_ttl()),
-                false => (format!("{INGRESS_KEY_PREFIX}raw:{hash}"), ttl),
+                false => (chorus_bus::keys::ingress_raw(&hash), ttl),
             };
             let submission = Submission {
                 query: request.query.clone(),

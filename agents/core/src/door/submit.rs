@@ -223,7 +223,7 @@ async fn accept_once(
     fingerprint: &str,
     message: &Message,
 ) -> Result<bool, SubmitError> {
-    let item = [(format!("{key}:published"), message.clone())];
+    let item = [(once::published(key), message.clone())];
     if bus
         .publish_guarded(key, fingerprint, &item, ttl)
         .await?

@@ -255,10 +255,10 @@ mod tests {
         assert_eq!(
             sent,
             [
-                ("chorus:task:t1:once:dispatch:s1".into(), "math_task".into()),
-                ("chorus:task:t1:once:dispatch:s2".into(), "date_task".into()),
+                ("chorus:{t1}:once:dispatch:s1".into(), "math_task".into()),
+                ("chorus:{t1}:once:dispatch:s2".into(), "date_task".into()),
                 (
-                    "chorus:task:t1:once:dispatch:s4".into(),
+                    "chorus:{t1}:once:dispatch:s4".into(),
                     "weather_result".into()
                 ),
             ]

@@ -1,0 +1,140 @@
+//! The pipeline on a Redis Cluster (three primaries, three replicas): every role its own
+//! process with `bus.redis_mode = "cluster"`, requests through the bus, a bare XADD and
+//! a bare PUBLISH as `redis-cli -c` users send them, a question answered by XADD, and a
+//! follow-up in a session. Every task gets exactly one report.
+
+use std::time::{Duration, Instant};
+
+use chorus_agents::client::ask;
+use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, TaskContext, Topic, keys};
+use chorus_e2e::{Cluster, ClusterOptions, answers, of_task};
+use serde_json::json;
+
+/// How long a test waits for a message.
+const WITHIN: Duration = Duration::from_secs(20);
+
+async fn ask_ok(bus: &dyn Bus, query: &str, context: TaskContext) -> FinalReport {
+    let (_, report) = ask(bus, query, context, WITHIN, |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{query}: {e}"));
+    report
+}
+
+/// Every report of `task` once its first arrived (and a moment for a second to show).
+async fn reports(bus: &dyn Bus, task: &str) -> Vec<FinalReport> {
+    let start = Instant::now();
+    loop {
+        let got: Vec<FinalReport> = of_task(bus, &Topic::final_report(), task)
+            .await
+            .into_iter()
+            .filter_map(|m| match m.payload {
+                Payload::FinalReport(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        if !got.is_empty() || start.elapsed() > WITHIN {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits for `task`'s question (number 1) on `clarification_needed`.
+async fn asked(bus: &dyn Bus, task: &str) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < WITHIN {
+        if !of_task(bus, &Topic::clarification_needed(), task)
+            .await
+            .is_empty()
+        {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pipeline_answers_questions_and_follow_ups_on_a_redis_cluster() {
+    let cluster = Cluster::start(ClusterOptions {
+        redis_cluster: true,
+        ..ClusterOptions::default()
+    });
+    let bus = cluster.bus().await;
+
+    // Through the bus: one step, a chain, and a compound request over both pools.
+    let r = ask_ok(&bus, "2+4", TaskContext::default()).await;
+    assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+    assert_eq!(answers(&r), vec!["6"]);
+    let r = ask_ok(&bus, "(2+4)*3 - 1", TaskContext::default()).await;
+    assert_eq!(answers(&r), vec!["17"], "{}", r.text);
+    let ctx = TaskContext {
+        now: Some("2026-11-22T09:00:00Z".into()),
+        timezone: Some("UTC".into()),
+        ..TaskContext::default()
+    };
+    let r = ask_ok(
+        &bus,
+        "compute (2+4)*3 and tell me the weekday of 2026-12-25",
+        ctx,
+    )
+    .await;
+    assert_eq!(answers(&r), vec!["18", "Friday"], "{}", r.text);
+
+    // A redis-cli -c user: a bare XADD and a bare PUBLISH.
+    cluster.xadd_bare(
+        "task_available",
+        &json!({"task_id": "c-xadd", "query": "7*6"}).to_string(),
+    );
+    cluster.publish_bare(
+        "task_available",
+        &json!({"task_id": "c-publish", "query": "10-3"}).to_string(),
+    );
+
+    // A question, answered by XADD.
+    cluster.xadd_bare(
+        "task_available",
+        &json!({"task_id": "c-ask", "query": "divide 10 by"}).to_string(),
+    );
+    assert!(asked(&bus, "c-ask").await, "c-ask: no question");
+    cluster.xadd_bare(
+        "clarification_answer",
+        &json!({"task_id": "c-ask", "answer": "4"}).to_string(),
+    );
+
+    // A follow-up in a session uses the first turn's answer.
+    let session = json!({"session_id": "c-talk"});
+    cluster.xadd_bare(
+        "task_available",
+        &json!({"task_id": "c-talk-1", "query": "2+4", "context": session}).to_string(),
+    );
+    let first = reports(&bus, "c-talk-1").await;
+    assert_eq!(first.len(), 1, "c-talk-1: {first:?}");
+    cluster.xadd_bare(
+        "task_available",
+        &json!({"task_id": "c-talk-2", "query": "now multiply that by 3", "context": session})
+            .to_string(),
+    );
+
+    for (task, want) in [
+        ("c-xadd", vec!["42"]),
+        ("c-publish", vec!["7"]),
+        ("c-ask", vec!["2.5"]),
+        ("c-talk-1", vec!["6"]),
+        ("c-talk-2", vec!["18"]),
+    ] {
+        let got = reports(&bus, task).await;
+        assert_eq!(got.len(), 1, "{task}: {} reports", got.len());
+        assert_eq!(answers(&got[0]), want, "{task}: {}", got[0].text);
+    }
+    // A moment later there is still one report each, and a task's state is its own
+    // slot's (the Chief shrank it to the finished keys).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for task in ["c-xadd", "c-publish", "c-ask", "c-talk-1", "c-talk-2"] {
+        assert_eq!(reports(&bus, task).await.len(), 1, "{task}");
+    }
+    assert!(
+        !cluster.cli(&["GET", &keys::report("c-ask")]).is_empty(),
+        "the report of c-ask is stored"
+    );
+}

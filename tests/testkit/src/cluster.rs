@@ -1,0 +1,209 @@
+//! A local Redis Cluster for tests: six `redis-server --cluster-enabled yes` processes on
+//! free ports, joined by `redis-cli --cluster create … --cluster-replicas 1` (three
+//! primaries, one replica each), ready once every node reports `cluster_state:ok`.
+//! Dropping it stops every node by PID. A cluster shared by the tests of one binary
+//! ([`RedisCluster::shared`]) lives as long as the process: a watchdog process stops
+//! its nodes, by PID, once the test process is gone.
+
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use crate::{RedisOptions, RedisServer, redis_cli_binary};
+
+/// How long the cluster may take to agree on its slots.
+const READY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A Redis Cluster of three primaries and three replicas.
+#[derive(Debug)]
+pub struct RedisCluster {
+    nodes: Vec<RedisServer>,
+    watchdog: Option<std::process::Child>,
+}
+
+impl RedisCluster {
+    /// Starts six nodes and joins them. Panics when the cluster does not come up.
+    pub fn start() -> Self {
+        let nodes: Vec<RedisServer> = (0..6)
+            .map(|_| {
+                RedisServer::start_with(RedisOptions {
+                    extra_args: [
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        "nodes.conf",
+                        "--cluster-node-timeout",
+                        "2000",
+                    ]
+                    .map(str::to_owned)
+                    .to_vec(),
+                    ..RedisOptions::default()
+                })
+            })
+            .collect();
+        let addrs: Vec<String> = nodes
+            .iter()
+            .map(|n| format!("127.0.0.1:{}", n.port()))
+            .collect();
+        let out = Command::new(redis_cli_binary())
+            .arg("--cluster")
+            .arg("create")
+            .args(&addrs)
+            .args(["--cluster-replicas", "1", "--cluster-yes"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("run redis-cli --cluster create");
+        assert!(
+            out.status.success(),
+            "redis-cli --cluster create failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let cluster = RedisCluster {
+            nodes,
+            watchdog: None,
+        };
+        cluster.wait_ready();
+        cluster
+    }
+
+    /// One cluster for every test of this process that asks for it, started on first
+    /// use and stopped (by a watchdog) when the process ends.
+    pub fn shared() -> &'static RedisCluster {
+        static SHARED: OnceLock<RedisCluster> = OnceLock::new();
+        SHARED.get_or_init(|| {
+            let mut cluster = RedisCluster::start();
+            cluster.watch_parent();
+            cluster
+        })
+    }
+
+    /// Waits until every node reports `cluster_state:ok` and knows all 16384 slots, and
+    /// every replica is in sync with its primary.
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + READY_TIMEOUT;
+        loop {
+            let ready = self.nodes.iter().all(|n| {
+                let info =
+                    String::from_utf8_lossy(&n.redis_cli(&["CLUSTER", "INFO"]).stdout).into_owned();
+                let replication =
+                    String::from_utf8_lossy(&n.redis_cli(&["INFO", "replication"]).stdout)
+                        .into_owned();
+                // Every primary's replica is online (in sync), every replica's link up.
+                let in_sync = if replication.contains("role:master") {
+                    replication.contains("state=online")
+                } else {
+                    replication.contains("master_link_status:up")
+                };
+                info.contains("cluster_state:ok")
+                    && info.contains("cluster_slots_ok:16384")
+                    && in_sync
+            });
+            if ready {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the Redis Cluster did not reach cluster_state:ok within {READY_TIMEOUT:?}"
+            );
+            sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Starts a process that kills this cluster's nodes (by PID) once this process has
+    /// exited: a shared cluster is never dropped.
+    fn watch_parent(&mut self) {
+        let pids: Vec<String> = self
+            .nodes
+            .iter()
+            .filter_map(RedisServer::pid)
+            .map(|p| p.to_string())
+            .collect();
+        let script = format!(
+            "while kill -0 {parent} 2>/dev/null; do sleep 0.5; done; kill -9 {pids} 2>/dev/null",
+            parent = std::process::id(),
+            pids = pids.join(" ")
+        );
+        let child = Command::new("sh")
+            .args(["-c", &script])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the cluster watchdog");
+        self.watchdog = Some(child);
+    }
+
+    /// The seed URLs (`redis://127.0.0.1:<port>`), every node's.
+    pub fn urls(&self) -> Vec<String> {
+        self.nodes.iter().map(RedisServer::url).collect()
+    }
+
+    /// The nodes.
+    pub fn nodes(&self) -> &[RedisServer] {
+        &self.nodes
+    }
+
+    /// Runs `redis-cli -c` (following redirections) against the first node and returns
+    /// its stdout, trimmed; panics when redis-cli fails.
+    pub fn cli(&self, args: &[&str]) -> String {
+        let port = self.nodes[0].port().to_string();
+        let out = Command::new(redis_cli_binary())
+            .args(["-c", "-h", "127.0.0.1", "-p", &port])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run redis-cli");
+        assert!(
+            out.status.success(),
+            "redis-cli -c {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// Deletes every key and script on every primary (replicas follow), so the next
+    /// test starts from an empty cluster.
+    pub fn flush(&self) {
+        for node in &self.nodes {
+            let role = String::from_utf8_lossy(&node.redis_cli(&["ROLE"]).stdout).into_owned();
+            if role.starts_with("master") {
+                node.cli(&["FLUSHALL"]);
+                node.cli(&["SCRIPT", "FLUSH"]);
+            }
+        }
+    }
+}
+
+impl Drop for RedisCluster {
+    fn drop(&mut self) {
+        if let Some(mut watchdog) = self.watchdog.take() {
+            let _ = watchdog.kill();
+            let _ = watchdog.wait();
+        }
+        // The nodes stop by PID as each RedisServer drops.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cluster_of_six_nodes_serves_keys_of_every_slot() {
+        let cluster = RedisCluster::start();
+        for key in ["a", "b", "c", "{t1}:x", "plan_ready"] {
+            assert_eq!(cluster.cli(&["SET", key, "v"]), "OK");
+            assert_eq!(cluster.cli(&["GET", key]), "v");
+        }
+        let primaries = cluster
+            .nodes()
+            .iter()
+            .filter(|n| {
+                String::from_utf8_lossy(&n.redis_cli(&["ROLE"]).stdout).starts_with("master")
+            })
+            .count();
+        assert_eq!(primaries, 3);
+    }
+}
