@@ -87,8 +87,7 @@ pub fn session_turns(session: &str) -> String {
 }
 
 /// The prefix of the OpenAI door's conversation keys: `chorus:chat:<sha256 hex>`, a
-/// hash touched alone. The gateway spells the same prefix today
-/// (agents/gateway/src/openai/conversation.rs, `KEY_PREFIX`).
+/// hash touched alone (the gateway's `openai/conversation.rs` builds its keys from it).
 pub const CHAT_PREFIX: &str = "chorus:chat:";
 
 /// A conversation's key in the OpenAI door, by the hex SHA-256 of its messages.

@@ -15,7 +15,7 @@ use super::error::OpenAiError;
 use super::wire::{ChatRequest, Content, MODEL, words};
 
 /// The prefix of the store keys of conversations.
-pub const KEY_PREFIX: &str = "chorus:chat:";
+pub const KEY_PREFIX: &str = chorus_bus::keys::CHAT_PREFIX;
 
 /// Who said a message that counts for the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

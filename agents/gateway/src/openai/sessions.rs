@@ -30,9 +30,9 @@ fn waiting_field(task: &str) -> String {
     format!("waiting:{task}")
 }
 
-/// Key of a session's turns, as `chorus_agents::session` names it.
+/// Key of a session's turns, from the one key module.
 fn turns_key(session: &str) -> String {
-    format!("chorus:session:{session}:turns")
+    chorus_bus::keys::session_turns(session)
 }
 
 /// What a conversation's reply left behind.
