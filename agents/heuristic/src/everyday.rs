@@ -520,7 +520,11 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             continue;
         }
         let w = t.word().unwrap_or_default();
-        if FOREIGN.contains(&w) {
+        // An operation word no cue reads (`triple`, `half`, `double`) asks something this
+        // reader would drop: no reading.
+        let operation =
+            crate::normalise::typo::operation(w).is_some_and(|op| !matches!(op, "sum" | "percent"));
+        if FOREIGN.contains(&w) || operation {
             return None;
         }
         decor.push(&src[t.start..t.end]);

@@ -266,3 +266,23 @@ fn batch_four_and_five_wrong_answers_stay_gone() {
         |s| value(s, "place").is_some_and(|p| p != "paris"),
     );
 }
+
+/// A word of an operation no everyday cue reads is never dropped as decoration: the
+/// total of the numbers is not the answer to tripling it.
+#[test]
+fn an_operation_word_is_never_decoration() {
+    for q in [
+        "triple the total of my two favourite numbers, two and four",
+        "double the bill of 40 plus 12, total?",
+    ] {
+        if let Some(plan) = planned(q) {
+            let last = plan
+                .steps
+                .iter()
+                .rev()
+                .find(|s| s.output)
+                .expect("an output");
+            assert_ne!(last.tool, "sum", "{q}: {:?}", plan.steps);
+        }
+    }
+}
