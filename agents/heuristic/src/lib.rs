@@ -226,12 +226,29 @@ pub fn plan_turn(
             return planning(false).refuse(reason, &language);
         }
     }
+    // `thêm 1 tuần nữa thì là ngày nào` after a date answer: from that date, not today.
+    if let Some(text) = recall::more_time_on_date(query, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
     // The request alone, then (`Planning::plan_canonical`) as an ellipsis, then going on
     // from the last answer; asked about when none reads.
     let turn = Planning {
         ask: true,
         ..planning(true)
     };
+    // `thêm 2 cái quần … nữa thì tổng bn` after a total: the added part alone is no
+    // answer to the new total; not understood rather than a wrong total.
+    if recall::adds_to_last_total(query, conversation) {
+        let language = detect_language(query, ctx.language.as_deref());
+        let reason = messages::part_error(
+            &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
+            &language,
+        );
+        return planning(false).refuse(reason, &language);
+    }
     let first = turn.plan(query);
     if complete(&first) {
         return first;
@@ -395,7 +412,12 @@ impl Planning<'_> {
         }
         // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`,
         // `how many weeks is that?`.
-        if reading.misses() > 0 && self.continuations {
+        // `and between 5 of us instead?` after a split counts the sharers again: never
+        // the last share divided again.
+        if reading.misses() > 0
+            && self.continuations
+            && !recall::recounts_split(query, self.questions)
+        {
             let units = recall::in_other_units(query, self.questions, self.conversation);
             for (text, value) in units
                 .into_iter()

@@ -411,6 +411,12 @@ const NUMBER_DRESSING: &[&str] = &[
     "với",
     "chỉ",
     "thôi",
+    "mỗi",
+    "each",
+    "per",
+    "bao",
+    "nhiêu",
+    "much",
 ];
 
 /// Words that make a replaced count relative to the one before: `nếu thêm 1 người
@@ -592,7 +598,8 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for previous in questions.iter().rev().take(3) {
         let previous = crate::normalise::normalise(previous, None).text;
-        if let Some(text) = replace_part(&previous, &core, &follow)
+        if let Some(text) = percent_on_amount(&previous, &core, &follow)
+            .or_else(|| replace_part(&previous, &core, &follow))
             .or_else(|| about_list(&previous, &toks, &follow))
             .or_else(|| about_birth(&previous, &toks, &follow))
         {
@@ -1178,6 +1185,205 @@ pub fn mark(plan: &mut chorus_bus::Plan, value: &str, request_without_reference:
             .map(|(name, _)| name.clone())
             .collect();
     }
+}
+
+/// Words that put a step before the last question's own: `and if we add a 10% tip
+/// first?`, `nếu cộng 10% phí trước thì sao`.
+const FIRST_WORDS: &[&str] = &["first", "beforehand", "before", "trước"];
+
+/// Words that ask the amount with a percentage on top, not the percentage alone:
+/// `so whats the total with the 15% tip`, `tổng cộng cả 10% phí là bao nhiêu`.
+const WHOLE_WORDS: &[&str] = &["total", "altogether", "overall", "tổng"];
+
+/// The one percentage of `core` (the follow-up's own tokens), with the word after it
+/// that names it (`tip`, `phí`), when it is the only number.
+fn lone_percent<'a>(core: &[Token], follow: &'a str) -> Option<(&'a str, Option<&'a str>)> {
+    use crate::lexer::Tok;
+    let nums: Vec<usize> = (0..core.len())
+        .filter(|&k| matches!(core[k].tok, Tok::Num(_)))
+        .collect();
+    let [k] = nums.as_slice() else {
+        return None;
+    };
+    let (Role::Percent, marked) = role_at(core, *k) else {
+        return None;
+    };
+    let n = &follow[core[*k].start..core[*k].end];
+    let named = core
+        .get(k + marked + 1)
+        .and_then(Token::word)
+        .filter(|w| PERCENT_OF.contains(w))
+        .map(|_| {
+            let t = &core[k + marked + 1];
+            &follow[t.start..t.end]
+        });
+    Some((n, named))
+}
+
+/// A percentage on the last question's amount, before or around its own step, or
+/// `None`: `and if we add a 10% tip first?` after `split $186 between 3` → `split 186
+/// plus 10% tip between 3` (the tip before the split, the count kept); `so whats the
+/// total with the 15% tip` after `15% tip on 64` → `increase 64 by 15%` (the amount
+/// with the tip, never the tip raised by itself).
+fn percent_on_amount(previous: &str, core: &[Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let (n, named) = lone_percent(core, follow)?;
+    let has = |list: &[&str]| {
+        core.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    let ptoks = crate::lexer::lex(previous);
+    let pnums: Vec<(usize, Role)> = (0..ptoks.len())
+        .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
+        .map(|k| (k, role_at(&ptoks, k).0))
+        .collect();
+    let amounts: Vec<usize> = pnums
+        .iter()
+        .filter(|(_, r)| matches!(r, Role::Plain | Role::Base))
+        .map(|(k, _)| *k)
+        .collect();
+    let [at] = amounts.as_slice() else {
+        return None;
+    };
+    let amount = &previous[ptoks[*at].start..ptoks[*at].end];
+    let percents = pnums.iter().filter(|(_, r)| *r == Role::Percent).count();
+    let lower = has(LOWER_BY);
+    if has(WHOLE_WORDS) && percents == 1 && !lower {
+        // The last question asked a percentage of the amount: the total is the amount
+        // with it.
+        return Some(format!("increase {amount} by {n}%"));
+    }
+    if has(FIRST_WORDS) && percents == 0 {
+        let op = match (has(RAISE_BY), lower) {
+            (true, false) => "plus",
+            (false, true) => "minus",
+            _ => return None,
+        };
+        let what = named.map(|w| format!(" {w}")).unwrap_or_default();
+        let span = (ptoks[*at].start, ptoks[*at].end);
+        return Some(splice(previous, span, &format!("{amount} {op} {n}%{what}")));
+    }
+    None
+}
+
+/// Whether `query` counts sharers again (`and between 5 of us instead?`, `nếu có 9
+/// người thì mỗi người bao nhiêu`) after a question that split among a count: the
+/// count is replaced, never the last share divided again.
+pub fn recounts_split(query: &str, questions: &[String]) -> bool {
+    use crate::lexer::Tok;
+    let Some(previous) = questions.last() else {
+        return false;
+    };
+    let people = |text: &str| {
+        let toks = crate::lexer::lex(text);
+        (0..toks.len())
+            .any(|k| matches!(toks[k].tok, Tok::Num(_)) && role_at(&toks, k).0 == Role::People)
+    };
+    let ptext = crate::normalise::normalise(previous, None).text;
+    let text = crate::normalise::normalise(query, None).text;
+    // `split $180 four ways`: a count in words still counts sharers.
+    let shared = crate::lexer::lex(&ptext).iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "ways" | "people" | "người" | "persons" | "ppl"))
+    });
+    people(&text) && (shared || people(&ptext))
+}
+
+/// Whether `query` adds more to the last total and asks the new total (`them 2 cai
+/// quan 200 nghin 1 cai nua thi tong bn` after a total): read alone it would answer
+/// the added part as the total, another question.
+pub fn adds_to_last_total(query: &str, conversation: &Conversation) -> bool {
+    let numeric = conversation
+        .answers
+        .last()
+        .is_some_and(|a| a.parse::<f64>().is_ok());
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let has = |list: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    numeric && has(&["thêm", "more", "another"]) && has(WHOLE_WORDS)
+}
+
+/// Words that make a duration go on from the last date answer: `thêm 1 tuần nữa thì
+/// là ngày nào`, `and 3 more days?`, `another week after that`.
+const ON_FROM_DATE: &[&str] = &["thêm", "more", "another", "further"];
+
+/// `query` adding a duration to the conversation's last date answer (`them 1 tuan nua
+/// thi la ngay nao` after 2026-12-13 → `2026-12-13 plus 1 week`), when it names a
+/// duration with `thêm` / `more` / `another` and no date of its own: from today would
+/// answer another question.
+pub fn more_time_on_date(query: &str, conversation: &Conversation) -> Option<String> {
+    use crate::lexer::Tok;
+    let date = conversation.answers.last()?;
+    let iso = |s: &str| {
+        s.len() == 10 && s.as_bytes()[4] == b'-' && s[..4].bytes().all(|b| b.is_ascii_digit())
+    };
+    if !iso(date) {
+        return None;
+    }
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    if !toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| ON_FROM_DATE.contains(&w)))
+        || date_span(&toks).is_some()
+        || toks.iter().any(|t| {
+            t.word()
+                .is_some_and(|w| matches!(w, "today" | "nay" | "now" | "tomorrow" | "mai"))
+        })
+    {
+        return None;
+    }
+    let unit_of = |w: &str| {
+        Some(match w {
+            "ngày" | "day" | "days" => "days",
+            "tuần" | "week" | "weeks" => "weeks",
+            "tháng" | "month" | "months" => "months",
+            "năm" | "year" | "years" => "years",
+            _ => return None,
+        })
+    };
+    let mut found = Vec::new();
+    for k in 0..toks.len() {
+        let Some(unit) = toks[k].word().and_then(unit_of) else {
+            continue;
+        };
+        // `2 more weeks`: the number before the word that says more.
+        let mut j = k.checked_sub(1);
+        if let Some(p) = j
+            && p > 0
+            && toks[p]
+                .word()
+                .is_some_and(|w| matches!(w, "more" | "further"))
+            && matches!(toks[p - 1].tok, Tok::Num(_))
+        {
+            j = Some(p - 1);
+        }
+        let before = j.map(|j| &toks[j]);
+        let amount = match before.map(|t| &t.tok) {
+            Some(Tok::Num(n)) => n.clone(),
+            Some(Tok::Word(w)) if matches!(w.as_str(), "a" | "an" | "another" | "một") => {
+                "1".to_owned()
+            }
+            _ => continue,
+        };
+        // `là ngày nào`: a day asked, no duration.
+        if before.is_some_and(|t| matches!(t.tok, Tok::Word(_)))
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "nào" | "mấy" | "gì"))
+        {
+            continue;
+        }
+        found.push((amount, unit));
+    }
+    let [(amount, unit)] = found.as_slice() else {
+        return None;
+    };
+    Some(format!("{date} plus {amount} {unit}"))
 }
 
 #[cfg(test)]

@@ -457,3 +457,104 @@ fn the_same_list_is_asked_another_question_by_its_head() {
         Some(r#"s4 math/divide a=$s3 b="4" *"#)
     );
 }
+
+#[test]
+fn a_new_count_after_a_split_replaces_the_count_never_divides_the_share() {
+    for q in [
+        "nếu có 7 người thì mỗi người bao nhiêu",
+        "neu co 7 nguoi thi moi nguoi bao nhieu",
+        "còn 7 người thì sao?",
+    ] {
+        let steps = steps_of(q, "chia 1.400.000 đồng cho 5 người", &["280000"]);
+        assert!(
+            !steps.iter().any(|s| s.contains("280000")),
+            "{q}: {steps:?}"
+        );
+        assert_eq!(steps, [r#"s1 math/divide a="1400000" b="7" *"#], "{q}");
+    }
+    // Never the share divided again, in English either.
+    for q in ["and between 7 of us instead?", "ok and for 7 people"] {
+        let steps = steps_of(q, "split $350 five ways", &["70"]);
+        assert!(
+            !steps.iter().any(|s| s.contains(r#"a="70""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn a_percentage_first_goes_before_the_last_questions_step() {
+    for q in [
+        "and if we add a 20% tip first?",
+        "what if we add a 20% tip first",
+    ] {
+        let steps = turn(q, "the bill was $250, split between 5", &["50"]);
+        assert_eq!(steps.len(), 3, "{q}: {steps:?}");
+        assert!(
+            steps[0].contains(r#"of="250" percent="20""#),
+            "{q}: {steps:?}"
+        );
+        assert!(steps[2].contains(r#"b="5""#), "{q}: {steps:?}");
+        assert!(
+            !steps.iter().any(|s| s.contains(r#""50""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn the_total_with_a_percentage_is_the_amount_with_it_not_the_part_raised() {
+    for q in [
+        "so whats the total with the 18% tip",
+        "and the total with a 18% tip?",
+    ] {
+        let steps = turn(q, "12% tip on 150", &["18"]);
+        assert!(
+            steps[0].contains(r#"of="150" percent="18""#),
+            "{q}: {steps:?}"
+        );
+        assert!(
+            !steps.iter().any(|s| s.contains(r#"of="18""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn more_time_goes_on_from_the_last_date_answer_never_from_today() {
+    for q in [
+        "thêm 2 tuần nữa thì là ngày nào",
+        "them 2 tuan nua thi la ngay nao",
+        "and 2 more weeks?",
+        "what about another 2 weeks",
+    ] {
+        let steps = turn(q, "30 ngày nữa là ngày nào", &["2027-03-10"]);
+        assert_eq!(
+            steps,
+            [r#"s1 date/add_duration amount=2 date="2027-03-10" unit="weeks" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn more_added_to_a_total_is_never_answered_as_the_added_part_alone() {
+    for q in [
+        "them 4 cai mu 50 nghin 1 cai nua thi tong bn",
+        "thêm 4 cái mũ 50 nghìn một cái nữa thì tổng bao nhiêu",
+        "add 4 more hats at 50 each, whats the total",
+    ] {
+        let steps = steps_of(
+            q,
+            "mua 2 cai ao moi cai 90 nghin het bao nhieu",
+            &["180000"],
+        );
+        assert!(
+            !steps
+                .iter()
+                .any(|s| s.contains("multiply") && s.ends_with('*'))
+                || steps.len() > 1,
+            "{q}: {steps:?}"
+        );
+    }
+}
