@@ -253,6 +253,13 @@ pub fn plan_turn(
     if complete(&first) {
         return first;
     }
+    // `cộng hai kết quả đó lại`: the last two answers.
+    if let Some(text) = recall::two_answers(query, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
     // `ok add that to the 160`: read again without the acknowledgement.
     if let Some(text) = recall::tidied(query) {
         let again = turn.plan(&text);

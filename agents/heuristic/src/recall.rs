@@ -37,7 +37,7 @@ pub fn is_weekday(answer: &str) -> bool {
 /// follow-up's "ngày đó" is 2027-09-02), and its other weekday answers left out.
 pub fn with_question_dates(conversation: &Conversation, questions: &[String]) -> Conversation {
     if !conversation.answers.last().is_some_and(|a| is_weekday(a)) {
-        return conversation.clone();
+        return with_counted_date(conversation, questions);
     }
     // The one date the question asked about; with several, which one the weekday was of
     // cannot be told, and none stands for it.
@@ -65,6 +65,38 @@ pub fn with_question_dates(conversation: &Conversation, questions: &[String]) ->
             (false, false) => Some(a.clone()),
         })
         .collect();
+    Conversation {
+        session: conversation.session,
+        answers,
+    }
+}
+
+/// `conversation` with the one date of the last question standing just before its
+/// answer when that answer is a count (`how many days until my trip on jan 15 2027` →
+/// 53): a reference that reads with no number (`what weekday is it`) takes the date.
+fn with_counted_date(conversation: &Conversation, questions: &[String]) -> Conversation {
+    let counted = conversation
+        .answers
+        .last()
+        .is_some_and(|a| a.parse::<u64>().is_ok());
+    let date = questions.last().filter(|_| counted).and_then(|q| {
+        let q = crate::normalise::normalise(q, None).text;
+        let toks = crate::lexer::lex(&q);
+        let (span, iso) = date_span(&toks)?;
+        let after = toks
+            .iter()
+            .position(|t| t.start >= span.1)
+            .unwrap_or(toks.len());
+        match date_span(&toks[after..]) {
+            Some(_) => None,
+            None => iso,
+        }
+    });
+    let Some(date) = date else {
+        return conversation.clone();
+    };
+    let mut answers = conversation.answers.clone();
+    answers.insert(answers.len() - 1, date);
     Conversation {
         session: conversation.session,
         answers,
@@ -136,6 +168,8 @@ const REFERENCES: &[&[&str]] = &[
     &["kết", "quả", "này"],
     &["kết", "quả", "trên"],
     &["kết", "quả", "vừa", "rồi"],
+    &["hôm", "đó"],
+    &["hôm", "ấy"],
     &["số", "đó"],
     &["số", "này"],
     &["ngày", "đó"],
@@ -235,7 +269,10 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
             k += 2;
             continue;
         }
-        if !toks[k].word().is_some_and(|w| matches!(w, "thêm" | "nữa")) {
+        if !toks[k]
+            .word()
+            .is_some_and(|w| matches!(w, "thêm" | "nữa" | "tiếp"))
+        {
             on.push(&toks[k]);
         }
         k += 1;
@@ -324,7 +361,7 @@ const ASKING_WORDS: &[&str] = &[
     "mình", "trả", "bằng", "nữa", "và", "rồi", "của", "how", "much", "what", "what's", "whats",
     "is", "my", "the", "i", "if", "pay", "paid", "give", "gave", "with", "customer", "gives",
     "get", "back", "do", "should", "be", "will", "would", "it", "for", "in", "over", "after", "a",
-    "an", "and", "then", "now", "of", "on", "top", "that", "by", "so",
+    "an", "and", "then", "now", "of", "on", "top", "that", "by", "so", "to",
 ];
 
 /// `query` (lexed as `toks`) as an everyday step on the last answer `value`: a
@@ -474,6 +511,11 @@ const PEOPLE_AFTER: &[&[&str]] = &[
     &["bạn"],
 ];
 
+/// Counts written in words, as a count of sharers may be: `split $180 four ways`.
+const COUNT_WORDS: &[&str] = &[
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+];
+
 /// Words before a number that say it counts sharers.
 const PEOPLE_BEFORE: &[&str] = &["between", "among", "amongst", "cho", "giữa"];
 
@@ -595,6 +637,19 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         })
         .cloned()
         .collect();
+    // `còn ngày 31/12 thì sao?`: `ngày` only says a date follows.
+    let core: Vec<Token> = match core.as_slice() {
+        [day, rest @ ..]
+            if day
+                .word()
+                .is_some_and(|w| matches!(w, "ngày" | "hôm" | "date" | "day"))
+                && rest.len() == 3
+                && fraction_at(rest, 0).is_some() =>
+        {
+            rest.to_vec()
+        }
+        _ => core,
+    };
     let mut out = Vec::new();
     for previous in questions.iter().rev().take(3) {
         let previous = crate::normalise::normalise(previous, None).text;
@@ -939,8 +994,14 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
                 return None;
             }
         }
+        // `split $180 four ways`: a count in words is the count it replaces.
         let pnums: Vec<usize> = (0..ptoks.len())
-            .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
+            .filter(|&k| {
+                matches!(ptoks[k].tok, Tok::Num(_))
+                    || role == Role::People
+                        && ptoks[k].word().is_some_and(|w| COUNT_WORDS.contains(&w))
+                        && PEOPLE_AFTER.iter().any(|p| words_at(&ptoks, k + 1, p))
+            })
             .collect();
         let at = match role {
             Role::Plain if pnums.len() == 1 => pnums[0],
@@ -1308,7 +1369,9 @@ pub fn adds_to_last_total(query: &str, conversation: &Conversation) -> bool {
 
 /// Words that make a duration go on from the last date answer: `thêm 1 tuần nữa thì
 /// là ngày nào`, `and 3 more days?`, `another week after that`.
-const ON_FROM_DATE: &[&str] = &["thêm", "more", "another", "further"];
+const ON_FROM_DATE: &[&str] = &[
+    "thêm", "more", "another", "further", "push", "postpone", "delay", "dời", "lùi", "hoãn",
+];
 
 /// `query` adding a duration to the conversation's last date answer (`them 1 tuan nua
 /// thi la ngay nao` after 2026-12-13 → `2026-12-13 plus 1 week`), when it names a
@@ -1316,15 +1379,24 @@ const ON_FROM_DATE: &[&str] = &["thêm", "more", "another", "further"];
 /// answer another question.
 pub fn more_time_on_date(query: &str, conversation: &Conversation) -> Option<String> {
     use crate::lexer::Tok;
-    let date = conversation.answers.last()?;
     let iso = |s: &str| {
         s.len() == 10 && s.as_bytes()[4] == b'-' && s[..4].bytes().all(|b| b.is_ascii_digit())
     };
-    if !iso(date) {
-        return None;
-    }
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);
+    // `push it back a week` moves the date itself, also when a count of days to it
+    // was the last answer; `thêm`, `more` go on from the last answer only.
+    let moves = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "push" | "postpone" | "delay" | "dời" | "lùi" | "hoãn"))
+    });
+
+    let date = match conversation.answers.as_slice() {
+        [.., d] if iso(d) => d,
+        [.., d, c] if moves && iso(d) && c.parse::<u64>().is_ok() => d,
+        _ => return None,
+    };
+
     if !toks
         .iter()
         .any(|t| t.word().is_some_and(|w| ON_FROM_DATE.contains(&w)))
@@ -1383,7 +1455,98 @@ pub fn more_time_on_date(query: &str, conversation: &Conversation) -> Option<Str
     let [(amount, unit)] = found.as_slice() else {
         return None;
     };
-    Some(format!("{date} plus {amount} {unit}"))
+    let vi = crate::language::detect_language(&text, None) == "vi";
+    let unit_vi = match *unit {
+        "days" => "ngày",
+        "weeks" => "tuần",
+        "months" => "tháng",
+        _ => "năm",
+    };
+    Some(match vi {
+        true => format!("ngày {date} cộng {amount} {unit_vi} là ngày nào"),
+        false => format!("{date} plus {amount} {unit}"),
+    })
+}
+
+/// Words naming earlier answers together: `hai kết quả đó`, `the two results`.
+const TWO_ANSWERS: &[&[&str]] = &[
+    &["hai", "kết", "quả"],
+    &["2", "kết", "quả"],
+    &["hai", "số", "đó"],
+    &["hai", "số", "trên"],
+    &["two", "results"],
+    &["two", "answers"],
+    &["2", "results"],
+    &["2", "answers"],
+    &["both", "results"],
+    &["both", "answers"],
+    &["last", "two"],
+];
+
+/// Words of a follow-up on two earlier answers that only ask or dress: `cộng hai kết
+/// quả đó lại giúp mình`, `add the two results together`.
+const TWO_ANSWERS_DRESSING: &[&str] = &[
+    "đó", "trên", "lại", "giúp", "mình", "tôi", "với", "nhau", "vào", "cho", "đi", "nhé", "the",
+    "together", "up", "of", "please", "pls", "and", "now", "là", "bao", "nhiêu", "bằng", "what",
+    "whats", "what's", "is", "my", "last", "those", "these", "hãy", "ok", "thì", "của", "sum",
+    "tổng", "total",
+];
+
+/// `query` adding (or multiplying) the conversation's last two numeric answers: `cộng
+/// hai kết quả đó lại giúp mình` after 630000 and 720000 → `630000 + 720000`, with the
+/// two values; `None` unless every other word only dresses it.
+pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
+    use crate::normalise::fold::fold;
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    // Compared folded: `cong hai ket qua do lai` keeps `cong` and `lai` unmarked.
+    let folded: Vec<Option<String>> = toks
+        .iter()
+        .map(|t| match &t.tok {
+            crate::lexer::Tok::Num(n) => Some(n.clone()),
+            _ => t.word().map(fold),
+        })
+        .collect();
+    let (at, len) = (0..toks.len()).find_map(|i| {
+        TWO_ANSWERS
+            .iter()
+            .find(|w| {
+                (0..w.len()).all(|j| {
+                    folded
+                        .get(i + j)
+                        .is_some_and(|f| f.as_deref() == Some(fold(w[j]).as_str()))
+                })
+            })
+            .map(|w| (i, w.len()))
+    })?;
+    let is_in = |w: &str, list: &[&str]| list.iter().any(|l| fold(l) == w);
+    let mut op = None;
+    for (k, t) in toks.iter().enumerate() {
+        if (at..at + len).contains(&k) || t.is_sym('?') || t.is_sym('.') || t.is_sym(',') {
+            continue;
+        }
+        t.word()?;
+        let w = folded[k].as_deref()?;
+        let this = match w {
+            _ if is_in(w, &["cộng", "add", "plus", "sum", "tổng", "total"]) => "+",
+            _ if is_in(w, &["nhân", "multiply", "times", "product", "tích"]) => "*",
+            _ if is_in(w, TWO_ANSWERS_DRESSING) => continue,
+            _ => return None,
+        };
+        match op {
+            Some(o) if o != this => return None,
+            _ => op = Some(this),
+        }
+    }
+    let numbers: Vec<&String> = conversation
+        .answers
+        .iter()
+        .filter(|a| a.parse::<f64>().is_ok())
+        .collect();
+    let [.., a, b] = numbers.as_slice() else {
+        return None;
+    };
+    Some(format!("{a} {} {b}", op?))
 }
 
 #[cfg(test)]

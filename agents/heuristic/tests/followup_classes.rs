@@ -558,3 +558,103 @@ fn more_added_to_a_total_is_never_answered_as_the_added_part_alone() {
         );
     }
 }
+
+#[test]
+fn a_reference_to_the_day_takes_the_last_date_answer() {
+    for q in [
+        "hôm đó là thứ mấy",
+        "hom do la thu may",
+        "hôm ấy là thứ mấy?",
+    ] {
+        assert_eq!(
+            turn(q, "45 ngày nữa là ngày nào", &["2027-01-07"]),
+            [r#"s1 date/weekday date="2027-01-07" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn it_after_a_count_of_days_is_the_date_counted_to() {
+    let question = "how many days until my exam on march 3 2027";
+    assert_eq!(
+        turn("what weekday is it", question, &["100"]),
+        [r#"s1 date/weekday date="2027-03-03" *"#]
+    );
+    for q in [
+        "if i push it back 3 days whats the new date",
+        "what if we postpone it by 3 days",
+    ] {
+        assert_eq!(
+            turn(q, question, &["100"]),
+            [r#"s1 date/add_duration amount=3 date="2027-03-03" unit="days" *"#],
+            "{q}"
+        );
+    }
+    // A count of the days stays a number to compute with.
+    assert_eq!(
+        turn("how many weeks is that", question, &["100"]),
+        [r#"s1 math/divide a="100" b="7" *"#]
+    );
+}
+
+#[test]
+fn a_day_and_month_after_ngay_replaces_the_date() {
+    for q in ["Còn ngày 1/5 thì sao?", "con ngay 1/5 thi sao"] {
+        let steps = turn(q, "Ngày 20/12/2026 là thứ mấy?", &["Sunday"]);
+        assert!(
+            steps.iter().any(|s| s.contains("day=1 month=5")),
+            "{q}: {steps:?}"
+        );
+        assert!(
+            !steps.iter().any(|s| s.contains("divide")),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn the_two_results_added_or_multiplied() {
+    let conversation = Conversation {
+        session: true,
+        answers: vec!["120".into(), "75".into()],
+    };
+    for (q, op) in [
+        ("cộng hai kết quả đó lại giúp mình", "sum"),
+        ("cong hai ket qua do lai", "sum"),
+        ("add the two results together", "sum"),
+        ("nhân hai kết quả đó với nhau", "multiply"),
+        ("multiply the two answers", "multiply"),
+    ] {
+        let outcome = plan_turn(
+            q,
+            &TaskContext::default(),
+            &Capabilities::default_tools(),
+            &conversation,
+            &["what is 15 times 5".to_owned()],
+        );
+        let PlanOutcome::Planned { plan, .. } = outcome else {
+            panic!("{q}: {outcome:?}");
+        };
+        let steps: Vec<String> = plan.steps.iter().map(line).collect();
+        assert_eq!(steps, [format!(r#"s1 math/{op} a="120" b="75" *"#)], "{q}");
+    }
+    assert_eq!(
+        recall::two_answers("cộng hai kết quả đó rồi chia 3", &conversation),
+        None
+    );
+}
+
+#[test]
+fn going_on_with_tiep_and_a_percentage_added_to_it() {
+    assert_eq!(
+        turn("chia tiếp cho 4", "2 mũ 6 bằng bao nhiêu", &["64"]),
+        [r#"s1 math/divide a="64" b="4" *"#]
+    );
+    assert_eq!(
+        turn("chia tiep cho 4", "2 mu 6 bang bao nhieu", &["64"]),
+        [r#"s1 math/divide a="64" b="4" *"#]
+    );
+    let steps = turn("now add 20% to it", "divide 600 by 5", &["120"]);
+    assert!(steps[0].contains(r#"of="120" percent="20""#), "{steps:?}");
+}
