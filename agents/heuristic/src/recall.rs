@@ -602,6 +602,10 @@ const LIST_ADD: &[&str] = &[
     "giờ",
 ];
 
+/// Words an item added to a list may be said with: `add 95 to the list, whats the new
+/// average`, `thêm số 10 vào`.
+const LIST_ITEM_DRESSING: &[&str] = &["to", "list", "new", "whats", "what's", "vào", "mới"];
+
 /// Words naming what is asked of a list, alone after it: `and the max?`, `còn số lớn
 /// nhất?`, `what about the average`.
 const LIST_HEADS: &[&str] = &[
@@ -928,7 +932,7 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
     if let [a, _, _] = core
         && let Some((x, y)) = fraction_at(core, 0)
     {
-        if let Some((span, _)) = date_span(&ptoks) {
+        if let Some((span, iso)) = date_span(&ptoks) {
             let vi = crate::language::detect_language(previous, None) == "vi";
             let (day, month) = match (x <= 12, y <= 12) {
                 (_, true) if vi => (x, y),
@@ -937,9 +941,26 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
                 _ => return None,
             };
             crate::lexer::iso_date(2000, month, day)?;
-            let written = match vi {
-                true => format!("{day} tháng {month}"),
-                false => format!("{} {day}", MONTHS.get(month as usize - 1)?),
+            // The year the last date had, kept when its weekday was asked: `còn ngày
+            // 31/12?` after `20/12/2026 là thứ mấy` (days until `2/9` is the next 2/9).
+            let weekday = ptoks.iter().enumerate().any(|(k, t)| {
+                t.word().is_some_and(|w| matches!(w, "weekday" | "week"))
+                    || t.word() == Some("thứ")
+                        && ptoks
+                            .get(k + 1)
+                            .and_then(Token::word)
+                            .is_some_and(|w| matches!(w, "mấy" | "gì" | "nào"))
+            });
+            let year = iso.filter(|_| weekday);
+            let year = year.as_deref().and_then(|d| d.get(..4)).filter(|y| {
+                y.parse::<i32>()
+                    .is_ok_and(|y| crate::lexer::iso_date(y, month, day).is_some())
+            });
+            let written = match (vi, year) {
+                (true, Some(y)) => format!("{day} tháng {month} năm {y}"),
+                (true, None) => format!("{day} tháng {month}"),
+                (false, Some(y)) => format!("{} {day} {y}", MONTHS.get(month as usize - 1)?),
+                (false, None) => format!("{} {day}", MONTHS.get(month as usize - 1)?),
             };
             return Some(splice(previous, span, &written));
         }
@@ -1194,7 +1215,7 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
             t.word().is_some_and(|w| {
                 matches!(
                     w,
-                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả"
+                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả" | "list"
                 )
             })
         });
@@ -1202,8 +1223,12 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
         return None;
     }
     let mut adds = false;
+    // `add 95 to the list, whats the new average`: the list's own head asked again.
+    let pwords: Vec<&str> = ptoks.iter().filter_map(Token::word).collect();
     for t in toks {
         match t.word() {
+            Some(w) if LIST_ITEM_DRESSING.contains(&w) => {}
+            Some(w) if LIST_HEADS.contains(&w) && pwords.contains(&w) => {}
             Some(w) if LIST_ADD.contains(&w) => {
                 adds |= !matches!(w, "one" | "số" | "điểm" | "now" | "bây" | "giờ");
             }
@@ -1546,7 +1571,12 @@ pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
     let [.., a, b] = numbers.as_slice() else {
         return None;
     };
-    Some(format!("{a} {} {b}", op?))
+    let op = match (op?, crate::language::detect_language(&text, None).as_str()) {
+        ("+", "vi") => "cộng",
+        ("*", "vi") => "nhân",
+        (o, _) => o,
+    };
+    Some(format!("{a} {op} {b}"))
 }
 
 #[cfg(test)]

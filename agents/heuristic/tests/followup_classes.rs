@@ -602,10 +602,7 @@ fn it_after_a_count_of_days_is_the_date_counted_to() {
 fn a_day_and_month_after_ngay_replaces_the_date() {
     for q in ["Còn ngày 1/5 thì sao?", "con ngay 1/5 thi sao"] {
         let steps = turn(q, "Ngày 20/12/2026 là thứ mấy?", &["Sunday"]);
-        assert!(
-            steps.iter().any(|s| s.contains("day=1 month=5")),
-            "{q}: {steps:?}"
-        );
+        assert_eq!(steps, [r#"s1 date/weekday date="2026-05-01" *"#], "{q}");
         assert!(
             !steps.iter().any(|s| s.contains("divide")),
             "{q}: {steps:?}"
@@ -657,4 +654,54 @@ fn going_on_with_tiep_and_a_percentage_added_to_it() {
     );
     let steps = turn("now add 20% to it", "divide 600 by 5", &["120"]);
     assert!(steps[0].contains(r#"of="120" percent="20""#), "{steps:?}");
+}
+
+#[test]
+fn an_item_added_to_the_list_asks_the_lists_question_again() {
+    let question = "average of 4, 8 and 9";
+    for q in [
+        "add 3 to the list, whats the new average",
+        "add 3 to the list",
+        "and if we add a 3?",
+    ] {
+        let steps = turn(q, question, &["7"]);
+        assert!(
+            steps.last().unwrap().contains(r#"b="4" *"#),
+            "{q}: {steps:?}"
+        );
+        assert!(
+            steps.iter().any(|s| s.contains(r#"b="3""#)),
+            "{q}: {steps:?}"
+        );
+    }
+    // Another head is another question: never the average answered for it.
+    let steps = steps_of("add 3 to the list, whats the new max", question, &["7"]);
+    assert!(!steps.iter().any(|s| s.contains("divide")), "{steps:?}");
+}
+
+#[test]
+fn a_day_and_month_keeps_the_year_of_the_date_it_replaces() {
+    for q in [
+        "Còn ngày 1/5 thì sao?",
+        "con ngay 1/5 thi sao",
+        "thế còn 1/5?",
+    ] {
+        assert_eq!(
+            turn(q, "Ngày 20/12/2027 là thứ mấy?", &["Monday"]),
+            [r#"s1 date/weekday date="2027-05-01" *"#],
+            "{q}"
+        );
+    }
+    // 29/2 in a year without it: no year kept, never a wrong day.
+    let steps = steps_of(
+        "còn 29/2 thì sao",
+        "ngày 20/12/2027 là thứ mấy",
+        &["Monday"],
+    );
+    assert!(
+        !steps
+            .iter()
+            .any(|s| s.contains("2027-02-29") || s.contains("2027-03-01")),
+        "{steps:?}"
+    );
 }
