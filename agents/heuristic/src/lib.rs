@@ -242,6 +242,33 @@ pub fn plan_turn(
     // `thêm 2 cái quần … nữa thì tổng bn` after a total: the added part alone is no
     // answer to the new total; not understood rather than a wrong total.
     if recall::adds_to_last_total(query, conversation) {
+        // The added part alone as one computation of written numbers (`2 cái quần 200
+        // nghìn 1 cái` → 2 × 200000): the new total is the last one plus it.
+        let added = match turn.plan(query) {
+            PlanOutcome::Planned {
+                plan,
+                unplanned: None,
+                ..
+            } => recall::one_computation(&plan),
+            _ => None,
+        };
+        let value = conversation.answers.last();
+        if let (Some(added), Some(value)) = (added, value) {
+            let text = format!("{value} + {added}");
+            if let PlanOutcome::Planned {
+                mut plan,
+                unplanned: None,
+                ..
+            } = planning(false).plan(&text)
+            {
+                recall::mark(&mut plan, value, &added);
+                return PlanOutcome::Planned {
+                    plan,
+                    language: detect_language(query, ctx.language.as_deref()),
+                    unplanned: None,
+                };
+            }
+        }
         let language = detect_language(query, ctx.language.as_deref());
         let reason = messages::part_error(
             &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),

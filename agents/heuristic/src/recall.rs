@@ -1579,6 +1579,30 @@ pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
     Some(format!("{a} {op} {b}"))
 }
 
+/// `plan` as one computation of numbers the user wrote (`2 × 200000` → `2 * 200000`),
+/// when it is one step of adding or multiplying two literal numbers.
+pub fn one_computation(plan: &chorus_bus::Plan) -> Option<String> {
+    let [step] = plan.steps.as_slice() else {
+        return None;
+    };
+    let op = match step.tool.as_str() {
+        "multiply" => "*",
+        "sum" => "+",
+        _ => return None,
+    };
+    let number = |name: &str| match step.arguments.get(name)? {
+        chorus_bus::Arg::Value(v) => {
+            let text = v
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| v.to_string());
+            text.parse::<f64>().ok().map(|_| text)
+        }
+        chorus_bus::Arg::Ref { .. } => None,
+    };
+    Some(format!("{} {op} {}", number("a")?, number("b")?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

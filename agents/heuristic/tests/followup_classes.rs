@@ -539,24 +539,30 @@ fn more_time_goes_on_from_the_last_date_answer_never_from_today() {
 
 #[test]
 fn more_added_to_a_total_is_never_answered_as_the_added_part_alone() {
+    let question = "mua 2 cai ao moi cai 90 nghin het bao nhieu";
     for q in [
-        "them 4 cai mu 50 nghin 1 cai nua thi tong bn",
-        "thêm 4 cái mũ 50 nghìn một cái nữa thì tổng bao nhiêu",
-        "add 4 more hats at 50 each, whats the total",
+        "them 4 cai ly 50 nghin 1 cai nua thi tong bn",
+        "thêm 4 cái ly 50 nghìn một cái nữa thì tổng bao nhiêu",
     ] {
-        let steps = steps_of(
-            q,
-            "mua 2 cai ao moi cai 90 nghin het bao nhieu",
-            &["180000"],
-        );
-        assert!(
-            !steps
-                .iter()
-                .any(|s| s.contains("multiply") && s.ends_with('*'))
-                || steps.len() > 1,
-            "{q}: {steps:?}"
+        assert_eq!(
+            turn(q, question, &["180000"]),
+            [
+                r#"s1 math/multiply a="4" b="50000""#,
+                r#"s2 math/sum a="180000" b=$s1 *"#
+            ],
+            "{q}"
         );
     }
+    // Answered with the last total or not at all: never the added part alone.
+    let steps = steps_of(
+        "add 4 more hats at 50 each, whats the total",
+        question,
+        &["180000"],
+    );
+    assert!(
+        steps.is_empty() || steps.iter().any(|s| s.contains(r#"a="180000""#)),
+        "{steps:?}"
+    );
 }
 
 #[test]
