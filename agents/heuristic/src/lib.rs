@@ -217,6 +217,33 @@ pub fn plan_turn(
         if let Some(found) = ellipsis {
             return found;
         }
+        // `what about 5pm new york time in tokyo`: a whole request of the same kind
+        // as the last question, after the words that open a follow-up.
+        let same_kind = recall::without_lead(query).and_then(|rest| {
+            let alone = Planning {
+                questions: &[],
+                ..planning(false)
+            };
+            let tools = |o: &PlanOutcome| match o {
+                PlanOutcome::Planned {
+                    plan,
+                    unplanned: None,
+                    ..
+                } => {
+                    let mut t: Vec<String> = plan.steps.iter().map(|s| s.tool.clone()).collect();
+                    t.sort();
+                    t.dedup();
+                    Some(t)
+                }
+                _ => None,
+            };
+            let found = alone.plan(&rest);
+            let before = tools(&alone.plan(questions.last()?))?;
+            (tools(&found)? == before).then_some(found)
+        });
+        if let Some(found) = same_kind {
+            return found;
+        }
         if recall::day_month_reads_two_ways(query, questions) {
             let language = detect_language(query, ctx.language.as_deref());
             let reason = messages::part_error(
@@ -279,6 +306,13 @@ pub fn plan_turn(
     let first = turn.plan(query);
     if complete(&first) {
         return first;
+    }
+    // `how many days between the two birth dates`: the last questions' dates.
+    if let Some(text) = recall::between_question_dates(query, questions) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
     }
     // `cộng hai kết quả đó lại`: the last two answers.
     if let Some(text) = recall::two_answers(query, conversation) {

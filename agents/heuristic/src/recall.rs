@@ -1603,6 +1603,74 @@ pub fn one_computation(plan: &chorus_bus::Plan) -> Option<String> {
     Some(format!("{} {op} {}", number("a")?, number("b")?))
 }
 
+/// `query` without the words that open it as a follow-up (`what about 5pm new york
+/// time in tokyo` → `5pm new york time in tokyo`), when it had them and more follows.
+pub fn without_lead(query: &str) -> Option<String> {
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let skip = toks
+        .iter()
+        .take_while(|t| t.word().is_some_and(|w| ACKNOWLEDGEMENTS.contains(&w)) || t.is_sym(','))
+        .count();
+    let lead = ELLIPSIS_LEADS.iter().find(|l| words_at(&toks, skip, l))?;
+    let rest = toks.get(skip + lead.len())?;
+    Some(text[rest.start..].to_owned())
+}
+
+/// `query` asking the days between the dates of the last two questions that gave one
+/// (`how many days were there between the two birth dates` after two ages): the days
+/// between them, earlier first.
+pub fn between_question_dates(query: &str, questions: &[String]) -> Option<String> {
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
+    let own = toks.iter().any(|t| {
+        matches!(
+            t.tok,
+            crate::lexer::Tok::Num(_) | crate::lexer::Tok::Date(_)
+        )
+    });
+    let asks_days = words.contains(&"days")
+        || words
+            .windows(2)
+            .any(|w| matches!(w, ["bao", "nhiêu"] | ["mấy", "ngày"]))
+            && words.iter().filter(|w| **w == "ngày").count() >= 2;
+    let other_unit = has(&["weeks", "months", "years", "tuần", "tháng", "năm"]);
+    if own
+        || other_unit
+        || !asks_days
+        || !has(&["between", "apart", "giữa", "cách"])
+        || !has(&["two", "both", "hai"])
+    {
+        return None;
+    }
+    let mut dates: Vec<String> = Vec::new();
+    for q in questions.iter().rev().take(3) {
+        let q = crate::normalise::normalise(q, None).text;
+        let qtoks = crate::lexer::lex(&q);
+        let Some((span, Some(iso))) = date_span(&qtoks) else {
+            continue;
+        };
+        let after = qtoks
+            .iter()
+            .position(|t| t.start >= span.1)
+            .unwrap_or(qtoks.len());
+        if date_span(&qtoks[after..]).is_some() || dates.contains(&iso) {
+            continue;
+        }
+        dates.push(iso);
+        if dates.len() == 2 {
+            break;
+        }
+    }
+    let [a, b] = dates.as_slice() else {
+        return None;
+    };
+    let (first, second) = if a <= b { (a, b) } else { (b, a) };
+    Some(format!("days between {first} and {second}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -711,3 +711,66 @@ fn a_day_and_month_keeps_the_year_of_the_date_it_replaces() {
         "{steps:?}"
     );
 }
+
+#[test]
+fn the_days_between_the_dates_of_the_last_two_questions() {
+    let conversation = Conversation {
+        session: true,
+        answers: vec!["36".into(), "33".into()],
+    };
+    let questions = [
+        "how old is someone born on 1990-03-01".to_owned(),
+        "how old is someone born on 1993-06-15".to_owned(),
+    ];
+    for q in [
+        "how many days between the two birth dates",
+        "and how many days apart are the two dates?",
+        "hai ngày sinh cách nhau bao nhiêu ngày",
+        "hai ngay sinh cach nhau bao nhieu ngay",
+    ] {
+        let outcome = plan_turn(
+            q,
+            &TaskContext::default(),
+            &Capabilities::default_tools(),
+            &conversation,
+            &questions,
+        );
+        let PlanOutcome::Planned { plan, .. } = outcome else {
+            panic!("{q}: {outcome:?}");
+        };
+        let steps: Vec<String> = plan.steps.iter().map(line).collect();
+        assert_eq!(
+            steps,
+            [r#"s1 date/difference from="1990-03-01" to="1993-06-15" *"#],
+            "{q}"
+        );
+    }
+    // In weeks: not the days.
+    assert_eq!(
+        recall::between_question_dates("how many weeks between the two dates", &questions),
+        None
+    );
+}
+
+#[test]
+fn a_whole_request_of_the_same_kind_after_what_about() {
+    let question = "if it's 9am in london what time is it in sydney";
+    for q in [
+        "what about 6pm london time in sydney",
+        "and 6pm london time in sydney?",
+    ] {
+        let steps = turn(q, question, &["20:00"]);
+        assert_eq!(
+            steps,
+            [r#"s1 date/convert_time from="london" time="18:00" to="sydney" *"#],
+            "{q}"
+        );
+    }
+    // Another kind after the lead is not read alone: `còn 30/4?` is no division.
+    let steps = steps_of(
+        "còn 30/4?",
+        "còn bao nhiêu ngày nữa đến 25/12/2027",
+        &["762"],
+    );
+    assert!(!steps.iter().any(|s| s.contains("divide")), "{steps:?}");
+}
