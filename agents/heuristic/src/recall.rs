@@ -1210,12 +1210,12 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
     let item = at
         .checked_sub(1)
         .and_then(|p| toks[p].word())
-        .is_some_and(|w| matches!(w, "a" | "an" | "another"))
+        .is_some_and(|w| matches!(w, "a" | "an" | "another" | "số"))
         || toks.iter().any(|t| {
             t.word().is_some_and(|w| {
                 matches!(
                     w,
-                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả" | "list"
+                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả" | "list" | "vào"
                 )
             })
         });

@@ -774,3 +774,22 @@ fn a_whole_request_of_the_same_kind_after_what_about() {
     );
     assert!(!steps.iter().any(|s| s.contains("divide")), "{steps:?}");
 }
+
+#[test]
+fn a_number_put_into_the_list_extends_it() {
+    for q in [
+        "thêm số 5 vào thì sao",
+        "them so 5 vao thi sao",
+        "thêm 5 vào nữa",
+    ] {
+        let steps = turn(q, "trung bình cộng của 2, 3 và 4", &["3"]);
+        assert!(
+            steps.last().unwrap().contains(r#"b="4" *"#),
+            "{q}: {steps:?}"
+        );
+        assert!(
+            steps.iter().any(|s| s.contains(r#"b="5""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
