@@ -217,6 +217,33 @@ pub fn plan_turn(
         if let Some(found) = ellipsis {
             return found;
         }
+        // `what about 5pm new york time in tokyo`: a whole request of the same kind
+        // as the last question, after the words that open a follow-up.
+        let same_kind = recall::without_lead(query).and_then(|rest| {
+            let alone = Planning {
+                questions: &[],
+                ..planning(false)
+            };
+            let tools = |o: &PlanOutcome| match o {
+                PlanOutcome::Planned {
+                    plan,
+                    unplanned: None,
+                    ..
+                } => {
+                    let mut t: Vec<String> = plan.steps.iter().map(|s| s.tool.clone()).collect();
+                    t.sort();
+                    t.dedup();
+                    Some(t)
+                }
+                _ => None,
+            };
+            let found = alone.plan(&rest);
+            let before = tools(&alone.plan(questions.last()?))?;
+            (tools(&found)? == before).then_some(found)
+        });
+        if let Some(found) = same_kind {
+            return found;
+        }
         if recall::day_month_reads_two_ways(query, questions) {
             let language = detect_language(query, ctx.language.as_deref());
             let reason = messages::part_error(
@@ -226,15 +253,73 @@ pub fn plan_turn(
             return planning(false).refuse(reason, &language);
         }
     }
+    // `thêm 1 tuần nữa thì là ngày nào` after a date answer: from that date, not today.
+    if let Some(text) = recall::more_time_on_date(query, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
     // The request alone, then (`Planning::plan_canonical`) as an ellipsis, then going on
     // from the last answer; asked about when none reads.
     let turn = Planning {
         ask: true,
         ..planning(true)
     };
+    // `thêm 2 cái quần … nữa thì tổng bn` after a total: the added part alone is no
+    // answer to the new total; not understood rather than a wrong total.
+    if recall::adds_to_last_total(query, conversation) {
+        // The added part alone as one computation of written numbers (`2 cái quần 200
+        // nghìn 1 cái` → 2 × 200000): the new total is the last one plus it.
+        let added = match turn.plan(query) {
+            PlanOutcome::Planned {
+                plan,
+                unplanned: None,
+                ..
+            } => recall::one_computation(&plan),
+            _ => None,
+        };
+        let value = conversation.answers.last();
+        if let (Some(added), Some(value)) = (added, value) {
+            let text = format!("{value} + {added}");
+            if let PlanOutcome::Planned {
+                mut plan,
+                unplanned: None,
+                ..
+            } = planning(false).plan(&text)
+            {
+                recall::mark(&mut plan, value, &added);
+                return PlanOutcome::Planned {
+                    plan,
+                    language: detect_language(query, ctx.language.as_deref()),
+                    unplanned: None,
+                };
+            }
+        }
+        let language = detect_language(query, ctx.language.as_deref());
+        let reason = messages::part_error(
+            &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
+            &language,
+        );
+        return planning(false).refuse(reason, &language);
+    }
     let first = turn.plan(query);
     if complete(&first) {
         return first;
+    }
+    // `how many days between the two birth dates`: the last questions' dates.
+    if let Some(text) = recall::between_question_dates(query, questions) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    // `cộng hai kết quả đó lại`: the last two answers.
+    if let Some(text) = recall::two_answers(query, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
     }
     // `ok add that to the 160`: read again without the acknowledgement.
     if let Some(text) = recall::tidied(query) {
@@ -395,7 +480,12 @@ impl Planning<'_> {
         }
         // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`,
         // `how many weeks is that?`.
-        if reading.misses() > 0 && self.continuations {
+        // `and between 5 of us instead?` after a split counts the sharers again: never
+        // the last share divided again.
+        if reading.misses() > 0
+            && self.continuations
+            && !recall::recounts_split(query, self.questions)
+        {
             let units = recall::in_other_units(query, self.questions, self.conversation);
             for (text, value) in units
                 .into_iter()

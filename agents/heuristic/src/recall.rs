@@ -37,7 +37,7 @@ pub fn is_weekday(answer: &str) -> bool {
 /// follow-up's "ngày đó" is 2027-09-02), and its other weekday answers left out.
 pub fn with_question_dates(conversation: &Conversation, questions: &[String]) -> Conversation {
     if !conversation.answers.last().is_some_and(|a| is_weekday(a)) {
-        return conversation.clone();
+        return with_counted_date(conversation, questions);
     }
     // The one date the question asked about; with several, which one the weekday was of
     // cannot be told, and none stands for it.
@@ -65,6 +65,38 @@ pub fn with_question_dates(conversation: &Conversation, questions: &[String]) ->
             (false, false) => Some(a.clone()),
         })
         .collect();
+    Conversation {
+        session: conversation.session,
+        answers,
+    }
+}
+
+/// `conversation` with the one date of the last question standing just before its
+/// answer when that answer is a count (`how many days until my trip on jan 15 2027` →
+/// 53): a reference that reads with no number (`what weekday is it`) takes the date.
+fn with_counted_date(conversation: &Conversation, questions: &[String]) -> Conversation {
+    let counted = conversation
+        .answers
+        .last()
+        .is_some_and(|a| a.parse::<u64>().is_ok());
+    let date = questions.last().filter(|_| counted).and_then(|q| {
+        let q = crate::normalise::normalise(q, None).text;
+        let toks = crate::lexer::lex(&q);
+        let (span, iso) = date_span(&toks)?;
+        let after = toks
+            .iter()
+            .position(|t| t.start >= span.1)
+            .unwrap_or(toks.len());
+        match date_span(&toks[after..]) {
+            Some(_) => None,
+            None => iso,
+        }
+    });
+    let Some(date) = date else {
+        return conversation.clone();
+    };
+    let mut answers = conversation.answers.clone();
+    answers.insert(answers.len() - 1, date);
     Conversation {
         session: conversation.session,
         answers,
@@ -136,6 +168,8 @@ const REFERENCES: &[&[&str]] = &[
     &["kết", "quả", "này"],
     &["kết", "quả", "trên"],
     &["kết", "quả", "vừa", "rồi"],
+    &["hôm", "đó"],
+    &["hôm", "ấy"],
     &["số", "đó"],
     &["số", "này"],
     &["ngày", "đó"],
@@ -235,7 +269,10 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
             k += 2;
             continue;
         }
-        if !toks[k].word().is_some_and(|w| matches!(w, "thêm" | "nữa")) {
+        if !toks[k]
+            .word()
+            .is_some_and(|w| matches!(w, "thêm" | "nữa" | "tiếp"))
+        {
             on.push(&toks[k]);
         }
         k += 1;
@@ -324,7 +361,7 @@ const ASKING_WORDS: &[&str] = &[
     "mình", "trả", "bằng", "nữa", "và", "rồi", "của", "how", "much", "what", "what's", "whats",
     "is", "my", "the", "i", "if", "pay", "paid", "give", "gave", "with", "customer", "gives",
     "get", "back", "do", "should", "be", "will", "would", "it", "for", "in", "over", "after", "a",
-    "an", "and", "then", "now", "of", "on", "top", "that", "by", "so",
+    "an", "and", "then", "now", "of", "on", "top", "that", "by", "so", "to",
 ];
 
 /// `query` (lexed as `toks`) as an everyday step on the last answer `value`: a
@@ -411,6 +448,12 @@ const NUMBER_DRESSING: &[&str] = &[
     "với",
     "chỉ",
     "thôi",
+    "mỗi",
+    "each",
+    "per",
+    "bao",
+    "nhiêu",
+    "much",
 ];
 
 /// Words that make a replaced count relative to the one before: `nếu thêm 1 người
@@ -466,6 +509,11 @@ const PEOPLE_AFTER: &[&[&str]] = &[
     &["ways"],
     &["người"],
     &["bạn"],
+];
+
+/// Counts written in words, as a count of sharers may be: `split $180 four ways`.
+const COUNT_WORDS: &[&str] = &[
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
 ];
 
 /// Words before a number that say it counts sharers.
@@ -554,6 +602,10 @@ const LIST_ADD: &[&str] = &[
     "giờ",
 ];
 
+/// Words an item added to a list may be said with: `add 95 to the list, whats the new
+/// average`, `thêm số 10 vào`.
+const LIST_ITEM_DRESSING: &[&str] = &["to", "list", "new", "whats", "what's", "vào", "mới"];
+
 /// Words naming what is asked of a list, alone after it: `and the max?`, `còn số lớn
 /// nhất?`, `what about the average`.
 const LIST_HEADS: &[&str] = &[
@@ -589,10 +641,24 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         })
         .cloned()
         .collect();
+    // `còn ngày 31/12 thì sao?`: `ngày` only says a date follows.
+    let core: Vec<Token> = match core.as_slice() {
+        [day, rest @ ..]
+            if day
+                .word()
+                .is_some_and(|w| matches!(w, "ngày" | "hôm" | "date" | "day"))
+                && rest.len() == 3
+                && fraction_at(rest, 0).is_some() =>
+        {
+            rest.to_vec()
+        }
+        _ => core,
+    };
     let mut out = Vec::new();
     for previous in questions.iter().rev().take(3) {
         let previous = crate::normalise::normalise(previous, None).text;
-        if let Some(text) = replace_part(&previous, &core, &follow)
+        if let Some(text) = percent_on_amount(&previous, &core, &follow)
+            .or_else(|| replace_part(&previous, &core, &follow))
             .or_else(|| about_list(&previous, &toks, &follow))
             .or_else(|| about_birth(&previous, &toks, &follow))
         {
@@ -866,7 +932,7 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
     if let [a, _, _] = core
         && let Some((x, y)) = fraction_at(core, 0)
     {
-        if let Some((span, _)) = date_span(&ptoks) {
+        if let Some((span, iso)) = date_span(&ptoks) {
             let vi = crate::language::detect_language(previous, None) == "vi";
             let (day, month) = match (x <= 12, y <= 12) {
                 (_, true) if vi => (x, y),
@@ -875,9 +941,26 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
                 _ => return None,
             };
             crate::lexer::iso_date(2000, month, day)?;
-            let written = match vi {
-                true => format!("{day} tháng {month}"),
-                false => format!("{} {day}", MONTHS.get(month as usize - 1)?),
+            // The year the last date had, kept when its weekday was asked: `còn ngày
+            // 31/12?` after `20/12/2026 là thứ mấy` (days until `2/9` is the next 2/9).
+            let weekday = ptoks.iter().enumerate().any(|(k, t)| {
+                t.word().is_some_and(|w| matches!(w, "weekday" | "week"))
+                    || t.word() == Some("thứ")
+                        && ptoks
+                            .get(k + 1)
+                            .and_then(Token::word)
+                            .is_some_and(|w| matches!(w, "mấy" | "gì" | "nào"))
+            });
+            let year = iso.filter(|_| weekday);
+            let year = year.as_deref().and_then(|d| d.get(..4)).filter(|y| {
+                y.parse::<i32>()
+                    .is_ok_and(|y| crate::lexer::iso_date(y, month, day).is_some())
+            });
+            let written = match (vi, year) {
+                (true, Some(y)) => format!("{day} tháng {month} năm {y}"),
+                (true, None) => format!("{day} tháng {month}"),
+                (false, Some(y)) => format!("{} {day} {y}", MONTHS.get(month as usize - 1)?),
+                (false, None) => format!("{} {day}", MONTHS.get(month as usize - 1)?),
             };
             return Some(splice(previous, span, &written));
         }
@@ -932,8 +1015,14 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
                 return None;
             }
         }
+        // `split $180 four ways`: a count in words is the count it replaces.
         let pnums: Vec<usize> = (0..ptoks.len())
-            .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
+            .filter(|&k| {
+                matches!(ptoks[k].tok, Tok::Num(_))
+                    || role == Role::People
+                        && ptoks[k].word().is_some_and(|w| COUNT_WORDS.contains(&w))
+                        && PEOPLE_AFTER.iter().any(|p| words_at(&ptoks, k + 1, p))
+            })
             .collect();
         let at = match role {
             Role::Plain if pnums.len() == 1 => pnums[0],
@@ -1121,12 +1210,12 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
     let item = at
         .checked_sub(1)
         .and_then(|p| toks[p].word())
-        .is_some_and(|w| matches!(w, "a" | "an" | "another"))
+        .is_some_and(|w| matches!(w, "a" | "an" | "another" | "số"))
         || toks.iter().any(|t| {
             t.word().is_some_and(|w| {
                 matches!(
                     w,
-                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả"
+                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả" | "list" | "vào"
                 )
             })
         });
@@ -1134,8 +1223,12 @@ fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
         return None;
     }
     let mut adds = false;
+    // `add 95 to the list, whats the new average`: the list's own head asked again.
+    let pwords: Vec<&str> = ptoks.iter().filter_map(Token::word).collect();
     for t in toks {
         match t.word() {
+            Some(w) if LIST_ITEM_DRESSING.contains(&w) => {}
+            Some(w) if LIST_HEADS.contains(&w) && pwords.contains(&w) => {}
             Some(w) if LIST_ADD.contains(&w) => {
                 adds |= !matches!(w, "one" | "số" | "điểm" | "now" | "bây" | "giờ");
             }
@@ -1178,6 +1271,404 @@ pub fn mark(plan: &mut chorus_bus::Plan, value: &str, request_without_reference:
             .map(|(name, _)| name.clone())
             .collect();
     }
+}
+
+/// Words that put a step before the last question's own: `and if we add a 10% tip
+/// first?`, `nếu cộng 10% phí trước thì sao`.
+const FIRST_WORDS: &[&str] = &["first", "beforehand", "before", "trước"];
+
+/// Words that ask the amount with a percentage on top, not the percentage alone:
+/// `so whats the total with the 15% tip`, `tổng cộng cả 10% phí là bao nhiêu`.
+const WHOLE_WORDS: &[&str] = &["total", "altogether", "overall", "tổng"];
+
+/// The one percentage of `core` (the follow-up's own tokens), with the word after it
+/// that names it (`tip`, `phí`), when it is the only number.
+fn lone_percent<'a>(core: &[Token], follow: &'a str) -> Option<(&'a str, Option<&'a str>)> {
+    use crate::lexer::Tok;
+    let nums: Vec<usize> = (0..core.len())
+        .filter(|&k| matches!(core[k].tok, Tok::Num(_)))
+        .collect();
+    let [k] = nums.as_slice() else {
+        return None;
+    };
+    let (Role::Percent, marked) = role_at(core, *k) else {
+        return None;
+    };
+    let n = &follow[core[*k].start..core[*k].end];
+    let named = core
+        .get(k + marked + 1)
+        .and_then(Token::word)
+        .filter(|w| PERCENT_OF.contains(w))
+        .map(|_| {
+            let t = &core[k + marked + 1];
+            &follow[t.start..t.end]
+        });
+    Some((n, named))
+}
+
+/// A percentage on the last question's amount, before or around its own step, or
+/// `None`: `and if we add a 10% tip first?` after `split $186 between 3` → `split 186
+/// plus 10% tip between 3` (the tip before the split, the count kept); `so whats the
+/// total with the 15% tip` after `15% tip on 64` → `increase 64 by 15%` (the amount
+/// with the tip, never the tip raised by itself).
+fn percent_on_amount(previous: &str, core: &[Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let (n, named) = lone_percent(core, follow)?;
+    let has = |list: &[&str]| {
+        core.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    let ptoks = crate::lexer::lex(previous);
+    let pnums: Vec<(usize, Role)> = (0..ptoks.len())
+        .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
+        .map(|k| (k, role_at(&ptoks, k).0))
+        .collect();
+    let amounts: Vec<usize> = pnums
+        .iter()
+        .filter(|(_, r)| matches!(r, Role::Plain | Role::Base))
+        .map(|(k, _)| *k)
+        .collect();
+    let [at] = amounts.as_slice() else {
+        return None;
+    };
+    let amount = &previous[ptoks[*at].start..ptoks[*at].end];
+    let percents = pnums.iter().filter(|(_, r)| *r == Role::Percent).count();
+    let lower = has(LOWER_BY);
+    if has(WHOLE_WORDS) && percents == 1 && !lower {
+        // The last question asked a percentage of the amount: the total is the amount
+        // with it.
+        return Some(format!("increase {amount} by {n}%"));
+    }
+    if has(FIRST_WORDS) && percents == 0 {
+        let op = match (has(RAISE_BY), lower) {
+            (true, false) => "plus",
+            (false, true) => "minus",
+            _ => return None,
+        };
+        let what = named.map(|w| format!(" {w}")).unwrap_or_default();
+        let span = (ptoks[*at].start, ptoks[*at].end);
+        return Some(splice(previous, span, &format!("{amount} {op} {n}%{what}")));
+    }
+    None
+}
+
+/// Whether `query` counts sharers again (`and between 5 of us instead?`, `nếu có 9
+/// người thì mỗi người bao nhiêu`) after a question that split among a count: the
+/// count is replaced, never the last share divided again.
+pub fn recounts_split(query: &str, questions: &[String]) -> bool {
+    use crate::lexer::Tok;
+    let Some(previous) = questions.last() else {
+        return false;
+    };
+    let people = |text: &str| {
+        let toks = crate::lexer::lex(text);
+        (0..toks.len())
+            .any(|k| matches!(toks[k].tok, Tok::Num(_)) && role_at(&toks, k).0 == Role::People)
+    };
+    let ptext = crate::normalise::normalise(previous, None).text;
+    let text = crate::normalise::normalise(query, None).text;
+    // `split $180 four ways`: a count in words still counts sharers.
+    let shared = crate::lexer::lex(&ptext).iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "ways" | "people" | "người" | "persons" | "ppl"))
+    });
+    people(&text) && (shared || people(&ptext))
+}
+
+/// Whether `query` adds more to the last total and asks the new total (`them 2 cai
+/// quan 200 nghin 1 cai nua thi tong bn` after a total): read alone it would answer
+/// the added part as the total, another question.
+pub fn adds_to_last_total(query: &str, conversation: &Conversation) -> bool {
+    let numeric = conversation
+        .answers
+        .last()
+        .is_some_and(|a| a.parse::<f64>().is_ok());
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let has = |list: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    numeric && has(&["thêm", "more", "another"]) && has(WHOLE_WORDS)
+}
+
+/// Words that make a duration go on from the last date answer: `thêm 1 tuần nữa thì
+/// là ngày nào`, `and 3 more days?`, `another week after that`.
+const ON_FROM_DATE: &[&str] = &[
+    "thêm", "more", "another", "further", "push", "postpone", "delay", "dời", "lùi", "hoãn",
+];
+
+/// `query` adding a duration to the conversation's last date answer (`them 1 tuan nua
+/// thi la ngay nao` after 2026-12-13 → `2026-12-13 plus 1 week`), when it names a
+/// duration with `thêm` / `more` / `another` and no date of its own: from today would
+/// answer another question.
+pub fn more_time_on_date(query: &str, conversation: &Conversation) -> Option<String> {
+    use crate::lexer::Tok;
+    let iso = |s: &str| {
+        s.len() == 10 && s.as_bytes()[4] == b'-' && s[..4].bytes().all(|b| b.is_ascii_digit())
+    };
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    // `push it back a week` moves the date itself, also when a count of days to it
+    // was the last answer; `thêm`, `more` go on from the last answer only.
+    let moves = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "push" | "postpone" | "delay" | "dời" | "lùi" | "hoãn"))
+    });
+
+    let date = match conversation.answers.as_slice() {
+        [.., d] if iso(d) => d,
+        [.., d, c] if moves && iso(d) && c.parse::<u64>().is_ok() => d,
+        _ => return None,
+    };
+
+    if !toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| ON_FROM_DATE.contains(&w)))
+        || date_span(&toks).is_some()
+        || toks.iter().any(|t| {
+            t.word()
+                .is_some_and(|w| matches!(w, "today" | "nay" | "now" | "tomorrow" | "mai"))
+        })
+    {
+        return None;
+    }
+    let unit_of = |w: &str| {
+        Some(match w {
+            "ngày" | "day" | "days" => "days",
+            "tuần" | "week" | "weeks" => "weeks",
+            "tháng" | "month" | "months" => "months",
+            "năm" | "year" | "years" => "years",
+            _ => return None,
+        })
+    };
+    let mut found = Vec::new();
+    for k in 0..toks.len() {
+        let Some(unit) = toks[k].word().and_then(unit_of) else {
+            continue;
+        };
+        // `2 more weeks`: the number before the word that says more.
+        let mut j = k.checked_sub(1);
+        if let Some(p) = j
+            && p > 0
+            && toks[p]
+                .word()
+                .is_some_and(|w| matches!(w, "more" | "further"))
+            && matches!(toks[p - 1].tok, Tok::Num(_))
+        {
+            j = Some(p - 1);
+        }
+        let before = j.map(|j| &toks[j]);
+        let amount = match before.map(|t| &t.tok) {
+            Some(Tok::Num(n)) => n.clone(),
+            Some(Tok::Word(w)) if matches!(w.as_str(), "a" | "an" | "another" | "một") => {
+                "1".to_owned()
+            }
+            _ => continue,
+        };
+        // `là ngày nào`: a day asked, no duration.
+        if before.is_some_and(|t| matches!(t.tok, Tok::Word(_)))
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "nào" | "mấy" | "gì"))
+        {
+            continue;
+        }
+        found.push((amount, unit));
+    }
+    let [(amount, unit)] = found.as_slice() else {
+        return None;
+    };
+    let vi = crate::language::detect_language(&text, None) == "vi";
+    let unit_vi = match *unit {
+        "days" => "ngày",
+        "weeks" => "tuần",
+        "months" => "tháng",
+        _ => "năm",
+    };
+    Some(match vi {
+        true => format!("ngày {date} cộng {amount} {unit_vi} là ngày nào"),
+        false => format!("{date} plus {amount} {unit}"),
+    })
+}
+
+/// Words naming earlier answers together: `hai kết quả đó`, `the two results`.
+const TWO_ANSWERS: &[&[&str]] = &[
+    &["hai", "kết", "quả"],
+    &["2", "kết", "quả"],
+    &["hai", "số", "đó"],
+    &["hai", "số", "trên"],
+    &["two", "results"],
+    &["two", "answers"],
+    &["2", "results"],
+    &["2", "answers"],
+    &["both", "results"],
+    &["both", "answers"],
+    &["last", "two"],
+];
+
+/// Words of a follow-up on two earlier answers that only ask or dress: `cộng hai kết
+/// quả đó lại giúp mình`, `add the two results together`.
+const TWO_ANSWERS_DRESSING: &[&str] = &[
+    "đó", "trên", "lại", "giúp", "mình", "tôi", "với", "nhau", "vào", "cho", "đi", "nhé", "the",
+    "together", "up", "of", "please", "pls", "and", "now", "là", "bao", "nhiêu", "bằng", "what",
+    "whats", "what's", "is", "my", "last", "those", "these", "hãy", "ok", "thì", "của", "sum",
+    "tổng", "total",
+];
+
+/// `query` adding (or multiplying) the conversation's last two numeric answers: `cộng
+/// hai kết quả đó lại giúp mình` after 630000 and 720000 → `630000 + 720000`, with the
+/// two values; `None` unless every other word only dresses it.
+pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
+    use crate::normalise::fold::fold;
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    // Compared folded: `cong hai ket qua do lai` keeps `cong` and `lai` unmarked.
+    let folded: Vec<Option<String>> = toks
+        .iter()
+        .map(|t| match &t.tok {
+            crate::lexer::Tok::Num(n) => Some(n.clone()),
+            _ => t.word().map(fold),
+        })
+        .collect();
+    let (at, len) = (0..toks.len()).find_map(|i| {
+        TWO_ANSWERS
+            .iter()
+            .find(|w| {
+                (0..w.len()).all(|j| {
+                    folded
+                        .get(i + j)
+                        .is_some_and(|f| f.as_deref() == Some(fold(w[j]).as_str()))
+                })
+            })
+            .map(|w| (i, w.len()))
+    })?;
+    let is_in = |w: &str, list: &[&str]| list.iter().any(|l| fold(l) == w);
+    let mut op = None;
+    for (k, t) in toks.iter().enumerate() {
+        if (at..at + len).contains(&k) || t.is_sym('?') || t.is_sym('.') || t.is_sym(',') {
+            continue;
+        }
+        t.word()?;
+        let w = folded[k].as_deref()?;
+        let this = match w {
+            _ if is_in(w, &["cộng", "add", "plus", "sum", "tổng", "total"]) => "+",
+            _ if is_in(w, &["nhân", "multiply", "times", "product", "tích"]) => "*",
+            _ if is_in(w, TWO_ANSWERS_DRESSING) => continue,
+            _ => return None,
+        };
+        match op {
+            Some(o) if o != this => return None,
+            _ => op = Some(this),
+        }
+    }
+    let numbers: Vec<&String> = conversation
+        .answers
+        .iter()
+        .filter(|a| a.parse::<f64>().is_ok())
+        .collect();
+    let [.., a, b] = numbers.as_slice() else {
+        return None;
+    };
+    let op = match (op?, crate::language::detect_language(&text, None).as_str()) {
+        ("+", "vi") => "cộng",
+        ("*", "vi") => "nhân",
+        (o, _) => o,
+    };
+    Some(format!("{a} {op} {b}"))
+}
+
+/// `plan` as one computation of numbers the user wrote (`2 × 200000` → `2 * 200000`),
+/// when it is one step of adding or multiplying two literal numbers.
+pub fn one_computation(plan: &chorus_bus::Plan) -> Option<String> {
+    let [step] = plan.steps.as_slice() else {
+        return None;
+    };
+    let op = match step.tool.as_str() {
+        "multiply" => "*",
+        "sum" => "+",
+        _ => return None,
+    };
+    let number = |name: &str| match step.arguments.get(name)? {
+        chorus_bus::Arg::Value(v) => {
+            let text = v
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| v.to_string());
+            text.parse::<f64>().ok().map(|_| text)
+        }
+        chorus_bus::Arg::Ref { .. } => None,
+    };
+    Some(format!("{} {op} {}", number("a")?, number("b")?))
+}
+
+/// `query` without the words that open it as a follow-up (`what about 5pm new york
+/// time in tokyo` → `5pm new york time in tokyo`), when it had them and more follows.
+pub fn without_lead(query: &str) -> Option<String> {
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let skip = toks
+        .iter()
+        .take_while(|t| t.word().is_some_and(|w| ACKNOWLEDGEMENTS.contains(&w)) || t.is_sym(','))
+        .count();
+    let lead = ELLIPSIS_LEADS.iter().find(|l| words_at(&toks, skip, l))?;
+    let rest = toks.get(skip + lead.len())?;
+    Some(text[rest.start..].to_owned())
+}
+
+/// `query` asking the days between the dates of the last two questions that gave one
+/// (`how many days were there between the two birth dates` after two ages): the days
+/// between them, earlier first.
+pub fn between_question_dates(query: &str, questions: &[String]) -> Option<String> {
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
+    let own = toks.iter().any(|t| {
+        matches!(
+            t.tok,
+            crate::lexer::Tok::Num(_) | crate::lexer::Tok::Date(_)
+        )
+    });
+    let asks_days = words.contains(&"days")
+        || words
+            .windows(2)
+            .any(|w| matches!(w, ["bao", "nhiêu"] | ["mấy", "ngày"]))
+            && words.iter().filter(|w| **w == "ngày").count() >= 2;
+    let other_unit = has(&["weeks", "months", "years", "tuần", "tháng", "năm"]);
+    if own
+        || other_unit
+        || !asks_days
+        || !has(&["between", "apart", "giữa", "cách"])
+        || !has(&["two", "both", "hai"])
+    {
+        return None;
+    }
+    let mut dates: Vec<String> = Vec::new();
+    for q in questions.iter().rev().take(3) {
+        let q = crate::normalise::normalise(q, None).text;
+        let qtoks = crate::lexer::lex(&q);
+        let Some((span, Some(iso))) = date_span(&qtoks) else {
+            continue;
+        };
+        let after = qtoks
+            .iter()
+            .position(|t| t.start >= span.1)
+            .unwrap_or(qtoks.len());
+        if date_span(&qtoks[after..]).is_some() || dates.contains(&iso) {
+            continue;
+        }
+        dates.push(iso);
+        if dates.len() == 2 {
+            break;
+        }
+    }
+    let [a, b] = dates.as_slice() else {
+        return None;
+    };
+    let (first, second) = if a <= b { (a, b) } else { (b, a) };
+    Some(format!("days between {first} and {second}"))
 }
 
 #[cfg(test)]

@@ -457,3 +457,339 @@ fn the_same_list_is_asked_another_question_by_its_head() {
         Some(r#"s4 math/divide a=$s3 b="4" *"#)
     );
 }
+
+#[test]
+fn a_new_count_after_a_split_replaces_the_count_never_divides_the_share() {
+    for q in [
+        "nếu có 7 người thì mỗi người bao nhiêu",
+        "neu co 7 nguoi thi moi nguoi bao nhieu",
+        "còn 7 người thì sao?",
+    ] {
+        let steps = steps_of(q, "chia 1.400.000 đồng cho 5 người", &["280000"]);
+        assert!(
+            !steps.iter().any(|s| s.contains("280000")),
+            "{q}: {steps:?}"
+        );
+        assert_eq!(steps, [r#"s1 math/divide a="1400000" b="7" *"#], "{q}");
+    }
+    // Never the share divided again, in English either.
+    for q in ["and between 7 of us instead?", "ok and for 7 people"] {
+        let steps = steps_of(q, "split $350 five ways", &["70"]);
+        assert!(
+            !steps.iter().any(|s| s.contains(r#"a="70""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn a_percentage_first_goes_before_the_last_questions_step() {
+    for q in [
+        "and if we add a 20% tip first?",
+        "what if we add a 20% tip first",
+    ] {
+        let steps = turn(q, "the bill was $250, split between 5", &["50"]);
+        assert_eq!(steps.len(), 3, "{q}: {steps:?}");
+        assert!(
+            steps[0].contains(r#"of="250" percent="20""#),
+            "{q}: {steps:?}"
+        );
+        assert!(steps[2].contains(r#"b="5""#), "{q}: {steps:?}");
+        assert!(
+            !steps.iter().any(|s| s.contains(r#""50""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn the_total_with_a_percentage_is_the_amount_with_it_not_the_part_raised() {
+    for q in [
+        "so whats the total with the 18% tip",
+        "and the total with a 18% tip?",
+    ] {
+        let steps = turn(q, "12% tip on 150", &["18"]);
+        assert!(
+            steps[0].contains(r#"of="150" percent="18""#),
+            "{q}: {steps:?}"
+        );
+        assert!(
+            !steps.iter().any(|s| s.contains(r#"of="18""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn more_time_goes_on_from_the_last_date_answer_never_from_today() {
+    for q in [
+        "thêm 2 tuần nữa thì là ngày nào",
+        "them 2 tuan nua thi la ngay nao",
+        "and 2 more weeks?",
+        "what about another 2 weeks",
+    ] {
+        let steps = turn(q, "30 ngày nữa là ngày nào", &["2027-03-10"]);
+        assert_eq!(
+            steps,
+            [r#"s1 date/add_duration amount=2 date="2027-03-10" unit="weeks" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn more_added_to_a_total_is_never_answered_as_the_added_part_alone() {
+    let question = "mua 2 cai ao moi cai 90 nghin het bao nhieu";
+    for q in [
+        "them 4 cai ly 50 nghin 1 cai nua thi tong bn",
+        "thêm 4 cái ly 50 nghìn một cái nữa thì tổng bao nhiêu",
+    ] {
+        assert_eq!(
+            turn(q, question, &["180000"]),
+            [
+                r#"s1 math/multiply a="4" b="50000""#,
+                r#"s2 math/sum a="180000" b=$s1 *"#
+            ],
+            "{q}"
+        );
+    }
+    // Answered with the last total or not at all: never the added part alone.
+    let steps = steps_of(
+        "add 4 more hats at 50 each, whats the total",
+        question,
+        &["180000"],
+    );
+    assert!(
+        steps.is_empty() || steps.iter().any(|s| s.contains(r#"a="180000""#)),
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn a_reference_to_the_day_takes_the_last_date_answer() {
+    for q in [
+        "hôm đó là thứ mấy",
+        "hom do la thu may",
+        "hôm ấy là thứ mấy?",
+    ] {
+        assert_eq!(
+            turn(q, "45 ngày nữa là ngày nào", &["2027-01-07"]),
+            [r#"s1 date/weekday date="2027-01-07" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn it_after_a_count_of_days_is_the_date_counted_to() {
+    let question = "how many days until my exam on march 3 2027";
+    assert_eq!(
+        turn("what weekday is it", question, &["100"]),
+        [r#"s1 date/weekday date="2027-03-03" *"#]
+    );
+    for q in [
+        "if i push it back 3 days whats the new date",
+        "what if we postpone it by 3 days",
+    ] {
+        assert_eq!(
+            turn(q, question, &["100"]),
+            [r#"s1 date/add_duration amount=3 date="2027-03-03" unit="days" *"#],
+            "{q}"
+        );
+    }
+    // A count of the days stays a number to compute with.
+    assert_eq!(
+        turn("how many weeks is that", question, &["100"]),
+        [r#"s1 math/divide a="100" b="7" *"#]
+    );
+}
+
+#[test]
+fn a_day_and_month_after_ngay_replaces_the_date() {
+    for q in ["Còn ngày 1/5 thì sao?", "con ngay 1/5 thi sao"] {
+        let steps = turn(q, "Ngày 20/12/2026 là thứ mấy?", &["Sunday"]);
+        assert_eq!(steps, [r#"s1 date/weekday date="2026-05-01" *"#], "{q}");
+        assert!(
+            !steps.iter().any(|s| s.contains("divide")),
+            "{q}: {steps:?}"
+        );
+    }
+}
+
+#[test]
+fn the_two_results_added_or_multiplied() {
+    let conversation = Conversation {
+        session: true,
+        answers: vec!["120".into(), "75".into()],
+    };
+    for (q, op) in [
+        ("cộng hai kết quả đó lại giúp mình", "sum"),
+        ("cong hai ket qua do lai", "sum"),
+        ("add the two results together", "sum"),
+        ("nhân hai kết quả đó với nhau", "multiply"),
+        ("multiply the two answers", "multiply"),
+    ] {
+        let outcome = plan_turn(
+            q,
+            &TaskContext::default(),
+            &Capabilities::default_tools(),
+            &conversation,
+            &["what is 15 times 5".to_owned()],
+        );
+        let PlanOutcome::Planned { plan, .. } = outcome else {
+            panic!("{q}: {outcome:?}");
+        };
+        let steps: Vec<String> = plan.steps.iter().map(line).collect();
+        assert_eq!(steps, [format!(r#"s1 math/{op} a="120" b="75" *"#)], "{q}");
+    }
+    assert_eq!(
+        recall::two_answers("cộng hai kết quả đó rồi chia 3", &conversation),
+        None
+    );
+}
+
+#[test]
+fn going_on_with_tiep_and_a_percentage_added_to_it() {
+    assert_eq!(
+        turn("chia tiếp cho 4", "2 mũ 6 bằng bao nhiêu", &["64"]),
+        [r#"s1 math/divide a="64" b="4" *"#]
+    );
+    assert_eq!(
+        turn("chia tiep cho 4", "2 mu 6 bang bao nhieu", &["64"]),
+        [r#"s1 math/divide a="64" b="4" *"#]
+    );
+    let steps = turn("now add 20% to it", "divide 600 by 5", &["120"]);
+    assert!(steps[0].contains(r#"of="120" percent="20""#), "{steps:?}");
+}
+
+#[test]
+fn an_item_added_to_the_list_asks_the_lists_question_again() {
+    let question = "average of 4, 8 and 9";
+    for q in [
+        "add 3 to the list, whats the new average",
+        "add 3 to the list",
+        "and if we add a 3?",
+    ] {
+        let steps = turn(q, question, &["7"]);
+        assert!(
+            steps.last().unwrap().contains(r#"b="4" *"#),
+            "{q}: {steps:?}"
+        );
+        assert!(
+            steps.iter().any(|s| s.contains(r#"b="3""#)),
+            "{q}: {steps:?}"
+        );
+    }
+    // Another head is another question: never the average answered for it.
+    let steps = steps_of("add 3 to the list, whats the new max", question, &["7"]);
+    assert!(!steps.iter().any(|s| s.contains("divide")), "{steps:?}");
+}
+
+#[test]
+fn a_day_and_month_keeps_the_year_of_the_date_it_replaces() {
+    for q in [
+        "Còn ngày 1/5 thì sao?",
+        "con ngay 1/5 thi sao",
+        "thế còn 1/5?",
+    ] {
+        assert_eq!(
+            turn(q, "Ngày 20/12/2027 là thứ mấy?", &["Monday"]),
+            [r#"s1 date/weekday date="2027-05-01" *"#],
+            "{q}"
+        );
+    }
+    // 29/2 in a year without it: no year kept, never a wrong day.
+    let steps = steps_of(
+        "còn 29/2 thì sao",
+        "ngày 20/12/2027 là thứ mấy",
+        &["Monday"],
+    );
+    assert!(
+        !steps
+            .iter()
+            .any(|s| s.contains("2027-02-29") || s.contains("2027-03-01")),
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn the_days_between_the_dates_of_the_last_two_questions() {
+    let conversation = Conversation {
+        session: true,
+        answers: vec!["36".into(), "33".into()],
+    };
+    let questions = [
+        "how old is someone born on 1990-03-01".to_owned(),
+        "how old is someone born on 1993-06-15".to_owned(),
+    ];
+    for q in [
+        "how many days between the two birth dates",
+        "and how many days apart are the two dates?",
+        "hai ngày sinh cách nhau bao nhiêu ngày",
+        "hai ngay sinh cach nhau bao nhieu ngay",
+    ] {
+        let outcome = plan_turn(
+            q,
+            &TaskContext::default(),
+            &Capabilities::default_tools(),
+            &conversation,
+            &questions,
+        );
+        let PlanOutcome::Planned { plan, .. } = outcome else {
+            panic!("{q}: {outcome:?}");
+        };
+        let steps: Vec<String> = plan.steps.iter().map(line).collect();
+        assert_eq!(
+            steps,
+            [r#"s1 date/difference from="1990-03-01" to="1993-06-15" *"#],
+            "{q}"
+        );
+    }
+    // In weeks: not the days.
+    assert_eq!(
+        recall::between_question_dates("how many weeks between the two dates", &questions),
+        None
+    );
+}
+
+#[test]
+fn a_whole_request_of_the_same_kind_after_what_about() {
+    let question = "if it's 9am in london what time is it in sydney";
+    for q in [
+        "what about 6pm london time in sydney",
+        "and 6pm london time in sydney?",
+    ] {
+        let steps = turn(q, question, &["20:00"]);
+        assert_eq!(
+            steps,
+            [r#"s1 date/convert_time from="london" time="18:00" to="sydney" *"#],
+            "{q}"
+        );
+    }
+    // Another kind after the lead is not read alone: `còn 30/4?` is no division.
+    let steps = steps_of(
+        "còn 30/4?",
+        "còn bao nhiêu ngày nữa đến 25/12/2027",
+        &["762"],
+    );
+    assert!(!steps.iter().any(|s| s.contains("divide")), "{steps:?}");
+}
+
+#[test]
+fn a_number_put_into_the_list_extends_it() {
+    for q in [
+        "thêm số 5 vào thì sao",
+        "them so 5 vao thi sao",
+        "thêm 5 vào nữa",
+    ] {
+        let steps = turn(q, "trung bình cộng của 2, 3 và 4", &["3"]);
+        assert!(
+            steps.last().unwrap().contains(r#"b="4" *"#),
+            "{q}: {steps:?}"
+        );
+        assert!(
+            steps.iter().any(|s| s.contains(r#"b="5""#)),
+            "{q}: {steps:?}"
+        );
+    }
+}
