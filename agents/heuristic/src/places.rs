@@ -68,6 +68,7 @@ const STOP: &[&str] = &[
     "from",
     "ở",
     "tại",
+    "bên",
     "sang",
     "time",
     "giờ",
@@ -108,6 +109,14 @@ const CONVERT: &[&[&str]] = &[
     &["chuyển"],
     &["what", "is"],
     &["what's"],
+];
+
+/// An hour and the part of the day after it.
+const HOUR_PHRASES: &[&[&str]] = &[
+    &["giờ", "sáng"],
+    &["giờ", "trưa"],
+    &["giờ", "chiều"],
+    &["giờ", "tối"],
 ];
 
 /// Words that may name what happens at a stated time (`call is at 2pm LA time`).
@@ -264,7 +273,13 @@ pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
         return None; // a bare number is not a time
     }
     let mut hour = h;
-    match word(k) {
+    // `7 giờ tối`, `7h toi`: the part of the day after the hour (the phrases also teach
+    // the folded reading `toi` → `tối` after `giờ`).
+    let part_of_day = HOUR_PHRASES
+        .iter()
+        .find(|p| word(k.wrapping_sub(1)) == Some(p[0]) && word(k) == Some(p[1]))
+        .map(|p| p[1]);
+    match part_of_day.or(word(k)) {
         Some("am" | "sáng") => {
             hour = h % 12;
             k += 1;
@@ -342,6 +357,10 @@ mod tests {
             convert("16:00", "Berlin", "Denver")
         );
         assert_eq!(q("the weather at 4pm in Berlin in Denver"), None);
+        assert_eq!(
+            q("7 giờ tối ở Hà Nội thì bên Sydney là mấy giờ"),
+            convert("19:00", "Hà Nội", "Sydney")
+        );
         assert_eq!(
             q("what is 9am in Tokyo in London time?"),
             convert("09:00", "Tokyo", "London")
