@@ -351,6 +351,9 @@ const FOREIGN: &[&str] = &[
     "biggest",
     "min",
     "max",
+    // `số nhỏ nhất … và tổng của chúng`: a list question, never a sum of its numbers.
+    "nhất",
+    "bình",
 ];
 
 /// Symbols that only dress an amount or end a sentence.

@@ -94,6 +94,8 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
         .filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
         .collect();
     let (vi, en) = crate::normalise::fold::vi_and_en(&letters);
+    // Teen code votes Vietnamese too (`mon do 680k giam 15% con bn`).
+    let vi = vi + letters.iter().filter(|w| teen(w)).count();
     let folded = (vi >= 2 && vi > en) || (vi >= 1 && vi == letters.len());
     let fold = crate::normalise::fold::fold;
     let phrase = VI_PHRASES.iter().any(|p| {
@@ -152,5 +154,6 @@ mod tests {
         assert_eq!(detect_language("what is 7 x 8", None), "en");
         assert_eq!(detect_language("a) 2+4 b) 10 / 4", None), "en");
         assert_eq!(detect_language("con o Bangkok?", None), "vi");
+        assert_eq!(detect_language("mon do 680k giam 15% con bn", None), "vi");
     }
 }

@@ -274,6 +274,7 @@ fn an_operation_word_is_never_decoration() {
     for q in [
         "triple the total of my two favourite numbers, two and four",
         "double the bill of 40 plus 12, total?",
+        "so lon nhat trong 4, 9, 2 va tong cua chung",
     ] {
         if let Some(plan) = planned(q) {
             let last = plan
