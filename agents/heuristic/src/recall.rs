@@ -41,19 +41,7 @@ pub fn with_question_dates(conversation: &Conversation, questions: &[String]) ->
     }
     // The one date the question asked about; with several, which one the weekday was of
     // cannot be told, and none stands for it.
-    let asked = questions.last().and_then(|q| {
-        let q = crate::normalise::normalise(q, None).text;
-        let toks = crate::lexer::lex(&q);
-        let (span, iso) = date_span(&toks)?;
-        let after = toks
-            .iter()
-            .position(|t| t.start >= span.1)
-            .unwrap_or(toks.len());
-        match date_span(&toks[after..]) {
-            Some(_) => None,
-            None => iso,
-        }
-    });
+    let asked = questions.last().and_then(|q| only_date(q));
     let n = conversation.answers.len();
     let answers = conversation
         .answers
@@ -71,6 +59,22 @@ pub fn with_question_dates(conversation: &Conversation, questions: &[String]) ->
     }
 }
 
+/// The one date `question` asks about, as an ISO date; `None` when it names none or
+/// several (which one a later reference means cannot be told).
+fn only_date(question: &str) -> Option<String> {
+    let q = crate::normalise::normalise(question, None).text;
+    let toks = crate::lexer::lex(&q);
+    let (span, iso) = date_span(&toks)?;
+    let after = toks
+        .iter()
+        .position(|t| t.start >= span.1)
+        .unwrap_or(toks.len());
+    match date_span(&toks[after..]) {
+        Some(_) => None,
+        None => iso,
+    }
+}
+
 /// `conversation` with the one date of the last question standing just before its
 /// answer when that answer is a count (`how many days until my trip on jan 15 2027` →
 /// 53): a reference that reads with no number (`what weekday is it`) takes the date.
@@ -79,19 +83,10 @@ fn with_counted_date(conversation: &Conversation, questions: &[String]) -> Conve
         .answers
         .last()
         .is_some_and(|a| a.parse::<u64>().is_ok());
-    let date = questions.last().filter(|_| counted).and_then(|q| {
-        let q = crate::normalise::normalise(q, None).text;
-        let toks = crate::lexer::lex(&q);
-        let (span, iso) = date_span(&toks)?;
-        let after = toks
-            .iter()
-            .position(|t| t.start >= span.1)
-            .unwrap_or(toks.len());
-        match date_span(&toks[after..]) {
-            Some(_) => None,
-            None => iso,
-        }
-    });
+    let date = questions
+        .last()
+        .filter(|_| counted)
+        .and_then(|q| only_date(q));
     let Some(date) = date else {
         return conversation.clone();
     };
@@ -959,8 +954,13 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
             let written = match (vi, year) {
                 (true, Some(y)) => format!("{day} tháng {month} năm {y}"),
                 (true, None) => format!("{day} tháng {month}"),
-                (false, Some(y)) => format!("{} {day} {y}", MONTHS.get(month as usize - 1)?),
-                (false, None) => format!("{} {day}", MONTHS.get(month as usize - 1)?),
+                (false, Some(y)) => format!(
+                    "{} {day} {y}",
+                    crate::wording::MONTHS.get(month as usize - 1)?
+                ),
+                (false, None) => {
+                    format!("{} {day}", crate::wording::MONTHS.get(month as usize - 1)?)
+                }
             };
             return Some(splice(previous, span, &written));
         }
@@ -1085,22 +1085,6 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
     }
     None
 }
-
-/// English month names, for a day and month read from `d/m`.
-const MONTHS: &[&str] = &[
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// The span of the longest list of numbers in `toks` (two or more, joined by `,`,
 /// `;`, `and`, `và`, `or`), as the first and last number's indices.
