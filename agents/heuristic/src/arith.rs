@@ -123,7 +123,7 @@ const PREFIX_CONST: &[(&[&str], MathOp, &str)] = &[
 
 /// What a list form computes over its items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ListOp {
+pub(crate) enum ListOp {
     /// Their sum.
     Sum,
     /// Their product.
@@ -236,6 +236,23 @@ const LIST_HEADS: &[(&[&str], ListOp)] = &[
     (&["greater"], ListOp::Max),
     (&["smaller"], ListOp::Min),
 ];
+
+/// `op` over `items`: their sum, product, smallest or largest, or their sum divided by
+/// how many there are for a mean; `None` when there are none.
+pub(crate) fn list_expr(op: ListOp, items: Vec<Expr>) -> Option<Expr> {
+    let count = items.len();
+    let join = match op {
+        ListOp::Sum | ListOp::Mean => MathOp::Sum,
+        ListOp::Product => MathOp::Multiply,
+        ListOp::Min => MathOp::Min,
+        ListOp::Max => MathOp::Max,
+    };
+    let folded = Expr::chain(join, items)?;
+    Some(match op {
+        ListOp::Mean => Expr::bin(MathOp::Divide, folded, Expr::Num(count.to_string())),
+        _ => folded,
+    })
+}
 
 /// Most items in one list.
 const MAX_LIST_ITEMS: usize = 16;
@@ -838,20 +855,7 @@ impl Parser<'_> {
         };
         match items {
             Some((items, commas)) if items.len() >= 2 && commas_or_pair(&items, commas) => {
-                let count = items.len();
-                let join = match op {
-                    ListOp::Sum | ListOp::Mean => MathOp::Sum,
-                    ListOp::Product => MathOp::Multiply,
-                    ListOp::Min => MathOp::Min,
-                    ListOp::Max => MathOp::Max,
-                };
-                let mut items = items.into_iter();
-                let first = items.next()?;
-                let folded = items.fold(first, |acc, e| Expr::bin(join, acc, e));
-                Some(match op {
-                    ListOp::Mean => Expr::bin(MathOp::Divide, folded, Expr::Num(count.to_string())),
-                    _ => folded,
-                })
+                list_expr(*op, items)
             }
             _ => {
                 self.pos = start;

@@ -740,9 +740,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         (None, None, [a]) => num(a),
         // `$312 plus $48 fuel`: amounts added up.
         (None, None, [_, _, ..]) if has(Cue::Plus) && !has(Cue::Per) => {
-            let mut it = amounts.iter();
-            let first = num(it.next()?);
-            it.fold(first, |acc, n| Expr::bin(MathOp::Sum, acc, num(n)))
+            Expr::chain(MathOp::Sum, amounts.iter().map(|n| num(n)))?
         }
         // `materials $1,850 plus 6 hrs labour at $95/hr`: the amount nearest before the
         // price is its quantity, the others are added.
@@ -754,9 +752,10 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
                 .map(|(_, n)| *n)
                 .next_back()?;
             let priced = Expr::bin(MathOp::Multiply, num(k), num(p));
-            let mut rest = amounts.iter().filter(|n| **n != k);
-            let first = num(rest.next()?);
-            let others = rest.fold(first, |acc, n| Expr::bin(MathOp::Sum, acc, num(n)));
+            let others = Expr::chain(
+                MathOp::Sum,
+                amounts.iter().filter(|n| **n != k).map(|n| num(n)),
+            )?;
             Expr::bin(MathOp::Sum, others, priced)
         }
         // `342 miles on 9 gallons, miles per gallon`.
@@ -828,24 +827,18 @@ fn several_items(
         return None;
     }
     let mut taken = used.to_vec();
-    let mut total: Option<Expr> = None;
+    let mut lines = Vec::with_capacity(prices.len());
     for &(k, p) in prices {
         let &(q, n) = nums.iter().rev().find(|(q, _)| *q < k && !taken[*q])?;
         taken[q] = true;
-        let line = Expr::bin(
+        lines.push(Expr::bin(
             MathOp::Multiply,
             Expr::Num(n.to_owned()),
             Expr::Num(p.to_owned()),
-        );
-        total = Some(match total {
-            Some(t) => Expr::bin(MathOp::Sum, t, line),
-            None => line,
-        });
+        ));
     }
-    nums.iter()
-        .all(|(k, _)| taken[*k])
-        .then_some(total)
-        .flatten()
+    let total = Expr::chain(MathOp::Sum, lines)?;
+    nums.iter().all(|(k, _)| taken[*k]).then_some(total)
 }
 
 /// `toks` without the words that only name the unit of the number before them (`12

@@ -74,6 +74,13 @@ impl Expr {
         Expr::Op(op, vec![a, b])
     }
 
+    /// `items` joined left to right by `op` (`((a op b) op c)…`); `None` when empty.
+    pub fn chain(op: MathOp, items: impl IntoIterator<Item = Expr>) -> Option<Expr> {
+        let mut items = items.into_iter();
+        let first = items.next()?;
+        Some(items.fold(first, |acc, e| Expr::bin(op, acc, e)))
+    }
+
     /// The negation of `e`: a literal's sign flips; anything else becomes `0 − e`.
     pub fn negate(e: Expr) -> Expr {
         match e {

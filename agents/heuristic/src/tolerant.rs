@@ -9,32 +9,24 @@
 //! another kind (`times`, `chia`), a number outside the run, or a date or time word
 //! leave the part to the other readers.
 
-use crate::expr::{Expr, MathOp};
+use crate::arith::{ListOp, list_expr};
+use crate::expr::Expr;
 use crate::lexer::{Tok, Token, words_at};
 
-/// A list operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ListKind {
-    Sum,
-    Mean,
-    Min,
-    Max,
-}
-
 /// Vietnamese cue phrases (English ones come from the operation words).
-const VI_CUES: &[(&[&str], ListKind)] = &[
-    (&["lớn", "nhất"], ListKind::Max),
-    (&["cao", "nhất"], ListKind::Max),
-    (&["to", "nhất"], ListKind::Max),
-    (&["nhỏ", "nhất"], ListKind::Min),
-    (&["thấp", "nhất"], ListKind::Min),
-    (&["bé", "nhất"], ListKind::Min),
-    (&["trung", "bình", "cộng"], ListKind::Mean),
-    (&["trung", "bình"], ListKind::Mean),
-    (&["tổng", "cộng"], ListKind::Sum),
-    (&["tổng"], ListKind::Sum),
-    (&["cộng", "hết"], ListKind::Sum),
-    (&["add", "up"], ListKind::Sum),
+const VI_CUES: &[(&[&str], ListOp)] = &[
+    (&["lớn", "nhất"], ListOp::Max),
+    (&["cao", "nhất"], ListOp::Max),
+    (&["to", "nhất"], ListOp::Max),
+    (&["nhỏ", "nhất"], ListOp::Min),
+    (&["thấp", "nhất"], ListOp::Min),
+    (&["bé", "nhất"], ListOp::Min),
+    (&["trung", "bình", "cộng"], ListOp::Mean),
+    (&["trung", "bình"], ListOp::Mean),
+    (&["tổng", "cộng"], ListOp::Sum),
+    (&["tổng"], ListOp::Sum),
+    (&["cộng", "hết"], ListOp::Sum),
+    (&["add", "up"], ListOp::Sum),
 ];
 
 /// Vietnamese words of other operations.
@@ -51,12 +43,12 @@ pub(crate) const DATE_WORDS: &[&str] = &[
 
 /// The list operation `word` names in English, if any; `Err` for a word of another
 /// operation.
-fn english_cue(word: &str) -> Result<Option<ListKind>, ()> {
+fn english_cue(word: &str) -> Result<Option<ListOp>, ()> {
     match crate::normalise::typo::operation(word) {
-        Some("mean") => Ok(Some(ListKind::Mean)),
-        Some("min") => Ok(Some(ListKind::Min)),
-        Some("max") => Ok(Some(ListKind::Max)),
-        Some("sum") => Ok(Some(ListKind::Sum)),
+        Some("mean") => Ok(Some(ListOp::Mean)),
+        Some("min") => Ok(Some(ListOp::Min)),
+        Some("max") => Ok(Some(ListOp::Max)),
+        Some("sum") => Ok(Some(ListOp::Sum)),
         Some(_) => Err(()),
         None => Ok(None),
     }
@@ -64,8 +56,8 @@ fn english_cue(word: &str) -> Result<Option<ListKind>, ()> {
 
 /// Reads `toks` as one list operation over one run of numbers, when exactly that fits.
 pub fn list(toks: &[Token]) -> Option<Expr> {
-    let mut kind: Option<ListKind> = None;
-    let mut set = |k: ListKind| match kind {
+    let mut kind: Option<ListOp> = None;
+    let mut set = |k: ListOp| match kind {
         Some(old) if old != k => false,
         _ => {
             kind = Some(k);
@@ -133,22 +125,10 @@ pub fn list(toks: &[Token]) -> Option<Expr> {
     // `/` joins items only where a choice or a mean is asked (a sum of `a / b` divides).
     let slash = toks[s..e].iter().any(|t| t.is_sym('/'));
     let plus = toks[s..e].iter().any(|t| t.is_sym('+'));
-    if slash && kind == ListKind::Sum || plus && kind != ListKind::Sum {
+    if slash && kind == ListOp::Sum || plus && kind != ListOp::Sum {
         return None;
     }
-    let count = items.len();
-    let join = match kind {
-        ListKind::Sum | ListKind::Mean => MathOp::Sum,
-        ListKind::Min => MathOp::Min,
-        ListKind::Max => MathOp::Max,
-    };
-    let mut items = items.into_iter();
-    let first = items.next()?;
-    let folded = items.fold(first, |acc, x| Expr::bin(join, acc, x));
-    Some(match kind {
-        ListKind::Mean => Expr::bin(MathOp::Divide, folded, Expr::Num(count.to_string())),
-        _ => folded,
-    })
+    list_expr(kind, items)
 }
 
 /// Whether the tokens between two items only join them: one separator (`,` `;` `/` `+`
@@ -170,6 +150,7 @@ fn joined(between: &[Token]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::MathOp;
     use crate::lexer::lex;
 
     fn read(s: &str) -> Option<Expr> {
