@@ -963,7 +963,7 @@ impl Parser<'_> {
         if !joined {
             return Some(Expr::Num("0".into()));
         }
-        let _ = self.eat_words(&["the", "nearest"]) || self.eat_words(&["nearest"]);
+        let nearest = self.eat_words(&["the", "nearest"]) || self.eat_words(&["nearest"]);
         const NAMED: &[(&[&str], &str)] = &[
             (&["cent"], "2"),
             (&["cents"], "2"),
@@ -977,11 +977,29 @@ impl Parser<'_> {
             (&["unit"], "0"),
             (&["số", "nguyên"], "0"),
             (&["hàng", "đơn", "vị"], "0"),
+            // Left of the point: negative places.
+            (&["ten"], "-1"),
+            (&["tens"], "-1"),
+            (&["hundred"], "-2"),
+            (&["hundreds"], "-2"),
+            (&["thousand"], "-3"),
+            (&["thousands"], "-3"),
+            (&["million"], "-6"),
+            (&["hàng", "chục"], "-1"),
+            (&["hàng", "trăm"], "-2"),
+            (&["hàng", "nghìn"], "-3"),
+            (&["hàng", "ngàn"], "-3"),
+            (&["hàng", "triệu"], "-6"),
         ];
         if let Some((_, n)) = NAMED.iter().find(|(w, _)| self.eat_words(w)) {
             return Some(Expr::Num((*n).into()));
         }
         let places = self.unary()?;
+        if nearest {
+            // `to the nearest 100`: a power of ten left of the point; any other step
+            // (`nearest 5`) is not a number of places, so not this reading.
+            return power_of_ten_places(&places);
+        }
         const TAILS: &[&[&str]] = &[
             &["decimal", "places"],
             &["decimal", "place"],
@@ -996,4 +1014,13 @@ impl Parser<'_> {
         let _ = TAILS.iter().any(|t| self.eat_words(t));
         Some(places)
     }
+}
+
+/// The places a rounding `to the nearest` step keeps: 10 → -1, 100 → -2, 1000 → -3…;
+/// `None` for a step that is not a power of ten of at least 10.
+fn power_of_ten_places(step: &Expr) -> Option<Expr> {
+    let Expr::Num(n) = step else { return None };
+    let zeros = n.strip_prefix('1')?;
+    (!zeros.is_empty() && zeros.len() <= 15 && zeros.bytes().all(|b| b == b'0'))
+        .then(|| Expr::Num(format!("-{}", zeros.len())))
 }

@@ -287,3 +287,25 @@ fn an_operation_word_is_never_decoration() {
         }
     }
 }
+
+#[test]
+fn rounding_to_a_named_place_left_of_the_point_never_keeps_that_many_decimals() {
+    // `to the nearest thousand` once planned round(x, 1000): the number unchanged.
+    for (q, places) in [
+        ("round 1234567 to the nearest thousand", "-3"),
+        ("round 98765 to nearest hundred", "-2"),
+        ("round 1234 to the nearest 10", "-1"),
+        ("làm tròn 2.345.678 đến hàng trăm", "-2"),
+        ("lam tron 1234567 den hang nghin", "-3"),
+        ("round 3.14159 to the nearest tenth", "1"),
+    ] {
+        let plan = planned(q).unwrap_or_else(|| panic!("{q:?} was not planned"));
+        let step = &plan.steps[0];
+        assert_eq!(step.tool, "round", "{q:?}");
+        assert_eq!(value(step, "places").as_deref(), Some(places), "{q:?}");
+    }
+    // A step that is no power of ten is not a number of places.
+    never("round 17 to the nearest 5", "places 5", |s| {
+        value(s, "places").as_deref() == Some("5")
+    });
+}
