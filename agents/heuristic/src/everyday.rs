@@ -103,11 +103,13 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["of", "us"], Cue::People),
     (&["of", "them"], Cue::People),
     (&["người"], Cue::People),
+    (&["đứa"], Cue::People),
     (&["bạn"], Cue::People),
     (&["each", "person"], Cue::Each),
     (&["per", "person"], Cue::Each),
     (&["per", "head"], Cue::Each),
     (&["mỗi", "người"], Cue::Each),
+    (&["mỗi", "đứa"], Cue::Each),
     (&["each"], Cue::Each),
     (&["apiece"], Cue::Each),
     (&["mỗi"], Cue::EachLead),
@@ -846,16 +848,21 @@ fn several_items(
 /// could mean something (an operator, a cue, a date or time word, a number word, a
 /// request outside the tools) is never dropped.
 pub fn undecorated(toks: &[Token]) -> Option<Vec<Token>> {
+    let symbolic = symbolic_units(toks);
     let mut out: Vec<Token> = Vec::with_capacity(toks.len());
     let mut dropped = false;
     for t in toks {
         let after_number = out.last().is_some_and(|p| matches!(p.tok, Tok::Num(_)));
         let decor = after_number
             && t.word().is_some_and(|w| {
+                let unit = symbolic
+                    && (TIME_UNITS.contains(&w)
+                        || CUES.iter().any(|(p, c)| *c == Cue::People && p == &[w]));
                 w.chars().all(char::is_alphabetic)
-                    && !FOREIGN.contains(&w)
-                    && !KEEP.contains(&w)
-                    && !CUES.iter().any(|(p, _)| p[0] == w)
+                    && (unit
+                        || !FOREIGN.contains(&w)
+                            && !KEEP.contains(&w)
+                            && !CUES.iter().any(|(p, _)| p[0] == w))
                     && !crate::numbers::starts_number(w)
                     && !asks_outside(w)
             });
@@ -866,6 +873,32 @@ pub fn undecorated(toks: &[Token]) -> Option<Vec<Token>> {
         }
     }
     dropped.then_some(out)
+}
+
+/// Units of time, which decorate a number only in a part written with operator symbols
+/// (`4 shifts x 12.5 hrs`, `7 days * 8 hours`); elsewhere they make a date question.
+const TIME_UNITS: &[&str] = &[
+    "hour", "hours", "minute", "minutes", "day", "days", "week", "weeks", "month", "months",
+    "year", "years", "giờ", "phút", "ngày", "tuần", "tháng",
+];
+
+/// Whether the numbers of `toks` are joined by operator symbols (`*`, `x`, `×`, `/`, `+`,
+/// `-`), so that a unit of time or a count of people after a number only decorates it:
+/// `12 / 4 people`, `4 shifts x 12.5 hrs`. A sum or difference of times in different
+/// units (`2 hours + 30 minutes`) is not such a part: its numbers do not add up.
+fn symbolic_units(toks: &[Token]) -> bool {
+    let multiplies = |t: &Token| {
+        t.is_sym('*') || t.is_sym('×') || t.is_sym('/') || t.word() == Some("x")
+    };
+    let adds = |t: &Token| t.is_sym('+') || t.is_sym('-');
+    let units: Vec<&str> = toks
+        .windows(2)
+        .filter(|w| matches!(w[0].tok, Tok::Num(_)))
+        .filter_map(|w| w[1].word().filter(|u| TIME_UNITS.contains(u)))
+        .collect();
+    let one_unit = units.windows(2).all(|u| u[0] == u[1]);
+    toks.iter().any(multiplies) && !toks.iter().any(adds)
+        || toks.iter().any(adds) && !toks.iter().any(multiplies) && one_unit
 }
 
 /// Operator and joining words a number may be followed by.
@@ -891,6 +924,27 @@ mod tests {
 
     fn bin(op: MathOp, a: Expr, b: Expr) -> Expr {
         Expr::bin(op, a, b)
+    }
+
+    #[test]
+    fn units_of_time_and_people_decorate_numbers_joined_by_symbols() {
+        let undecorated = |q: &str| undecorated(&lex(q)).and_then(|t| crate::arith::parse(&t));
+        assert_eq!(
+            undecorated("4 shifts x 12.5 hrs"),
+            Some(bin(MathOp::Multiply, n("4"), n("12.5")))
+        );
+        assert_eq!(
+            undecorated("12 / 4 people"),
+            Some(bin(MathOp::Divide, n("12"), n("4")))
+        );
+        assert_eq!(
+            undecorated("3 days + 4 days"),
+            Some(bin(MathOp::Sum, n("3"), n("4")))
+        );
+        // Times in different units do not add up; without symbols a unit of time
+        // makes a date question.
+        assert_eq!(undecorated("2 hours + 30 minutes"), None);
+        assert_eq!(undecorated("3 days and 4 hours"), None);
     }
 
     #[test]

@@ -45,7 +45,7 @@ const NUMBER_WORDS: &[&str] = &[
 ];
 
 /// Vietnamese words that count what a number is of (`3 người`, `2 cái`).
-const COUNTERS: &[&str] = &["người", "cái", "chiếc", "ly", "cốc", "quả"];
+const COUNTERS: &[&str] = &["người", "đứa", "cái", "chiếc", "ly", "cốc", "quả"];
 
 /// Vietnamese operator words.
 const OPERATOR_WORDS: &[&str] = &["cộng", "trừ", "nhân", "chia", "mũ", "với", "cho"];
@@ -213,6 +213,17 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
     {
         return Some(c);
     }
+    // `khach dua 500000` (hands over): a counter (`đứa`) counts only after a number.
+    if !prev.is_some_and(is_number)
+        && candidates.iter().any(|c| COUNTERS.contains(c))
+        && let [other] = candidates
+            .iter()
+            .filter(|c| !COUNTERS.contains(c))
+            .collect::<Vec<_>>()
+            .as_slice()
+    {
+        return Some(other);
+    }
     // `tu 19/5/2026 den nay`: before a number, "from" rather than "fourth".
     if next.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
         && let Some(w) = only(&["từ"])
@@ -307,6 +318,15 @@ mod tests {
         assert_eq!(
             restored("neu chi co 3 nguoi thi sao"),
             "nếu chỉ có 3 người thì sao"
+        );
+        // `đứa` (a child, a mate) and `đưa` (to hand over) fold alike.
+        assert_eq!(
+            restored("8 dua chia deu thi moi dua bao nhieu"),
+            "8 đứa chia đều thì mỗi đứa bao nhiêu"
+        );
+        assert_eq!(
+            restored("khach dua 500000 thoi lai bao nhieu"),
+            "khách đưa 500000 thối lại bao nhiêu"
         );
     }
 
