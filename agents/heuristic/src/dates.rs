@@ -107,6 +107,8 @@ pub enum Anchor {
         month: i64,
         /// Day of the month.
         day: i64,
+        /// Which year's: the next one by default.
+        year: NamedYear,
     },
     /// The next (or last) date falling on a weekday: `find_weekday`.
     Weekday {
@@ -127,6 +129,89 @@ pub enum Anchor {
         /// Weeks from this one.
         weeks: i64,
     },
+}
+
+/// The year a named day is asked in: `christmas` (the next one), `christmas 2027`,
+/// `giáng sinh năm sau` (next year's, past or not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedYear {
+    /// The next one, today included.
+    Next,
+    /// That year's.
+    In(i64),
+    /// The one in today's year plus this many years.
+    Offset(i64),
+}
+
+/// Words naming a year relative to this one, after a named day (`christmas next year`,
+/// `20/11 năm sau`) or before it (`next year's christmas`): (words, years from now).
+const YEAR_AFTER: &[(&[&str], i64)] = &[
+    (&["next", "year"], 1),
+    (&["this", "year"], 0),
+    (&["last", "year"], -1),
+    (&["năm", "sau"], 1),
+    (&["năm", "tới"], 1),
+    (&["năm", "nay"], 0),
+    (&["năm", "ngoái"], -1),
+    (&["năm", "trước"], -1),
+];
+/// (The lexer reads `year's` as `year`: `next year's christmas`.)
+const YEAR_BEFORE: &[(&[&str], i64)] = &[
+    (&["next", "year"], 1),
+    (&["this", "year"], 0),
+    (&["last", "year"], -1),
+];
+
+/// The year written after a named day ending before `i`: `2027`, `năm 2027`, `in
+/// 2027`, `, 2027`, `next year`, `năm sau`; with the index after it.
+fn year_after(toks: &[Token], i: usize) -> Option<(NamedYear, usize)> {
+    if let Some((w, offset)) = YEAR_AFTER.iter().find(|(w, _)| words_at(toks, i, w)) {
+        return Some((NamedYear::Offset(*offset), i + w.len()));
+    }
+    let lead = match toks.get(i) {
+        Some(t) if t.is_sym(',') => 1,
+        Some(t) if matches!(t.word(), Some("năm" | "in" | "of")) => 1,
+        _ => 0,
+    };
+    match &toks.get(i + lead)?.tok {
+        Tok::Num(n) if n.len() == 4 => {
+            let year: i64 = n.parse().ok()?;
+            (1583..=9999)
+                .contains(&year)
+                .then_some((NamedYear::In(year), i + lead + 1))
+        }
+        _ => None,
+    }
+}
+
+/// Sets the question's anchor to `new`, unless one is set already: then `false` (two
+/// dates to find), except for one day named twice (`ngày nhà giáo 20/11 năm sau`, a
+/// holiday and its date restated), where the year said with either holds.
+fn restate(anchor: &mut Option<Anchor>, new: Anchor) -> bool {
+    let Some(was) = *anchor else {
+        *anchor = Some(new);
+        return true;
+    };
+    match (was, new) {
+        (
+            Anchor::Named { month, day, year },
+            Anchor::Named {
+                month: m,
+                day: d,
+                year: y,
+            },
+        ) if month == m && day == d => {
+            let year = match (year, y) {
+                (NamedYear::Next, y) => y,
+                (year, NamedYear::Next) => year,
+                (year, y) if year == y => year,
+                _ => return false,
+            };
+            *anchor = Some(Anchor::Named { month, day, year });
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Words after a weekday naming its week: (words, weeks from this one).
@@ -182,6 +267,7 @@ const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["new", "year's", "eve"], 12, 31),
     (&["new", "years", "eve"], 12, 31),
     (&["new", "year's", "day"], 1, 1),
+    (&["new", "year", "day"], 1, 1),
     (&["new", "years", "day"], 1, 1),
     (&["new", "year's"], 1, 1),
     (&["new", "years"], 1, 1),
@@ -197,6 +283,7 @@ const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["năm", "mới"], 1, 1),
     (&["lễ", "tình", "nhân"], 2, 14),
     (&["quốc", "khánh"], 9, 2),
+    (&["nhà", "giáo"], 11, 20),
 ];
 
 /// "The end of the month" in its forms: the `end_of_month` anchor.
@@ -441,6 +528,9 @@ const PHRASES: &[(&[&str], &[Flag])] = &[
     // `từ nay đến 30/4/2027`: from now until a date.
     (&["từ", "nay", "đến"], &[Flag::Until]),
     (&["từ", "nay", "tới"], &[Flag::Until]),
+    // (Also how `nua toi`, `la toi` read folded: until, not `tôi`.)
+    (&["nữa", "tới"], &[Flag::Later, Flag::Until]),
+    (&["là", "tới"], &[Flag::Until]),
     (&["từ"], &[Flag::Between]),
     (&["until"], &[Flag::Until]),
     (&["till"], &[Flag::Until]),
@@ -576,6 +666,9 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     // A weekday named without saying which one (`friday`): the next one only where the
     // question settles it (`days until friday`).
     let mut undirected = false;
+    // A day and month written `20/11` (which could be a division): a date only where
+    // the request asks something of a date.
+    let mut slashed = false;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -584,11 +677,28 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             None
         } else if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
             Some((Anchor::EndOfMonth, i + w.len()))
+        } else if let Some((before, offset)) = YEAR_BEFORE
+            .iter()
+            .find(|(w, _)| words_at(toks, i, w))
+            .and_then(|(w, offset)| {
+                let at = i + w.len();
+                NAMED_DAYS
+                    .iter()
+                    .find(|(n, _, _)| words_at(toks, at, n))
+                    .map(|named| (named, (*offset, at)))
+            })
+        {
+            let (words, month, day) = before;
+            let (offset, at) = offset;
+            let (month, day, year) = (*month, *day, NamedYear::Offset(offset));
+            Some((Anchor::Named { month, day, year }, at + words.len()))
         } else if let Some((words, month, day)) =
             NAMED_DAYS.iter().find(|(w, _, _)| words_at(toks, i, w))
         {
             let (month, day) = (*month, *day);
-            Some((Anchor::Named { month, day }, i + words.len()))
+            let end = i + words.len();
+            let (year, end) = year_after(toks, end).unwrap_or((NamedYear::Next, end));
+            Some((Anchor::Named { month, day, year }, end))
         } else if let Some((name, last, next)) = weekday_at(toks, i) {
             // `thứ 6 tuần sau`, `friday next week`: the weekday of that week.
             let week = (i..=next).rev().find_map(|k| {
@@ -611,7 +721,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             None
         };
         if let Some((a, next)) = found {
-            if anchor.replace(a).is_some() {
+            if !restate(&mut anchor, a) {
                 return DateParse::NotDate; // two dates to find: not one question
             }
             i = next;
@@ -627,7 +737,11 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         }
         // `July 4`, `4th of July`, `31 tháng 12`: the next such day (no year written).
         if let Some((month, day, next)) = month_day(toks, i) {
-            if anchor.replace(Anchor::Named { month, day }).is_some() {
+            slashed |= toks.get(i + 1).is_some_and(|t| t.is_sym('/'));
+            let (year, next) = year_after(toks, next).unwrap_or((NamedYear::Next, next));
+            let named = Anchor::Named { month, day, year };
+            // `ngày nhà giáo 20/11`: the named day with its date restated.
+            if !restate(&mut anchor, named) {
                 return DateParse::NotDate;
             }
             i = next;
@@ -700,6 +814,9 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         } else {
             NamedThen::Date
         };
+        if slashed && then == NamedThen::Date {
+            return DateParse::NotDate;
+        }
         // `friday` alone reads two ways (this week's or next); `days until friday` not.
         if undirected && then != NamedThen::DaysUntil {
             return DateParse::NotDate;
@@ -847,7 +964,21 @@ fn month_day(toks: &[Token], i: usize) -> Option<(i64, i64, usize)> {
     };
     let word = |k: usize| toks.get(k).and_then(Token::word);
     let ordinal = |k: usize| usize::from(matches!(word(k), Some("st" | "nd" | "rd" | "th")));
-    let (m, d, next) = if let Some(m) = month(i) {
+    let (m, d, next) = if toks.get(i + 1).is_some_and(|t| t.is_sym('/')) {
+        // `20/11`, `12/25`: the order a number above 12 shows, else day first in a
+        // Vietnamese request (a full date `20/11/2027` is one token already).
+        if toks.get(i + 3).is_some_and(|t| t.is_sym('/')) {
+            return None;
+        }
+        let (a, b) = (num(i)?, num(i + 2)?);
+        let vietnamese = toks.iter().any(|t| t.word().is_some_and(|w| !w.is_ascii()));
+        match (a > 12, b > 12) {
+            (true, false) => (b, a, i + 3),
+            (false, true) => (a, b, i + 3),
+            (false, false) if vietnamese || a == b => (b, a, i + 3),
+            _ => return None,
+        }
+    } else if let Some(m) = month(i) {
         let d = num(i + 1)?;
         (m, d, i + 2 + ordinal(i + 2))
     } else if word(i + 1) == Some("tháng") {
@@ -979,10 +1110,15 @@ impl DateQuery {
     pub fn lower_into(&self, plan: &mut PlanBuilder, part: &str) {
         if let DateQuery::Anchored { anchor, then } = self {
             let (tool, args) = match anchor {
-                Anchor::Named { month, day } => (
-                    "next_date",
-                    vec![("month", int(*month)), ("day", int(*day))],
-                ),
+                Anchor::Named { month, day, year } => {
+                    let mut args = vec![("month", int(*month)), ("day", int(*day))];
+                    match year {
+                        NamedYear::Next => {}
+                        NamedYear::In(y) => args.push(("year", int(*y))),
+                        NamedYear::Offset(n) => args.push(("year_offset", int(*n))),
+                    }
+                    ("next_date", args)
+                }
                 Anchor::Weekday { name, last } => (
                     "find_weekday",
                     vec![

@@ -887,9 +887,8 @@ const TIME_UNITS: &[&str] = &[
 /// `12 / 4 people`, `4 shifts x 12.5 hrs`. A sum or difference of times in different
 /// units (`2 hours + 30 minutes`) is not such a part: its numbers do not add up.
 fn symbolic_units(toks: &[Token]) -> bool {
-    let multiplies = |t: &Token| {
-        t.is_sym('*') || t.is_sym('×') || t.is_sym('/') || t.word() == Some("x")
-    };
+    let multiplies =
+        |t: &Token| t.is_sym('*') || t.is_sym('×') || t.is_sym('/') || t.word() == Some("x");
     let adds = |t: &Token| t.is_sym('+') || t.is_sym('-');
     let units: Vec<&str> = toks
         .windows(2)

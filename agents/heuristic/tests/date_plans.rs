@@ -421,3 +421,61 @@ fn from_now_until_a_date_and_now_as_bay_h() {
     let steps = common::steps("toi sinh 2/2/2002 thi bay h bao nhieu tuoi");
     assert_eq!(steps, vec![r#"s1 date/age born="2002-02-02" *"#]);
 }
+
+#[test]
+fn a_named_day_with_its_year_is_that_years_date() {
+    let in_2027 = vec![
+        "s1 date/next_date day=25 month=12 year=2027 *",
+        "s2 date/weekday date=$s1 *",
+    ];
+    assert_eq!(steps("what day does christmas 2027 fall on"), in_2027);
+    assert_eq!(steps("giáng sinh năm 2027 là thứ mấy"), in_2027);
+    let next_year = vec![
+        "s1 date/next_date day=25 month=12 year_offset=1 *",
+        "s2 date/weekday date=$s1 *",
+    ];
+    // Next year's, never the coming one (which is this year's until it passes).
+    assert_eq!(steps("giang sinh nam sau la thu may"), next_year);
+    assert_eq!(steps("next year's christmas is what day"), next_year);
+    assert_eq!(steps("christmas next year weekday"), next_year);
+    assert_eq!(
+        steps("what weekday is new year's day 2028"),
+        vec![
+            "s1 date/next_date day=1 month=1 year=2028 *",
+            "s2 date/weekday date=$s1 *"
+        ]
+    );
+    // A holiday and its date restated are one day.
+    assert_eq!(
+        steps("ngay nha giao 20/11 nam sau la thu may"),
+        vec![
+            "s1 date/next_date day=20 month=11 year_offset=1 *",
+            "s2 date/weekday date=$s1 *"
+        ]
+    );
+}
+
+#[test]
+fn a_day_and_month_with_a_slash_is_a_date_only_where_a_date_is_asked() {
+    assert_eq!(
+        steps("20/11 là thứ mấy"),
+        vec![
+            "s1 date/next_date day=20 month=11 *",
+            "s2 date/weekday date=$s1 *"
+        ]
+    );
+    // Day first in Vietnamese; a number above 12 shows the order in English.
+    assert_eq!(
+        steps("3/4 là thứ mấy")[0],
+        "s1 date/next_date day=3 month=4 *"
+    );
+    assert_eq!(
+        steps("12/25 is what day")[0],
+        "s1 date/next_date day=25 month=12 *"
+    );
+    // Otherwise a division.
+    assert_eq!(
+        steps("what is 20/11"),
+        vec![r#"s1 math/divide a="20" b="11" *"#]
+    );
+}

@@ -1,5 +1,7 @@
-//! `next_date {month, day, now?, timezone?}` → the next date with that month and day,
-//! today included: how "Christmas" or "New Year's Day" becomes a date.
+//! `next_date {month, day, year?, year_offset?, now?, timezone?}` → the next date with
+//! that month and day, today included: how "Christmas" or "New Year's Day" becomes a
+//! date. With `year` (`christmas 2027`) or `year_offset` (`christmas next year` is 1,
+//! `this year's` 0, `last year's` -1) it is that year's date instead, past or not.
 
 use chorus_mcp_common::{ToolDef, ToolReply, args::Args};
 use jiff::civil::Date;
@@ -12,11 +14,13 @@ use crate::{DateError, context::Clock};
 pub fn def() -> ToolDef {
     ToolDef {
         name: "next_date",
-        description: "The next date (today included, in the time zone) falling on a month and day; February 29 gives the next leap day. Example: next_date(month=12, day=25, now=\"2026-11-22\") = \"2026-12-25\"; next_date(month=1, day=1, now=\"2026-11-22\") = \"2027-01-01\".",
+        description: "The next date (today included, in the time zone) falling on a month and day; February 29 gives the next leap day. With `year`, that year's date; with `year_offset`, the date in today's year plus the offset (1 next year, 0 this year, -1 last year), past or not. Example: next_date(month=12, day=25, now=\"2026-11-22\") = \"2026-12-25\"; next_date(month=1, day=1, now=\"2026-11-22\") = \"2027-01-01\"; next_date(month=12, day=25, year_offset=1, now=\"2026-11-22\") = \"2027-12-25\".",
         input_schema: object_schema(
             json!({
                 "month": {"type": "integer", "minimum": 1, "maximum": 12, "description": "Month, 1-12."},
                 "day": {"type": "integer", "minimum": 1, "maximum": 31, "description": "Day of the month, 1-31."},
+                "year": {"type": "integer", "minimum": 1, "maximum": 9999, "description": "That year's date instead of the next one (not with year_offset)."},
+                "year_offset": {"type": "integer", "minimum": -100, "maximum": 100, "description": "The date in today's year plus this many years (1 next year, -1 last year; not with year)."},
             }),
             &["month", "day"],
         ),
@@ -27,17 +31,46 @@ pub fn def() -> ToolDef {
     }
 }
 
-/// Reads `month`, `day` and the clock.
+/// Reads `month`, `day`, the optional year and the clock.
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
-    args.only(&["month", "day", "now", "timezone"])?;
+    args.only(&["month", "day", "year", "year_offset", "now", "timezone"])?;
     let (month, day) = (args.i64("month")?, args.i64("day")?);
     let today = Clock::from_args(args)?.today();
-    let date = next_date(today, month, day)?;
-    let text = format!(
-        "The next {} is {date}, a {}.",
-        month_day(month, day),
-        weekday_name(date.weekday())
-    );
+    let year = match (args.opt_i64("year")?, args.opt_i64("year_offset")?) {
+        (Some(_), Some(_)) => {
+            return Err(DateError::InvalidDate {
+                input: format!("month {month}, day {day}"),
+                reason: "give year or year_offset, not both".to_owned(),
+            });
+        }
+        (Some(year), None) => Some(year),
+        (None, Some(offset)) if (-100..=100).contains(&offset) => {
+            Some(i64::from(today.year()) + offset)
+        }
+        (None, Some(offset)) => {
+            return Err(DateError::InvalidDate {
+                input: format!("year_offset {offset}"),
+                reason: "the offset must be -100 to 100 years".to_owned(),
+            });
+        }
+        (None, None) => None,
+    };
+    let (date, text) = match year {
+        Some(year) => {
+            let date = date_in(year, month, day)?;
+            let text = format!("{date} is a {}.", weekday_name(date.weekday()));
+            (date, text)
+        }
+        None => {
+            let date = next_date(today, month, day)?;
+            let text = format!(
+                "The next {} is {date}, a {}.",
+                month_day(month, day),
+                weekday_name(date.weekday())
+            );
+            (date, text)
+        }
+    };
     Ok(ToolReply::result(date.to_string(), text)
         .with_field("today", today.to_string())
         .with_field("weekday", weekday_name(date.weekday())))
@@ -46,6 +79,24 @@ pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
 /// `month`/`day` as written in the reply ("12-25").
 fn month_day(month: i64, day: i64) -> String {
     format!("{month:02}-{day:02}")
+}
+
+/// The date with `month` and `day` in `year` (February 29 of a common year, April 31
+/// and year 0 are invalid dates).
+pub fn date_in(year: i64, month: i64, day: i64) -> Result<Date, DateError> {
+    let invalid = |reason: &str| DateError::InvalidDate {
+        input: format!("{year}-{month:02}-{day:02}"),
+        reason: reason.to_owned(),
+    };
+    let y = i16::try_from(year)
+        .ok()
+        .filter(|y| (1..=9999).contains(y))
+        .ok_or_else(|| invalid("the year must be 1-9999"))?;
+    let (m, d) = (
+        i8::try_from(month).map_err(|_| invalid("the month must be 1-12"))?,
+        i8::try_from(day).map_err(|_| invalid("the day must be 1-31"))?,
+    );
+    Date::new(y, m, d).map_err(|_| invalid("that year has no such day"))
 }
 
 /// The first date on or after `today` with `month` and `day` (a leap day looks up to
@@ -97,5 +148,42 @@ mod tests {
             next_date(today, 0, 1),
             Err(DateError::InvalidDate { .. })
         ));
+    }
+
+    #[test]
+    fn a_year_gives_that_years_date_past_or_not() {
+        assert_eq!(date_in(2027, 12, 25).unwrap(), date(2027, 12, 25));
+        assert_eq!(date_in(2020, 1, 1).unwrap(), date(2020, 1, 1));
+        assert_eq!(date_in(2028, 2, 29).unwrap(), date(2028, 2, 29));
+        assert!(matches!(
+            date_in(2027, 2, 29),
+            Err(DateError::InvalidDate { .. })
+        ));
+        assert!(matches!(
+            date_in(0, 1, 1),
+            Err(DateError::InvalidDate { .. })
+        ));
+    }
+
+    fn call(args: serde_json::Value) -> Result<String, DateError> {
+        let map = args.as_object().cloned().unwrap_or_default();
+        run(&Args::new(&map)).map(|r| r.result_value().as_str().unwrap_or_default().to_owned())
+    }
+
+    #[test]
+    fn a_year_offset_counts_from_todays_year() {
+        let now = "2026-12-26";
+        let at =
+            |offset: i64| call(json!({"month": 12, "day": 25, "year_offset": offset, "now": now}));
+        // The day after Christmas: next year's is 2027's, this year's is past.
+        assert_eq!(at(1).unwrap(), "2027-12-25");
+        assert_eq!(at(0).unwrap(), "2026-12-25");
+        assert_eq!(at(-1).unwrap(), "2025-12-25");
+        assert_eq!(
+            call(json!({"month": 12, "day": 25, "now": now})).unwrap(),
+            "2027-12-25"
+        );
+        assert!(call(json!({"month": 12, "day": 25, "year": 2027, "year_offset": 1})).is_err());
+        assert!(call(json!({"month": 12, "day": 25, "year_offset": 500})).is_err());
     }
 }
