@@ -303,7 +303,57 @@ const END_OF_MONTH: &[&[&str]] = &[
     &["ngày", "cuối", "tháng"],
     &["cuối", "tháng", "này"],
     &["cuối", "tháng"],
+    &["hết", "tháng", "này"],
+    &["hết", "tháng"],
+    &["left", "in", "the", "month"],
+    &["left", "in", "this", "month"],
+    &["left", "this", "month"],
 ];
+
+/// "The end of the year" in its forms, and the year days are left in: December 31.
+const END_OF_YEAR: &[&[&str]] = &[
+    &["the", "end", "of", "the", "year"],
+    &["the", "end", "of", "this", "year"],
+    &["end", "of", "the", "year"],
+    &["end", "of", "this", "year"],
+    &["end", "of", "year"],
+    &["left", "in", "the", "year"],
+    &["left", "in", "this", "year"],
+    &["left", "this", "year"],
+    &["hết", "năm", "nay"],
+    &["hết", "năm"],
+    &["cuối", "năm", "nay"],
+    &["cuối", "năm"],
+];
+
+/// The days of a month asked by its name (`left in november`, `end of march`, `hết
+/// tháng 12`, `cuối tháng 3`): its month and the index after it. February, whose last
+/// day depends on the year, is not read here.
+fn end_of_named_month(toks: &[Token], i: usize) -> Option<(i64, usize)> {
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let named = |k: usize| {
+        MONTH_NAMES
+            .iter()
+            .find(|(n, _)| Some(*n) == word(k))
+            .map(|m| m.1)
+    };
+    let (month, end) = match word(i)? {
+        "end" if word(i + 1) == Some("of") => (named(i + 2)?, i + 3),
+        "in" | "of" => (named(i + 1)?, i + 2),
+        "hết" | "cuối" if word(i + 1) == Some("tháng") => match &toks.get(i + 2)?.tok {
+            Tok::Num(n) => (
+                n.parse::<u32>().ok().filter(|m| (1..=12).contains(m))?,
+                i + 3,
+            ),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    // `in november` asks days left in it only with `left`/`end` before it.
+    let asked = i > 0 && matches!(word(i - 1), Some("left" | "remaining" | "end"))
+        || matches!(word(i), Some("hết" | "cuối" | "end"));
+    (asked && month != 2).then_some((i64::from(month), end))
+}
 
 /// Weekday names: (words, the English name the tools take).
 const WEEKDAY_NAMES: &[(&[&str], &str)] = &[
@@ -675,8 +725,24 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         // Every anchor starts with a word: numbers and symbols skip the tables.
         let found = if t.word().is_none() {
             None
+        } else if let Some((month, end)) = end_of_named_month(toks, i) {
+            let day = match month {
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            let year = NamedYear::Next;
+            Some((Anchor::Named { month, day, year }, end))
         } else if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
+            if w[0] == "left" {
+                flags.push(Flag::Until);
+            }
             Some((Anchor::EndOfMonth, i + w.len()))
+        } else if let Some(w) = END_OF_YEAR.iter().find(|w| words_at(toks, i, w)) {
+            if w[0] == "left" {
+                flags.push(Flag::Until);
+            }
+            let (month, day, year) = (12, 31, NamedYear::Next);
+            Some((Anchor::Named { month, day, year }, i + w.len()))
         } else if let Some((before, offset)) = YEAR_BEFORE
             .iter()
             .find(|(w, _)| words_at(toks, i, w))

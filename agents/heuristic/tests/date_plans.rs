@@ -479,3 +479,36 @@ fn a_day_and_month_with_a_slash_is_a_date_only_where_a_date_is_asked() {
         vec![r#"s1 math/divide a="20" b="11" *"#]
     );
 }
+
+#[test]
+fn days_left_in_a_month_or_the_year_count_to_its_last_day() {
+    let to_month_end = vec!["s1 date/end_of_month *", "s2 date/days_until date=$s1 *"];
+    assert_eq!(steps("how many days are left in this month"), to_month_end);
+    assert_eq!(steps("còn bao nhiêu ngày nữa là hết tháng"), to_month_end);
+    let to_november_end = vec![
+        "s1 date/next_date day=30 month=11 *",
+        "s2 date/days_until date=$s1 *",
+    ];
+    assert_eq!(steps("how many days left in november"), to_november_end);
+    assert_eq!(steps("con may ngay nua het thang 11"), to_november_end);
+    let to_year_end = vec![
+        "s1 date/next_date day=31 month=12 *",
+        "s2 date/days_until date=$s1 *",
+    ];
+    assert_eq!(steps("how many days left in the year"), to_year_end);
+    assert_eq!(steps("còn mấy ngày nữa là hết năm"), to_year_end);
+    assert_eq!(
+        steps("how many days until the end of december"),
+        to_year_end
+    );
+    // February's last day depends on the year: not read as a fixed day.
+    assert!(matches!(
+        chorus_heuristic::plan(
+            "days left in february",
+            &Default::default(),
+            &chorus_heuristic::Capabilities::default_tools()
+        ),
+        chorus_heuristic::PlanOutcome::Question { .. }
+            | chorus_heuristic::PlanOutcome::Unplannable { .. }
+    ));
+}
