@@ -130,6 +130,16 @@ impl PartError {
 /// read is named in `failed` and the rest is kept; it is an error only when no part
 /// could be read (the first part's error), or when a sentence has too many `and`s.
 pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
+    // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
+    // 856.000đ, tăng bao nhiêu`): one part over the whole request.
+    if let Some(e) = crate::change::parse(toks) {
+        let text = quote(toks, src);
+        let query = PartQuery::Math(e);
+        return Ok(Parsed {
+            parts: vec![ParsedPart { text, query }],
+            failed: Vec::new(),
+        });
+    }
     let mut parts = Vec::new();
     let mut failed = Vec::new();
     let segments: Vec<&[Token]> = strong_segments(toks)

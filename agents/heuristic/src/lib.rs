@@ -10,6 +10,7 @@ pub mod args;
 pub mod arith;
 pub mod builder;
 pub mod capabilities;
+pub mod change;
 pub mod compound;
 pub mod dates;
 pub mod everyday;

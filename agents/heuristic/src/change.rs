@@ -1,0 +1,359 @@
+//! Two amounts compared, read over the whole request before it is split into parts:
+//! an earlier amount A and a later one B, and the change asked of them.
+//!
+//! - Which is earlier: `from A to B` (`từ A lên B`), or a time said beside each
+//!   amount — `last month` / `this month`, `tháng trước` / `tháng này`, `năm ngoái` /
+//!   `năm nay`, `before` / `now` — in either order (`tiền điện tháng này 856.000đ,
+//!   tháng trước 740.000đ`).
+//! - What is asked: the difference (`how much more`, `tăng bao nhiêu tiền`, `by how
+//!   much did it drop`) is B − A, or A − B for a fall; a percentage (`what % increase`,
+//!   `tăng bao nhiêu phần trăm`) is that difference × 100 ÷ A, and `percent change`
+//!   keeps its sign (B − A).
+//!
+//! Exactly two numbers, neither a percentage, each placed, and a change asked in so
+//! many words; anything else (a total, a share, a date) leaves the request to the
+//! other readers.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token, words_at};
+
+/// A time said beside the earlier amount.
+const EARLIER: &[&[&str]] = &[
+    &["last", "month"],
+    &["last", "year"],
+    &["last", "week"],
+    &["yesterday"],
+    &["before"],
+    &["previously"],
+    &["tháng", "trước"],
+    &["năm", "ngoái"],
+    &["năm", "trước"],
+    &["tuần", "trước"],
+    &["hôm", "qua"],
+    &["trước", "đây"],
+];
+
+/// A time said beside the later amount.
+const LATER: &[&[&str]] = &[
+    &["this", "month"],
+    &["this", "year"],
+    &["this", "week"],
+    &["today"],
+    &["now"],
+    &["tháng", "này"],
+    &["năm", "nay"],
+    &["tuần", "này"],
+    &["hôm", "nay"],
+    &["bây", "giờ"],
+    &["hiện", "tại"],
+];
+
+/// `from` before the earlier amount, `to` before the later one.
+const FROM: &[&str] = &["from", "từ"];
+const TO: &[&str] = &["to", "lên", "xuống", "đến", "tới"];
+
+/// Words asking a rise or any change (the difference B − A).
+const RISE: &[&str] = &[
+    "more",
+    "increase",
+    "increased",
+    "higher",
+    "up",
+    "rise",
+    "rose",
+    "raise",
+    "difference",
+    "change",
+    "changed",
+    "tăng",
+    "hơn",
+    "chênh",
+];
+
+/// Words asking a fall (A − B).
+const FALL: &[&str] = &[
+    "less",
+    "decrease",
+    "decreased",
+    "lower",
+    "down",
+    "drop",
+    "dropped",
+    "fell",
+    "fall",
+    "cheaper",
+    "giảm",
+    "bớt",
+];
+
+/// Words of another question: a total, a share, an operation, a date.
+const OTHER: &[&str] = &[
+    "total",
+    "sum",
+    "altogether",
+    "together",
+    "each",
+    "per",
+    "split",
+    "times",
+    "divided",
+    "multiplied",
+    "plus",
+    "minus",
+    "average",
+    "tổng",
+    "cộng",
+    "chia",
+    "nhân",
+    "trừ",
+    "mỗi",
+    "tip",
+    "tax",
+    "interest",
+    "days",
+    "weeks",
+    "date",
+    "weekday",
+    "lãi",
+    "ngày",
+    "thứ",
+];
+
+/// Separators between the clauses that place each amount.
+fn separates(t: &Token) -> bool {
+    t.is_sym(',') || t.is_sym(';') || t.is_sym('.') || matches!(t.word(), Some("and" | "và"))
+}
+
+/// Whether `phrase` (from a table) starts at some index in `toks[lo..hi]`.
+fn said(toks: &[Token], lo: usize, hi: usize, table: &[&[&str]]) -> bool {
+    (lo..hi).any(|i| {
+        table
+            .iter()
+            .any(|p| i + p.len() <= hi && words_at(toks, i, p))
+    })
+}
+
+/// The clause around index `k`: from after the separator before it to the next one.
+fn clause(toks: &[Token], k: usize) -> (usize, usize) {
+    let lo = (0..k)
+        .rev()
+        .find(|&i| separates(&toks[i]))
+        .map_or(0, |i| i + 1);
+    let hi = (k + 1..toks.len())
+        .find(|&i| separates(&toks[i]))
+        .unwrap_or(toks.len());
+    (lo, hi)
+}
+
+/// The word before index `k`, past symbols such as `$`.
+fn word_before(toks: &[Token], k: usize) -> Option<&str> {
+    toks[..k]
+        .iter()
+        .rev()
+        .find(|t| !matches!(t.tok, Tok::Sym(_)))?
+        .word()
+}
+
+/// Whether the earlier time is said first, when `toks` say exactly two times, one
+/// earlier and one later, each beside its own amount (`T₁ A T₂ B` or `A T₁ B T₂`).
+fn in_order(toks: &[Token]) -> Option<bool> {
+    let mut times: Vec<(usize, bool)> = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let found = [(EARLIER, true), (LATER, false)]
+            .iter()
+            .find_map(|(table, earlier)| {
+                let p = table.iter().find(|p| words_at(toks, i, p))?;
+                Some((p.len(), *earlier))
+            });
+        match found {
+            Some((len, earlier)) => {
+                times.push((i, earlier));
+                i += len;
+            }
+            None => i += 1,
+        }
+    }
+    let nums: Vec<usize> = (0..toks.len())
+        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
+        .collect();
+    let ([(t1, e1), (t2, e2)], [n1, n2]) = (times.as_slice(), nums.as_slice()) else {
+        return None;
+    };
+    let interleaved = (t1 < n1 && n1 < t2 && t2 < n2) || (n1 < t1 && t1 < n2 && n2 < t2);
+    (e1 != e2 && interleaved).then_some(*e1)
+}
+
+/// The change between the two amounts of `toks`, when that is what it asks.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    let nums: Vec<usize> = (0..toks.len())
+        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
+        .collect();
+    let [first, second] = nums.as_slice() else {
+        return None;
+    };
+    let (first, second) = (*first, *second);
+    let is_pct = |k: usize| toks.get(k + 1).is_some_and(|t| t.is_sym('%'));
+    if is_pct(first) || is_pct(second) || toks.iter().any(|t| matches!(t.tok, Tok::Date(_))) {
+        return None;
+    }
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    if words.iter().any(|w| OTHER.contains(w)) {
+        return None;
+    }
+    // Which amount is the earlier one.
+    let from_to = word_before(toks, first).is_some_and(|w| FROM.contains(&w))
+        && word_before(toks, second).is_some_and(|w| TO.contains(&w));
+    let (a, b) = if from_to {
+        (first, second)
+    } else {
+        let placed = |k: usize| {
+            let (lo, hi) = clause(toks, k);
+            match (said(toks, lo, hi, EARLIER), said(toks, lo, hi, LATER)) {
+                (true, false) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            }
+        };
+        let earlier_first = match (placed(first), placed(second)) {
+            (Some(true), Some(false)) => true,
+            (Some(false), Some(true)) => false,
+            // No separator between them (`thang nay 856.000d thang truoc 740.000d`):
+            // the first time said goes with the first amount.
+            _ => in_order(toks)?,
+        };
+        match earlier_first {
+            true => (first, second),
+            false => (second, first),
+        }
+    };
+    let percent = toks.iter().enumerate().any(|(k, t)| {
+        t.is_sym('%') && !matches!(toks[k - 1].tok, Tok::Num(_))
+            || matches!(t.word(), Some("percent" | "percentage"))
+            || words_at(toks, k, &["phần", "trăm"])
+    });
+    let fall = words.iter().any(|w| FALL.contains(w));
+    let rise = words.iter().any(|w| RISE.contains(w));
+    if !(fall || rise) {
+        return None;
+    }
+    let num = |k: usize| match &toks[k].tok {
+        Tok::Num(n) => Expr::Num(n.clone()),
+        _ => unreachable!("an index of a number"),
+    };
+    let signed = words.contains(&"change") || words.contains(&"changed");
+    let (x, y) = if fall && !signed { (a, b) } else { (b, a) };
+    let difference = Expr::bin(MathOp::Subtract, num(x), num(y));
+    Some(match percent {
+        false => difference,
+        true => Expr::bin(
+            MathOp::Divide,
+            Expr::bin(MathOp::Multiply, difference, Expr::Num("100".into())),
+            num(a),
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn read(src: &str) -> Option<Expr> {
+        parse(&lex(src))
+    }
+
+    fn n(s: &str) -> Expr {
+        Expr::Num(s.into())
+    }
+
+    fn minus(a: &str, b: &str) -> Expr {
+        Expr::bin(MathOp::Subtract, n(a), n(b))
+    }
+
+    fn pct(a: &str, b: &str, base: &str) -> Expr {
+        Expr::bin(
+            MathOp::Divide,
+            Expr::bin(MathOp::Multiply, minus(a, b), n("100")),
+            n(base),
+        )
+    }
+
+    #[test]
+    fn a_time_beside_each_amount_places_it_in_either_order() {
+        assert_eq!(
+            read("electric bill was 120 last month and 150 this month, how much more"),
+            Some(minus("150", "120"))
+        );
+        assert_eq!(
+            read("tiền điện tháng này 856000, tháng trước 740000, tăng bao nhiêu tiền"),
+            Some(minus("856000", "740000"))
+        );
+        assert_eq!(
+            read("năm ngoái bán 500 cái, năm nay 420 cái, giảm bao nhiêu"),
+            Some(minus("500", "420"))
+        );
+    }
+
+    #[test]
+    fn without_separators_each_time_goes_with_its_own_amount() {
+        assert_eq!(
+            read("tien dien tháng này 856000 d tháng trước 740000 d thi tăng bao nhieu"),
+            Some(minus("856000", "740000"))
+        );
+        assert_eq!(
+            read("sold 420 this year vs 500 last year how much less"),
+            Some(minus("500", "420"))
+        );
+        // Both times before both amounts: which is which is not said.
+        assert_eq!(
+            read("last month and this month: 120 150, how much more"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_percentage_is_of_the_earlier_amount() {
+        assert_eq!(
+            read("salary 12000000 last month, 13500000 this month, what % increase"),
+            Some(pct("13500000", "12000000", "12000000"))
+        );
+        assert_eq!(
+            read("lương tháng trước 12000000, tháng này 13500000, tăng bao nhiêu phần trăm"),
+            Some(pct("13500000", "12000000", "12000000"))
+        );
+        // A percent change keeps its sign.
+        assert_eq!(
+            read("visits 900 last week and 720 this week, percent change?"),
+            Some(pct("720", "900", "900"))
+        );
+    }
+
+    #[test]
+    fn from_and_to_place_the_amounts() {
+        assert_eq!(
+            read("rent went from 1200 to 1350, how much more is it"),
+            Some(minus("1350", "1200"))
+        );
+        assert_eq!(
+            read("giá xăng từ 25000 xuống 23500, giảm bao nhiêu"),
+            Some(minus("25000", "23500"))
+        );
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_other_readers() {
+        // No change asked.
+        assert_eq!(read("120 last month and 150 this month"), None);
+        // A total.
+        assert_eq!(read("120 last month and 150 this month, total?"), None);
+        // Both amounts at one time, or one unplaced.
+        assert_eq!(read("120 and 150 this month, how much more"), None);
+        // A percentage given, three numbers.
+        assert_eq!(read("from 80 to 92, up 15%?"), None);
+        assert_eq!(
+            read("120 last month, 150 this month, 170 now, how much more"),
+            None
+        );
+    }
+}
