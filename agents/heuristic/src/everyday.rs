@@ -253,14 +253,27 @@ fn unit_of(word: &str) -> String {
     }
 }
 
+/// Whether the word at `k` (after a number) counts periods of interest: `for 3 years`,
+/// `sau 1 năm` in a request about interest.
+fn counts_periods(toks: &[Token], k: usize) -> bool {
+    toks.get(k)
+        .and_then(Token::word)
+        .is_some_and(|w| PERIODS.contains(&w))
+        && toks.iter().any(|t| {
+            t.word()
+                .is_some_and(|w| matches!(w, "interest" | "lãi" | "compounded" | "compound"))
+        })
+}
+
 /// Whether the word at `k` (after a number) is a unit some price is given per
 /// (`6 hours … at $95/hr`): `units` are the units numbers are counted in.
 fn priced_unit(toks: &[Token], k: usize, units: &[String]) -> bool {
     let Some(word) = toks.get(k).and_then(Token::word) else {
         return false;
     };
-    // `3 người … mỗi người`: people share, they are not priced.
-    if CUES.iter().any(|(p, c)| *c == Cue::People && p[0] == word) {
+    // `3 người … mỗi người`: people share, they are not priced; `4.5% a year … after
+    // 1 year`: a period only says how often.
+    if CUES.iter().any(|(p, c)| *c == Cue::People && p[0] == word) || PERIODS.contains(&word) {
         return false;
     }
     let unit = unit_of(word);
@@ -407,7 +420,8 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
         if tie
             && let Some(unit) = toks.get(i + 1).and_then(Token::word)
             && (after_amount(i) || t.word() == Some("mỗi"))
-            && !crate::numbers::starts_number(unit)
+            // (`6% một năm`: `năm` is a year here, not five.)
+            && (!crate::numbers::starts_number(unit) || PERIODS.contains(&unit))
         {
             let period = PERIODS.contains(&unit);
             let priced = !period && units.contains(&unit_of(unit));
@@ -428,15 +442,7 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                     .iter()
                     .any(|w| words_at(toks, i + 1, &[w]));
                 let vi = words_at(toks, i + 1, &["phần", "trăm"]);
-                let periods = toks
-                    .get(i + 1)
-                    .and_then(Token::word)
-                    .is_some_and(|w| PERIODS.contains(&w))
-                    && toks.iter().any(|t| {
-                        t.word().is_some_and(|w| {
-                            matches!(w, "interest" | "lãi" | "compounded" | "compound")
-                        })
-                    });
+                let periods = counts_periods(toks, i + 1);
                 if pct || words || vi {
                     out.push(Item::Pct(n.clone()));
                     i += if vi { 3 } else { 2 };
@@ -506,8 +512,14 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             }
         }
         if let Some((n, next)) = crate::numbers::parse_words(toks, i, false) {
-            out.push(Item::Num(n));
-            i = next;
+            // `for one year` of interest, as `for 1 year`.
+            if counts_periods(toks, next) {
+                out.push(Item::Periods(n));
+                i = next + 1;
+            } else {
+                out.push(Item::Num(n));
+                i = next;
+            }
             continue;
         }
         if let Some((phrase, cue)) = CUES.iter().find(|(p, _)| words_at(toks, i, p)) {
@@ -529,7 +541,9 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
         // reader would drop: no reading.
         let operation =
             crate::normalise::typo::operation(w).is_some_and(|op| !matches!(op, "sum" | "percent"));
-        if FOREIGN.contains(&w) || operation {
+        // `if I put $5,000 in savings at 4.5% …`: a leading `if` only sets the scene.
+        let leading_if = matches!(w, "if" | "nếu") && toks[..i].iter().all(|t| t.word().is_none());
+        if (FOREIGN.contains(&w) && !leading_if) || operation {
             return None;
         }
         decor.push(&src[t.start..t.end]);

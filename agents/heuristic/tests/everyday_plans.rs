@@ -270,3 +270,45 @@ fn a_vietnamese_division_verb_takes_its_operands_in_order() {
         vec![r#"s1 math/divide a="1000000" b="4" *"#]
     );
 }
+
+#[test]
+fn a_years_interest_is_read_however_the_year_is_said() {
+    for q in [
+        "if i put $5,000 in savings at 4.5% a year, how much interest do i earn after one year",
+        "how much interest on $5,000 at 4.5% for one year",
+    ] {
+        assert_eq!(
+            steps(q),
+            vec![r#"s1 math/percent of="5000" percent="4.5" *"#],
+            "{q}"
+        );
+    }
+    for q in [
+        "gửi tiết kiệm 100 triệu lãi suất 6% một năm, sau 1 năm được bao nhiêu tiền lãi",
+        "gui tiet kiem 100 trieu lai suat 6% mot nam, sau 1 nam duoc bao nhieu tien lai",
+    ] {
+        assert_eq!(
+            steps(q),
+            vec![r#"s1 math/percent of="100000000" percent="6" *"#],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn two_amounts_compared_ask_their_difference_or_its_percentage() {
+    assert_eq!(
+        steps(
+            "ba hoi chau: tien dien thang nay 856.000d thang truoc 740.000d thi tang bao nhieu tien"
+        ),
+        vec![r#"s1 math/subtract a="856000" b="740000" *"#]
+    );
+    assert_eq!(
+        steps("electric bill was $120 last month and $150 this month, how much more"),
+        vec![r#"s1 math/subtract a="150" b="120" *"#]
+    );
+    assert_eq!(
+        steps("Lương tháng trước 12 triệu, tháng này 13,5 triệu, tăng bao nhiêu phần trăm?").len(),
+        3
+    );
+}
