@@ -21,14 +21,11 @@ type Table = &'static [(&'static [&'static str], MathOp)];
 
 const ADD_WORDS: Table = &[
     (&["cộng", "với"], MathOp::Sum),
-    (&["cong", "voi"], MathOp::Sum),
     (&["plus"], MathOp::Sum),
     (&["cộng"], MathOp::Sum),
-    (&["cong"], MathOp::Sum),
     (&["trừ", "đi"], MathOp::Subtract),
     (&["minus"], MathOp::Subtract),
     (&["trừ"], MathOp::Subtract),
-    (&["tru"], MathOp::Subtract),
 ];
 
 const MUL_WORDS: Table = &[
@@ -37,8 +34,6 @@ const MUL_WORDS: Table = &[
     (&["x"], MathOp::Multiply),
     (&["nhân", "với"], MathOp::Multiply),
     (&["nhân"], MathOp::Multiply),
-    (&["nhan", "voi"], MathOp::Multiply),
-    (&["nhan"], MathOp::Multiply),
     (&["divided", "by"], MathOp::Divide),
     (&["is", "divided", "by"], MathOp::Divide),
     (&["over"], MathOp::Divide),

@@ -919,7 +919,7 @@ const KEEP: &[&str] = &[
     "and", "và", "or", "hoặc", "hay", "of", "của", "are", "plus", "x", "by", "to", "from", "cộng",
     "chia", "cho", "với", "đi", "percent", "phần", "is", "là", "bằng", "equals", "then", "rồi",
     "sau", "squared", "cubed", "bình", "lập", "khai", "lũy", "luỹ", "raised", "mod", "modulo",
-    "into", "tru", "cong", "nhan", "voi",
+    "into",
 ];
 
 #[cfg(test)]

@@ -284,14 +284,15 @@ mod tests {
 
     #[test]
     fn words_without_marks_get_the_planners_spelling() {
-        assert_eq!(restored("tinh 15 cong 7"), "tinh 15 cong 7"); // as the grammar knows them
+        assert_eq!(restored("tinh 15 cong 7"), "tinh 15 cộng 7");
+        assert_eq!(restored("nhan 12 voi 3"), "nhân 12 với 3");
         assert_eq!(
             restored("nhan doi roi chia cho 7"),
             "nhân đôi rồi chia cho 7"
         );
         assert_eq!(
             restored("6 nhan 7 sau do tru di 2"),
-            "6 nhan 7 sau đó trừ đi 2"
+            "6 nhân 7 sau đó trừ đi 2"
         );
         assert_eq!(restored("ngay mai la thu may"), "ngày mai là thứ mấy");
         assert_eq!(restored("can bac hai cua 81"), "căn bậc hai của 81");
@@ -314,7 +315,7 @@ mod tests {
             restored("con may ngay nua la noel"),
             "còn mấy ngày nữa là noel"
         );
-        assert_eq!(restored("con nhan 3 thi sao"), "còn nhan 3 thì sao");
+        assert_eq!(restored("con nhan 3 thi sao"), "còn nhân 3 thì sao");
         assert_eq!(
             restored("neu chi co 3 nguoi thi sao"),
             "nếu chỉ có 3 người thì sao"
