@@ -34,7 +34,8 @@ const ACCENTED_VI_WORDS: &[&str] = &[
 
 /// Vietnamese words written without diacritics that are common in requests.
 const PLAIN_VI_WORDS: &[&str] = &[
-    "tinh", "cong", "tru", "nhan", "chia", "bao", "nhieu", "ngay", "hom", "nay", "may",
+    "tinh", "cong", "tru", "nhan", "chia", "cho", "voi", "bao", "nhieu", "ngay", "hom", "nay",
+    "may",
 ];
 
 /// Vietnamese question phrases: one of them, typed with or without marks, is enough
@@ -122,6 +123,12 @@ mod tests {
         assert_eq!(detect_language("2 cộng 4", None), "vi");
         assert_eq!(detect_language("10 chia 4", None), "vi");
         assert_eq!(detect_language("3 nhân 7", None), "vi");
+    }
+
+    #[test]
+    fn an_operation_typed_without_marks_is_vietnamese() {
+        assert_eq!(detect_language("chia 1.000.000 cho", None), "vi");
+        assert_eq!(detect_language("nhan 12 voi", None), "vi");
     }
 
     #[test]
