@@ -459,7 +459,8 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
         // `how old is my mom`, `ông nội tôi bao nhiêu tuổi`: someone else's birth date.
         let other = toks.iter().any(|t| {
             t.word().is_some_and(|w| {
-                crate::dates::KIN.contains(&w)
+                // (`mình`, `tôi`: the asker, however KIN also counts them.)
+                crate::dates::KIN.contains(&w) && !matches!(w, "mình" | "tôi")
                     || matches!(w, "he" | "she" | "they" | "his" | "her" | "their")
             })
         });

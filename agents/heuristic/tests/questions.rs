@@ -333,3 +333,38 @@ fn the_date_of_an_event_only_the_user_knows_is_asked_for() {
         PlanOutcome::Question { .. }
     ));
 }
+
+#[test]
+fn asked_to_work_out_an_age_the_birth_date_is_asked_of_the_asker() {
+    for q in [
+        "giúp mình tính tuổi với",
+        "tính tuổi giúp mình",
+        "mình bao nhiêu tuổi",
+    ] {
+        let question = asked(q);
+        assert!(
+            question.text.starts_with("Bạn sinh"),
+            "{q}: {}",
+            question.text
+        );
+        assert_eq!(
+            answered(q, "3/5/1990"),
+            vec![r#"s1 date/age born="1990-05-03" *"#],
+            "{q}"
+        );
+    }
+    assert!(asked("calculate my age").text.contains("born"));
+    assert!(asked("mẹ mình bao nhiêu tuổi").text.starts_with("Người đó"));
+}
+
+#[test]
+fn an_operation_typed_without_marks_asks_its_missing_number_in_vietnamese() {
+    for (q, part) in [
+        ("nhan 12 voi", "nhan 12 voi"),
+        ("chia 1.000.000 cho", "chia 1.000.000 cho"),
+    ] {
+        let question = asked(q);
+        assert!(question.text.contains("số nào"), "{q}: {}", question.text);
+        assert!(question.text.contains(part), "{q}: {}", question.text);
+    }
+}
