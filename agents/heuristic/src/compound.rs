@@ -194,6 +194,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             parts.push(part);
             continue;
         }
+        // `the smallest of 4, 9, 2 and their sum`: the numbers of the list before.
+        if let Some(part) = over_earlier_list(segment, &parts, src) {
+            parts.push(part);
+            continue;
+        }
         // `What's 18% of 250? Also 250 minus that?`: the answer of the part before.
         if let Some(part) = with_earlier_part(segment, &parts, src) {
             parts.push(part);
@@ -397,6 +402,74 @@ fn with_earlier_part(segment: &[Token], parts: &[ParsedPart], src: &str) -> Opti
     })
 }
 
+/// Words naming the numbers of the list before: `their sum`, `the average of them`,
+/// `tổng của chúng`.
+const LIST_BACK_REFS: &[&[&str]] = &[
+    &["all", "of", "them"],
+    &["of", "them"],
+    &["them"],
+    &["their"],
+    &["those"],
+    &["these"],
+    &["của", "chúng", "nó"],
+    &["của", "chúng"],
+    &["chúng", "nó"],
+    &["chúng"],
+    &["các", "số", "đó"],
+    &["các", "số", "trên"],
+    &["mấy", "số", "đó"],
+];
+
+/// A segment asking another list operation of the numbers of the list before it (`the
+/// smallest of 4, 9, 2 and what's their sum`, `số lớn nhất trong 4, 9, 2 và tổng của
+/// chúng`): read as that operation over those numbers.
+fn over_earlier_list(segment: &[Token], parts: &[ParsedPart], src: &str) -> Option<ParsedPart> {
+    let previous = parts.last()?;
+    if !matches!(previous.query, PartQuery::Math(_)) {
+        return None;
+    }
+    let before = crate::lexer::lex(&previous.text);
+    let numbers: Vec<&str> = before
+        .iter()
+        .filter(|t| matches!(t.tok, Tok::Num(_)))
+        .map(|t| &previous.text[t.start..t.end])
+        .collect();
+    if numbers.len() < 2 || segment.iter().any(|t| matches!(t.tok, Tok::Num(_))) {
+        return None;
+    }
+    let (i, phrase) = (0..segment.len()).find_map(|i| {
+        LIST_BACK_REFS
+            .iter()
+            .find(|p| words_at(segment, i, p))
+            .map(|p| (i, p.len()))
+    })?;
+    let text = quote(segment, src);
+    let head = &src[segment[0].start..segment[i].start];
+    let tail = match segment.get(i + phrase) {
+        Some(t) => &src[t.start..segment.last()?.end],
+        None => "",
+    };
+    // `of them` keeps its `of` (`the average of 4, 9, 2`).
+    let of = if words_at(segment, i, &["of"]) {
+        "of "
+    } else {
+        ""
+    };
+    let rewritten = format!("{head}{of}{} {tail}", numbers.join(", "));
+    let toks = crate::lexer::lex(&rewritten);
+    let expr = match crate::tolerant::list(&toks) {
+        Some(e) => e,
+        None => match parse_part(&toks, &rewritten).ok()? {
+            PartQuery::Math(e) => e,
+            PartQuery::Date(_) => return None,
+        },
+    };
+    Some(ParsedPart {
+        text,
+        query: PartQuery::Math(expr),
+    })
+}
+
 /// A segment that only asks a weekday (`thứ mấy`, `what day of the week`) after a part
 /// that gives a date: read as that part's words with the question.
 fn weekday_of_earlier(segment: &[Token], parts: &[ParsedPart], src: &str) -> Option<ParsedPart> {
@@ -484,7 +557,12 @@ fn split_partly(seg: &[Token], src: &str) -> (Vec<ParsedPart>, Vec<PartError>) {
                     .copied()
                     .find(|&(cut, _)| cut > start)
                     .unwrap_or((seg.len(), seg.len()));
-                unread = Some((unread.map_or(start, |(s, _)| s), cut));
+                // `… and what's their sum`: the numbers of the list just read.
+                let stretch = without_lead(&seg[start..cut]);
+                match over_earlier_list(stretch, &found, src).filter(|_| unread.is_none()) {
+                    Some(part) => found.push(part),
+                    None => unread = Some((unread.map_or(start, |(s, _)| s), cut)),
+                }
                 start = next;
             }
         }

@@ -225,3 +225,27 @@ fn a_bare_weekday_question_after_a_date_asks_that_dates_weekday() {
         assert_eq!(steps[1], r#"s2 date/weekday date=$s1 *"#, "{q}");
     }
 }
+
+#[test]
+fn a_second_list_operation_of_them_uses_the_numbers_of_the_list_before() {
+    assert_eq!(
+        steps("the sum of 2, 3, 4 and their average"),
+        vec![
+            r#"s1 math/sum a="2" b="3""#,
+            r#"s2 math/sum a=$s1 b="4" *"#,
+            r#"s3 math/divide a=$s2 b="3" *"#,
+        ]
+    );
+    for q in [
+        "what's the smallest of 4, 9, 2 and what's their sum",
+        "số nhỏ nhất trong 4, 9, 2 và tổng của chúng",
+        "so nho nhat trong 4, 9, 2 va tong cua chung",
+    ] {
+        let plan = steps(q);
+        assert!(plan.iter().any(|s| s.contains("math/min")), "{q}: {plan:?}");
+        assert!(
+            plan.iter().any(|s| s.contains(r#"math/sum a="4" b="9""#)),
+            "{q}: {plan:?}"
+        );
+    }
+}
