@@ -578,9 +578,11 @@ const PHRASES: &[(&[&str], &[Flag])] = &[
     // `từ nay đến 30/4/2027`: from now until a date.
     (&["từ", "nay", "đến"], &[Flag::Until]),
     (&["từ", "nay", "tới"], &[Flag::Until]),
-    // (Also how `nua toi`, `la toi` read folded: until, not `tôi`.)
+    // (Also how `nua toi`, `moi toi` read folded: until, not `tôi`; `la toi` stays
+    // undecided, `là tôi sinh …` being as likely.)
     (&["nữa", "tới"], &[Flag::Later, Flag::Until]),
-    (&["là", "tới"], &[Flag::Until]),
+    (&["mới", "tới"], &[Flag::Until]),
+    (&["mới", "đến"], &[Flag::Until]),
     (&["từ"], &[Flag::Between]),
     (&["until"], &[Flag::Until]),
     (&["till"], &[Flag::Until]),

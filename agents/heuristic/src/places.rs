@@ -209,7 +209,11 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         }
     }
     // `call is at 2pm LA time, …`, `cuộc họp lúc 9 giờ …`: what happens at the time.
-    if !lead && at == 0 {
+    let place_first = toks
+        .first()
+        .and_then(Token::word)
+        .is_some_and(|w| AT.contains(&w));
+    if !lead && at == 0 && !place_first {
         at = (0..toks.len().min(6))
             .find(|&j| time_at(toks, j).is_some())
             .filter(|&j| {
@@ -218,8 +222,27 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
                     .all(|t| t.word().is_some_and(|w| EVENT.contains(&w)))
             })?;
     }
-    let (time, mut i) = time_at(toks, at)?;
     let mut places = Vec::new();
+    // `nếu ở Hà Nội là 8 giờ tối thì …`, `in Tokyo it's 9am, …`: the place first.
+    if time_at(toks, at).is_none()
+        && toks
+            .get(at)
+            .and_then(Token::word)
+            .is_some_and(|w| AT.contains(&w))
+    {
+        let (place, mut next) = place_at(toks, at + 1, src)?;
+        while toks.get(next).is_some_and(|t| {
+            t.is_sym('\'')
+                || t.is_sym(',')
+                || t.word()
+                    .is_some_and(|w| matches!(w, "it" | "is" | "s" | "it's" | "its" | "là" | "lúc"))
+        }) {
+            next += 1;
+        }
+        places.push(place);
+        at = next;
+    }
+    let (time, mut i) = time_at(toks, at)?;
     let mut asks = false;
     while i < toks.len() {
         asks |= ASKS_TIME.iter().any(|p| words_at(toks, i, p));
@@ -343,6 +366,24 @@ mod tests {
         assert_eq!(q("what day is it in 10 days"), None);
         assert_eq!(q("what time is it"), None);
         assert_eq!(q("the weather in Paris"), None);
+    }
+
+    #[test]
+    fn the_place_may_come_before_its_time() {
+        assert_eq!(
+            q("Nếu ở Hà Nội là 8 giờ tối thì ở New York là mấy giờ"),
+            convert("20:00", "Hà Nội", "New York")
+        );
+        assert_eq!(
+            q("in Tokyo it's 9am, what time is it in London"),
+            convert("09:00", "Tokyo", "London")
+        );
+        assert_eq!(
+            q("if in London it is 3pm what time is it in Hanoi"),
+            convert("15:00", "London", "Hanoi")
+        );
+        // A place and no stated time is the time there now.
+        assert_eq!(q("in Tokyo what time is it"), time_in("Tokyo"));
     }
 
     #[test]

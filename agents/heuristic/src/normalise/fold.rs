@@ -320,6 +320,11 @@ mod tests {
             restored("neu chi co 3 nguoi thi sao"),
             "nếu chỉ có 3 người thì sao"
         );
+        assert_eq!(restored("them so 10 vao thi sao"), "thêm số 10 vào thì sao");
+        assert_eq!(
+            restored("con bao nhieu ngay nua moi toi ngay do"),
+            "còn bao nhiêu ngày nữa mới tới ngày đó"
+        );
         // `đứa` (a child, a mate) and `đưa` (to hand over) fold alike.
         assert_eq!(
             restored("8 dua chia deu thi moi dua bao nhieu"),
