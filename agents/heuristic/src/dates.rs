@@ -286,6 +286,15 @@ const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["nhà", "giáo"], 11, 20),
 ];
 
+/// The index after the named day (`christmas`, `new year's day`, `giáng sinh`) that
+/// starts at `i`, if one does.
+pub fn named_day_end(toks: &[Token], i: usize) -> Option<usize> {
+    NAMED_DAYS
+        .iter()
+        .find(|(w, _, _)| words_at(toks, i, w))
+        .map(|(w, _, _)| i + w.len())
+}
+
 /// "The end of the month" in its forms: the `end_of_month` anchor.
 const END_OF_MONTH: &[&[&str]] = &[
     &["the", "end", "of", "the", "month"],

@@ -94,6 +94,8 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["between"], Cue::Among),
     (&["among"], Cue::Among),
     (&["amongst"], Cue::Among),
+    // `split 728.19 into 3 payments`.
+    (&["into"], Cue::Among),
     (&["giữa"], Cue::Among),
     (&["ways"], Cue::People),
     (&["people"], Cue::People),
@@ -455,6 +457,16 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                 {
                     // `45k 1kg`: the amount before is the price of one unit.
                     out.push(Item::Cue(Cue::Each));
+                    i += 2;
+                } else if n == "1"
+                    && !matches!(out.last(), Some(Item::Num(_)))
+                    && toks
+                        .get(i + 1)
+                        .and_then(Token::word)
+                        .is_some_and(|w| units.iter().filter(|u| **u == unit_of(w)).count() > 1)
+                {
+                    // `1 kg thịt 185k, mua 2.5 kg`: the amount after is the price of one.
+                    out.push(Item::Cue(Cue::EachLead));
                     i += 2;
                 } else if priced_unit(toks, i + 1, &units) {
                     // `6 hours` of labour at `$95/hr`: the quantity's unit.

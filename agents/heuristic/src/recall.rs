@@ -907,6 +907,20 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
         let (span, _) = date_span(&ptoks)?;
         return Some(splice(previous, span, &follow[start..end]));
     }
+    // A named day in place of the named day (`and new year?` after `how many days
+    // until christmas`).
+    if let Some(end) = crate::dates::named_day_end(core, 0)
+        && end == core.len()
+        && let Some((at, pend)) =
+            (0..ptoks.len()).find_map(|k| crate::dates::named_day_end(&ptoks, k).map(|e| (k, e)))
+    {
+        let span = (ptoks[at].start, ptoks[pend - 1].end);
+        return Some(splice(
+            previous,
+            span,
+            &follow[core[0].start..core[end - 1].end],
+        ));
+    }
     // A weekday in place of the weekday (`còn thứ 6 tuần sau?` after `thứ 6 tuần này
     // là ngày mấy`): the follow-up is that weekday alone.
     if let Some(end) = crate::dates::weekday_phrase_end(core, 0)
@@ -1113,7 +1127,8 @@ fn list_span(toks: &[Token]) -> Option<(usize, usize)> {
             while joins(g) && g < j + 2 {
                 g += 1;
             }
-            if g > j && is_num(g) {
+            // (Side by side too: `trung bình của 6 7 8 9`.)
+            if is_num(g) {
                 last = g;
                 count += 1;
                 j = g + 1;

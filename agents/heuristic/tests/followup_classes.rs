@@ -793,3 +793,60 @@ fn a_number_put_into_the_list_extends_it() {
         );
     }
 }
+
+#[test]
+fn numbers_added_to_the_last_list_extend_it() {
+    let mean = "trung bình của 6 7 8 9 là bao nhiêu";
+    for q in [
+        "thêm số 10 vào thì sao",
+        "them so 10 vao thi sao",
+        "còn nếu thêm 10 nữa",
+    ] {
+        let steps = turn(q, mean, &["7.5"]);
+        assert!(
+            steps.iter().any(|s| s.contains(r#"b="10""#)),
+            "{q}: {steps:?}"
+        );
+        assert!(steps.last().unwrap().contains(r#"b="5""#), "{q}: {steps:?}");
+    }
+    let steps = turn("what if i add 12", "average of 4, 8, 9", &["7"]);
+    assert!(steps.last().unwrap().contains(r#"b="4""#), "{steps:?}");
+}
+
+#[test]
+fn another_named_day_asks_the_same_of_it() {
+    assert_eq!(
+        turn(
+            "and new year?",
+            "how many days until christmas",
+            &["2026-12-25", "32"]
+        ),
+        vec![
+            "s1 date/next_date day=1 month=1 *",
+            "s2 date/days_until date=$s1 *"
+        ]
+    );
+    assert_eq!(
+        turn(
+            "còn giáng sinh?",
+            "còn mấy ngày nữa là tết dương lịch",
+            &["2027-01-01", "39"]
+        ),
+        vec![
+            "s1 date/next_date day=25 month=12 *",
+            "s2 date/days_until date=$s1 *"
+        ]
+    );
+}
+
+#[test]
+fn an_amount_split_into_a_count_is_shared() {
+    assert_eq!(
+        turn(
+            "split that into 3 monthly payments",
+            "now add 8% tax to that",
+            &["728.19"]
+        ),
+        vec![r#"s1 math/divide a="728.19" b="3" *"#]
+    );
+}
