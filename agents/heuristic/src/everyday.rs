@@ -538,8 +538,23 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             // `mỗi cặp 35000`: a multiple names the unit priced, not a count.
             let counted = matches!(out.last(), Some(Item::Num(_)));
             // `12 each` prices the number; `…, how much each` asks for a share.
+            // `…, mỗi người trả bao nhiêu`: a share asked, not a price per person.
+            let asked_after = !toks[i + phrase.len()..]
+                .iter()
+                .any(|t| matches!(t.tok, Tok::Num(_)))
+                && toks[i + phrase.len()..].iter().any(|t| {
+                    t.is_sym('?')
+                        || t.word()
+                            .is_some_and(|w| matches!(w, "bao" | "how" | "what" | "bn" | "mấy"))
+                });
+            // `…, how much per person`: likewise.
+            let asked_before = toks[i.saturating_sub(3)..i].iter().any(|t| {
+                t.word()
+                    .is_some_and(|w| matches!(w, "much" | "nhiêu" | "bn" | "mấy"))
+            });
             let cue = match cue {
                 Cue::Each if phrase.len() == 1 && !after_amount(i) => &Cue::EachOne,
+                Cue::Each if phrase.len() > 1 && (asked_after || asked_before) => &Cue::EachOne,
                 other => other,
             };
             if counted || !matches!(cue, Cue::Times(_)) {

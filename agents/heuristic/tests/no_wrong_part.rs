@@ -317,3 +317,19 @@ fn rounding_to_a_named_place_left_of_the_point_never_keeps_that_many_decimals() 
         value(s, "places").as_deref() == Some("5")
     });
 }
+
+#[test]
+fn a_share_asked_per_person_is_never_a_price_per_person() {
+    // `how much per person` asks a share; it once read the count as a price (120 × 4).
+    for q in [
+        "dinner 120 for 4, how much per person",
+        "3 người ăn hết 450k mỗi người trả bao nhiêu",
+        "3 nguoi an het 450k, moi nguoi tra bao nhieu",
+    ] {
+        never(q, "a multiplication", |s| s.tool == "multiply");
+    }
+    let plan = planned("3 người ăn hết 450k mỗi người trả bao nhiêu").expect("planned");
+    assert_eq!(plan.steps[0].tool, "divide");
+    assert_eq!(value(&plan.steps[0], "a").as_deref(), Some("450000"));
+    assert_eq!(value(&plan.steps[0], "b").as_deref(), Some("3"));
+}
