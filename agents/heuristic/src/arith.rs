@@ -525,7 +525,59 @@ impl Parser<'_> {
                 return Some(left);
             };
             left = Expr::bin(op, left, self.unary()?);
+            // `3/4 of 120`: a written fraction of an amount, 3 × 120 ÷ 4 (multiplied
+            // first, so that 2/3 of 90 is exactly 60).
+            if let Expr::Op(MathOp::Divide, x) = &left
+                && let [a @ Expr::Num(_), b @ Expr::Num(_)] = x.as_slice()
+                && (self.at_words(self.pos, &["of"]) || self.at_words(self.pos, &["của"]))
+            {
+                let (a, b) = (a.clone(), b.clone());
+                self.pos += 1;
+                left = Expr::bin(
+                    MathOp::Divide,
+                    Expr::bin(MathOp::Multiply, a, self.unary()?),
+                    b,
+                );
+            }
         }
+    }
+
+    /// `three quarters of 120`, `2 thirds of 90`: a fraction named in words, of an
+    /// amount.
+    fn fraction_of(&mut self) -> Option<Expr> {
+        const PARTS: &[(&str, &str)] = &[
+            ("halves", "2"),
+            ("thirds", "3"),
+            ("quarters", "4"),
+            ("fourths", "4"),
+            ("fifths", "5"),
+            ("sixths", "6"),
+            ("eighths", "8"),
+            ("tenths", "10"),
+        ];
+        let start = self.pos;
+        let count = match self.peek()? {
+            Tok::Num(n) => {
+                let n = n.clone();
+                self.pos += 1;
+                n
+            }
+            _ => {
+                let (n, next) = numbers::parse_words(self.toks, self.pos, false)?;
+                self.pos = next;
+                n
+            }
+        };
+        let found = PARTS
+            .iter()
+            .find(|(w, _)| self.at_words(self.pos, &[w, "of"]));
+        let Some((_, d)) = found else {
+            self.pos = start;
+            return None;
+        };
+        self.pos += 2;
+        let of = Expr::bin(MathOp::Multiply, Expr::Num(count), self.unary()?);
+        Some(Expr::bin(MathOp::Divide, of, Expr::Num((*d).into())))
     }
 
     fn unary(&mut self) -> Option<Expr> {
@@ -614,6 +666,9 @@ impl Parser<'_> {
 
     fn primary(&mut self) -> Option<Expr> {
         if let Some(e) = self.const_prefix() {
+            return Some(e);
+        }
+        if let Some(e) = self.fraction_of() {
             return Some(e);
         }
         // `căn bậc 2 của 144`, `cube root of 343`, `căn bậc ba của 216`, `5th root of 32`.

@@ -230,3 +230,22 @@ fn a_mark_placed_either_way_is_one_word() {
         vec![r#"s1 math/power base="3" exponent="5" *"#]
     );
 }
+
+#[test]
+fn a_fraction_of_an_amount_multiplies_first() {
+    let three_quarters = vec![
+        r#"s1 math/multiply a="3" b="120""#,
+        r#"s2 math/divide a=$s1 b="4" *"#,
+    ];
+    assert_eq!(steps("how much is 3/4 of 120"), three_quarters);
+    assert_eq!(steps("what is three quarters of 120"), three_quarters);
+    assert_eq!(
+        steps("2/3 của 90"),
+        vec![
+            r#"s1 math/multiply a="2" b="90""#,
+            r#"s2 math/divide a=$s1 b="3" *"#
+        ]
+    );
+    // A fraction alone stays a division.
+    assert_eq!(steps("10/4"), vec![r#"s1 math/divide a="10" b="4" *"#]);
+}
