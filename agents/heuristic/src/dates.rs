@@ -890,11 +890,18 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             Some((Anchor::Named { month, day, year }, end))
         } else if let Some((name, last, next)) = weekday_at(toks, i) {
             // `thứ 6 tuần sau`, `friday next week`: the weekday of that week.
-            let week = (i..=next).rev().find_map(|k| {
-                WEEK_AFTER
-                    .iter()
-                    .find(|(w, _)| words_at(toks, k, w))
-                    .map(|(w, weeks)| (*weeks, k + w.len()))
+            // (`tuần sau thứ 6`, `next week friday`: the week said before it.)
+            let before = WEEK_AFTER
+                .iter()
+                .find(|(w, _)| i >= w.len() && words_at(toks, i - w.len(), w))
+                .map(|(_, weeks)| (*weeks, next));
+            let week = before.or_else(|| {
+                (i..=next).rev().find_map(|k| {
+                    WEEK_AFTER
+                        .iter()
+                        .find(|(w, _)| words_at(toks, k, w))
+                        .map(|(w, weeks)| (*weeks, k + w.len()))
+                })
             });
             match week {
                 Some((weeks, end)) if end >= next => {
@@ -914,6 +921,13 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 return DateParse::NotDate; // two dates to find: not one question
             }
             i = next;
+            continue;
+        }
+        // `tuần sau thứ 6`: the week before its weekday, read with the weekday.
+        if let Some((w, _)) = WEEK_AFTER.iter().find(|(w, _)| words_at(toks, i, w))
+            && weekday_at(toks, i + w.len()).is_some()
+        {
+            i += w.len();
             continue;
         }
         if let Tok::Date(d) = &t.tok {

@@ -512,3 +512,15 @@ fn days_left_in_a_month_or_the_year_count_to_its_last_day() {
             | chorus_heuristic::PlanOutcome::Unplannable { .. }
     ));
 }
+
+#[test]
+fn the_week_may_be_said_before_its_weekday() {
+    let next_friday = steps("thứ 6 tuần sau là ngày bao nhiêu");
+    for q in [
+        "tuần sau thứ 6 là ngày bao nhiêu",
+        "tuan sau thu 6 la ngay bao nhieu",
+        "next week friday what date",
+    ] {
+        assert_eq!(steps(q), next_friday, "{q}");
+    }
+}
