@@ -173,7 +173,12 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         // June 1994, how old am I`, `if it's 9am in Paris, what time is it in Seoul`.
         if let Some(next) = segments.get(k).map(|s| without_lead(s)) {
             let joined: Vec<Token> = segment.iter().chain(next).cloned().collect();
-            if let Ok(query) = parse_part(&joined, src) {
+            // (The statement must say something the question needs: read alike without
+            // it, it is a part of its own, understood or not.)
+            let alone = parse_part(next, src).ok();
+            if let Ok(query) = parse_part(&joined, src)
+                && alone.as_ref() != Some(&query)
+            {
                 parts.push(ParsedPart {
                     text: quote(&joined, src),
                     query,
@@ -663,7 +668,8 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
         None => arith::parse_continuation(math)
             .or_else(|| crate::tolerant::list(trimmed))
             .or_else(|| crate::everyday::parse(trimmed, src))
-            .or_else(|| arith::parse(&crate::everyday::undecorated(math)?)),
+            .or_else(|| arith::parse(&crate::everyday::undecorated(math)?))
+            .or_else(|| crate::tolerant::expression(toks)),
         Some(Expr::Num(n)) if !signed => arith::parse_continuation(math).or(Some(Expr::Num(n))),
         done => done,
     };

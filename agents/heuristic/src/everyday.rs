@@ -114,6 +114,9 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["mỗi", "đứa"], Cue::Each),
     (&["each"], Cue::Each),
     (&["apiece"], Cue::Each),
+    // (`mỗi cái`, `mỗi ly` also teach how `moi cai` reads folded: each, not `mới`.)
+    (&["mỗi", "cái"], Cue::EachLead),
+    (&["mỗi", "ly"], Cue::EachLead),
     (&["mỗi"], Cue::EachLead),
     (&["at"], Cue::At),
     (&["tiền", "tip"], Cue::Tip),
@@ -577,6 +580,26 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
         i += 1;
     }
     Some(out)
+}
+
+/// Whether the word at `k` is a cue of an everyday problem (`split`, `tip`, `each`,
+/// `what percent`), a word of another question or a request outside the tools: a
+/// calculation with it beside is not chatter around it. Cues that only join two
+/// numbers (`from`, `to`, `of`, `at`) say nothing away from them.
+pub fn changes_meaning(toks: &[Token], k: usize) -> bool {
+    let Some(word) = toks[k].word() else {
+        return false;
+    };
+    let cue = CUES.iter().any(|(p, c)| {
+        words_at(toks, k, p) && !matches!(c, Cue::From | Cue::To | Cue::Of | Cue::At)
+    });
+    FOREIGN.contains(&word) || cue || asks_outside(word)
+}
+
+/// Whether `word` counts people (`người`, `friends`); `bạn` is also "you".
+pub fn counts_people(word: &str) -> bool {
+    CUES.iter()
+        .any(|(p, c)| *c == Cue::People && p.len() == 1 && p[0] == word)
 }
 
 /// Whether `word` names a request outside the tools (the weather, a price, a

@@ -213,8 +213,14 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
     {
         return Some(c);
     }
-    // `khach dua 500000` (hands over): a counter (`đứa`) counts only after a number.
-    if !prev.is_some_and(is_number)
+    // `khach dua 500000` (hands over): a counter (`đứa`, `cái`) counts only after a
+    // number or a word that counts (`mỗi cái`, `mấy đứa`).
+    let counting = prev.is_some_and(|p| {
+        is_number(p)
+            || NUMBER_WORDS.contains(&p)
+            || matches!(p, "mỗi" | "mấy" | "các" | "những" | "vài")
+    });
+    if !counting
         && candidates.iter().any(|c| COUNTERS.contains(c))
         && let [other] = candidates
             .iter()
@@ -333,6 +339,10 @@ mod tests {
         assert_eq!(
             restored("khach dua 500000 thoi lai bao nhieu"),
             "khách đưa 500000 thối lại bao nhiêu"
+        );
+        assert_eq!(
+            restored("mua 3 cai ao moi cai 150k"),
+            "mua 3 cái ao mỗi cái 150k"
         );
     }
 
