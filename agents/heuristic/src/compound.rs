@@ -132,7 +132,8 @@ impl PartError {
 pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
-    if let Some(e) = crate::change::parse(toks) {
+    // An amount per one period asked per another (`4200 a month, how much a year`).
+    if let Some(e) = crate::change::parse(toks).or_else(|| crate::rates::parse(toks)) {
         let text = quote(toks, src);
         let query = PartQuery::Math(e);
         return Ok(Parsed {

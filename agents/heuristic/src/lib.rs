@@ -25,6 +25,7 @@ pub mod normalise;
 pub mod numbers;
 pub mod places;
 pub mod question;
+pub mod rates;
 pub mod recall;
 pub mod scope;
 pub mod sentence;

@@ -1,0 +1,172 @@
+//! An amount per one period asked per another, read over the whole request: `i earn
+//! 4200 a month, how much is that a year` is 4200 × 12, `lương 15 triệu một tháng thì
+//! một năm bao nhiêu` 15000000 × 12, `$52,000 a year, how much a week` 52000 ÷ 52.
+//!
+//! Only periods that hold a whole number of each other every time (a day in a week, a
+//! week or a month in a year): a month in weeks varies, so `… a month, how much a
+//! week` is left to the other readers rather than guessed.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token, words_at};
+
+/// Words tying an amount to its period: `4200 a month`, `/month`, `per year`.
+const TIES: &[&str] = &["a", "an", "per", "every", "each", "một", "mỗi", "/"];
+
+/// Period names, singular and adverbs: (words, period).
+const PERIODS: &[(&[&str], Period)] = &[
+    (&["day"], Period::Day),
+    (&["daily"], Period::Day),
+    (&["ngày"], Period::Day),
+    (&["week"], Period::Week),
+    (&["weekly"], Period::Week),
+    (&["wk"], Period::Week),
+    (&["tuần"], Period::Week),
+    (&["month"], Period::Month),
+    (&["monthly"], Period::Month),
+    (&["mo"], Period::Month),
+    (&["tháng"], Period::Month),
+    (&["year"], Period::Year),
+    (&["yearly"], Period::Year),
+    (&["annually"], Period::Year),
+    (&["annual"], Period::Year),
+    (&["yr"], Period::Year),
+    (&["năm"], Period::Year),
+];
+
+/// A period an amount is given per.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Period {
+    Day,
+    Week,
+    Month,
+    Year,
+}
+
+/// How many of `small` a `big` holds, when that is always a whole number.
+fn holds(big: Period, small: Period) -> Option<&'static str> {
+    match (big, small) {
+        (Period::Week, Period::Day) => Some("7"),
+        (Period::Year, Period::Day) => Some("365"),
+        (Period::Year, Period::Week) => Some("52"),
+        (Period::Year, Period::Month) => Some("12"),
+        _ => None,
+    }
+}
+
+/// Words of another question: a total over a count, a share, a percentage, interest.
+const OTHER: &[&str] = &[
+    "interest", "lãi", "tax", "thuế", "tip", "split", "each", "chia", "nhân", "times", "plus",
+    "minus", "trừ", "cộng", "người", "people", "for", "trong", "sau", "after", "in",
+];
+
+/// The period named at `i` (after an optional tie word), and the index after it.
+fn period_at(toks: &[Token], i: usize) -> Option<(Period, usize)> {
+    PERIODS
+        .iter()
+        .find(|(w, _)| words_at(toks, i, w))
+        .map(|(w, p)| (*p, i + w.len()))
+}
+
+/// Whether the word at `i` names its period as an adverb (`monthly`, `annually`).
+fn adverb(toks: &[Token], i: usize) -> bool {
+    toks.get(i).and_then(Token::word).is_some_and(|w| {
+        matches!(
+            w,
+            "daily" | "weekly" | "monthly" | "yearly" | "annually" | "annual"
+        )
+    })
+}
+
+/// The rate conversion `toks` asks, if that is what it asks.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    let nums: Vec<usize> = (0..toks.len())
+        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
+        .collect();
+    let [k] = nums.as_slice() else {
+        return None;
+    };
+    let k = *k;
+    if toks.iter().any(|t| {
+        matches!(t.tok, Tok::Date(_))
+            || t.is_sym('%')
+            || t.word().is_some_and(|w| OTHER.contains(&w))
+    }) {
+        return None;
+    }
+    // The amount's own period: right after it, tied (`4200 a month`, `4200/month`,
+    // `15 triệu một tháng`) or as an adverb (`4200 monthly`).
+    let tied = |i: usize| {
+        toks.get(i)
+            .is_some_and(|t| t.is_sym('/') || t.word().is_some_and(|w| TIES.contains(&w)))
+    };
+    // (A bare `3 tuần` is a duration, not a rate.)
+    let rate_at = |i: usize| match tied(i) {
+        true => period_at(toks, i + 1),
+        false => period_at(toks, i).filter(|_| adverb(toks, i)),
+    };
+    let (given, after) = rate_at(k + 1)?;
+    // The period asked, later: tied (`how much a year`, `một năm`) or an adverb.
+    let asked = (after..toks.len()).find_map(|i| rate_at(i).filter(|(p, _)| *p != given));
+    let (asked, _) = asked?;
+    let how = toks.iter().any(|t| {
+        t.is_sym('?')
+            || t.word()
+                .is_some_and(|w| matches!(w, "how" | "what" | "bao" | "bn" | "nhiêu"))
+    });
+    if !how {
+        return None;
+    }
+    let amount = match &toks[k].tok {
+        Tok::Num(n) => Expr::Num(n.clone()),
+        _ => return None,
+    };
+    match (holds(asked, given), holds(given, asked)) {
+        (Some(n), _) => Some(Expr::bin(MathOp::Multiply, amount, Expr::Num(n.into()))),
+        (_, Some(n)) => Some(Expr::bin(MathOp::Divide, amount, Expr::Num(n.into()))),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn read(q: &str) -> Option<Expr> {
+        parse(&lex(q))
+    }
+
+    fn op(op: MathOp, a: &str, b: &str) -> Option<Expr> {
+        Some(Expr::bin(op, Expr::Num(a.into()), Expr::Num(b.into())))
+    }
+
+    #[test]
+    fn an_amount_per_period_is_asked_per_another() {
+        assert_eq!(
+            read("i earn 4200 a month, how much is that a year"),
+            op(MathOp::Multiply, "4200", "12")
+        );
+        assert_eq!(
+            read("lương 15000000 một tháng thì một năm bao nhiêu"),
+            op(MathOp::Multiply, "15000000", "12")
+        );
+        assert_eq!(
+            read("52000 a year, how much a week?"),
+            op(MathOp::Divide, "52000", "52")
+        );
+        assert_eq!(
+            read("spend 12 per day, what's that weekly"),
+            op(MathOp::Multiply, "12", "7")
+        );
+    }
+
+    #[test]
+    fn periods_of_varying_length_or_other_questions_are_left_alone() {
+        assert_eq!(read("4200 a month, how much a week"), None);
+        assert_eq!(read("4200 a month for 3 months, how much"), None);
+        assert_eq!(read("5000 at 4% a year, interest per month?"), None);
+        assert_eq!(read("4200 a month"), None);
+        // A duration is no rate.
+        assert_eq!(read("3 tuần nữa là ngày mấy, thứ mấy?"), None);
+    }
+}
