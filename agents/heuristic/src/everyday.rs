@@ -102,6 +102,14 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["persons"], Cue::People),
     (&["friends"], Cue::People),
     (&["guests"], Cue::People),
+    (&["roommates"], Cue::People),
+    (&["housemates"], Cue::People),
+    (&["flatmates"], Cue::People),
+    (&["colleagues"], Cue::People),
+    (&["coworkers"], Cue::People),
+    (&["mates"], Cue::People),
+    (&["buddies"], Cue::People),
+    (&["others"], Cue::People),
     (&["of", "us"], Cue::People),
     (&["of", "them"], Cue::People),
     (&["người"], Cue::People),
@@ -448,9 +456,23 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                     .any(|w| words_at(toks, i + 1, &[w]));
                 let vi = words_at(toks, i + 1, &["phần", "trăm"]);
                 let periods = counts_periods(toks, i + 1);
+                // `split it with 2 roommates`: those two and the one asking.
+                let with_me = i > 0
+                    && matches!(toks[i - 1].word(), Some("with" | "với"))
+                    && toks.iter().any(|t| {
+                        t.word()
+                            .is_some_and(|w| matches!(w, "split" | "share" | "chia"))
+                    })
+                    && toks
+                        .get(i + 1)
+                        .and_then(Token::word)
+                        .is_some_and(|w| CUES.iter().any(|(p, c)| *c == Cue::People && p == &[w]));
                 if pct || words || vi {
                     out.push(Item::Pct(n.clone()));
                     i += if vi { 3 } else { 2 };
+                } else if with_me && let Ok(count) = n.parse::<u32>() {
+                    out.push(Item::Num((count + 1).to_string()));
+                    i += 1;
                 } else if n == "1"
                     && matches!(out.last(), Some(Item::Num(_)))
                     && toks

@@ -312,3 +312,18 @@ fn two_amounts_compared_ask_their_difference_or_its_percentage() {
         3
     );
 }
+
+#[test]
+fn splitting_with_others_counts_the_one_asking_too() {
+    for q in [
+        "my rent is 1,450 and i split it with 2 roommates, whats my share",
+        "chia 1.450 với 2 bạn mỗi người bao nhiêu",
+    ] {
+        assert_eq!(steps(q), vec![r#"s1 math/divide a="1450" b="3" *"#], "{q}");
+    }
+    // Between three: three.
+    assert_eq!(
+        steps("split 90 between 3 friends"),
+        vec![r#"s1 math/divide a="90" b="3" *"#]
+    );
+}
