@@ -141,6 +141,8 @@ pub enum NamedYear {
     In(i64),
     /// The one in today's year plus this many years.
     Offset(i64),
+    /// The last one, today included (`since christmas`).
+    Last,
 }
 
 /// Words naming a year relative to this one, after a named day (`christmas next year`,
@@ -251,6 +253,8 @@ pub enum NamedThen {
     Weekday,
     /// The days from today until it.
     DaysUntil,
+    /// The days from it until today.
+    DaysSince,
     /// Its day of the year.
     DayOfYear,
     /// Its ISO week.
@@ -1001,7 +1005,19 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         if !dates.is_empty() || !durations.is_empty() || counted_in.is_some() || has(Flag::Age) {
             return DateParse::NotDate;
         }
-        let then = if has(Flag::Until) {
+        // `how many days since christmas`: the last one, counted to today.
+        let mut anchor = anchor;
+        let since = has(Flag::Since) && !has(Flag::Until);
+        if since {
+            match &mut anchor {
+                Anchor::Named { year, .. } if *year == NamedYear::Next => *year = NamedYear::Last,
+                Anchor::Named { .. } => {}
+                _ => return DateParse::NotDate,
+            }
+        }
+        let then = if since {
+            NamedThen::DaysSince
+        } else if has(Flag::Until) {
             NamedThen::DaysUntil
         } else if has(Flag::IsoWeek) {
             NamedThen::IsoWeek
@@ -1302,7 +1318,12 @@ impl DateQuery {
         match self {
             DateQuery::Today { weekday: true } | DateQuery::Shift { weekday: true, .. } => 2,
             DateQuery::Anchored { anchor, then } => {
-                usize::from(*then != NamedThen::Date) + anchor_steps(anchor)
+                let after = match then {
+                    NamedThen::Date => 0,
+                    NamedThen::DaysSince => 2,
+                    _ => 1,
+                };
+                after + anchor_steps(anchor)
             }
             DateQuery::DaysSince { .. } => 2,
             _ => 1,
@@ -1319,6 +1340,7 @@ impl DateQuery {
                         NamedYear::Next => {}
                         NamedYear::In(y) => args.push(("year", int(*y))),
                         NamedYear::Offset(n) => args.push(("year_offset", int(*n))),
+                        NamedYear::Last => args.push(("direction", text("last"))),
                     }
                     ("next_date", args)
                 }
@@ -1354,6 +1376,12 @@ impl DateQuery {
             let date = plan.push(part, DATE_POOL, tool, args, true);
             let then_tool = match then {
                 NamedThen::Date => return,
+                NamedThen::DaysSince => {
+                    let today = plan.push(part, DATE_POOL, "today", vec![], false);
+                    let args = vec![("from", date), ("to", today)];
+                    plan.push(part, DATE_POOL, "difference", args, true);
+                    return;
+                }
                 NamedThen::Weekday => "weekday",
                 NamedThen::DaysUntil => "days_until",
                 NamedThen::DayOfYear => "day_of_year",

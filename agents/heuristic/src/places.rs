@@ -109,6 +109,7 @@ const CONVERT: &[&[&str]] = &[
     &["chuyển"],
     &["what", "is"],
     &["what's"],
+    &["whats"],
 ];
 
 /// An hour and the part of the day after it.
@@ -123,7 +124,8 @@ const HOUR_PHRASES: &[&[&str]] = &[
 const EVENT: &[&str] = &[
     "call", "meeting", "meet", "flight", "game", "match", "show", "event", "webinar", "stream",
     "the", "my", "our", "a", "is", "at", "it's", "its", "starts", "cuộc", "họp", "gọi", "lúc",
-    "vào", "trận", "đấu", "chuyến", "bay", "i", "have", "we", "got",
+    "vào", "trận", "đấu", "chuyến", "bay", "i", "have", "we", "got", "leaves", "departs", "lands",
+    "arrives", "begins", "ends", "takes", "off", "kicks", "goes", "live",
 ];
 
 /// Words that state the time at one place as a condition: `if it's 9am in Paris, what
@@ -366,6 +368,22 @@ mod tests {
         assert_eq!(q("what day is it in 10 days"), None);
         assert_eq!(q("what time is it"), None);
         assert_eq!(q("the weather in Paris"), None);
+    }
+
+    #[test]
+    fn what_happens_at_the_time_may_be_said_before_it() {
+        assert_eq!(
+            q("flight leaves at 23:15 in hanoi, what time is that in paris"),
+            convert("23:15", "hanoi", "paris")
+        );
+        assert_eq!(
+            q("the match kicks off at 8pm in london, what time in hanoi"),
+            convert("20:00", "london", "hanoi")
+        );
+        assert_eq!(
+            q("whats 3pm london time in new york"),
+            convert("15:00", "london", "new york")
+        );
     }
 
     #[test]

@@ -524,3 +524,20 @@ fn the_week_may_be_said_before_its_weekday() {
         assert_eq!(steps(q), next_friday, "{q}");
     }
 }
+
+#[test]
+fn days_since_a_named_day_count_from_its_last_one() {
+    assert_eq!(
+        steps("how many days since christmas"),
+        vec![
+            r#"s1 date/next_date day=25 direction="last" month=12 *"#,
+            "s2 date/today",
+            "s3 date/difference from=$s1 to=$s2 *",
+        ]
+    );
+    // Never the next one (a date to come, and no count).
+    assert_eq!(
+        steps("how many days since jan 1")[0],
+        r#"s1 date/next_date day=1 direction="last" month=1 *"#
+    );
+}

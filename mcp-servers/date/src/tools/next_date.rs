@@ -1,6 +1,7 @@
-//! `next_date {month, day, year?, year_offset?, now?, timezone?}` → the next date with
-//! that month and day, today included: how "Christmas" or "New Year's Day" becomes a
-//! date. With `year` (`christmas 2027`) or `year_offset` (`christmas next year` is 1,
+//! `next_date {month, day, year?, year_offset?, direction?, now?, timezone?}` → the next
+//! date with that month and day, today included (or with `direction = "last"` the last
+//! one, today included: `since christmas`): how "Christmas" or "New Year's Day" becomes
+//! a date. With `year` (`christmas 2027`) or `year_offset` (`christmas next year` is 1,
 //! `this year's` 0, `last year's` -1) it is that year's date instead, past or not.
 
 use chorus_mcp_common::{ToolDef, ToolReply, args::Args};
@@ -21,6 +22,7 @@ pub fn def() -> ToolDef {
                 "day": {"type": "integer", "minimum": 1, "maximum": 31, "description": "Day of the month, 1-31."},
                 "year": {"type": "integer", "minimum": 1, "maximum": 9999, "description": "That year's date instead of the next one (not with year_offset)."},
                 "year_offset": {"type": "integer", "minimum": -100, "maximum": 100, "description": "The date in today's year plus this many years (1 next year, -1 last year; not with year)."},
+                "direction": {"type": "string", "enum": ["next", "last"], "default": "next", "description": "next: the first such date on or after today; last: the latest on or before today (not with year or year_offset)."},
             }),
             &["month", "day"],
         ),
@@ -33,9 +35,22 @@ pub fn def() -> ToolDef {
 
 /// Reads `month`, `day`, the optional year and the clock.
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
-    args.only(&["month", "day", "year", "year_offset", "now", "timezone"])?;
+    args.only(&[
+        "month",
+        "day",
+        "year",
+        "year_offset",
+        "direction",
+        "now",
+        "timezone",
+    ])?;
     let (month, day) = (args.i64("month")?, args.i64("day")?);
     let today = Clock::from_args(args)?.today();
+    let last = match args.opt_str("direction")? {
+        None | Some("next") => false,
+        Some("last") => true,
+        Some(other) => return Err(DateError::UnknownDirection(other.to_owned())),
+    };
     let year = match (args.opt_i64("year")?, args.opt_i64("year_offset")?) {
         (Some(_), Some(_)) => {
             return Err(DateError::InvalidDate {
@@ -62,15 +77,24 @@ pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
             (date, text)
         }
         None => {
-            let date = next_date(today, month, day)?;
+            let (date, which) = match last {
+                false => (next_date(today, month, day)?, "next"),
+                true => (last_date(today, month, day)?, "last"),
+            };
             let text = format!(
-                "The next {} is {date}, a {}.",
+                "The {which} {} is {date}, a {}.",
                 month_day(month, day),
                 weekday_name(date.weekday())
             );
             (date, text)
         }
     };
+    if last && year.is_some() {
+        return Err(DateError::InvalidDate {
+            input: format!("month {month}, day {day}"),
+            reason: "direction is not used with year or year_offset".to_owned(),
+        });
+    }
     Ok(ToolReply::result(date.to_string(), text)
         .with_field("today", today.to_string())
         .with_field("weekday", weekday_name(date.weekday())))
@@ -97,6 +121,25 @@ pub fn date_in(year: i64, month: i64, day: i64) -> Result<Date, DateError> {
         i8::try_from(day).map_err(|_| invalid("the day must be 1-31"))?,
     );
     Date::new(y, m, d).map_err(|_| invalid("that year has no such day"))
+}
+
+/// The latest date on or before `today` with `month` and `day` (a leap day looks up to
+/// eight years back).
+pub fn last_date(today: Date, month: i64, day: i64) -> Result<Date, DateError> {
+    let invalid = |reason: &str| DateError::InvalidDate {
+        input: format!("month {month}, day {day}"),
+        reason: reason.to_owned(),
+    };
+    next_date(today, month, day)?; // the same checks of month and day
+    let (m, d) = (month as i8, day as i8);
+    for year in (today.year().saturating_sub(8)..=today.year()).rev() {
+        if let Ok(date) = Date::new(year, m, d)
+            && date <= today
+        {
+            return Ok(date);
+        }
+    }
+    Err(invalid("no year has this day"))
 }
 
 /// The first date on or after `today` with `month` and `day` (a leap day looks up to
@@ -148,6 +191,22 @@ mod tests {
             next_date(today, 0, 1),
             Err(DateError::InvalidDate { .. })
         ));
+    }
+
+    #[test]
+    fn the_last_occurrence_counts_today_and_rolls_into_last_year() {
+        let today = date(2026, 11, 22);
+        assert_eq!(last_date(today, 1, 1).unwrap(), date(2026, 1, 1));
+        assert_eq!(last_date(today, 12, 25).unwrap(), date(2025, 12, 25));
+        assert_eq!(last_date(today, 11, 22).unwrap(), today);
+        assert_eq!(last_date(today, 2, 29).unwrap(), date(2024, 2, 29));
+        assert!(last_date(today, 4, 31).is_err());
+        let at = |dir: &str| {
+            call(json!({"month": 12, "day": 25, "direction": dir, "now": "2026-11-22"}))
+        };
+        assert_eq!(at("last").unwrap(), "2025-12-25");
+        assert_eq!(at("next").unwrap(), "2026-12-25");
+        assert!(at("sideways").is_err());
     }
 
     #[test]
