@@ -266,6 +266,36 @@ fn unit_of(word: &str) -> String {
     }
 }
 
+/// The number counted in the unit named after `per` (`24 cans … price per can` → 24),
+/// if one is.
+fn per_unit_count(toks: &[Token]) -> Option<&str> {
+    let p = toks.iter().position(|t| t.word() == Some("per"))?;
+    let unit = singular(toks.get(p + 1)?.word()?);
+    toks.windows(2)
+        .find_map(|w| match (&w[0].tok, w[1].word()) {
+            (Tok::Num(n), Some(u)) if singular(u) == unit => Some(n.as_str()),
+            _ => None,
+        })
+}
+
+/// An English noun without its plural ending: `nappies` → `nappy`, `boxes` → `box`,
+/// `cans` → `can`.
+fn singular(word: &str) -> String {
+    let w = word.to_lowercase();
+    if let Some(stem) = w.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for end in ["xes", "ches", "shes", "sses"] {
+        if w.ends_with(end) {
+            return w[..w.len() - 2].to_owned();
+        }
+    }
+    match w.strip_suffix('s') {
+        Some(stem) if stem.len() > 1 => stem.to_owned(),
+        _ => w,
+    }
+}
+
 /// Whether the word at `k` (after a number) counts periods of interest: `for 3 years`,
 /// `sau 1 năm` in a request about interest.
 fn counts_periods(toks: &[Token], k: usize) -> bool {
@@ -654,6 +684,22 @@ pub fn answer_unit(part: &str, language: &str) -> &'static str {
 
 /// Reads `toks` (lexed from `src`) as an everyday problem, when exactly one form fits.
 pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
+    // A booking (`book me a table for 4 at 7pm`) is no sum of its numbers (a hotel's
+    // price per night is: `hotel is 189 a night`).
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let booking = words.windows(2).any(|w| {
+        w[0] == "book"
+            && matches!(
+                w[1],
+                "me" | "us" | "a" | "an" | "the" | "table" | "tickets" | "ticket" | "room"
+            )
+    }) || words
+        .iter()
+        .any(|w| matches!(*w, "reserve" | "reservation"));
+    // `meeting is at 10:00`: a clock time is no amount.
+    if booking || crate::lexer::has_clock_time(toks) {
+        return None;
+    }
     let mut decor = Vec::new();
     let items = items(toks, src, &mut decor)?;
     let has = |c: Cue| items.contains(&Item::Cue(c));
@@ -846,10 +892,15 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
             )?;
             Expr::bin(MathOp::Sum, others, priced)
         }
-        // `342 miles on 9 gallons, miles per gallon`.
+        // `342 miles on 9 gallons, miles per gallon`; `24 cans for 180,000, price per
+        // can`: the number counted in the unit after `per` divides.
         (None, None, [a, b]) if has(Cue::Per) && pcts.is_empty() && count.is_none() => {
             let outside = decor.iter().any(|w| asks_outside(w));
-            return (!outside).then(|| Expr::bin(MathOp::Divide, num(a), num(b)));
+            let (x, y) = match per_unit_count(toks) {
+                Some(n) if n == *a => (b, a),
+                _ => (a, b),
+            };
+            return (!outside).then(|| Expr::bin(MathOp::Divide, num(x), num(y)));
         }
         _ => return None,
     };

@@ -52,6 +52,21 @@ pub fn words_at(toks: &[Token], i: usize, phrase: &[&str]) -> bool {
         .all(|(k, w)| toks.get(i + k).and_then(Token::word) == Some(*w))
 }
 
+/// Whether `toks` hold a clock time written with a colon (`10:00`, `7:30`): an hour
+/// and two digits of minutes, never a ratio or a division to compute.
+pub fn has_clock_time(toks: &[Token]) -> bool {
+    toks.windows(3).any(|w| match (&w[0].tok, &w[2].tok) {
+        // (Minutes as typed: two digits, `00` lexed as 0.)
+        (Tok::Num(h), Tok::Num(m)) if w[1].is_sym(':') => {
+            w[2].end - w[2].start == 2
+                && m.bytes().all(|b| b.is_ascii_digit())
+                && h.parse::<u32>().is_ok_and(|h| h <= 24)
+                && m.parse::<u32>().is_ok_and(|m| m < 60)
+        }
+        _ => false,
+    })
+}
+
 /// Splits `text` into tokens.
 pub fn lex(text: &str) -> Vec<Token> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();

@@ -54,6 +54,13 @@ const AROUND: &[&str] = &[
     "that",
     "this",
     "này",
+    "back",
+    "there",
+    "then",
+    "over",
+    "will",
+    "be",
+    "going",
 ];
 
 /// Words that put the place next: `in Tokyo`, `ở New York`, `tại Luân Đôn`.
@@ -98,6 +105,13 @@ const STOP: &[&str] = &[
     "and",
     "và",
     "also",
+    "what's",
+    "whats",
+    "that",
+    "this",
+    "there",
+    "back",
+    "over",
 ];
 
 /// Words that open a conversion.
@@ -125,7 +139,8 @@ const EVENT: &[&str] = &[
     "call", "meeting", "meet", "flight", "game", "match", "show", "event", "webinar", "stream",
     "the", "my", "our", "a", "is", "at", "it's", "its", "starts", "cuộc", "họp", "gọi", "lúc",
     "vào", "trận", "đấu", "chuyến", "bay", "i", "have", "we", "got", "leaves", "departs", "lands",
-    "arrives", "begins", "ends", "takes", "off", "kicks", "goes", "live",
+    "arrives", "begins", "ends", "takes", "off", "kicks", "goes", "live", "call", "calls", "home",
+    "you", "they", "he", "she", "will", "leave", "arrive", "land", "start", "uni", "class",
 ];
 
 /// Words that state the time at one place as a condition: `if it's 9am in Paris, what
@@ -210,18 +225,27 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
             at += 1;
         }
     }
-    // `call is at 2pm LA time, …`, `cuộc họp lúc 9 giờ …`: what happens at the time.
+    // `call is at 2pm LA time, …`, `cuộc họp lúc 9 giờ …`, `if I call home at 7pm …`:
+    // what happens at the time.
     let place_first = toks
-        .first()
+        .get(at)
         .and_then(Token::word)
         .is_some_and(|w| AT.contains(&w));
-    if !lead && at == 0 && !place_first {
-        at = (0..toks.len().min(6))
+    if !lead && !place_first && time_at(toks, at).is_none() {
+        let from = at;
+        at = (from..toks.len().min(from + 7))
             .find(|&j| time_at(toks, j).is_some())
             .filter(|&j| {
-                toks[..j]
+                let words = toks[from..j].iter().all(|t| t.word().is_some());
+                // (`standup is at 09:30`: any name before `at`.)
+                let named = j > from
+                    && toks[j - 1]
+                        .word()
+                        .is_some_and(|w| matches!(w, "at" | "lúc" | "starts" | "begins"));
+                toks[from..j]
                     .iter()
                     .all(|t| t.word().is_some_and(|w| EVENT.contains(&w)))
+                    || words && named
             })?;
     }
     let mut places = Vec::new();
@@ -247,7 +271,26 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
     let (time, mut i) = time_at(toks, at)?;
     let mut asks = false;
     while i < toks.len() {
-        asks |= ASKS_TIME.iter().any(|p| words_at(toks, i, p));
+        // (`what's that in Berlin`: the stated time, asked elsewhere.)
+        asks |= ASKS_TIME.iter().any(|p| words_at(toks, i, p))
+            || [
+                &["what's", "that"][..],
+                &["whats", "that"],
+                &["what", "is", "that"],
+                &["that", "in"],
+            ]
+            .iter()
+            .any(|p| words_at(toks, i, p));
+        // `… in Berlin for my colleague`: who it is for ends the question; `what time
+        // is that for me in hanoi` only says who asks.
+        if toks[i].word() == Some("for") {
+            if places.len() >= 2 {
+                break;
+            }
+            let who = toks.get(i + 1).and_then(Token::word);
+            i += 1 + usize::from(matches!(who, Some("me" | "us" | "him" | "her" | "them")));
+            continue;
+        }
         match &toks[i].tok {
             Tok::Word(w) if STOP.contains(&w.as_str()) || AROUND.contains(&w.as_str()) => {
                 i += 1;
@@ -383,6 +426,27 @@ mod tests {
         assert_eq!(
             q("whats 3pm london time in new york"),
             convert("15:00", "london", "new york")
+        );
+    }
+
+    #[test]
+    fn who_asks_and_what_happens_around_a_conversion_do_not_change_it() {
+        // (Phrasings of our own, of the classes batch 7 found.)
+        assert_eq!(
+            q("standup is at 09:30 in Berlin, what's that in Tokyo for my team"),
+            convert("09:30", "Berlin", "Tokyo")
+        );
+        assert_eq!(
+            q("class starts 6pm london time, what time is that for me in hanoi"),
+            convert("18:00", "london", "hanoi")
+        );
+        assert_eq!(
+            q("if we call home at 8pm Paris time, what time will it be in Seoul"),
+            convert("20:00", "Paris", "Seoul")
+        );
+        assert_eq!(
+            q("if its 7am in Denver whats the time in Singapore"),
+            convert("07:00", "Denver", "Singapore")
         );
     }
 

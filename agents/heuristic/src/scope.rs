@@ -189,6 +189,8 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
     (
         &[
             "book a",
+            "book me",
+            "book us",
             "reserve",
             "reservation",
             "recommend",

@@ -259,7 +259,10 @@ const MEANING_WORDS: &[&str] = &[
 /// only dress it (`need to know …`, `… asap`, `nhờ bạn tính giùm … nha`); `None` when
 /// any word around it could change what it asks, or a number is left outside.
 pub fn expression(toks: &[Token]) -> Option<Expr> {
-    if toks.len() > 48 || toks.iter().any(|t| matches!(t.tok, Tok::Date(_))) {
+    if toks.len() > 48
+        || toks.iter().any(|t| matches!(t.tok, Tok::Date(_)))
+        || crate::lexer::has_clock_time(toks)
+    {
         return None;
     }
     let nums: Vec<usize> = (0..toks.len())

@@ -333,3 +333,34 @@ fn a_share_asked_per_person_is_never_a_price_per_person() {
     assert_eq!(value(&plan.steps[0], "a").as_deref(), Some("450000"));
     assert_eq!(value(&plan.steps[0], "b").as_deref(), Some("3"));
 }
+
+#[test]
+fn a_clock_time_a_booking_and_a_price_per_item_are_never_misread() {
+    // `at 10:00` was read as 0 × 10, a booking for 4 at 7pm as 4 × 7, a price per can as
+    // the count ÷ the total.
+    never("meeting is at 10:00 in San Francisco", "arithmetic", |s| {
+        s.pool == "math"
+    });
+    never(
+        "can you book me a table for 4 at 7pm tonight near the office",
+        "arithmetic",
+        |s| s.pool == "math",
+    );
+    for (q, total, count) in [
+        (
+            "bought 24 cans for 180,000 dong total, price per can",
+            "180000",
+            "24",
+        ),
+        (
+            "pack of 24 nappies costs 11.76, whats that per nappy",
+            "11.76",
+            "24",
+        ),
+    ] {
+        let plan = planned(q).unwrap_or_else(|| panic!("{q:?} was not planned"));
+        assert_eq!(plan.steps[0].tool, "divide", "{q}");
+        assert_eq!(value(&plan.steps[0], "a").as_deref(), Some(total), "{q}");
+        assert_eq!(value(&plan.steps[0], "b").as_deref(), Some(count), "{q}");
+    }
+}
