@@ -164,6 +164,29 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         k += 1;
         let whole = match split_weak(segment, src) {
             Ok(found) => {
+                // `my wedding is on december 28, how many days left`: a statement that
+                // reads alone, and a question that only reads with it.
+                let states_a_date = matches!(
+                    found.as_slice(),
+                    [ParsedPart {
+                        query: PartQuery::Date(DateQuery::Anchored { .. }),
+                        ..
+                    }]
+                );
+                if states_a_date
+                    && let Some(next) = segments.get(k).map(|s| without_lead(s))
+                    && split_weak(next, src).is_err()
+                {
+                    let joined: Vec<Token> = segment.iter().chain(next).cloned().collect();
+                    if let Ok(query @ PartQuery::Date(_)) = parse_part(&joined, src) {
+                        parts.push(ParsedPart {
+                            text: quote(&joined, src),
+                            query,
+                        });
+                        k += 1;
+                        continue;
+                    }
+                }
                 parts.extend(found);
                 continue;
             }
@@ -677,7 +700,11 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
     match parsed {
         Some(Expr::Num(_)) => Err(PartError::NothingToCompute(quote(toks, src))),
         Some(e) => Ok(PartQuery::Math(e)),
-        None => Err(PartError::NotUnderstood(quote(toks, src))),
+        // `ngày 28/12 thi môn Kinh tế vi mô, còn mấy ngày`: a date among other words.
+        None => match dates::tolerant_until(toks) {
+            Some(q) => Ok(PartQuery::Date(q)),
+            None => Err(PartError::NotUnderstood(quote(toks, src))),
+        },
     }
 }
 

@@ -1086,6 +1086,86 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     }
 }
 
+/// Words that ask the days until a date stated among other words: `còn mấy ngày`,
+/// `how many days left`, `bao lâu nữa`.
+const UNTIL_ASKS: &[&[&str]] = &[
+    &["còn", "mấy", "ngày"],
+    &["còn", "bao", "nhiêu", "ngày"],
+    &["còn", "bao", "lâu"],
+    &["bao", "lâu", "nữa"],
+    // (`còn` may have been read as the word joining the sentence on.)
+    &["mấy", "ngày"],
+    &["bao", "nhiêu", "ngày"],
+    &["how", "many", "days"],
+    &["how", "long", "until"],
+    &["how", "long", "till"],
+    &["days", "left"],
+    &["days", "until"],
+    &["days", "till"],
+    &["days", "to", "go"],
+    &["days", "from", "now"],
+    &["days", "from", "today"],
+];
+
+/// Words that ask another question of a date (an age, a shift, a span, a weekday): a
+/// date stated among other words is not read with one of them.
+const OTHER_ASKS: &[&str] = &[
+    "ago", "since", "before", "after", "from", "between", "old", "age", "born", "tuổi", "sau",
+    "trước", "từ", "giữa", "weekday", "thứ", "week", "tuần", "hours", "giờ", "time", "cách",
+    "nhau", "apart", "both", "hai",
+];
+
+/// A date stated among any other words, with the days until it asked (`ngày 28/12 thi
+/// môn Kinh tế vi mô, còn mấy ngày`, `my final exam is on december 14, how many days
+/// left`, `sinh nhật em 28/12, còn bao nhiêu ngày`): the days until it. Read only where
+/// the strict reading found nothing, with exactly one date and no other number, and no
+/// word asking something else of it.
+pub fn tolerant_until(toks: &[Token]) -> Option<DateQuery> {
+    let asked = (0..toks.len()).any(|i| UNTIL_ASKS.iter().any(|p| words_at(toks, i, p)));
+    // (`how many days from now is that`: `from` now is until.)
+    let other = (0..toks.len()).any(|k| {
+        toks[k].word().is_some_and(|w| OTHER_ASKS.contains(&w))
+            && !(words_at(toks, k, &["from", "now"]) || words_at(toks, k, &["from", "today"]))
+    });
+    if !asked || other {
+        return None;
+    }
+    let mut found: Option<(DateQuery, usize, usize)> = None;
+    let mut i = 0;
+    while i < toks.len() {
+        let here = if let Tok::Date(Some(iso)) = &toks[i].tok {
+            Some((DateQuery::DaysUntil { date: iso.clone() }, i + 1))
+        } else if let Some((Some(iso), next)) = written_date(toks, i) {
+            Some((DateQuery::DaysUntil { date: iso }, next))
+        } else if let Some((month, day, next)) = month_day(toks, i) {
+            let anchor = Anchor::Named {
+                month,
+                day,
+                year: NamedYear::Next,
+            };
+            let then = NamedThen::DaysUntil;
+            Some((DateQuery::Anchored { anchor, then }, next))
+        } else {
+            None
+        };
+        match here {
+            Some((q, next)) if found.is_none() => {
+                found = Some((q, i, next));
+                i = next;
+            }
+            Some(_) => return None,
+            None => i += 1,
+        }
+    }
+    let (query, start, end) = found?;
+    // No number outside the date (`2 days`, a price): another question.
+    let other_number = toks
+        .iter()
+        .enumerate()
+        .any(|(k, t)| !(start..end).contains(&k) && matches!(t.tok, Tok::Num(_)));
+    (!other_number).then_some(query)
+}
+
 /// A date written in words at `i` — `25 tháng 12 năm 2026`, `12 June 1994`, `June 12,
 /// 1994`, `feb 29 2000`, `3rd of May 1990` — as the ISO date (`None` when not a real
 /// date) and the index after it.

@@ -541,3 +541,29 @@ fn days_since_a_named_day_count_from_its_last_one() {
         r#"s1 date/next_date day=1 direction="last" month=1 *"#
     );
 }
+
+#[test]
+fn the_days_until_a_date_stated_among_other_words() {
+    // (Phrasings of our own, of the class batches 6 and 7 found.)
+    let until_dec_28 = vec![
+        "s1 date/next_date day=28 month=12 *",
+        "s2 date/days_until date=$s1 *",
+    ];
+    for q in [
+        "ngày 28/12 họp lớp ở quê, còn mấy ngày nữa",
+        "sinh nhat ban gai 28/12, con bao nhieu ngay",
+        "my sister's wedding is on december 28, how many days left",
+    ] {
+        assert_eq!(steps(q), until_dec_28, "{q}");
+    }
+    assert_eq!(
+        steps("we move house on 2027-01-09, how many days from now is that"),
+        vec![r#"s1 date/days_until date="2027-01-09" *"#]
+    );
+    // Another question of the date, or another number: not this reading.
+    assert!(
+        !steps("my exam is on december 28, what weekday is it")
+            .iter()
+            .any(|s| s.contains("days_until"))
+    );
+}
