@@ -794,6 +794,7 @@ fn lead_in(toks: &[Token]) -> bool {
             )
         })
         && !arith::has_list_head(toks)
+        && !crate::tolerant::names_list_op(toks)
         && toks.iter().enumerate().all(|(k, t)| {
             // `need 2 things:`: a count of the parts announced.
             let counts =
@@ -885,9 +886,11 @@ fn in_list(toks: &[Token], start: usize, i: usize) -> bool {
     let before = is_item(at(i.checked_sub(1)))
         || at(i.checked_sub(1)).is_some_and(|t| t.word().is_some())
             && at(i.checked_sub(2)).is_some_and(|t| matches!(t.tok, Tok::Num(_)));
-    (after_head || before)
-        && is_item(toks.get(i + 1 + usize::from(oxford)))
-        && (after_head || arith::has_list_head(&toks[start..i]))
+    // (A Vietnamese or tolerant head too: `gia thấp nhất: 45k, 38k`.)
+    let head = after_head
+        || arith::has_list_head(&toks[start..i])
+        || crate::tolerant::names_list_op(&toks[start..i]);
+    (after_head || before) && is_item(toks.get(i + 1 + usize::from(oxford))) && head
 }
 
 /// Whether the `and` at `i` joins a hundred or a scale to a smaller number
@@ -921,6 +924,14 @@ fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
     let seps = weak_separators(seg);
     if seps.len() > MAX_WEAK_SEPARATORS {
         return Err(PartError::TooManyParts);
+    }
+    // One list operation over one run of numbers (`gia thấp nhất: 45k, 38k, 52k`) is
+    // one part, however its commas could cut it.
+    if let Some(e) = crate::tolerant::list(filler::trim_symbols(seg)) {
+        return Ok(vec![ParsedPart {
+            text: quote(seg, src),
+            query: PartQuery::Math(e),
+        }]);
     }
     let mut cache: HashMap<(usize, usize), Result<PartQuery, PartError>> = HashMap::new();
     let mut parse = |s: usize, e: usize| {

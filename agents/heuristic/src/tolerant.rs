@@ -26,12 +26,26 @@ const VI_CUES: &[(&[&str], ListOp)] = &[
     (&["nhỏ", "nhất"], ListOp::Min),
     (&["thấp", "nhất"], ListOp::Min),
     (&["bé", "nhất"], ListOp::Min),
+    (&["rẻ", "nhất"], ListOp::Min),
+    (&["đắt", "nhất"], ListOp::Max),
+    (&["nhiều", "nhất"], ListOp::Max),
+    (&["lâu", "nhất"], ListOp::Max),
+    (&["dài", "nhất"], ListOp::Max),
     (&["trung", "bình", "cộng"], ListOp::Mean),
     (&["trung", "bình"], ListOp::Mean),
     (&["tổng", "cộng"], ListOp::Sum),
     (&["tổng"], ListOp::Sum),
     (&["cộng", "hết"], ListOp::Sum),
     (&["add", "up"], ListOp::Sum),
+];
+
+/// What the numbers of a list are (`doanh thu` revenue, `lợi nhuận` profit): words
+/// that only name them.
+const AMOUNT_NAMES: &[&[&str]] = &[
+    // (`doanh thu` typed without marks folds to `doanh thứ`, no weekday here.)
+    &["doanh", "thứ"],
+    &["doanh", "số"],
+    &["lợi", "nhuận"],
 ];
 
 /// Vietnamese words of other operations.
@@ -59,6 +73,16 @@ fn english_cue(word: &str) -> Result<Option<ListOp>, ()> {
     }
 }
 
+/// Whether `toks` name a list operation (`thấp nhất`, `trung bình`, `biggest`).
+pub fn names_list_op(toks: &[Token]) -> bool {
+    (0..toks.len()).any(|i| {
+        VI_CUES.iter().any(|(p, _)| words_at(toks, i, p))
+            || toks[i]
+                .word()
+                .is_some_and(|w| matches!(english_cue(w), Ok(Some(_))))
+    })
+}
+
 /// Reads `toks` as one list operation over one run of numbers, when exactly that fits.
 pub fn list(toks: &[Token]) -> Option<Expr> {
     let mut kind: Option<ListOp> = None;
@@ -79,6 +103,10 @@ pub fn list(toks: &[Token]) -> Option<Expr> {
                 return None;
             }
             i += phrase.len();
+            continue;
+        }
+        if let Some(name) = AMOUNT_NAMES.iter().find(|p| words_at(toks, i, p)) {
+            i += name.len();
             continue;
         }
         let signed =

@@ -327,3 +327,25 @@ fn splitting_with_others_counts_the_one_asking_too() {
         vec![r#"s1 math/divide a="90" b="3" *"#]
     );
 }
+
+#[test]
+fn a_list_of_amounts_after_a_vietnamese_head_is_one_list() {
+    // (Phrasings of our own, of the classes batch 6 found.)
+    let min = steps("giá rẻ nhất: 45k, 38k, 52k, 41k");
+    assert!(min.iter().all(|s| s.contains("math/min")), "{min:?}");
+    assert_eq!(min.len(), 3, "{min:?}");
+    let max = steps("doanh thu cao nhat la bao nhieu: 12tr, 15,5tr, 9,8tr");
+    assert!(max.iter().all(|s| s.contains("math/max")), "{max:?}");
+    // A scale after the last of bare numbers is their unit: never millions mixed
+    // with units.
+    let mean = steps("trung bình 120, 135, 142 triệu");
+    assert!(mean.iter().any(|s| s.contains(r#"b="142""#)), "{mean:?}");
+}
+
+#[test]
+fn decimal_commas_around_an_operator_typed_without_marks() {
+    assert_eq!(
+        steps("3,75 cong 2,5 bang may"),
+        vec![r#"s1 math/sum a="3.75" b="2.5" *"#]
+    );
+}

@@ -82,6 +82,8 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
     let decimals = pieces
         .iter()
         .any(|p| p.kind == Kind::Word && DECIMAL_CUES.contains(&p.lower().as_str()));
+    // The numbers a scale multiplied (`2 triệu`): no bare list item.
+    let mut scaled: Vec<usize> = Vec::new();
     let mut i = 0;
     while i < pieces.len() {
         if pieces[i].kind != Kind::Number {
@@ -93,6 +95,21 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             continue;
         };
         if value.contains(' ') {
+            pieces[i].set(value);
+            i += 1;
+            continue;
+        }
+        // `120, 135, 142, 155 triệu`: a scale after the last of a list of bare numbers
+        // names the unit of them all; it stays a word (scaling the last alone would mix
+        // millions with units).
+        let before = |j: usize| (0..j).rev().find(|&k| pieces[k].kind != Kind::Space);
+        let listed = before(i).is_some_and(|b| {
+            matches!(pieces[b].text.as_str(), "," | ";")
+                || matches!(pieces[b].lower().as_str(), "và" | "va" | "and")
+        }) && before(i)
+            .and_then(before)
+            .is_some_and(|n| pieces[n].kind == Kind::Number && !scaled.contains(&n));
+        if listed {
             pieces[i].set(value);
             i += 1;
             continue;
@@ -158,6 +175,7 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         }
         if let Some(t) = total {
             value = t;
+            scaled.push(i);
         }
         pieces[i].set(value.clone());
         if drop_currency {

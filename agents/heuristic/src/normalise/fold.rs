@@ -190,7 +190,12 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
     if lex.is_english(typed) || candidates.contains(&typed) {
         return None;
     }
-    let is_number = |w: &str| w.chars().all(|c| c.is_ascii_digit() || c == '.');
+    // (`3,75 cong 2,5`: a decimal comma too.)
+    let is_number = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_digit())
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+    };
     let operator_or_number = |w: &str| OPERATOR_WORDS.contains(&w) || NUMBER_WORDS.contains(&w);
     let beside_number = prev.is_some_and(is_number) || next.is_some_and(is_number);
     let beside_words =
