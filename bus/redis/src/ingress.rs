@@ -31,7 +31,13 @@ impl RedisBus {
         // answers is enough (the first that does, in order).
         let mut last = None;
         let mut subscribed = None;
-        for client in self.shared.backend.pubsub_clients() {
+        let clients = self
+            .shared
+            .backend
+            .pubsub_clients()
+            .await
+            .map_err(bus_err)?;
+        for client in clients {
             let pubsub =
                 tokio::time::timeout(self.settings().connect_timeout(), client.get_async_pubsub())
                     .await

@@ -14,6 +14,7 @@ mod groups;
 mod ingress;
 mod publish;
 mod reply;
+mod sentinel;
 mod slots;
 mod stats;
 mod store;
@@ -30,6 +31,7 @@ use redis::Script;
 pub use conn::{Connection, client};
 pub use error::RedisBusError;
 pub use publish::DATA_FIELD;
+pub use sentinel::SentinelConnection;
 pub use store::RedisStore;
 
 use chorus_bus::bus::{Bus, IngressFeed, Subscriber, Subscription, Watcher};
