@@ -218,6 +218,19 @@ impl RedisCluster {
         }
     }
 
+    /// Starts the node on `port` again (after [`RedisCluster::kill_primary_of`]), with
+    /// its data directory, as a supervisor would: it rejoins as a replica of the primary
+    /// promoted in its place. Waits until every primary has a replica in sync again.
+    pub fn restart_node(&mut self, port: u16) {
+        let node = self
+            .nodes
+            .iter_mut()
+            .find(|n| n.port() == port)
+            .expect("a node of this cluster");
+        node.restart();
+        self.wait_ready();
+    }
+
     /// Deletes every key and script on every primary (replicas follow), so the next
     /// test starts from an empty cluster.
     pub fn flush(&self) {
