@@ -95,6 +95,48 @@ async fn no_sentinel_answering_is_a_clear_error() {
     assert!(text.contains(&port.to_string()), "{text}");
 }
 
+/// `redis_user` and the password `redis_password_env` names apply to the data nodes
+/// (the sentinels keep their own): a user the data nodes do not know is refused, naming
+/// it; once every data node has it (any may be promoted), the bus works as that user.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_acl_user_and_password_apply_to_the_data_nodes() {
+    let s = sentinel().await;
+    let user = "sentinel-acl-test";
+    // The password is read from a variable; PATH is one every test process has
+    // (setting one would need unsafe code).
+    let password = std::env::var("PATH").expect("PATH is set");
+    let settings = BusSettings {
+        redis_user: Some(user.into()),
+        redis_password_env: Some("PATH".into()),
+        ..sentinel_settings(s.set)
+    };
+    let err = RedisBus::connect(settings.clone())
+        .await
+        .expect_err("a user the data nodes do not know");
+    let text = err.to_string();
+    assert!(text.contains(&format!("refused user \"{user}\"")), "{text}");
+    assert!(!text.contains(&password), "the password leaked: {text}");
+    let pass = format!(">{password}");
+    for node in s.set.data_nodes() {
+        node.cli(&["ACL", "SETUSER", user, "on", &pass, "~*", "&*", "+@all"]);
+    }
+    let bus = RedisBus::connect(settings)
+        .await
+        .expect("connect as the user");
+    bus.publish(&math_task("acl"))
+        .await
+        .expect("publish as the user");
+    let clients = s.set.cli(&["CLIENT", "LIST"]);
+    assert!(
+        clients.lines().any(|l| l.contains(&format!("user={user}"))),
+        "{clients}"
+    );
+    drop(bus);
+    for node in s.set.data_nodes() {
+        node.cli(&["ACL", "DELUSER", user]);
+    }
+}
+
 /// Messages published with `bus.replica_acks = 1` while the primary is killed and a
 /// replica promoted: every publish that returned Ok is delivered to the consumer, which
 /// (like the publisher) follows the new primary without being made again.
