@@ -206,6 +206,32 @@ impl SentinelConnection {
         Ok((*generation, conn))
     }
 
+    /// The generation of the current connection (`None` while there is none); each new
+    /// connection (to a new primary, after a failover) has a greater one.
+    pub(crate) fn generation(&self) -> Option<u64> {
+        self.current().map(|(g, _)| g)
+    }
+
+    /// Runs `cmd` on connection `generation` only, failing when there is another now
+    /// (or none): a `WAIT` must go to the connection that wrote.
+    pub(crate) async fn query_on(
+        &self,
+        generation: Option<u64>,
+        cmd: &Cmd,
+    ) -> Result<Value, RedisError> {
+        match self.current() {
+            Some((g, mut conn)) if Some(g) == generation => {
+                let result = conn.req_packed_command(cmd).await;
+                self.check(g, &result);
+                result
+            }
+            _ => Err(RedisError::from((
+                ErrorKind::Io,
+                "the primary changed after the write, before its WAIT",
+            ))),
+        }
+    }
+
     /// Forgets connection `generation` (unless a newer one replaced it already).
     fn forget(&self, generation: u64, e: &RedisError) {
         let mut current = self.inner.current.lock().unwrap_or_else(|e| e.into_inner());
