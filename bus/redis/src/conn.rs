@@ -407,6 +407,8 @@ pub(crate) struct ReadConn {
     backend: Backend,
     config: AsyncConnectionConfig,
     conn: Option<Connection>,
+    /// In Sentinel mode, the primary switches announced when `conn` was made.
+    switches: u64,
     backoff: Duration,
 }
 
@@ -420,12 +422,21 @@ impl ReadConn {
             backend,
             config,
             conn: None,
+            switches: 0,
             backoff: MIN_BACKOFF,
         }
     }
 
     /// The connection, connecting when there is none.
     pub(crate) async fn get(&mut self) -> Result<&mut Connection, RedisError> {
+        if let Backend::Sentinel(primary) = &self.backend {
+            // After a switch the old primary may answer for seconds yet: leave it.
+            if self.conn.is_some() && self.switches != primary.switches() {
+                tracing::info!("the sentinels switched the primary; reconnecting a reader");
+                self.conn = None;
+            }
+            self.switches = primary.switches();
+        }
         if self.conn.is_none() {
             let conn = match &self.backend {
                 Backend::Standalone(client) => Connection::Plain(

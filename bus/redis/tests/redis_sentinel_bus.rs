@@ -237,3 +237,62 @@ async fn a_failover_mid_stream_loses_no_acknowledged_publish_and_needs_no_new_cl
     );
     assert!(failed_attempts > 0, "the failover went unnoticed");
 }
+
+/// A failover with the old primary alive (`SENTINEL FAILOVER`: it becomes a replica and
+/// its clients are disconnected): the same bus goes on publishing, now on the new
+/// primary, and the same subscriber reads there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graceful_failover_moves_the_bus_to_the_new_primary() {
+    let set = Arc::new(
+        tokio::task::spawn_blocking(RedisSentinel::start)
+            .await
+            .expect("start the sentinels"),
+    );
+    let bus = RedisBus::connect(sentinel_settings(&set))
+        .await
+        .expect("connect");
+    let mut sub = bus
+        .subscribe(Subscription::new("math", vec![Topic::pool_task("math")]))
+        .await
+        .expect("subscribe");
+    bus.publish(&math_task("before")).await.expect("publish");
+    let moved = set.clone();
+    let old = tokio::task::spawn_blocking(move || {
+        let old = moved.fail_over();
+        moved.wait_failover(old, Duration::from_secs(30));
+        old
+    })
+    .await
+    .expect("failover");
+    let new = set.primary_port().expect("a primary");
+    assert_ne!(new, old);
+    // The first publishes may fail while the bus finds the new primary.
+    let start = Instant::now();
+    while bus.publish(&math_task("after")).await.is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no publish on the new primary"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut seen = BTreeSet::new();
+    while !seen.contains("after") && start.elapsed() < Duration::from_secs(30) {
+        match sub.next_batch().await {
+            Ok(batch) => {
+                let tokens: Vec<AckToken> = batch.iter().map(Delivery::ack_token).collect();
+                let _ = sub.ack(&tokens).await;
+                seen.extend(batch.iter().map(|d| d.message.task_id.to_string()));
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+    assert!(
+        seen.contains("before") && seen.contains("after"),
+        "{seen:?}"
+    );
+    let on_new = set.cli(&["XLEN", Topic::pool_task("math").as_str()]);
+    assert_eq!(
+        on_new, "2",
+        "both entries are on the new primary (port {new})"
+    );
+}

@@ -167,6 +167,16 @@ impl RedisSentinel {
         primary.port()
     }
 
+    /// Asks the sentinels for a failover with the primary alive (`SENTINEL FAILOVER`): a
+    /// replica is promoted and the old primary becomes its replica. Returns the old
+    /// primary's port; [`RedisSentinel::wait_failover`] waits for the switch.
+    pub fn fail_over(&self) -> u16 {
+        let old = self.primary().port();
+        let reply = self.sentinels[0].cli(&["SENTINEL", "FAILOVER", MASTER_NAME]);
+        assert_eq!(reply, "OK", "SENTINEL FAILOVER refused");
+        old
+    }
+
     /// Waits until every sentinel names a primary other than the one on `old_port`, and
     /// that node answers as a primary; returns how long that took. Panics after `within`.
     pub fn wait_failover(&self, old_port: u16, within: Duration) -> Duration {
