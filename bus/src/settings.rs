@@ -28,6 +28,9 @@ pub enum RedisMode {
     /// A Redis Cluster (or Valkey cluster): `redis_url` and `cluster_nodes` are seed
     /// nodes; the client learns the rest and follows MOVED/ASK.
     Cluster,
+    /// A primary and its replicas watched by Redis Sentinel: `sentinels` are asked for
+    /// the primary of `sentinel_master`, and asked again after a failover.
+    Sentinel,
 }
 
 /// Settings of the bus transports (both Redis and in-memory read the stream settings).
@@ -37,12 +40,21 @@ pub struct BusSettings {
     /// Redis URL (`redis://[user:pass@]host:port[/db]`, or `rediss://` for TLS); in
     /// Cluster mode, the first seed node.
     pub redis_url: String,
-    /// `standalone` (one server) or `cluster` (Redis Cluster).
+    /// `standalone` (one server), `cluster` (Redis Cluster) or `sentinel` (a primary
+    /// found through Redis Sentinel).
     pub redis_mode: RedisMode,
     /// More Cluster seed nodes besides `redis_url` (URLs; in the environment, one
     /// comma-separated list). Only read in Cluster mode.
     #[serde(deserialize_with = "url_list")]
     pub cluster_nodes: Vec<String>,
+    /// The name the sentinels monitor the primary under (`sentinel monitor NAME …`).
+    /// Only read, and required, in Sentinel mode.
+    pub sentinel_master: Option<String>,
+    /// The sentinels' URLs (`redis://[user:pass@]host:26379`, or `rediss://` when the
+    /// sentinels and the data nodes speak TLS; in the environment, one comma-separated
+    /// list). Only read, and required, in Sentinel mode, where `redis_url` is not.
+    #[serde(deserialize_with = "url_list")]
+    pub sentinels: Vec<String>,
     /// Replicas that must have a publish (`WAIT`) before it returns; 0 (the default)
     /// waits for none. See docs/reliability.md.
     pub replica_acks: u32,
@@ -97,6 +109,8 @@ impl Default for BusSettings {
             redis_url: "redis://127.0.0.1:6379".to_owned(),
             redis_mode: RedisMode::Standalone,
             cluster_nodes: Vec::new(),
+            sentinel_master: None,
+            sentinels: Vec::new(),
             replica_acks: 0,
             replica_ack_timeout_ms: 1000,
             block_ms: 1000,
@@ -190,6 +204,7 @@ impl BusSettings {
                 "cluster needs redis:// or rediss:// nodes",
             ));
         }
+        self.validate_sentinel()?;
         check_range("block_ms", self.block_ms, 1, 60_000)?;
         check_range("replica_acks", self.replica_acks.into(), 0, 16)?;
         check_range(
@@ -233,14 +248,17 @@ impl BusSettings {
                 "must be the name of an environment variable",
             ));
         }
-        let tls = self.redis_url.starts_with("rediss://");
+        let tls = self.uses_tls();
         for (key, file) in [
             ("tls_ca_file", &self.tls_ca_file),
             ("tls_cert_file", &self.tls_cert_file),
             ("tls_key_file", &self.tls_key_file),
         ] {
             if file.is_some() && !tls {
-                return Err(bad(key, "is only used with a rediss:// redis_url"));
+                return Err(bad(
+                    key,
+                    "is only used with a rediss:// redis_url (in Sentinel mode, rediss:// sentinels)",
+                ));
             }
         }
         match (&self.tls_cert_file, &self.tls_key_file) {
@@ -249,6 +267,98 @@ impl BusSettings {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Checks the Sentinel settings: with `redis_mode = "sentinel"`, a master name and at
+    /// least one sentinel URL, all of one scheme; in any other mode, neither.
+    fn validate_sentinel(&self) -> Result<(), BusError> {
+        if self.redis_mode != RedisMode::Sentinel {
+            if self.sentinel_master.is_some() {
+                return Err(bad(
+                    "sentinel_master",
+                    "is only used with redis_mode = \"sentinel\"",
+                ));
+            }
+            if !self.sentinels.is_empty() {
+                return Err(bad(
+                    "sentinels",
+                    "is only used with redis_mode = \"sentinel\"",
+                ));
+            }
+            return Ok(());
+        }
+        match self.sentinel_master.as_deref() {
+            None | Some("") => {
+                return Err(bad(
+                    "sentinel_master",
+                    "is needed with redis_mode = \"sentinel\": the name the sentinels monitor the primary under",
+                ));
+            }
+            Some(name) if !name.chars().all(|c| c.is_ascii_graphic()) => {
+                return Err(bad(
+                    "sentinel_master",
+                    "must be a name without spaces or control characters",
+                ));
+            }
+            Some(_) => {}
+        }
+        let Some(first) = self.sentinels.first() else {
+            return Err(bad(
+                "sentinels",
+                "is needed with redis_mode = \"sentinel\": one or more sentinel URLs (redis://host:26379)",
+            ));
+        };
+        let scheme = |url: &str| {
+            url.split_once("://")
+                .map(|(s, rest)| (s.to_owned(), rest.is_empty()))
+        };
+        for url in &self.sentinels {
+            match scheme(url) {
+                Some((s, false)) if s == "redis" || s == "rediss" => {}
+                _ => {
+                    return Err(bad(
+                        "sentinels",
+                        format!("{} is not a redis:// or rediss:// URL", redact_url(url)),
+                    ));
+                }
+            }
+            if scheme(url).map(|(s, _)| s) != scheme(first).map(|(s, _)| s) {
+                return Err(bad(
+                    "sentinels",
+                    "every sentinel must use the same scheme (all redis:// or all rediss://)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the bus talks TLS to Redis: a `rediss://` `redis_url`, or in Sentinel
+    /// mode `rediss://` sentinels (the data nodes then speak TLS too).
+    pub fn uses_tls(&self) -> bool {
+        match self.redis_mode {
+            RedisMode::Sentinel => self
+                .sentinels
+                .first()
+                .is_some_and(|s| s.starts_with("rediss://")),
+            _ => self.redis_url.starts_with("rediss://"),
+        }
+    }
+
+    /// Where the bus connects, for messages (passwords masked): `redis_url`, or in
+    /// Sentinel mode the master's name and the sentinels.
+    pub fn redis_target(&self) -> String {
+        match self.redis_mode {
+            RedisMode::Sentinel => format!(
+                "the primary of {:?} named by the sentinels [{}]",
+                self.sentinel_master.as_deref().unwrap_or_default(),
+                self.sentinels
+                    .iter()
+                    .map(|s| redact_url(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => self.redacted_url(),
+        }
     }
 
     /// The password of `redis_user`, read from the environment variable named by
@@ -551,6 +661,104 @@ mod tests {
         )
         .expect_err("mixed schemes");
         assert!(err.to_string().contains("bus.cluster_nodes"), "{err}");
+    }
+
+    #[test]
+    fn sentinel_mode_takes_a_master_name_and_sentinels_from_a_list_or_the_environment() {
+        let s = BusSettings::load_with_env(
+            None,
+            env(&[
+                ("CHORUS__BUS__REDIS_MODE", "sentinel"),
+                ("CHORUS__BUS__SENTINEL_MASTER", "chorus"),
+                (
+                    "CHORUS__BUS__SENTINELS",
+                    "redis://10.0.0.1:26379, redis://10.0.0.2:26379,redis://10.0.0.3:26379",
+                ),
+            ]),
+        )
+        .expect("load");
+        assert_eq!(s.redis_mode, RedisMode::Sentinel);
+        assert_eq!(s.sentinel_master.as_deref(), Some("chorus"));
+        assert_eq!(s.sentinels.len(), 3);
+        assert_eq!(s.sentinels[1], "redis://10.0.0.2:26379");
+        assert!(!s.uses_tls());
+        assert!(
+            s.redis_target().contains("\"chorus\""),
+            "{}",
+            s.redis_target()
+        );
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("chorus.toml");
+        std::fs::write(
+            &path,
+            "[bus]\nredis_mode = \"sentinel\"\nsentinel_master = \"m\"\nsentinels = [\"rediss://u:pw@s1:26379\", \"rediss://s2:26379\"]\ntls_ca_file = \"/etc/ca.pem\"\n",
+        )
+        .expect("write");
+        let s = BusSettings::load_with_env(Some(&path), env(&[])).expect("load");
+        assert!(s.uses_tls());
+        assert!(!s.redis_target().contains("pw"), "{}", s.redis_target());
+        let missing = |pairs: &[(&str, &str)], key: &str| {
+            let err = BusSettings::load_with_env(None, env(pairs)).expect_err(key);
+            assert!(err.to_string().contains(key), "{key}: {err}");
+        };
+        missing(
+            &[
+                ("CHORUS__BUS__REDIS_MODE", "sentinel"),
+                ("CHORUS__BUS__SENTINELS", "redis://s:26379"),
+            ],
+            "bus.sentinel_master",
+        );
+        missing(
+            &[
+                ("CHORUS__BUS__REDIS_MODE", "sentinel"),
+                ("CHORUS__BUS__SENTINEL_MASTER", "m"),
+            ],
+            "bus.sentinels",
+        );
+        missing(
+            &[
+                ("CHORUS__BUS__REDIS_MODE", "sentinel"),
+                ("CHORUS__BUS__SENTINEL_MASTER", "m"),
+                (
+                    "CHORUS__BUS__SENTINELS",
+                    "redis://s1:26379,rediss://s2:26379",
+                ),
+            ],
+            "bus.sentinels",
+        );
+        missing(
+            &[
+                ("CHORUS__BUS__REDIS_MODE", "sentinel"),
+                ("CHORUS__BUS__SENTINEL_MASTER", "m"),
+                ("CHORUS__BUS__SENTINELS", "s1:26379"),
+            ],
+            "bus.sentinels",
+        );
+        missing(
+            &[
+                ("CHORUS__BUS__REDIS_MODE", "sentinel"),
+                ("CHORUS__BUS__SENTINEL_MASTER", "my master"),
+                ("CHORUS__BUS__SENTINELS", "redis://s1:26379"),
+            ],
+            "bus.sentinel_master",
+        );
+        missing(
+            &[("CHORUS__BUS__SENTINELS", "redis://s1:26379")],
+            "bus.sentinels",
+        );
+        missing(
+            &[("CHORUS__BUS__SENTINEL_MASTER", "m")],
+            "bus.sentinel_master",
+        );
+        missing(
+            &[
+                ("CHORUS__BUS__REDIS_MODE", "sentinel"),
+                ("CHORUS__BUS__SENTINEL_MASTER", "m"),
+                ("CHORUS__BUS__SENTINELS", "redis://s1:26379"),
+                ("CHORUS__BUS__TLS_CA_FILE", "/etc/ca.pem"),
+            ],
+            "bus.tls_ca_file",
+        );
     }
 
     #[test]

@@ -25,11 +25,11 @@ pub fn redis_configured(config: Option<&Path>) -> bool {
         || std::env::var_os("CHORUS__BUS__REDIS_MODE").is_some()
 }
 
-/// Connects to the Redis at `bus.redis_url`.
+/// Connects to the Redis at `bus.redis_url` (or the primary the sentinels name).
 pub async fn connect_redis(settings: &Settings) -> anyhow::Result<(Arc<RedisBus>, Infra)> {
     let bus = RedisBus::connect(settings.bus.clone())
         .await
-        .with_context(|| format!("connecting to Redis at {}", settings.bus.redacted_url()))?;
+        .with_context(|| format!("connecting to Redis at {}", settings.bus.redis_target()))?;
     let store = Arc::new(bus.store());
     let bus = Arc::new(bus);
     Ok((bus.clone(), Infra { bus, store }))

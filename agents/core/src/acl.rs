@@ -31,6 +31,10 @@ pub const WATCHER_USER: &str = "watcher";
 /// limit what each command may touch.
 const ROLE_COMMANDS: &[&str] = &[
     "ping",
+    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
+    // `bus.replica_acks` sends WAIT.
+    "role",
+    "wait",
     "xadd",
     "publish",
     "subscribe",
@@ -73,6 +77,10 @@ const ROLE_COMMANDS: &[&str] = &[
 /// the length of its stream (`XLEN`, sampled for `chorus_stream_length`).
 const POOL_COMMANDS: &[&str] = &[
     "ping",
+    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
+    // `bus.replica_acks` sends WAIT.
+    "role",
+    "wait",
     "xadd",
     "publish",
     "xreadgroup",
@@ -101,6 +109,10 @@ const POOL_COMMANDS: &[&str] = &[
 /// Commands of the client: submit (the once-script), read what the task says.
 const CLIENT_COMMANDS: &[&str] = &[
     "ping",
+    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
+    // `bus.replica_acks` sends WAIT.
+    "role",
+    "wait",
     "xadd",
     "publish",
     "eval",
@@ -120,6 +132,8 @@ const CLIENT_COMMANDS: &[&str] = &[
 /// `redis-cli MONITOR` shows it; Redis leaves `AUTH` and `HELLO … AUTH` out of it).
 const WATCHER_COMMANDS: &[&str] = &[
     "ping",
+    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE.
+    "role",
     "monitor",
     "xread",
     "xrange",

@@ -1,6 +1,8 @@
 //! Connections. Writes share one multiplexed connection: a `ConnectionManager`
 //! (reconnecting by itself) on a standalone Redis, redis-rs's cluster connection (one
-//! multiplexed socket per node, following MOVED/ASK) on a Cluster. Each blocking reader
+//! multiplexed socket per node, following MOVED/ASK) on a Cluster, a connection to the
+//! primary the sentinels name (asking them again after a failover, `sentinel.rs`) in
+//! Sentinel mode. Each blocking reader
 //! owns a dedicated connection whose response timeout is above its BLOCK time — on a
 //! Cluster a cluster connection of its own, so a blocking read never holds up the
 //! shared socket to its node; it is dropped on any connection error and made again on
@@ -22,6 +24,8 @@ use redis::{
 use chorus_bus::error::BusError;
 use chorus_bus::settings::{BusSettings, RedisMode};
 
+use crate::sentinel::{Primary, SentinelConnection};
+
 /// A connection to Redis, whatever the deployment: clones of a `Managed` or `Cluster`
 /// connection share its sockets. Public (`chorus_bus_redis::Connection`) for commands
 /// the bus does not wrap; it runs any command or pipeline (on a Cluster, one slot per
@@ -34,6 +38,8 @@ pub enum Connection {
     Plain(MultiplexedConnection),
     /// A connection to a Redis Cluster.
     Cluster(ClusterConnection),
+    /// The shared connection to the primary the sentinels name (following failovers).
+    Sentinel(SentinelConnection),
 }
 
 impl Connection {
@@ -50,6 +56,7 @@ impl ConnectionLike for Connection {
             Connection::Managed(c) => c.req_packed_command(cmd),
             Connection::Plain(c) => c.req_packed_command(cmd),
             Connection::Cluster(c) => c.req_packed_command(cmd),
+            Connection::Sentinel(c) => c.req_packed_command(cmd),
         }
     }
 
@@ -63,6 +70,7 @@ impl ConnectionLike for Connection {
             Connection::Managed(c) => c.req_packed_commands(pipeline, offset, count),
             Connection::Plain(c) => c.req_packed_commands(pipeline, offset, count),
             Connection::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
+            Connection::Sentinel(c) => c.req_packed_commands(pipeline, offset, count),
         }
     }
 
@@ -71,6 +79,7 @@ impl ConnectionLike for Connection {
             Connection::Managed(c) => c.get_db(),
             Connection::Plain(c) => c.get_db(),
             Connection::Cluster(c) => c.get_db(),
+            Connection::Sentinel(c) => c.get_db(),
         }
     }
 }
@@ -86,6 +95,8 @@ pub(crate) enum Backend {
     Standalone(Client),
     /// A Redis Cluster.
     Cluster(ClusterClients),
+    /// A primary found through Redis Sentinel.
+    Sentinel(Primary),
 }
 
 /// The clients of a Cluster.
@@ -122,6 +133,7 @@ impl Backend {
                     seeds,
                 }))
             }
+            RedisMode::Sentinel => Ok(Backend::Sentinel(Primary::new(settings)?)),
         }
     }
 
@@ -136,14 +148,19 @@ impl Backend {
                 .get_async_connection()
                 .await
                 .map(Connection::Cluster),
+            Backend::Sentinel(primary) => SentinelConnection::connect(primary.clone(), settings)
+                .await
+                .map(Connection::Sentinel),
         }
     }
 
-    /// The clients to subscribe through, in the order to try them.
-    pub(crate) fn pubsub_clients(&self) -> Vec<Client> {
+    /// The clients to subscribe through, in the order to try them (in Sentinel mode,
+    /// the primary's, asking the sentinels which node that is now).
+    pub(crate) async fn pubsub_clients(&self) -> Result<Vec<Client>, RedisError> {
         match self {
-            Backend::Standalone(client) => vec![client.clone()],
-            Backend::Cluster(c) => c.seeds.clone(),
+            Backend::Standalone(client) => Ok(vec![client.clone()]),
+            Backend::Cluster(c) => Ok(c.seeds.clone()),
+            Backend::Sentinel(primary) => Ok(vec![primary.client().await?]),
         }
     }
 
@@ -159,6 +176,7 @@ impl Backend {
                     .collect();
                 format!("cluster [{}]", nodes.join(", "))
             }
+            Backend::Sentinel(primary) => primary.describe().to_owned(),
         }
     }
 }
@@ -210,7 +228,7 @@ fn cluster_client(
 }
 
 /// The client certificate and the CA certificate the settings name, read.
-fn tls_files(
+pub(crate) fn tls_files(
     settings: &BusSettings,
     invalid: &dyn Fn(String) -> BusError,
 ) -> Result<(Option<redis::ClientTlsConfig>, Option<Vec<u8>>), BusError> {
@@ -235,7 +253,7 @@ fn tls_files(
 /// that does not verify, an unusable TLS file); the text holds no secret.
 #[derive(Debug, thiserror::Error)]
 #[error("redis: {0}")]
-pub(crate) struct SetupError(String);
+pub(crate) struct SetupError(pub(crate) String);
 
 impl From<SetupError> for BusError {
     fn from(e: SetupError) -> Self {
@@ -294,7 +312,7 @@ pub fn client(settings: &BusSettings) -> Result<Client, BusError> {
 /// Explains a failure to connect: which user was refused, or which certificate did not
 /// verify, naming the URL (password masked) and the files, never a secret.
 pub(crate) fn connect_error(settings: &BusSettings, e: RedisError) -> BusError {
-    let url = settings.redacted_url();
+    let url = settings.redis_target();
     let user = settings.redis_user.as_deref().unwrap_or("default");
     let text = e.to_string();
     let lower = text.to_ascii_lowercase();
@@ -336,6 +354,9 @@ pub(crate) fn connect_error(settings: &BusSettings, e: RedisError) -> BusError {
 /// `text` with the password (if any is configured) removed, belt and braces.
 fn scrub(text: &str, settings: &BusSettings) -> String {
     let mut out = text.replace(&settings.redis_url, &settings.redacted_url());
+    for sentinel in &settings.sentinels {
+        out = out.replace(sentinel, &chorus_bus::settings::redact_url(sentinel));
+    }
     if let Ok(Some(p)) = settings.redis_password()
         && !p.is_empty()
     {
@@ -362,6 +383,9 @@ pub(crate) fn is_connection_error(e: &RedisError) -> bool {
                 | ErrorKind::Server(ServerErrorKind::TryAgain)
                 | ErrorKind::Server(ServerErrorKind::MasterDown)
                 | ErrorKind::Server(ServerErrorKind::ClusterDown)
+                // A primary demoted to a replica (a Sentinel failover): a new
+                // connection goes to the new primary.
+                | ErrorKind::Server(ServerErrorKind::ReadOnly)
         )
 }
 
@@ -383,6 +407,8 @@ pub(crate) struct ReadConn {
     backend: Backend,
     config: AsyncConnectionConfig,
     conn: Option<Connection>,
+    /// In Sentinel mode, the primary switches announced when `conn` was made.
+    switches: u64,
     backoff: Duration,
 }
 
@@ -396,12 +422,21 @@ impl ReadConn {
             backend,
             config,
             conn: None,
+            switches: 0,
             backoff: MIN_BACKOFF,
         }
     }
 
     /// The connection, connecting when there is none.
     pub(crate) async fn get(&mut self) -> Result<&mut Connection, RedisError> {
+        if let Backend::Sentinel(primary) = &self.backend {
+            // After a switch the old primary may answer for seconds yet: leave it.
+            if self.conn.is_some() && self.switches != primary.switches() {
+                tracing::info!("the sentinels switched the primary; reconnecting a reader");
+                self.conn = None;
+            }
+            self.switches = primary.switches();
+        }
         if self.conn.is_none() {
             let conn = match &self.backend {
                 Backend::Standalone(client) => Connection::Plain(
@@ -410,6 +445,14 @@ impl ReadConn {
                         .await?,
                 ),
                 Backend::Cluster(c) => Connection::Cluster(c.reads.get_async_connection().await?),
+                // Asks the sentinels each time: after a failover, the new primary.
+                Backend::Sentinel(primary) => Connection::Plain(
+                    primary
+                        .client()
+                        .await?
+                        .get_multiplexed_async_connection_with_config(&self.config)
+                        .await?,
+                ),
             };
             self.conn = Some(conn);
         }

@@ -8,19 +8,38 @@ use chorus_bus::{BusError, IngressFeed, Topic};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
-use super::RedisBus;
-use crate::error::{RedisBusError, bus_err};
+use std::time::Duration;
 
-/// Payloads published on one channel, until the connection ends.
+use super::RedisBus;
+use crate::conn::Backend;
+use crate::error::{RedisBusError, bus_err};
+use crate::sentinel::Primary;
+
+/// Payloads published on one channel, until the connection ends (in Sentinel mode,
+/// or until the sentinels switch the primary: the caller subscribes again, on the new
+/// one).
 pub(crate) struct RedisIngress {
     messages: BoxStream<'static, redis::Msg>,
+    /// In Sentinel mode, the primary and its switch count when subscribing.
+    primary: Option<(Primary, u64)>,
 }
 
 #[async_trait]
 impl IngressFeed for RedisIngress {
     async fn next(&mut self) -> Option<String> {
-        let msg = self.messages.next().await?;
-        Some(String::from_utf8_lossy(msg.get_payload_bytes()).into_owned())
+        let Some((primary, switches)) = &self.primary else {
+            let msg = self.messages.next().await?;
+            return Some(String::from_utf8_lossy(msg.get_payload_bytes()).into_owned());
+        };
+        loop {
+            match tokio::time::timeout(Duration::from_millis(500), self.messages.next()).await {
+                Ok(msg) => {
+                    return Some(String::from_utf8_lossy(msg?.get_payload_bytes()).into_owned());
+                }
+                Err(_) if primary.switches() != *switches => return None,
+                Err(_) => {}
+            }
+        }
     }
 }
 
@@ -31,7 +50,17 @@ impl RedisBus {
         // answers is enough (the first that does, in order).
         let mut last = None;
         let mut subscribed = None;
-        for client in self.shared.backend.pubsub_clients() {
+        let primary = match &self.shared.backend {
+            Backend::Sentinel(p) => Some((p.clone(), p.switches())),
+            _ => None,
+        };
+        let clients = self
+            .shared
+            .backend
+            .pubsub_clients()
+            .await
+            .map_err(bus_err)?;
+        for client in clients {
             let pubsub =
                 tokio::time::timeout(self.settings().connect_timeout(), client.get_async_pubsub())
                     .await
@@ -54,6 +83,7 @@ impl RedisBus {
         tracing::info!("ingress listening on channel {topic}");
         Ok(RedisIngress {
             messages: pubsub.into_on_message().boxed(),
+            primary,
         })
     }
 }

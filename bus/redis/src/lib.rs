@@ -14,6 +14,7 @@ mod groups;
 mod ingress;
 mod publish;
 mod reply;
+mod sentinel;
 mod slots;
 mod stats;
 mod store;
@@ -30,6 +31,7 @@ use redis::Script;
 pub use conn::{Connection, client};
 pub use error::RedisBusError;
 pub use publish::DATA_FIELD;
+pub use sentinel::SentinelConnection;
 pub use store::RedisStore;
 
 use chorus_bus::bus::{Bus, IngressFeed, Subscriber, Subscription, Watcher};
@@ -153,10 +155,22 @@ impl Shared {
         self.conn.is_cluster()
     }
 
+    /// Which connection writes go to now (in Sentinel mode, its generation; the primary
+    /// can change under the shared connection), taken before a publish writes.
+    fn epoch(&self) -> Option<u64> {
+        match &self.conn {
+            Connection::Sentinel(c) => c.generation(),
+            _ => None,
+        }
+    }
+
     /// With `bus.replica_acks` > 0: waits (`WAIT`) until that many replicas have this
     /// connection's writes to the primaries owning `keys`, failing when they do not
-    /// within `bus.replica_ack_timeout_ms`. Nothing (no round trip) with 0.
-    async fn replicated(&self, keys: &[&str]) -> Result<(), BusError> {
+    /// within `bus.replica_ack_timeout_ms`. Nothing (no round trip) with 0. In Sentinel
+    /// mode the `WAIT` goes only to the connection of `epoch` (the one current before the
+    /// writes): when the primary changed since, the publish fails (a `WAIT` on the new
+    /// primary's connection would count none of the writes).
+    async fn replicated(&self, epoch: Option<u64>, keys: &[&str]) -> Result<(), BusError> {
         let want = self.settings.replica_acks;
         if want == 0 {
             return Ok(());
@@ -185,6 +199,10 @@ impl Shared {
                         .map_err(bus_err)?;
                     acked.push(redis::from_redis_value::<i64>(n).map_err(|e| bus_err(e.into()))?);
                 }
+            }
+            Connection::Sentinel(c) => {
+                let n = c.query_on(epoch, &wait).await.map_err(bus_err)?;
+                acked.push(redis::from_redis_value::<i64>(n).map_err(|e| bus_err(e.into()))?);
             }
             conn => {
                 let n: i64 = wait.query_async(&mut conn.clone()).await.map_err(bus_err)?;
@@ -346,6 +364,7 @@ impl Bus for RedisBus {
     }
 
     async fn publish(&self, msg: &Message) -> Result<String, BusError> {
+        let epoch = self.shared.epoch();
         let data = self.encode(msg)?;
         let mut pipe = redis::pipe();
         add_publish(
@@ -358,7 +377,7 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
-        self.shared.replicated(&[msg.topic.as_str()]).await?;
+        self.shared.replicated(epoch, &[msg.topic.as_str()]).await?;
         Ok(id)
     }
 
@@ -373,6 +392,7 @@ impl Bus for RedisBus {
     }
 
     async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError> {
+        let epoch = self.shared.epoch();
         let encoded = msgs
             .iter()
             .map(|m| self.encode(m))
@@ -405,7 +425,7 @@ impl Bus for RedisBus {
                     .await
                     .map_err(bus_err)?;
             }
-            return self.shared.replicated(&topics_of(msgs)).await;
+            return self.shared.replicated(epoch, &topics_of(msgs)).await;
         }
         for chunk in msgs
             .iter()
@@ -421,7 +441,7 @@ impl Bus for RedisBus {
                 .await
                 .map_err(bus_err)?;
         }
-        self.shared.replicated(&topics_of(msgs)).await
+        self.shared.replicated(epoch, &topics_of(msgs)).await
     }
 
     async fn publish_once(
@@ -430,6 +450,7 @@ impl Bus for RedisBus {
         ttl: Duration,
         msg: &Message,
     ) -> Result<bool, BusError> {
+        let epoch = self.shared.epoch();
         let data = self.encode(msg)?;
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
         if self.shared.cluster() {
@@ -449,7 +470,9 @@ impl Bus for RedisBus {
                 )
                 .await
                 .map_err(bus_err)?;
-            self.shared.replicated(&[key, msg.topic.as_str()]).await?;
+            self.shared
+                .replicated(epoch, &[key, msg.topic.as_str()])
+                .await?;
             return Ok(set.first().copied().unwrap_or(false));
         }
         let mut invocation = self.shared.publish_once.key(key);
@@ -462,7 +485,9 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
-        self.shared.replicated(&[key, msg.topic.as_str()]).await?;
+        self.shared
+            .replicated(epoch, &[key, msg.topic.as_str()])
+            .await?;
         Ok(id.is_some())
     }
 
@@ -473,6 +498,7 @@ impl Bus for RedisBus {
         items: &[(String, Message)],
         ttl: Duration,
     ) -> Result<Option<Vec<bool>>, BusError> {
+        let epoch = self.shared.epoch();
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
         if self.shared.cluster() {
             let encoded = items
@@ -501,7 +527,9 @@ impl Bus for RedisBus {
                 )
                 .await
                 .map_err(bus_err)?;
-            self.shared.replicated(&guarded_keys(guard, items)).await?;
+            self.shared
+                .replicated(epoch, &guarded_keys(guard, items))
+                .await?;
             return Ok(sent);
         }
         let mut invocation = self.shared.publish_guarded.key(guard);
@@ -520,7 +548,9 @@ impl Bus for RedisBus {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
                 .await
                 .map_err(bus_err)?;
-        self.shared.replicated(&guarded_keys(guard, items)).await?;
+        self.shared
+            .replicated(epoch, &guarded_keys(guard, items))
+            .await?;
         Ok(sent.map(|v| v.into_iter().map(|n| n == 1).collect()))
     }
 
@@ -529,13 +559,16 @@ impl Bus for RedisBus {
         items: &[(String, Message)],
         ttl: Duration,
     ) -> Result<Vec<bool>, BusError> {
+        let epoch = self.shared.epoch();
         if items.is_empty() {
             return Ok(Vec::new());
         }
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
         if self.shared.cluster() {
             let sent = self.publish_once_many_on_cluster(items, ttl_ms).await?;
-            self.shared.replicated(&guarded_keys("", items)).await?;
+            self.shared
+                .replicated(epoch, &guarded_keys("", items))
+                .await?;
             return Ok(sent);
         }
         let script = &self.shared.publish_once;
@@ -574,7 +607,9 @@ impl Bus for RedisBus {
             }
             other => other.map_err(bus_err)?,
         };
-        self.shared.replicated(&guarded_keys("", items)).await?;
+        self.shared
+            .replicated(epoch, &guarded_keys("", items))
+            .await?;
         Ok(ids.into_iter().map(|id| id.is_some()).collect())
     }
 

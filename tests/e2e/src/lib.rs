@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use chorus_bus::{Bus, Message, Topic};
 use chorus_testkit::launcher::{self, Output};
-use chorus_testkit::{RedisCluster, RedisOptions, RedisServer};
+use chorus_testkit::{RedisCluster, RedisOptions, RedisSentinel, RedisServer};
 
 /// Polls `GET {url}/tasks/{task}` (each answer 200) every 20 ms until `done` holds for
 /// its state or 20 s pass, and returns the last state.
@@ -113,6 +113,9 @@ pub struct ClusterOptions {
     /// Run on a Redis Cluster of three primaries and three replicas (started for this
     /// cluster) instead of one server: every role gets `bus.redis_mode = "cluster"`.
     pub redis_cluster: bool,
+    /// Run on a primary with two replicas and three sentinels (started for this
+    /// cluster) instead of one server: every role gets `bus.redis_mode = "sentinel"`.
+    pub redis_sentinel: bool,
 }
 
 impl Default for ClusterOptions {
@@ -125,6 +128,7 @@ impl Default for ClusterOptions {
             redis: RedisOptions::default(),
             mcp_env: BTreeMap::new(),
             redis_cluster: false,
+            redis_sentinel: false,
         }
     }
 }
@@ -138,6 +142,8 @@ pub struct Cluster {
     pub redis: RedisServer,
     /// The Redis Cluster every role uses instead, when asked for.
     pub redis_cluster: Option<RedisCluster>,
+    /// The Sentinel set-up every role uses instead, when asked for.
+    pub redis_sentinel: Option<RedisSentinel>,
     env: BTreeMap<String, String>,
     role_env: BTreeMap<String, BTreeMap<String, String>>,
     mcp_env: BTreeMap<String, String>,
@@ -168,6 +174,15 @@ impl Cluster {
             env.insert("CHORUS__BUS__REDIS_URL".into(), urls[0].clone());
             env.insert("CHORUS__BUS__CLUSTER_NODES".into(), urls[1..].join(","));
         }
+        let redis_sentinel = opts.redis_sentinel.then(RedisSentinel::start);
+        if let Some(s) = &redis_sentinel {
+            env.insert("CHORUS__BUS__REDIS_MODE".into(), "sentinel".into());
+            env.insert(
+                "CHORUS__BUS__SENTINEL_MASTER".into(),
+                s.master_name().to_owned(),
+            );
+            env.insert("CHORUS__BUS__SENTINELS".into(), s.sentinel_urls().join(","));
+        }
         env.insert(
             "CHORUS__AGENTS__HTTP_BIND".into(),
             format!("127.0.0.1:{http_port}"),
@@ -177,6 +192,7 @@ impl Cluster {
         let mut cluster = Cluster {
             redis,
             redis_cluster,
+            redis_sentinel,
             procs: BTreeMap::new(),
             env,
             role_env: opts.role_env.clone(),
@@ -207,12 +223,13 @@ impl Cluster {
         cluster
     }
 
-    /// Runs redis-cli against the Redis the roles use (`-c` on a Cluster) and returns
-    /// its stdout, trimmed.
+    /// Runs redis-cli against the Redis the roles use (`-c` on a Cluster, the primary
+    /// with Sentinel) and returns its stdout, trimmed.
     pub fn cli(&self, args: &[&str]) -> String {
-        match &self.redis_cluster {
-            Some(c) => c.cli(args),
-            None => self.redis.cli(args),
+        match (&self.redis_cluster, &self.redis_sentinel) {
+            (Some(c), _) => c.cli(args),
+            (None, Some(s)) => s.cli(args),
+            (None, None) => self.redis.cli(args),
         }
     }
 
@@ -301,8 +318,16 @@ impl Cluster {
 
     /// A client of the cluster's Redis through the bus.
     pub async fn bus(&self) -> chorus_bus_redis::RedisBus {
-        let settings = match &self.redis_cluster {
-            Some(c) => {
+        chorus_bus_redis::RedisBus::connect(self.bus_settings())
+            .await
+            .expect("connect to redis")
+    }
+
+    /// The bus settings of a client of the Redis the roles use (standalone, Cluster or
+    /// Sentinel), the rest default.
+    pub fn bus_settings(&self) -> chorus_bus::BusSettings {
+        match (&self.redis_cluster, &self.redis_sentinel) {
+            (Some(c), _) => {
                 let urls = c.urls();
                 chorus_bus::BusSettings {
                     redis_url: urls[0].clone(),
@@ -311,14 +336,17 @@ impl Cluster {
                     ..chorus_bus::BusSettings::default()
                 }
             }
-            None => chorus_bus::BusSettings {
+            (None, Some(s)) => chorus_bus::BusSettings {
+                redis_mode: chorus_bus::RedisMode::Sentinel,
+                sentinel_master: Some(s.master_name().to_owned()),
+                sentinels: s.sentinel_urls(),
+                ..chorus_bus::BusSettings::default()
+            },
+            (None, None) => chorus_bus::BusSettings {
                 redis_url: self.redis.url(),
                 ..chorus_bus::BusSettings::default()
             },
-        };
-        chorus_bus_redis::RedisBus::connect(settings)
-            .await
-            .expect("connect to redis")
+        }
     }
 
     /// The environment every role gets (Redis URL, MCP endpoints, settings).

@@ -114,25 +114,8 @@ impl RedisCluster {
     /// Starts a process that kills this cluster's nodes (by PID) once this process has
     /// exited: a shared cluster is never dropped.
     fn watch_parent(&mut self) {
-        let pids: Vec<String> = self
-            .nodes
-            .iter()
-            .filter_map(RedisServer::pid)
-            .map(|p| p.to_string())
-            .collect();
-        let script = format!(
-            "while kill -0 {parent} 2>/dev/null; do sleep 0.5; done; kill -9 {pids} 2>/dev/null",
-            parent = std::process::id(),
-            pids = pids.join(" ")
-        );
-        let child = Command::new("sh")
-            .args(["-c", &script])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the cluster watchdog");
-        self.watchdog = Some(child);
+        let pids: Vec<u32> = self.nodes.iter().filter_map(RedisServer::pid).collect();
+        self.watchdog = Some(crate::watchdog(&pids));
     }
 
     /// The seed URLs (`redis://127.0.0.1:<port>`), every node's.
@@ -145,22 +128,107 @@ impl RedisCluster {
         &self.nodes
     }
 
-    /// Runs `redis-cli -c` (following redirections) against the first node and returns
-    /// its stdout, trimmed; panics when redis-cli fails.
+    /// Runs `redis-cli -c` (following redirections) against the first node that answers
+    /// (a killed primary is passed over) and returns its stdout, trimmed; panics when
+    /// redis-cli fails on every node.
     pub fn cli(&self, args: &[&str]) -> String {
-        let port = self.nodes[0].port().to_string();
-        let out = Command::new(redis_cli_binary())
-            .args(["-c", "-h", "127.0.0.1", "-p", &port])
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run redis-cli");
-        assert!(
-            out.status.success(),
-            "redis-cli -c {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        let mut errors = Vec::new();
+        for node in &self.nodes {
+            let port = node.port().to_string();
+            let out = Command::new(redis_cli_binary())
+                .args(["-c", "-h", "127.0.0.1", "-p", &port])
+                .args(args)
+                .stdin(Stdio::null())
+                .output()
+                .expect("run redis-cli");
+            let stdout = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+            // redis-cli says "Could not connect" on stdout or stderr, by version.
+            let unreachable = stdout.starts_with("Could not connect")
+                || String::from_utf8_lossy(&out.stderr).contains("Could not connect");
+            if out.status.success() && !unreachable {
+                return stdout;
+            }
+            errors.push(format!(
+                "{port}: {}{}",
+                stdout,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        panic!("redis-cli -c {args:?} failed on every node: {errors:?}");
+    }
+
+    /// The port of the primary serving `key`'s slot, as the first node that answers
+    /// sees it (`None` while no live primary serves it).
+    pub fn primary_port_of(&self, key: &str) -> Option<u16> {
+        let slot: u16 = self.cli(&["CLUSTER", "KEYSLOT", key]).parse().ok()?;
+        let nodes = self.cli(&["CLUSTER", "NODES"]);
+        nodes.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let flags = *fields.get(2)?;
+            if !flags.contains("master") || flags.contains("fail") {
+                return None;
+            }
+            let serves = fields.iter().skip(8).any(|range| {
+                let (lo, hi) = range.split_once('-').unwrap_or((range, range));
+                matches!((lo.parse::<u16>(), hi.parse::<u16>()), (Ok(lo), Ok(hi)) if (lo..=hi).contains(&slot))
+            });
+            if !serves {
+                return None;
+            }
+            let addr = fields.get(1)?.split(['@', ',']).next()?;
+            addr.rsplit_once(':')?.1.parse().ok()
+        })
+    }
+
+    /// Kills (SIGKILL) the primary serving `key`'s slot, as a crash would, and returns
+    /// its port; the cluster promotes its replica ([`RedisCluster::wait_promoted`]).
+    pub fn kill_primary_of(&self, key: &str) -> u16 {
+        let port = self
+            .primary_port_of(key)
+            .unwrap_or_else(|| panic!("no primary serves {key:?}"));
+        let node = self
+            .nodes
+            .iter()
+            .find(|n| n.port() == port)
+            .expect("the primary is a node of this cluster");
+        crate::kill_pid(node.pid().expect("the primary is running"));
+        port
+    }
+
+    /// Waits until a primary other than the one on `old_port` serves `key`'s slot and
+    /// every other node reports `cluster_state:ok`; returns how long that took. Panics
+    /// after `within`.
+    pub fn wait_promoted(&self, key: &str, old_port: u16, within: Duration) -> Duration {
+        let start = Instant::now();
+        loop {
+            let promoted = self.primary_port_of(key).is_some_and(|p| p != old_port);
+            let ok = promoted
+                && self.nodes.iter().filter(|n| n.port() != old_port).all(|n| {
+                    String::from_utf8_lossy(&n.redis_cli(&["CLUSTER", "INFO"]).stdout)
+                        .contains("cluster_state:ok")
+                });
+            if ok {
+                return start.elapsed();
+            }
+            assert!(
+                start.elapsed() < within,
+                "no replica of the primary on port {old_port} was promoted within {within:?}"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Starts the node on `port` again (after [`RedisCluster::kill_primary_of`]), with
+    /// its data directory, as a supervisor would: it rejoins as a replica of the primary
+    /// promoted in its place. Waits until every primary has a replica in sync again.
+    pub fn restart_node(&mut self, port: u16) {
+        let node = self
+            .nodes
+            .iter_mut()
+            .find(|n| n.port() == port)
+            .expect("a node of this cluster");
+        node.restart();
+        self.wait_ready();
     }
 
     /// Deletes every key and script on every primary (replicas follow), so the next

@@ -23,9 +23,11 @@ use std::time::{Duration, Instant};
 pub mod cluster;
 pub mod launcher;
 pub mod python;
+pub mod sentinel;
 pub mod sse;
 
 pub use cluster::RedisCluster;
+pub use sentinel::RedisSentinel;
 
 /// How long to wait for a started server to answer PING.
 const START_TIMEOUT: Duration = Duration::from_secs(15);
@@ -45,6 +47,9 @@ pub struct RedisOptions {
     /// The user and password `redis-cli` logs in with (a server started with an ACL
     /// file whose default user is off).
     pub cli_user: Option<(String, String)>,
+    /// A configuration file given first on the command line (a sentinel's, which it
+    /// rewrites, started with `--sentinel` among `extra_args`).
+    pub config_file: Option<PathBuf>,
 }
 
 impl RedisOptions {
@@ -260,6 +265,9 @@ impl RedisServer {
         let dir = self.dir.to_string_lossy().into_owned();
         let log = self.dir.join("redis.log").to_string_lossy().into_owned();
         let mut cmd = Command::new(redis_server_binary());
+        if let Some(file) = &self.options.config_file {
+            cmd.arg(file);
+        }
         cmd.args(["--port", &port, "--bind", "127.0.0.1", "--dir", &dir])
             .args(["--logfile", &log, "--save", "", "--daemonize", "no"]);
         if self.options.aof {
@@ -301,6 +309,35 @@ fn ping(port: u16) -> bool {
     let mut buf = [0u8; 64];
     // A server whose default user is off (an ACL file) answers NOAUTH: it is up.
     matches!(stream.read(&mut buf), Ok(n) if buf[..n].starts_with(b"+PONG") || buf[..n].starts_with(b"-NOAUTH"))
+}
+
+/// Starts a process that kills `pids` (SIGKILL) once this process has exited: the
+/// servers of a set shared by a test binary's tests (never dropped) stop with it.
+pub(crate) fn watchdog(pids: &[u32]) -> Child {
+    let pids: Vec<String> = pids.iter().map(u32::to_string).collect();
+    let script = format!(
+        "while kill -0 {parent} 2>/dev/null; do sleep 0.5; done; kill -9 {pids} 2>/dev/null",
+        parent = std::process::id(),
+        pids = pids.join(" ")
+    );
+    Command::new("sh")
+        .args(["-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the watchdog")
+}
+
+/// Kills the process `pid` at once (SIGKILL), like a crash; the owner of its `Child`
+/// reaps it later.
+pub(crate) fn kill_pid(pid: u32) {
+    let ok = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "kill -KILL {pid} failed");
 }
 
 impl Drop for RedisServer {

@@ -21,7 +21,8 @@ pub const HINT: &str = "start one with `deploy/run-local.sh REDIS_URL` or \
 #[error("{0}")]
 pub struct NotReady(pub String);
 
-/// Connects to the Redis at `bus.redis_url`, or says in one line why it cannot.
+/// Connects to the Redis at `bus.redis_url` (or the primary the sentinels name), or says
+/// in one line why it cannot.
 pub async fn connect(settings: &Settings) -> Result<Infra, NotReady> {
     match compose::connect_redis(settings).await {
         Ok((_, infra)) => Ok(infra),
@@ -29,7 +30,7 @@ pub async fn connect(settings: &Settings) -> Result<Infra, NotReady> {
             let cause = e.root_cause().to_string();
             Err(NotReady(format!(
                 "cannot reach Redis at {}: {cause}; {HINT}",
-                settings.bus.redacted_url()
+                settings.bus.redis_target()
             )))
         }
     }
@@ -61,7 +62,7 @@ pub async fn require_live(infra: &Infra, settings: &Settings) -> Result<(), NotR
     let line = format!(
         "no live {} on {}",
         names.join(", "),
-        settings.bus.redacted_url()
+        settings.bus.redis_target()
     );
     if fatal {
         return Err(NotReady(format!("{line}: nothing would answer; {HINT}")));
