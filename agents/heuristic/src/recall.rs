@@ -264,9 +264,10 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
             k += 2;
             continue;
         }
+        // (`còn nếu chia cho 4 thì sao`: `nếu` only introduces it.)
         if !toks[k]
             .word()
-            .is_some_and(|w| matches!(w, "thêm" | "nữa" | "tiếp"))
+            .is_some_and(|w| matches!(w, "thêm" | "nữa" | "tiếp" | "nếu"))
         {
             on.push(&toks[k]);
         }
@@ -526,6 +527,8 @@ enum Role {
     People,
     /// The base of a percentage: `of 80`.
     Base,
+    /// What is divided by: `chia 3`, `chia cho 3`, `divided by 3`.
+    Divisor,
     /// Any other number.
     Plain,
 }
@@ -546,6 +549,13 @@ fn role_at(toks: &[Token], k: usize) -> (Role, usize) {
         return (Role::People, p.len());
     }
     let before = k.checked_sub(1).and_then(word);
+    let two_before = k.checked_sub(2).and_then(word);
+    let divides = before == Some("chia")
+        || before == Some("cho") && two_before == Some("chia")
+        || before == Some("by") && two_before == Some("divided");
+    if divides {
+        return (Role::Divisor, 0);
+    }
     if before.is_some_and(|w| PEOPLE_BEFORE.contains(&w)) {
         return (Role::People, 0);
     }
@@ -1019,7 +1029,8 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
             let Some(w) = t.word() else {
                 continue;
             };
-            let role_word = j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w));
+            let role_word = j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w))
+                || role == Role::Divisor && j < i && matches!(w, "chia" | "cho" | "divided" | "by");
             if j > i && j <= i + marked || role_word {
                 continue;
             }
@@ -1505,6 +1516,8 @@ const TWO_ANSWERS: &[&[&str]] = &[
     &["both", "results"],
     &["both", "answers"],
     &["last", "two"],
+    &["both"],
+    &["cả", "hai"],
 ];
 
 /// Words of a follow-up on two earlier answers that only ask or dress: `cộng hai kết

@@ -850,3 +850,34 @@ fn an_amount_split_into_a_count_is_shared() {
         vec![r#"s1 math/divide a="728.19" b="3" *"#]
     );
 }
+
+#[test]
+fn both_answers_are_the_last_two() {
+    let steps = turn("sum of both", "now 25% of 2400000", &["360000", "600000"]);
+    assert_eq!(steps, vec![r#"s1 math/sum a="360000" b="600000" *"#]);
+}
+
+#[test]
+fn another_divisor_replaces_the_divisor_or_divides_the_answer() {
+    // After a division the divisor is replaced; after anything else the answer is
+    // divided.
+    for q in [
+        "còn nếu chia cho 6 thì sao",
+        "thế chia 6 thì sao",
+        "con neu chia cho 6 thi sao",
+    ] {
+        assert_eq!(
+            turn(q, "2 triệu 4 chia 3 bằng bao nhiêu", &["800000"]),
+            vec![r#"s1 math/divide a="2400000" b="6" *"#],
+            "{q}"
+        );
+    }
+    assert_eq!(
+        turn(
+            "còn nếu chia cho 5 thì sao",
+            "tổng 250k, 310k và 140k",
+            &["700000"]
+        ),
+        vec![r#"s1 math/divide a="700000" b="5" *"#]
+    );
+}
