@@ -996,10 +996,16 @@ impl Parser<'_> {
 
     /// `round 3.14159 to 2 decimal places`, `làm tròn 3.14159 đến 2 chữ số thập phân`.
     fn rounding(&mut self) -> Option<Expr> {
+        let start = self.pos;
         if !(self.eat_words(&["round"]) || self.eat_words(&["làm", "tròn"])) {
             return None;
         }
         let x = self.unary()?;
+        // `làm tròn 2 số thập phân`: 2 is the places, of a number said before.
+        if ROUND_TAILS.iter().any(|t| self.at_words(self.pos, t)) {
+            self.pos = start;
+            return None;
+        }
         let places = self.round_places()?;
         Some(Expr::bin(MathOp::Round, x, places))
     }
@@ -1011,6 +1017,14 @@ impl Parser<'_> {
         let joined =
             self.eat_words(&["to"]) || self.eat_words(&["đến"]) || self.eat_words(&["tới"]);
         if !joined {
+            // `làm tròn 2 số thập phân`: the places said without `to`.
+            let start = self.pos;
+            if let Some(places) = self.unary()
+                && ROUND_TAILS.iter().any(|t| self.eat_words(t))
+            {
+                return Some(places);
+            }
+            self.pos = start;
             return Some(Expr::Num("0".into()));
         }
         let nearest = self.eat_words(&["the", "nearest"]) || self.eat_words(&["nearest"]);
@@ -1050,21 +1064,24 @@ impl Parser<'_> {
             // (`nearest 5`) is not a number of places, so not this reading.
             return power_of_ten_places(&places);
         }
-        const TAILS: &[&[&str]] = &[
-            &["decimal", "places"],
-            &["decimal", "place"],
-            &["places"],
-            &["place"],
-            &["decimals"],
-            &["digits"],
-            &["dp"],
-            &["chữ", "số", "thập", "phân"],
-            &["chữ", "số"],
-        ];
-        let _ = TAILS.iter().any(|t| self.eat_words(t));
+        let _ = ROUND_TAILS.iter().any(|t| self.eat_words(t));
         Some(places)
     }
 }
+
+/// Words after a count of places: `2 decimal places`, `2 chữ số thập phân`.
+const ROUND_TAILS: &[&[&str]] = &[
+    &["decimal", "places"],
+    &["decimal", "place"],
+    &["places"],
+    &["place"],
+    &["decimals"],
+    &["digits"],
+    &["dp"],
+    &["chữ", "số", "thập", "phân"],
+    &["số", "thập", "phân"],
+    &["chữ", "số"],
+];
 
 /// The places a rounding `to the nearest` step keeps: 10 → -1, 100 → -2, 1000 → -3…;
 /// `None` for a step that is not a power of ten of at least 10.

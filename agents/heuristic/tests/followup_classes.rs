@@ -881,3 +881,19 @@ fn another_divisor_replaces_the_divisor_or_divides_the_answer() {
         vec![r#"s1 math/divide a="700000" b="5" *"#]
     );
 }
+
+#[test]
+fn rounding_to_places_without_to_rounds_the_answer() {
+    // `làm tròn 2 số thập phân` once rounded the number 2.
+    for q in [
+        "làm tròn 2 số thập phân",
+        "lam tron 2 so thap phan",
+        "round 2 decimal places",
+    ] {
+        assert_eq!(
+            turn(q, "chia 3 thì sao", &["333.3333333333333333333333333"]),
+            vec![r#"s1 math/round places="2" x="333.3333333333333333333333333" *"#],
+            "{q}"
+        );
+    }
+}
