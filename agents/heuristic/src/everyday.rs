@@ -849,6 +849,26 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         .filter(|(k, _)| !used[*k])
         .map(|&(_, n)| n)
         .collect();
+    // `actually 2 left early, split it 4 ways`: the amount shared is an earlier one
+    // ("it"), and the other number counts people who came or went — no amount here.
+    let earlier = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "it" | "that" | "this"))
+    });
+    let counts_people = |n: &str| {
+        toks.windows(2).any(|w| {
+            matches!(&w[0].tok, Tok::Num(x) if x == n)
+                && w[1].word().is_some_and(|v| {
+                    matches!(
+                        v,
+                        "left" | "went" | "joined" | "came" | "more" | "fewer" | "less"
+                    )
+                })
+        })
+    };
+    if earlier && count.is_some() && has(Cue::Split) && amounts.iter().all(|a| counts_people(a)) {
+        return None;
+    }
     let shares = count.is_some()
         && (has(Cue::Split)
             || has(Cue::Each)

@@ -447,7 +447,10 @@ impl Planning<'_> {
             None => (query, toks),
         };
         let reference = recall::find(&toks, query);
-        if let Some(r) = &reference {
+        // `split it 4 ways instead` after a split: "it" is the amount split before (the
+        // count is replaced below), never the share divided again.
+        let recount = recall::recounts_split(query, self.questions);
+        if let Some(r) = reference.as_ref().filter(|_| !recount) {
             for value in self.conversation.answers.iter().rev() {
                 // A weekday is said of a date, never a value to compute with.
                 if recall::is_weekday(value) {

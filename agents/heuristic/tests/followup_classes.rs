@@ -897,3 +897,20 @@ fn rounding_to_places_without_to_rounds_the_answer() {
         );
     }
 }
+
+#[test]
+fn splitting_it_again_replaces_the_count_never_splits_the_share() {
+    // `split it 4 ways instead` after a split of 240 between 6: 240 ÷ 4, never 40 ÷ 4.
+    let question = "lunch came to 240, split 6 ways";
+    assert_eq!(
+        turn("split it 4 ways instead", question, &["40"]),
+        vec![r#"s1 math/divide a="240" b="4" *"#]
+    );
+    // People who left, and "it": no amount of its own — never 2 ÷ 4.
+    let steps = steps_of(
+        "actually 2 left early, split it 4 ways instead",
+        question,
+        &["40"],
+    );
+    assert!(!steps.iter().any(|s| s.contains(r#"a="2""#)), "{steps:?}");
+}
