@@ -133,7 +133,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
     // An amount per one period asked per another (`4200 a month, how much a year`).
-    if let Some(e) = crate::change::parse(toks).or_else(|| crate::rates::parse(toks)) {
+    // A recipe scaled (`250g for 4 people, we'll be 6`).
+    if let Some(e) = crate::change::parse(toks)
+        .or_else(|| crate::rates::parse(toks))
+        .or_else(|| crate::scaling::parse(toks))
+    {
         let text = quote(toks, src);
         let query = PartQuery::Math(e);
         return Ok(Parsed {

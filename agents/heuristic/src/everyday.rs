@@ -237,6 +237,22 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["rose"], Cue::More),
 ];
 
+/// Verbs with `up` that raise nothing (`up` alone is a rise: `went up 4%`).
+const VERBS_WITH_UP: &[&[&str]] = &[
+    &["filled", "up"],
+    &["fill", "up"],
+    &["filling", "up"],
+    &["topped", "up"],
+    &["top", "up"],
+    &["drove", "up"],
+    &["picked", "up"],
+    &["pick", "up"],
+    &["add", "up"],
+    &["adds", "up"],
+    &["came", "up"],
+    &["comes", "up"],
+];
+
 /// Words that tie a unit price to its unit after the number: `1.89 a litre`, `46.20
 /// an hour`, `185 nghìn một ký`.
 const PER_UNIT: &[&str] = &["a", "an", "per", "một", "every"];
@@ -440,6 +456,12 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        // `filled up`, `drove up`: a verb with `up` that raises nothing.
+        if let Some(p) = VERBS_WITH_UP.iter().find(|p| words_at(toks, i, p)) {
+            decor.push(&src[t.start..toks[i + p.len() - 1].end]);
+            i += p.len();
+            continue;
+        }
         // `1.89 a litre`, `$95/hr`, `0.5 mg/kg`, `mỗi ký 185`: a unit some number is
         // counted in makes a unit price; a period (`a month`, `/năm`, `mỗi tháng`) or any
         // other unit only decorates.
