@@ -109,6 +109,9 @@ pub enum Anchor {
         day: i64,
         /// Which year's: the next one by default.
         year: NamedYear,
+        /// Whether the user wrote the day and month (`15/12`, `june 12`), rather than
+        /// naming a day (`christmas`): the days until it are then the whole answer.
+        said: bool,
     },
     /// The next (or last) date falling on a weekday: `find_weekday`.
     Weekday {
@@ -196,11 +199,17 @@ fn restate(anchor: &mut Option<Anchor>, new: Anchor) -> bool {
     };
     match (was, new) {
         (
-            Anchor::Named { month, day, year },
+            Anchor::Named {
+                month,
+                day,
+                year,
+                said,
+            },
             Anchor::Named {
                 month: m,
                 day: d,
                 year: y,
+                said: s,
             },
         ) if month == m && day == d => {
             let year = match (year, y) {
@@ -209,7 +218,13 @@ fn restate(anchor: &mut Option<Anchor>, new: Anchor) -> bool {
                 (year, y) if year == y => year,
                 _ => return false,
             };
-            *anchor = Some(Anchor::Named { month, day, year });
+            let said = said && s;
+            *anchor = Some(Anchor::Named {
+                month,
+                day,
+                year,
+                said,
+            });
             true
         }
         _ => false,
@@ -858,7 +873,16 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 _ => 31,
             };
             let year = NamedYear::Next;
-            Some((Anchor::Named { month, day, year }, end))
+            let said = false;
+            Some((
+                Anchor::Named {
+                    month,
+                    day,
+                    year,
+                    said,
+                },
+                end,
+            ))
         } else if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
             if w[0] == "left" {
                 flags.push(Flag::Until);
@@ -869,7 +893,16 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 flags.push(Flag::Until);
             }
             let (month, day, year) = (12, 31, NamedYear::Next);
-            Some((Anchor::Named { month, day, year }, i + w.len()))
+            let said = false;
+            Some((
+                Anchor::Named {
+                    month,
+                    day,
+                    year,
+                    said,
+                },
+                i + w.len(),
+            ))
         } else if let Some((before, offset)) = YEAR_BEFORE
             .iter()
             .find(|(w, _)| words_at(toks, i, w))
@@ -884,14 +917,32 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             let (words, month, day) = before;
             let (offset, at) = offset;
             let (month, day, year) = (*month, *day, NamedYear::Offset(offset));
-            Some((Anchor::Named { month, day, year }, at + words.len()))
+            let said = false;
+            Some((
+                Anchor::Named {
+                    month,
+                    day,
+                    year,
+                    said,
+                },
+                at + words.len(),
+            ))
         } else if let Some((words, month, day)) =
             NAMED_DAYS.iter().find(|(w, _, _)| words_at(toks, i, w))
         {
             let (month, day) = (*month, *day);
             let end = i + words.len();
             let (year, end) = year_after(toks, end).unwrap_or((NamedYear::Next, end));
-            Some((Anchor::Named { month, day, year }, end))
+            let said = false;
+            Some((
+                Anchor::Named {
+                    month,
+                    day,
+                    year,
+                    said,
+                },
+                end,
+            ))
         } else if let Some((name, last, next)) = weekday_at(toks, i) {
             // `thứ 6 tuần sau`, `friday next week`: the weekday of that week.
             // (`tuần sau thứ 6`, `next week friday`: the week said before it.)
@@ -946,7 +997,13 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         if let Some((month, day, next)) = month_day(toks, i) {
             slashed |= toks.get(i + 1).is_some_and(|t| t.is_sym('/'));
             let (year, next) = year_after(toks, next).unwrap_or((NamedYear::Next, next));
-            let named = Anchor::Named { month, day, year };
+            let said = true;
+            let named = Anchor::Named {
+                month,
+                day,
+                year,
+                said,
+            };
             // `ngày nhà giáo 20/11`: the named day with its date restated.
             if !restate(&mut anchor, named) {
                 return DateParse::NotDate;
@@ -1142,6 +1199,7 @@ pub fn tolerant_until(toks: &[Token]) -> Option<DateQuery> {
                 month,
                 day,
                 year: NamedYear::Next,
+                said: true,
             };
             let then = NamedThen::DaysUntil;
             Some((DateQuery::Anchored { anchor, then }, next))
@@ -1414,7 +1472,9 @@ impl DateQuery {
     pub fn lower_into(&self, plan: &mut PlanBuilder, part: &str) {
         if let DateQuery::Anchored { anchor, then } = self {
             let (tool, args) = match anchor {
-                Anchor::Named { month, day, year } => {
+                Anchor::Named {
+                    month, day, year, ..
+                } => {
                     let mut args = vec![("month", int(*month)), ("day", int(*day))];
                     match year {
                         NamedYear::Next => {}
@@ -1453,7 +1513,10 @@ impl DateQuery {
                     }
                 }
             };
-            let date = plan.push(part, DATE_POOL, tool, args, true);
+            // `thi ngày 15/12, còn mấy ngày`: the user wrote the date; the count answers.
+            let said = matches!(anchor, Anchor::Named { said: true, .. });
+            let shown = !(said && *then == NamedThen::DaysUntil);
+            let date = plan.push(part, DATE_POOL, tool, args, shown);
             let then_tool = match then {
                 NamedThen::Date => return,
                 NamedThen::DaysSince => {
