@@ -109,8 +109,9 @@ pub enum Anchor {
         day: i64,
         /// Which year's: the next one by default.
         year: NamedYear,
-        /// Whether the user wrote the day and month (`15/12`, `june 12`), rather than
-        /// naming a day (`christmas`): the days until it are then the whole answer.
+        /// Whether the user wrote the day and month in digits (`15/12`), rather than
+        /// naming a day (`christmas`, `4th of july`): the days until it are then the
+        /// whole answer.
         said: bool,
     },
     /// The next (or last) date falling on a weekday: `find_weekday`.
@@ -997,7 +998,8 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         if let Some((month, day, next)) = month_day(toks, i) {
             slashed |= toks.get(i + 1).is_some_and(|t| t.is_sym('/'));
             let (year, next) = year_after(toks, next).unwrap_or((NamedYear::Next, next));
-            let said = true;
+            // (Written in digits, `15/12`; `4th of july` still names a day.)
+            let said = toks.get(i + 1).is_some_and(|t| t.is_sym('/'));
             let named = Anchor::Named {
                 month,
                 day,
@@ -1199,7 +1201,7 @@ pub fn tolerant_until(toks: &[Token]) -> Option<DateQuery> {
                 month,
                 day,
                 year: NamedYear::Next,
-                said: true,
+                said: toks.get(i + 1).is_some_and(|t| t.is_sym('/')),
             };
             let then = NamedThen::DaysUntil;
             Some((DateQuery::Anchored { anchor, then }, next))

@@ -977,7 +977,8 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
             });
             let written = match (vi, year) {
                 (true, Some(y)) => format!("{day} tháng {month} năm {y}"),
-                (true, None) => format!("{day} tháng {month}"),
+                // (As typed, day first: the day and month the user wrote.)
+                (true, None) => format!("{day}/{month}"),
                 (false, Some(y)) => format!(
                     "{} {day} {y}",
                     crate::wording::MONTHS.get(month as usize - 1)?
