@@ -232,6 +232,18 @@ fn restate(anchor: &mut Option<Anchor>, new: Anchor) -> bool {
     }
 }
 
+impl Anchor {
+    /// A day named (`christmas`, `the end of november`), not written in digits.
+    fn named(month: i64, day: i64, year: NamedYear) -> Self {
+        Anchor::Named {
+            month,
+            day,
+            year,
+            said: false,
+        }
+    }
+}
+
 /// Words after a weekday naming its week: (words, weeks from this one).
 const WEEK_AFTER: &[(&[&str], i64)] = &[
     (&["tuần", "này"], 0),
@@ -874,16 +886,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 _ => 31,
             };
             let year = NamedYear::Next;
-            let said = false;
-            Some((
-                Anchor::Named {
-                    month,
-                    day,
-                    year,
-                    said,
-                },
-                end,
-            ))
+            Some((Anchor::named(month, day, year), end))
         } else if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
             if w[0] == "left" {
                 flags.push(Flag::Until);
@@ -894,16 +897,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 flags.push(Flag::Until);
             }
             let (month, day, year) = (12, 31, NamedYear::Next);
-            let said = false;
-            Some((
-                Anchor::Named {
-                    month,
-                    day,
-                    year,
-                    said,
-                },
-                i + w.len(),
-            ))
+            Some((Anchor::named(month, day, year), i + w.len()))
         } else if let Some((before, offset)) = YEAR_BEFORE
             .iter()
             .find(|(w, _)| words_at(toks, i, w))
@@ -918,32 +912,14 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             let (words, month, day) = before;
             let (offset, at) = offset;
             let (month, day, year) = (*month, *day, NamedYear::Offset(offset));
-            let said = false;
-            Some((
-                Anchor::Named {
-                    month,
-                    day,
-                    year,
-                    said,
-                },
-                at + words.len(),
-            ))
+            Some((Anchor::named(month, day, year), at + words.len()))
         } else if let Some((words, month, day)) =
             NAMED_DAYS.iter().find(|(w, _, _)| words_at(toks, i, w))
         {
             let (month, day) = (*month, *day);
             let end = i + words.len();
             let (year, end) = year_after(toks, end).unwrap_or((NamedYear::Next, end));
-            let said = false;
-            Some((
-                Anchor::Named {
-                    month,
-                    day,
-                    year,
-                    said,
-                },
-                end,
-            ))
+            Some((Anchor::named(month, day, year), end))
         } else if let Some((name, last, next)) = weekday_at(toks, i) {
             // `thứ 6 tuần sau`, `friday next week`: the weekday of that week.
             // (`tuần sau thứ 6`, `next week friday`: the week said before it.)
