@@ -293,8 +293,13 @@ pub fn expression(toks: &[Token]) -> Option<Expr> {
     {
         return None;
     }
+    // (Numbers in words count: `hey whats twelve times fourteen`.)
     let nums: Vec<usize> = (0..toks.len())
-        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
+        .filter(|&k| match &toks[k].tok {
+            Tok::Num(_) => true,
+            Tok::Word(w) => crate::numbers::starts_number(w),
+            _ => false,
+        })
         .collect();
     let (&first, &last) = (nums.first()?, nums.last()?);
     if nums.len() < 2 {
@@ -380,6 +385,7 @@ mod expression_tests {
             "hey can you do 250 / 8",
             "em muốn biết 250 chia 8",
             "nhờ bạn tính giùm 250 chia 8 nha",
+            "hey so whats two hundred fifty divided by eight",
         ] {
             assert_eq!(read(q), want, "{q}");
         }
