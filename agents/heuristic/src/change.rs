@@ -156,7 +156,7 @@ fn word_before(toks: &[Token], k: usize) -> Option<&str> {
 
 /// Whether the earlier time is said first, when `toks` say exactly two times, one
 /// earlier and one later, each beside its own amount (`T₁ A T₂ B` or `A T₁ B T₂`).
-fn in_order(toks: &[Token]) -> Option<bool> {
+fn in_order(toks: &[Token], nums: &[usize]) -> Option<bool> {
     let mut times: Vec<(usize, bool)> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -174,10 +174,7 @@ fn in_order(toks: &[Token]) -> Option<bool> {
             None => i += 1,
         }
     }
-    let nums: Vec<usize> = (0..toks.len())
-        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
-        .collect();
-    let ([(t1, e1), (t2, e2)], [n1, n2]) = (times.as_slice(), nums.as_slice()) else {
+    let ([(t1, e1), (t2, e2)], [n1, n2]) = (times.as_slice(), nums) else {
         return None;
     };
     let interleaved = (t1 < n1 && n1 < t2 && t2 < n2) || (n1 < t1 && t1 < n2 && n2 < t2);
@@ -186,9 +183,7 @@ fn in_order(toks: &[Token]) -> Option<bool> {
 
 /// The change between the two amounts of `toks`, when that is what it asks.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
-    let nums: Vec<usize> = (0..toks.len())
-        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
-        .collect();
+    let nums = crate::lexer::number_positions(toks);
     let [first, second] = nums.as_slice() else {
         return None;
     };
@@ -220,7 +215,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             (Some(false), Some(true)) => false,
             // No separator between them (`thang nay 856.000d thang truoc 740.000d`):
             // the first time said goes with the first amount.
-            _ => in_order(toks)?,
+            _ => in_order(toks, &nums)?,
         };
         match earlier_first {
             true => (first, second),
@@ -237,19 +232,16 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if !(fall || rise) {
         return None;
     }
-    let num = |k: usize| match &toks[k].tok {
-        Tok::Num(n) => Expr::Num(n.clone()),
-        _ => unreachable!("an index of a number"),
-    };
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
     let signed = words.contains(&"change") || words.contains(&"changed");
     let (x, y) = if fall && !signed { (a, b) } else { (b, a) };
-    let difference = Expr::bin(MathOp::Subtract, num(x), num(y));
+    let difference = Expr::bin(MathOp::Subtract, num(x)?, num(y)?);
     Some(match percent {
         false => difference,
         true => Expr::bin(
             MathOp::Divide,
             Expr::bin(MathOp::Multiply, difference, Expr::Num("100".into())),
-            num(a),
+            num(a)?,
         ),
     })
 }

@@ -42,6 +42,21 @@ impl Token {
     pub fn is_sym(&self, c: char) -> bool {
         self.tok == Tok::Sym(c)
     }
+
+    /// The number, if this token is one (in canonical form).
+    pub fn number(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Num(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// The indices of the numbers in `toks`.
+pub fn number_positions(toks: &[Token]) -> Vec<usize> {
+    (0..toks.len())
+        .filter(|&k| toks[k].number().is_some())
+        .collect()
 }
 
 /// Whether `toks` hold the words of `phrase` from index `i` on.

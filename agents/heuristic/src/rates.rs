@@ -79,9 +79,7 @@ fn adverb(toks: &[Token], i: usize) -> bool {
 
 /// The rate conversion `toks` asks, if that is what it asks.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
-    let nums: Vec<usize> = (0..toks.len())
-        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
-        .collect();
+    let nums = crate::lexer::number_positions(toks);
     let [k] = nums.as_slice() else {
         return None;
     };
@@ -116,10 +114,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if !how {
         return None;
     }
-    let amount = match &toks[k].tok {
-        Tok::Num(n) => Expr::Num(n.clone()),
-        _ => return None,
-    };
+    let amount = Expr::Num(toks[k].number()?.to_owned());
     match (holds(asked, given), holds(given, asked)) {
         (Some(n), _) => Some(Expr::bin(MathOp::Multiply, amount, Expr::Num(n.into()))),
         (_, Some(n)) => Some(Expr::bin(MathOp::Divide, amount, Expr::Num(n.into()))),

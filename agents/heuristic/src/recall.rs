@@ -365,10 +365,7 @@ const ASKING_WORDS: &[&str] = &[
 /// over periods (`12 tháng thì tổng bao nhiêu` → `600000 * 12`), the change from an
 /// amount paid (`khách đưa 500000 thối lại bao nhiêu` → `500000 - 255000`).
 fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
-    use crate::lexer::Tok;
-    let nums: Vec<usize> = (0..toks.len())
-        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
-        .collect();
+    let nums = crate::lexer::number_positions(toks);
     let [k] = nums.as_slice() else {
         return None;
     };

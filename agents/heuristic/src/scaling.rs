@@ -61,9 +61,7 @@ const COUNT_AFTER: &[&str] = &[
 
 /// The scaled amount `toks` asks, if a recipe scaled is what it asks.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
-    let nums: Vec<usize> = (0..toks.len())
-        .filter(|&k| matches!(toks[k].tok, Tok::Num(_)))
-        .collect();
+    let nums = crate::lexer::number_positions(toks);
     let [_, _, _] = nums.as_slice() else {
         return None;
     };
@@ -99,10 +97,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if !(kitchen || recipe) || !asked {
         return None;
     }
-    let num = |k: usize| match &toks[k].tok {
-        Tok::Num(n) => Some(Expr::Num(n.clone())),
-        _ => None,
-    };
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
     let scaled = Expr::bin(MathOp::Multiply, num(*amount)?, num(*to)?);
     Some(Expr::bin(MathOp::Divide, scaled, num(*from)?))
 }
