@@ -503,8 +503,42 @@ impl Parser<'_> {
             } else {
                 return Some(left);
             };
+            // `200 - 10%`, `4200000 trừ 10%`: a percentage of the amount before it.
+            if let Some(p) = self.bare_percent() {
+                let part = Expr::bin(MathOp::Percent, p, left.clone());
+                left = Expr::bin(op, left, part);
+                continue;
+            }
             left = Expr::bin(op, left, self.term()?);
         }
+    }
+
+    /// A percentage standing alone after `+` or `-` (`10%`, `10 percent`, `10 phần
+    /// trăm`), at the end or before another `+`, `-` or `)`: its number, consumed.
+    fn bare_percent(&mut self) -> Option<Expr> {
+        let Some(Tok::Num(n)) = self.peek() else {
+            return None;
+        };
+        let at = self.pos + 1;
+        let marker = if self.toks.get(at).is_some_and(|t| t.is_sym('%'))
+            || self.at_words(at, &["percent"])
+        {
+            1
+        } else if self.at_words(at, &["phần", "trăm"]) {
+            2
+        } else {
+            return None;
+        };
+        let alone = match self.toks.get(at + marker) {
+            None => true,
+            Some(t) => matches!(t.tok, Tok::Sym('+' | '-' | ')')),
+        };
+        if !alone {
+            return None;
+        }
+        let n = Expr::Num(n.clone());
+        self.pos = at + marker;
+        Some(n)
     }
 
     fn term(&mut self) -> Option<Expr> {

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::arith;
 use crate::builder::PlanBuilder;
-use crate::dates::{self, DateParse, DateQuery};
+use crate::dates::{self, DateParse, DateQuery, NamedThen};
 use crate::expr::Expr;
 use crate::filler;
 use crate::lexer::{Tok, Token, words_at};
@@ -134,9 +134,12 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
     // An amount per one period asked per another (`4200 a month, how much a year`).
     // A recipe scaled (`250g for 4 people, we'll be 6`).
+    // One list operation over one run of numbers, the question in another sentence
+    // (`Sales this week were 1200, 950 and 1320. What's the average per day?`).
     if let Some(e) = crate::change::parse(toks)
         .or_else(|| crate::rates::parse(toks))
         .or_else(|| crate::scaling::parse(toks))
+        .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);
         let query = PartQuery::Math(e);
@@ -503,25 +506,50 @@ fn over_earlier_list(segment: &[Token], parts: &[ParsedPart], src: &str) -> Opti
     })
 }
 
-/// A segment that only asks a weekday (`thứ mấy`, `what day of the week`) after a part
-/// that gives a date: read as that part's words with the question.
-fn weekday_of_earlier(segment: &[Token], parts: &[ParsedPart], src: &str) -> Option<ParsedPart> {
-    let previous = parts.last()?;
-    let gives_date = matches!(
-        previous.query,
-        PartQuery::Date(DateQuery::Shift { .. } | DateQuery::Anchored { .. })
-    );
+/// Whether `segment` only asks a weekday, in words (`thứ mấy`, `what day of the week
+/// is that`).
+fn asks_weekday_only(segment: &[Token]) -> bool {
     let words: Vec<&str> = segment.iter().filter_map(Token::word).collect();
     let only_words = segment
         .iter()
         .all(|t| t.word().is_some() || matches!(t.tok, Tok::Sym('?' | '!')));
-    let asks = words.windows(2).any(|w| w == ["thứ", "mấy"])
-        || words.contains(&"weekday")
-        || words.windows(2).any(|w| w == ["what", "day"]);
-    if !(gives_date && only_words && asks) {
+    only_words
+        && (words.windows(2).any(|w| w == ["thứ", "mấy"])
+            || words.contains(&"weekday")
+            || words.windows(2).any(|w| w == ["what", "day"]))
+}
+
+/// A segment that only asks a weekday (`thứ mấy`, `what day of the week`) after a part
+/// that gives a date: read as that part's words with the question.
+fn weekday_of_earlier(segment: &[Token], parts: &[ParsedPart], src: &str) -> Option<ParsedPart> {
+    let previous = parts.last()?;
+    // A date the part before counts to (`how many days till dec 18 and what weekday is
+    // it`): that date's weekday, its date found once.
+    let of_date = match &previous.query {
+        PartQuery::Date(DateQuery::Anchored { anchor, then }) if *then != NamedThen::Weekday => {
+            Some(DateQuery::Anchored {
+                anchor: *anchor,
+                then: NamedThen::Weekday,
+            })
+        }
+        PartQuery::Date(DateQuery::DaysUntil { date } | DateQuery::DaysSince { date }) => {
+            Some(DateQuery::Weekday { date: date.clone() })
+        }
+        _ => None,
+    };
+    let gives_date = of_date.is_some()
+        || matches!(
+            previous.query,
+            PartQuery::Date(DateQuery::Shift { .. } | DateQuery::Anchored { .. })
+        );
+    if !(gives_date && asks_weekday_only(segment)) {
         return None;
     }
     let text = quote(segment, src);
+    if let Some(query) = of_date {
+        let query = PartQuery::Date(query);
+        return Some(ParsedPart { text, query });
+    }
     [
         format!("{} là {text}", previous.text),
         format!("{text} {}", previous.text),
@@ -644,6 +672,22 @@ fn chain_continuations(parts: Vec<ParsedPart>) -> Result<Vec<ParsedPart>, PartEr
             out.push(part);
             continue;
         }
+        // `450 nhân 12, rồi lấy kết quả chia 3`, `… then divide the result by 4`: a
+        // step that names the answer before it asks for both answers.
+        if names_the_result(&part.text)
+            && let Some(ParsedPart {
+                query: PartQuery::Math(previous),
+                ..
+            }) = out.last()
+            && !matches!(previous, Expr::Num(_))
+        {
+            let query = PartQuery::Math(e.clone().with_previous(previous));
+            out.push(ParsedPart {
+                text: part.text,
+                query,
+            });
+            continue;
+        }
         match out.last_mut() {
             Some(ParsedPart {
                 text,
@@ -664,6 +708,15 @@ fn chain_continuations(parts: Vec<ParsedPart>) -> Result<Vec<ParsedPart>, PartEr
         return Err(PartError::NothingToCompute(bare.text.clone()));
     }
     Ok(out)
+}
+
+/// Whether a continuation's `text` names the answer before it (`the result`, `kết
+/// quả`, `that`), rather than only going on from it (`then halve it`, `rồi trừ 8`).
+fn names_the_result(text: &str) -> bool {
+    let toks = crate::lexer::lex(text);
+    (0..toks.len()).any(|i| {
+        matches!(toks[i].word(), Some("result" | "that")) || words_at(&toks, i, &["kết", "quả"])
+    })
 }
 
 /// Reads one part.
@@ -705,7 +758,7 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
         Some(Expr::Num(_)) => Err(PartError::NothingToCompute(quote(toks, src))),
         Some(e) => Ok(PartQuery::Math(e)),
         // `ngày 28/12 thi môn Kinh tế vi mô, còn mấy ngày`: a date among other words.
-        None => match dates::tolerant_until(toks) {
+        None => match dates::tolerant(toks) {
             Some(q) => Ok(PartQuery::Date(q)),
             None => Err(PartError::NotUnderstood(quote(toks, src))),
         },
@@ -755,19 +808,24 @@ const AFTER_DASH: &[&str] = &[
     "which", "when", "is", "can", "could", "tell", "please",
 ];
 
-/// Where a request laid out as a numbered list with dots (`1. 23 + 58  2. 100 chia 8`)
-/// has its markers: the index of each marker's number, for a run 1, 2, 3… of at least
+/// Where a request laid out as a numbered list with dots (`1. 23 + 58  2. 100 chia 8`,
+/// `a. 15.5 + 4.75 b. times that by 2`) has its markers: the index of each marker's number, for a run 1, 2, 3… of at least
 /// two, each a small number with a dot right after it and a space after the dot.
 fn dot_markers(toks: &[Token]) -> Vec<usize> {
     let candidates: Vec<(usize, u8)> = (0..toks.len().saturating_sub(2))
         .filter_map(|i| {
-            let Tok::Num(n) = &toks[i].tok else {
-                return None;
+            // `1.`, `2.` or `a.`, `b.`: the place in the run.
+            let k = match &toks[i].tok {
+                Tok::Num(n) => n.parse::<u8>().ok()?,
+                Tok::Word(w) if w.len() == 1 && w.as_bytes()[0].is_ascii_lowercase() => {
+                    w.as_bytes()[0] - b'a' + 1
+                }
+                _ => return None,
             };
             let (dot, next) = (&toks[i + 1], &toks[i + 2]);
             let attached = dot.is_sym('.') && dot.start == toks[i].end && next.start > dot.end;
             let first = i == 0 || toks[i - 1].is_sym(':') || toks[i - 1].start + 1 < toks[i].start;
-            let k = n.parse::<u8>().ok().filter(|k| (1..=20).contains(k))?;
+            let k = Some(k).filter(|k| (1..=20).contains(k))?;
             (attached && first).then_some((i, k))
         })
         .collect();
@@ -936,6 +994,16 @@ fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
             text: quote(seg, src),
             query: PartQuery::Math(e),
         }]);
+    }
+    // `how many days till dec 18 and what weekday is it`: the last piece asks the
+    // weekday of the date the pieces before it give.
+    if let Some(&(cut, end)) = seps.last()
+        && asks_weekday_only(&seg[end..])
+        && let Ok(mut before) = split_weak(&seg[..cut], src)
+        && let Some(part) = weekday_of_earlier(&seg[end..], &before, src)
+    {
+        before.push(part);
+        return Ok(before);
     }
     let mut cache: HashMap<(usize, usize), Result<PartQuery, PartError>> = HashMap::new();
     let mut parse = |s: usize, e: usize| {

@@ -974,8 +974,8 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         if let Some((month, day, next)) = month_day(toks, i) {
             slashed |= toks.get(i + 1).is_some_and(|t| t.is_sym('/'));
             let (year, next) = year_after(toks, next).unwrap_or((NamedYear::Next, next));
-            // (Written in digits, `15/12`; `4th of july` still names a day.)
-            let said = toks.get(i + 1).is_some_and(|t| t.is_sym('/'));
+            // (`15/12`, `dec 18` are the user's date; `4th of july` names a day.)
+            let said = said_date(toks, i, month, day);
             let named = Anchor::Named {
                 month,
                 day,
@@ -1150,39 +1150,102 @@ const OTHER_ASKS: &[&str] = &[
     "nhau", "apart", "both", "hai",
 ];
 
-/// A date stated among any other words, with the days until it asked (`ngày 28/12 thi
-/// môn Kinh tế vi mô, còn mấy ngày`, `my final exam is on december 14, how many days
-/// left`, `sinh nhật em 28/12, còn bao nhiêu ngày`): the days until it. Read only where
-/// the strict reading found nothing, with exactly one date and no other number, and no
-/// word asking something else of it.
-pub fn tolerant_until(toks: &[Token]) -> Option<DateQuery> {
-    let asked = (0..toks.len()).any(|i| UNTIL_ASKS.iter().any(|p| words_at(toks, i, p)));
-    // (`how many days from now is that`: `from` now is until.)
+/// Words that ask the days since a date stated among other words, beside a count
+/// asked ([`UNTIL_ASKS`]): `how many days since …`, `từ … đến nay`.
+const SINCE_ASKS: &[&[&str]] = &[
+    &["since"],
+    &["đến", "nay"],
+    &["tới", "nay"],
+    &["đến", "hôm", "nay"],
+    &["tới", "hôm", "nay"],
+    &["kể", "từ"],
+];
+
+/// Words that ask an age: with a birth word ([`BIRTH_WORDS`]) and one full date, the
+/// age of whoever was born then.
+const AGE_ASKS: &[&[&str]] = &[
+    &["how", "old"],
+    &["mấy", "tuổi"],
+    &["bao", "nhiêu", "tuổi"],
+    &["what", "age"],
+];
+
+/// Words saying a date is a birth date.
+const BIRTH_WORDS: &[&str] = &["born", "birth", "sinh", "dob"];
+
+/// What a date stated among other words is asked about.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// The days until it.
+    Until,
+    /// The days since it.
+    Since,
+    /// The age of someone born on it.
+    Age,
+}
+
+/// A date stated among any other words with one question asked of it: the days until
+/// it (`ngày 28/12 thi môn Kinh tế vi mô, còn mấy ngày`, `my final exam is on december
+/// 14, how many days left`), the days since it (`how many days has it been since the
+/// kids went back to school on September 1st?`) or, a birth date, the age (`bé nhà mình
+/// sinh ngày 17/3/2020, giờ bé mấy tuổi rồi`). Read only where the strict reading
+/// found nothing, with exactly one date and no other number, and no word asking
+/// something else of it.
+pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
+    let has =
+        |table: &[&[&str]]| (0..toks.len()).any(|i| table.iter().any(|p| words_at(toks, i, p)));
+    let word = |w: &str| toks.iter().any(|t| t.word() == Some(w));
+    let born = BIRTH_WORDS.iter().any(|w| word(w));
+    let asked = match (has(AGE_ASKS), has(UNTIL_ASKS), has(SINCE_ASKS)) {
+        (true, false, false) if born && !word("will") && !word("sẽ") => Asked::Age,
+        (false, true, true) => Asked::Since,
+        (false, true, false) => Asked::Until,
+        _ => return None,
+    };
+    // Words asking another question of the date; those of the question asked are
+    // harmless (`from now` is until; `since`, `từ`, `born`, `tuổi` are its own words).
     let other = (0..toks.len()).any(|k| {
-        toks[k].word().is_some_and(|w| OTHER_ASKS.contains(&w))
-            && !(words_at(toks, k, &["from", "now"]) || words_at(toks, k, &["from", "today"]))
+        let Some(w) = toks[k].word() else {
+            return false;
+        };
+        let own = match asked {
+            Asked::Until => {
+                words_at(toks, k, &["from", "now"]) || words_at(toks, k, &["from", "today"])
+            }
+            Asked::Since => matches!(w, "since" | "từ" | "ago"),
+            Asked::Age => matches!(w, "old" | "age" | "born" | "tuổi" | "sinh" | "giờ" | "bây"),
+        };
+        OTHER_ASKS.contains(&w) && !own
     });
-    if !asked || other {
+    if other {
         return None;
     }
     let mut found: Option<(DateQuery, usize, usize)> = None;
     let mut i = 0;
     while i < toks.len() {
-        let here = if let Tok::Date(Some(iso)) = &toks[i].tok {
-            Some((DateQuery::DaysUntil { date: iso.clone() }, i + 1))
-        } else if let Some((Some(iso), next)) = written_date(toks, i) {
-            Some((DateQuery::DaysUntil { date: iso }, next))
-        } else if let Some((month, day, next)) = month_day(toks, i) {
-            let anchor = Anchor::Named {
-                month,
-                day,
-                year: NamedYear::Next,
-                said: toks.get(i + 1).is_some_and(|t| t.is_sym('/')),
-            };
-            let then = NamedThen::DaysUntil;
-            Some((DateQuery::Anchored { anchor, then }, next))
-        } else {
-            None
+        let full = match &toks[i].tok {
+            Tok::Date(Some(iso)) => Some((iso.clone(), i + 1)),
+            _ => written_date(toks, i).and_then(|(d, next)| Some((d?, next))),
+        };
+        let here = match (full, asked) {
+            (Some((date, next)), Asked::Until) => Some((DateQuery::DaysUntil { date }, next)),
+            (Some((date, next)), Asked::Since) => Some((DateQuery::DaysSince { date }, next)),
+            (Some((born, next)), Asked::Age) => Some((DateQuery::Age { born }, next)),
+            (None, Asked::Age) => None,
+            (None, _) => month_day(toks, i).map(|(month, day, next)| {
+                let (year, then) = match asked {
+                    Asked::Since => (NamedYear::Last, NamedThen::DaysSince),
+                    _ => (NamedYear::Next, NamedThen::DaysUntil),
+                };
+                let said = said_date(toks, i, month, day);
+                let anchor = Anchor::Named {
+                    month,
+                    day,
+                    year,
+                    said,
+                };
+                (DateQuery::Anchored { anchor, then }, next)
+            }),
         };
         match here {
             Some((q, next)) if found.is_none() => {
@@ -1200,6 +1263,16 @@ pub fn tolerant_until(toks: &[Token]) -> Option<DateQuery> {
         .enumerate()
         .any(|(k, t)| !(start..end).contains(&k) && matches!(t.tok, Tok::Num(_)));
     (!other_number).then_some(query)
+}
+
+/// Whether the day and month at `i` are the user's own date (`15/12`, `dec 18`,
+/// `september 1st`) rather than a day the calendar names (`4th of july`, `dec 25`):
+/// the days until it are then the whole answer, its date is not shown.
+fn said_date(toks: &[Token], i: usize, month: i64, day: i64) -> bool {
+    let digits = toks.get(i + 1).is_some_and(|t| t.is_sym('/'));
+    let named =
+        NAMED_DAYS.iter().any(|(_, m, d)| (*m, *d) == (month, day)) || (month, day) == (7, 4);
+    digits || !named
 }
 
 /// A date written in words at `i` — `25 tháng 12 năm 2026`, `12 June 1994`, `June 12,
@@ -1491,9 +1564,14 @@ impl DateQuery {
                     }
                 }
             };
-            // `thi ngày 15/12, còn mấy ngày`: the user wrote the date; the count answers.
+            // `thi ngày 15/12, còn mấy ngày`: the user wrote the date; the count (or the
+            // weekday) answers.
             let said = matches!(anchor, Anchor::Named { said: true, .. });
-            let shown = !(said && *then == NamedThen::DaysUntil);
+            let shown = !(said
+                && matches!(
+                    then,
+                    NamedThen::DaysUntil | NamedThen::DaysSince | NamedThen::Weekday
+                ));
             let date = plan.push(part, DATE_POOL, tool, args, shown);
             let then_tool = match then {
                 NamedThen::Date => return,

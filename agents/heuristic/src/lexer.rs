@@ -193,6 +193,7 @@ fn lex_date(chars: &[(usize, char)], i: usize) -> Option<(Tok, usize)> {
     if next_is_digit(chars, i + len) || chars.get(i + len).is_some_and(|c| c.1.is_alphabetic()) {
         return None;
     }
+    let short = first.len() <= 2;
     let (y, m, d) = if first.len() == 4 && sep == '-' && (1..=2).contains(&third.len()) {
         (first, second, third)
     } else if (1..=2).contains(&first.len()) && third.len() == 4 {
@@ -201,6 +202,12 @@ fn lex_date(chars: &[(usize, char)], i: usize) -> Option<(Tok, usize)> {
         return None;
     };
     let (y, m, d): (i32, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    // `03/15/1998`: no month 15, so the writer put the month first (US order); only
+    // where that is the one reading (`31/13/2026` stays invalid).
+    let (m, d) = match (m, d) {
+        (13..=31, 1..=12) if short => (d, m),
+        kept => kept,
+    };
     Some((Tok::Date(iso_date(y, m, d)), len))
 }
 
@@ -313,6 +320,25 @@ mod tests {
     fn impossible_dates_are_marked_invalid() {
         assert_eq!(toks("2026-02-30"), vec![Tok::Date(None)]);
         assert_eq!(toks("31/13/2026"), vec![Tok::Date(None)]);
+        assert_eq!(toks("2026-13-05"), vec![Tok::Date(None)]);
+    }
+
+    #[test]
+    fn a_month_first_date_is_read_where_it_reads_one_way_only() {
+        assert_eq!(
+            toks("03/15/1998"),
+            vec![Tok::Date(Some("1998-03-15".into()))]
+        );
+        assert_eq!(
+            toks("12-31-2026"),
+            vec![Tok::Date(Some("2026-12-31".into()))]
+        );
+        // Both ways possible: day first, as before.
+        assert_eq!(
+            toks("03/04/2027"),
+            vec![Tok::Date(Some("2027-04-03".into()))]
+        );
+        assert_eq!(toks("02/30/2026"), vec![Tok::Date(None)]);
     }
 
     #[test]

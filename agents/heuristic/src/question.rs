@@ -254,7 +254,9 @@ pub fn two_way_dates(toks: &[Token], src: &str) -> Vec<(String, String, String)>
             }
             let (a, b, y): (u32, u32, i32) = (a.parse().ok()?, b.parse().ok()?, y.parse().ok()?);
             let month_first = crate::lexer::iso_date(y, a, b)?;
-            (a != b && a <= 12).then(|| (text.to_owned(), day_first.clone(), month_first))
+            // (`03/15/1998` has no day-first reading: the lexer read it month first.)
+            let both = a != b && crate::lexer::iso_date(y, b, a).is_some();
+            both.then(|| (text.to_owned(), day_first.clone(), month_first))
         })
         .collect()
 }

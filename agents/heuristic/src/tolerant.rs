@@ -115,7 +115,20 @@ pub fn list(toks: &[Token]) -> Option<Expr> {
             Tok::Num(_) => {}
             _ if signed => {}
             Tok::Word(w) => {
-                if DATE_WORDS.contains(&w.as_str()) || VI_OTHER_OPS.contains(&w.as_str()) {
+                // `128cm, 134cm`: a unit glued to an item only decorates it.
+                let glued = i > 0
+                    && toks[i - 1].end == toks[i].start
+                    && matches!(toks[i - 1].tok, Tok::Num(_));
+                if glued && english_cue(w) == Ok(None) {
+                    if let Some((_, end)) = run.as_mut().filter(|(_, end)| *end == i) {
+                        *end = i + 1;
+                    }
+                    i += 1;
+                    continue;
+                }
+                if DATE_WORDS.contains(&w.as_str()) && !period_decoration(toks, i)
+                    || VI_OTHER_OPS.contains(&w.as_str())
+                {
                     return None;
                 }
                 match english_cue(w) {
@@ -162,6 +175,36 @@ pub fn list(toks: &[Token]) -> Option<Expr> {
         return None;
     }
     list_expr(kind, items)
+}
+
+/// Words before a period that make it the time the numbers belong to (`sales this
+/// week`, `the average per day`, `doanh số mỗi tháng`), not a date question.
+const PERIOD_BEFORE: &[&str] = &["this", "last", "per", "each", "every", "a", "mỗi"];
+
+/// Words after a period that do the same (`tuần này`, `tháng trước`, `tuần vừa rồi`).
+const PERIOD_AFTER: &[&str] = &["này", "trước", "qua", "vừa"];
+
+/// Whether the date word at `i` only says what period the numbers are of.
+fn period_decoration(toks: &[Token], i: usize) -> bool {
+    let word = |k: Option<usize>| k.and_then(|k| toks.get(k)).and_then(Token::word);
+    let unit = matches!(
+        toks[i].word(),
+        Some(
+            "day"
+                | "days"
+                | "week"
+                | "weeks"
+                | "month"
+                | "months"
+                | "year"
+                | "ngày"
+                | "tuần"
+                | "tháng"
+                | "năm"
+        )
+    );
+    unit && (word(i.checked_sub(1)).is_some_and(|w| PERIOD_BEFORE.contains(&w))
+        || word(Some(i + 1)).is_some_and(|w| PERIOD_AFTER.contains(&w)))
 }
 
 /// Whether the tokens between two items only join them: one separator (`,` `;` `/` `+`

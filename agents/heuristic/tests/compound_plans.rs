@@ -249,3 +249,82 @@ fn a_second_list_operation_of_them_uses_the_numbers_of_the_list_before() {
         );
     }
 }
+
+#[test]
+fn a_step_naming_the_result_asks_both_answers() {
+    // (Session 30: blind writers expect both; `then halve it` stays one chain.)
+    assert_eq!(
+        steps("multiply 6 by 7, then subtract 2 from the result"),
+        vec![
+            r#"s1 math/multiply a="6" b="7" *"#,
+            r#"s2 math/subtract a=$s1 b="2" *"#
+        ]
+    );
+    assert_eq!(
+        steps("lay 90 chia 6 roi nhan ket qua voi 4"),
+        vec![
+            r#"s1 math/divide a="90" b="6" *"#,
+            r#"s2 math/multiply a=$s1 b="4" *"#
+        ]
+    );
+    assert_eq!(
+        steps("take 90, divide by 6 and then double it"),
+        vec![
+            r#"s1 math/divide a="90" b="6""#,
+            r#"s2 math/multiply a=$s1 b="2" *"#
+        ]
+    );
+}
+
+#[test]
+fn parts_lettered_with_dots_are_parts() {
+    assert_eq!(
+        steps("a. 3*4 b. 10 - 2"),
+        vec![
+            r#"s1 math/multiply a="3" b="4" *"#,
+            r#"s2 math/subtract a="10" b="2" *"#
+        ]
+    );
+}
+
+#[test]
+fn a_percentage_alone_after_plus_or_minus_is_of_the_amount_before() {
+    assert_eq!(
+        steps("80 plus 15%"),
+        vec![
+            r#"s1 math/percent of="80" percent="15""#,
+            r#"s2 math/sum a="80" b=$s1 *"#
+        ]
+    );
+    assert_eq!(
+        steps("1200 trừ 5%"),
+        vec![
+            r#"s1 math/percent of="1200" percent="5""#,
+            r#"s2 math/subtract a="1200" b=$s1 *"#
+        ]
+    );
+    // `%` between two numbers is still a remainder.
+    assert_eq!(steps("17 % 5"), vec![r#"s1 math/modulo a="17" b="5" *"#]);
+}
+
+#[test]
+fn a_list_told_in_one_sentence_and_asked_in_another() {
+    let mean = |q: &str| {
+        let s = steps(q);
+        assert_eq!(s.len(), 3, "{q}: {s:?}");
+        assert!(s[2].contains(r#"math/divide a=$s2 b="3""#), "{q}: {s:?}");
+    };
+    mean("Temps this week were 21c, 23c and 19c. What was the average?");
+    mean("scores last month: 80, 92, 77 - avg?");
+    assert_eq!(
+        steps("max 14 9 22"),
+        vec![
+            r#"s1 math/max a="14" b="9""#,
+            r#"s2 math/max a=$s1 b="22" *"#
+        ]
+    );
+    assert_eq!(
+        steps("my runs each day in km: 5 7 4, which was the longest"),
+        vec![r#"s1 math/max a="5" b="7""#, r#"s2 math/max a=$s1 b="4" *"#]
+    );
+}

@@ -460,18 +460,19 @@ fn a_day_and_month_with_a_slash_is_a_date_only_where_a_date_is_asked() {
     assert_eq!(
         steps("20/11 là thứ mấy"),
         vec![
-            "s1 date/next_date day=20 month=11 *",
+            // (The user wrote the date: the weekday is the answer, the date a step.)
+            "s1 date/next_date day=20 month=11",
             "s2 date/weekday date=$s1 *"
         ]
     );
     // Day first in Vietnamese; a number above 12 shows the order in English.
     assert_eq!(
         steps("3/4 là thứ mấy")[0],
-        "s1 date/next_date day=3 month=4 *"
+        "s1 date/next_date day=3 month=4"
     );
     assert_eq!(
         steps("12/25 is what day")[0],
-        "s1 date/next_date day=25 month=12 *"
+        "s1 date/next_date day=25 month=12"
     );
     // Otherwise a division.
     assert_eq!(
@@ -556,11 +557,12 @@ fn the_days_until_a_date_stated_among_other_words() {
     ] {
         assert_eq!(steps(q), until_dec_28, "{q}");
     }
-    // A month by its name lists the date found first, as a named day does.
+    // A month by its name is the user's date too (a day the calendar names, as
+    // christmas or the 4th of july, lists the date found first).
     assert_eq!(
         steps("my sister's wedding is on december 28, how many days left"),
         vec![
-            "s1 date/next_date day=28 month=12 *",
+            "s1 date/next_date day=28 month=12",
             "s2 date/days_until date=$s1 *"
         ]
     );
@@ -573,5 +575,63 @@ fn the_days_until_a_date_stated_among_other_words() {
         !steps("my exam is on december 28, what weekday is it")
             .iter()
             .any(|s| s.contains("days_until"))
+    );
+}
+
+#[test]
+fn a_date_among_other_words_answers_since_or_an_age() {
+    // (Phrasings of our own, of the classes batches 6 and 7 found: session 30.)
+    for q in [
+        "how many days since we moved into the new flat on march 3rd",
+        "how many days since march 3 (moving day)",
+    ] {
+        assert_eq!(
+            steps(q),
+            vec![
+                r#"s1 date/next_date day=3 direction="last" month=3"#,
+                "s2 date/today",
+                "s3 date/difference from=$s1 to=$s2 *"
+            ],
+            "{q}"
+        );
+    }
+    for (q, born) in [
+        (
+            "ông ngoại sinh ngày 5/5/1950, năm nay ông mấy tuổi",
+            "1950-05-05",
+        ),
+        (
+            "chau toi sinh ngay 2/9/2015, gio chau bao nhieu tuoi",
+            "2015-09-02",
+        ),
+        (
+            "my nephew was born 11/23/2015 lol how old is the little guy",
+            "2015-11-23",
+        ),
+    ] {
+        assert_eq!(
+            steps(q),
+            vec![format!(r#"s1 date/age born="{born}" *"#)],
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn the_weekday_of_a_date_counted_to_is_asked_with_it() {
+    assert_eq!(
+        steps("how many days until march 3 and what day of the week is that"),
+        vec![
+            "s1 date/next_date day=3 month=3",
+            "s2 date/days_until date=$s1 *",
+            "s3 date/weekday date=$s1 *"
+        ]
+    );
+    assert_eq!(
+        steps("days until 2027-05-01 and what weekday is it"),
+        vec![
+            r#"s1 date/days_until date="2027-05-01" *"#,
+            r#"s2 date/weekday date="2027-05-01" *"#
+        ]
     );
 }

@@ -322,9 +322,10 @@ fn a_sequence_takes_the_previous_result() {
         ]
     );
     assert_eq!(
+        // (A step naming the result asks both answers.)
         steps("2+4, then divide the result by 4"),
         vec![
-            r#"s1 math/sum a="2" b="4""#,
+            r#"s1 math/sum a="2" b="4" *"#,
             r#"s2 math/divide a=$s1 b="4" *"#
         ]
     );
