@@ -48,6 +48,18 @@ const LATER: &[&[&str]] = &[
     &["hiện", "tại"],
 ];
 
+/// Buying said beside the earlier amount (the cost), selling beside the later one
+/// (`bought at 80k, sell at 125k, profit?`, `mua 200k bán 260k lãi bao nhiêu %`).
+const BUY: &[&str] = &["bought", "buy", "buying", "mua", "nhập", "cost", "costs"];
+const SELL: &[&str] = &["sell", "sold", "selling", "sells", "bán", "resell"];
+
+/// Words asking the gain between a cost and a selling price.
+const GAIN: &[&str] = &["profit", "margin", "make", "earn", "gain", "lời", "lãi"];
+
+/// Words asking a gain that another question would use (`per item`, `mỗi cái`): with a
+/// cost and a selling price they only say the gain is on one item.
+const PER_ITEM: &[&str] = &["per", "each", "mỗi", "lãi"];
+
 /// `from` before the earlier amount, `to` before the later one.
 const FROM: &[&str] = &["from", "từ"];
 const TO: &[&str] = &["to", "lên", "xuống", "đến", "tới"];
@@ -181,9 +193,69 @@ fn in_order(toks: &[Token], nums: &[usize]) -> Option<bool> {
     (e1 != e2 && interleaved).then_some(*e1)
 }
 
+/// The months named in `toks` (`tháng 10`, `october`): (index, month), and the indices
+/// of the numbers that only name a month.
+fn months(toks: &[Token]) -> (Vec<(usize, u32)>, Vec<usize>) {
+    let (mut named, mut numbers) = (Vec::new(), Vec::new());
+    for (i, t) in toks.iter().enumerate() {
+        let Some(w) = t.word() else {
+            continue;
+        };
+        if w == "tháng"
+            && let Some(m) = toks
+                .get(i + 1)
+                .and_then(Token::number)
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|m| (1..=12).contains(m))
+        {
+            named.push((i, m));
+            numbers.push(i + 1);
+        } else if let Some(m) = crate::dates::month_number(w) {
+            named.push((i, m));
+        }
+    }
+    (named, numbers)
+}
+
+/// Whether the month `a` comes before `b` (within half a year either way: December
+/// comes before January).
+fn month_before(a: u32, b: u32) -> bool {
+    let ahead = (b + 12 - a) % 12;
+    (1..=6).contains(&ahead)
+}
+
+/// Whether the amount after a word of `earlier` comes first, when `toks` say one word
+/// of each table, each before its own amount (`bought at 80k sell at 125k`).
+fn in_order_of(toks: &[Token], nums: &[usize], earlier: &[&str], later: &[&str]) -> Option<bool> {
+    let at = |table: &[&str]| {
+        let found: Vec<usize> = (0..toks.len())
+            .filter(|&i| toks[i].word().is_some_and(|w| table.contains(&w)))
+            .collect();
+        match found.as_slice() {
+            [i] => Some(*i),
+            _ => None,
+        }
+    };
+    let (e, l) = (at(earlier)?, at(later)?);
+    let [n1, n2] = nums else {
+        return None;
+    };
+    if e < *n1 && *n1 < l && l < *n2 {
+        Some(true)
+    } else if l < *n1 && *n1 < e && e < *n2 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// The change between the two amounts of `toks`, when that is what it asks.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
-    let nums = crate::lexer::number_positions(toks);
+    let (named_months, month_numbers) = months(toks);
+    let nums: Vec<usize> = crate::lexer::number_positions(toks)
+        .into_iter()
+        .filter(|k| !month_numbers.contains(k))
+        .collect();
     let [first, second] = nums.as_slice() else {
         return None;
     };
@@ -193,7 +265,11 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         return None;
     }
     let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
-    if words.iter().any(|w| OTHER.contains(w)) {
+    let trade = words.iter().any(|w| BUY.contains(w)) && words.iter().any(|w| SELL.contains(w));
+    if words
+        .iter()
+        .any(|w| OTHER.contains(w) && !(trade && PER_ITEM.contains(w)))
+    {
         return None;
     }
     // Which amount is the earlier one.
@@ -202,17 +278,41 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let (a, b) = if from_to {
         (first, second)
     } else {
+        let buy: Vec<&[&str]> = BUY.iter().map(std::slice::from_ref).collect();
+        let sell: Vec<&[&str]> = SELL.iter().map(std::slice::from_ref).collect();
         let placed = |k: usize| {
             let (lo, hi) = clause(toks, k);
-            match (said(toks, lo, hi, EARLIER), said(toks, lo, hi, LATER)) {
+            let earlier = said(toks, lo, hi, EARLIER) || trade && said(toks, lo, hi, &buy);
+            let later = said(toks, lo, hi, LATER) || trade && said(toks, lo, hi, &sell);
+            match (earlier, later) {
                 (true, false) => Some(true),
                 (false, true) => Some(false),
                 _ => None,
             }
         };
+        // `tháng 10 là 1.250.000, tháng 11 là 1.100.000`: the month said in each
+        // amount's clause.
+        let month_of = |k: usize| {
+            let (lo, hi) = clause(toks, k);
+            match named_months
+                .iter()
+                .filter(|(i, _)| (lo..hi).contains(i))
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                [(_, m)] => Some(*m),
+                _ => None,
+            }
+        };
+        let by_month = match (month_of(first), month_of(second)) {
+            (Some(a), Some(b)) if a != b => Some(month_before(a, b)),
+            _ => None,
+        };
         let earlier_first = match (placed(first), placed(second)) {
             (Some(true), Some(false)) => true,
             (Some(false), Some(true)) => false,
+            _ if by_month.is_some() => by_month?,
+            _ if trade => in_order_of(toks, &nums, BUY, SELL)?,
             // No separator between them (`thang nay 856.000d thang truoc 740.000d`):
             // the first time said goes with the first amount.
             _ => in_order(toks, &nums)?,
@@ -228,7 +328,8 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             || words_at(toks, k, &["phần", "trăm"])
     });
     let fall = words.iter().any(|w| FALL.contains(w));
-    let rise = words.iter().any(|w| RISE.contains(w));
+    let rise =
+        words.iter().any(|w| RISE.contains(w)) || trade && words.iter().any(|w| GAIN.contains(w));
     if !(fall || rise) {
         return None;
     }
@@ -347,5 +448,27 @@ mod tests {
             read("120 last month, 150 this month, 170 now, how much more"),
             None
         );
+    }
+
+    #[test]
+    fn months_by_name_or_number_and_buying_and_selling_place_the_amounts() {
+        assert_eq!(
+            read("tiền nước tháng 3 là 200000, tháng 4 là 260000, tăng mấy phần trăm"),
+            Some(pct("260000", "200000", "200000"))
+        );
+        assert_eq!(
+            read("december sales 900, january 750, how much less"),
+            Some(minus("900", "750"))
+        );
+        assert_eq!(
+            read("I buy them at 40 and sell at 55, what's my profit on each"),
+            Some(minus("55", "40"))
+        );
+        assert_eq!(
+            read("nhập 150000 bán 195000 thì lời bao nhiêu phần trăm"),
+            Some(pct("195000", "150000", "150000"))
+        );
+        // Without selling, `lãi` is interest: another question.
+        assert_eq!(read("gửi 1000 lãi 50, tăng bao nhiêu"), None);
     }
 }

@@ -134,11 +134,13 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
     // An amount per one period asked per another (`4200 a month, how much a year`).
     // A recipe scaled (`250g for 4 people, we'll be 6`).
+    // What is left of an amount (`had 500, spent 175 and 60, how much left`).
     // One list operation over one run of numbers, the question in another sentence
     // (`Sales this week were 1200, 950 and 1320. What's the average per day?`).
     if let Some(e) = crate::change::parse(toks)
         .or_else(|| crate::rates::parse(toks))
         .or_else(|| crate::scaling::parse(toks))
+        .or_else(|| crate::remaining::parse(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);

@@ -1290,6 +1290,19 @@ pub fn first_date(toks: &[Token]) -> Option<String> {
     })
 }
 
+/// The month an English month name or short form names (`october`, `oct`); `may` is
+/// left out, as it is more often the verb.
+pub(crate) fn month_number(word: &str) -> Option<u32> {
+    (word != "may")
+        .then(|| {
+            MONTH_NAMES
+                .iter()
+                .find(|(n, _)| *n == word)
+                .map(|(_, m)| *m)
+        })
+        .flatten()
+}
+
 /// English month names and their usual short forms.
 const MONTH_NAMES: &[(&str, u32)] = &[
     ("january", 1),

@@ -157,6 +157,12 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["tiết", "kiệm"], Cue::OffAsked),
     (&["tổng"], Cue::Plus),
     (&["off"], Cue::Less),
+    // `giày 890k sale 25%`, `on sale 30%` (a sales tax is a tax).
+    (&["sales", "tax"], Cue::Tax),
+    (&["sale", "tax"], Cue::Tax),
+    (&["sale"], Cue::Less),
+    // `lương 9tr5 trừ 10,5% bảo hiểm còn bao nhiêu`.
+    (&["trừ"], Cue::Less),
     (&["discount"], Cue::Less),
     (&["discounted"], Cue::Less),
     (&["decrease"], Cue::Less),
@@ -227,6 +233,9 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["gst"], Cue::Tax),
     (&["vat"], Cue::Tax),
     (&["thuế"], Cue::Tax),
+    // `lương 15 triệu, đóng bảo hiểm 10,5% thì là bao nhiêu tiền`: a levy, as a tax.
+    (&["bảo", "hiểm"], Cue::Tax),
+    (&["insurance"], Cue::Tax),
     (&["dropped"], Cue::Less),
     (&["drop"], Cue::Less),
     (&["fell"], Cue::Less),
@@ -282,10 +291,12 @@ fn unit_of(word: &str) -> String {
     }
 }
 
-/// The number counted in the unit named after `per` (`24 cans … price per can` → 24),
-/// if one is.
+/// The number counted in the unit named after `per` or `mỗi` (`24 cans … price per
+/// can` → 24, `64 miếng … mỗi miếng`), if one is.
 fn per_unit_count(toks: &[Token]) -> Option<&str> {
-    let p = toks.iter().position(|t| t.word() == Some("per"))?;
+    let p = toks
+        .iter()
+        .position(|t| matches!(t.word(), Some("per" | "mỗi")))?;
     let unit = singular(toks.get(p + 1)?.word()?);
     toks.windows(2)
         .find_map(|w| match (&w[0].tok, w[1].word()) {
@@ -490,7 +501,11 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
         {
             let period = PERIODS.contains(&unit);
             let priced = !period && units.contains(&unit_of(unit));
+            // `64 miếng 384.000đ, mỗi miếng bao nhiêu`: no price after it, the price of
+            // one is asked, as with `per`.
+            let asked = !toks[i + 2..].iter().any(|t| matches!(t.tok, Tok::Num(_)));
             match (priced, t.word() == Some("mỗi")) {
+                (true, true) if asked => out.push(Item::Cue(Cue::Per)),
                 (true, true) => out.push(Item::Cue(Cue::EachLead)),
                 (true, false) => out.push(Item::Cue(Cue::Each)),
                 _ => {}
@@ -588,12 +603,15 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                 continue;
             }
             Tok::Word(w) => {
-                // `next year`, `this month`: when, not what.
-                let when = matches!(w.as_str(), "next" | "this" | "last" | "every" | "each")
-                    && toks
-                        .get(i + 1)
-                        .and_then(Token::word)
-                        .is_some_and(|p| PERIODS.contains(&p));
+                // `next year`, `this month`: when, not what; `lương tháng`: a monthly
+                // salary.
+                let when = matches!(
+                    w.as_str(),
+                    "next" | "this" | "last" | "every" | "each" | "lương"
+                ) && toks
+                    .get(i + 1)
+                    .and_then(Token::word)
+                    .is_some_and(|p| PERIODS.contains(&p));
                 if when {
                     i += 2;
                     continue;
@@ -1381,5 +1399,36 @@ mod tests {
         ] {
             assert_eq!(read(q), None, "{q}");
         }
+    }
+
+    #[test]
+    fn sales_levies_and_prices_per_unit_asked_in_session_30_phrasings() {
+        let pct = |p: &str, of: &str| bin(MathOp::Percent, n(p), n(of));
+        // A sale lowers; a sales tax is a tax.
+        assert_eq!(
+            read("ao khoac 450000 dang sale 20% thi con bao nhieu"),
+            Some(bin(MathOp::Subtract, n("450000"), pct("20", "450000")))
+        );
+        assert_eq!(read("6% sales tax on 50"), Some(pct("6", "50")));
+        // A levy on a salary is its share; taken off with `trừ`.
+        assert_eq!(
+            read("thu nhập 20000000, bảo hiểm 8% là bao nhiêu"),
+            Some(pct("8", "20000000"))
+        );
+        assert_eq!(
+            read("lương tháng 20000000 trừ 8% bảo hiểm còn bao nhiêu"),
+            Some(bin(MathOp::Subtract, n("20000000"), pct("8", "20000000")))
+        );
+        // `mỗi <unit>` with no price after it asks the price of one.
+        assert_eq!(
+            read("hộp 30 viên giá 90000, mỗi viên bao nhiêu"),
+            Some(bin(MathOp::Divide, n("90000"), n("30")))
+        );
+        // `ppl` is people (once normalised).
+        let typed = crate::normalise::normalise("lunch was 90 for 4 ppl, how much each", None);
+        assert_eq!(
+            read(&typed.text),
+            Some(bin(MathOp::Divide, n("90"), n("4")))
+        );
     }
 }

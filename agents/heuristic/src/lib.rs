@@ -27,6 +27,7 @@ pub mod places;
 pub mod question;
 pub mod rates;
 pub mod recall;
+pub mod remaining;
 pub mod scaling;
 pub mod scope;
 pub mod sentence;

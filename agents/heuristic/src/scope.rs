@@ -54,9 +54,83 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
     ),
     (
         &[
+            "poem",
+            "story",
+            "essay",
+            "joke",
+            "song lyrics",
+            "bài thơ",
+            "làm thơ",
+            "truyện",
+            "bài văn",
+            "truyện cười",
+            "haiku",
+            "limerick",
+            "câu chuyện",
+            "chuyện cười",
+            "kể chuyện",
+            "viết thơ",
+        ],
+        "writing poems, stories or jokes",
+        "viết thơ, truyện hay chuyện cười",
+    ),
+    (
+        &[
+            "caption",
+            "captions",
+            "slogan",
+            "instagram post",
+            "bài đăng",
+        ],
+        "writing captions or posts",
+        "viết caption hay bài đăng",
+    ),
+    (
+        &[
+            "recipe for",
+            "how to cook",
+            "how do i cook",
+            "công thức nấu",
+            "cách nấu",
+            "nấu",
+        ],
+        "recipes and cooking",
+        "công thức nấu ăn",
+    ),
+    (
+        &[
+            "remind me",
+            "reminder",
+            "set an alarm",
+            "alarm",
+            "set a timer",
+            "nhắc mình",
+            "nhắc tôi",
+            "nhắc em",
+            "nhắc",
+            "báo thức",
+            "hẹn giờ",
+        ],
+        "reminders and alarms",
+        "nhắc việc và báo thức",
+    ),
+    (
+        &[
+            "stock price",
+            "stock prices",
+            "share price",
+            "share prices",
+            "stock market",
+            "giá cổ phiếu",
+            "chứng khoán",
+        ],
+        "prices of stocks and shares",
+        "giá cổ phiếu và chứng khoán",
+    ),
+    (
+        &[
             "stock",
             "stocks",
-            "share price",
             "bitcoin",
             "exchange rate",
             "tỷ giá",
@@ -83,31 +157,16 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "ngoại tệ",
             "đổi tiền",
             "giá vàng hôm nay",
+            "usd in",
+            "usd to",
+            "in vnd",
+            "to vnd",
+            "sang tiền việt",
+            "ra tiền việt",
+            "tiền việt",
         ],
         "prices, currency exchange rates and markets",
         "giá cả, tỷ giá ngoại tệ, giá vàng và thị trường",
-    ),
-    (
-        &[
-            "poem",
-            "story",
-            "essay",
-            "joke",
-            "song lyrics",
-            "bài thơ",
-            "làm thơ",
-            "truyện",
-            "bài văn",
-            "truyện cười",
-            "haiku",
-            "limerick",
-            "câu chuyện",
-            "chuyện cười",
-            "kể chuyện",
-            "viết thơ",
-        ],
-        "writing poems, stories or jokes",
-        "viết thơ, truyện hay chuyện cười",
     ),
     (
         &[
@@ -258,6 +317,28 @@ mod tests {
 
     #[test]
     fn kinds_of_request_outside_the_tools_are_named() {
+        for (q, lang, kind) in [
+            ("remind me to call mom at 6", "en", "reminders and alarms"),
+            ("nhắc tôi uống thuốc lúc 9h", "vi", "nhắc việc và báo thức"),
+            (
+                "write a caption for my cafe photo",
+                "en",
+                "writing captions or posts",
+            ),
+            ("how to cook pad thai", "en", "recipes and cooking"),
+            (
+                "what's the share price of Tesla",
+                "en",
+                "prices of stocks and shares",
+            ),
+            (
+                "200 usd to vnd",
+                "en",
+                "prices, currency exchange rates and markets",
+            ),
+        ] {
+            assert_eq!(outside_tools(q, lang), Some(kind), "{q}");
+        }
         assert_eq!(
             outside_tools("What's the weather in Hanoi?", "en"),
             Some("the weather")

@@ -42,6 +42,8 @@ const SCALES: &[(&str, u32)] = &[
     ("nghin", 3),
     ("ngàn", 3),
     ("ngan", 3),
+    // (`3 thousand 8 hundred` is 3800.)
+    ("hundred", 2),
     ("thousand", 3),
     ("tr", 6),
     ("triệu", 6),

@@ -42,6 +42,8 @@ const SHORTHAND_EN: &[(&str, &str)] = &[
     ("hr", "hour"),
     ("hrs", "hours"),
     ("avg", "average"),
+    ("ppl", "people"),
+    ("ea", "each"),
     ("til", "until"),
     ("thru", "through"),
     ("bday", "birthday"),

@@ -1,0 +1,126 @@
+//! An amount, what was taken from it, and what is left asked, read over the whole
+//! request: `i had 5 million, paid 1.75 million for stock and 600k shipping, how much
+//! left` is 5000000 − 1750000 − 600000; `có 500k, mua sách 120k, ăn trưa 45k, còn lại
+//! bao nhiêu` 500000 − 120000 − 45000; `I owe 12,600,000. paid 4,500,000 already. how
+//! much do i still owe` 12600000 − 4500000.
+//!
+//! The first amount is the one had (a word of having before it); every later amount
+//! is taken away, after a word of spending or paying said before them. No percentage,
+//! share, income or date: anything else is left to the other readers.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token, words_at};
+
+/// Words asking what is left.
+const LEFT: &[&[&str]] = &[
+    &["left"],
+    &["remaining"],
+    &["remain"],
+    &["remains"],
+    &["still", "owe"],
+    &["balance"],
+    &["còn", "lại"],
+];
+
+/// Words saying the first amount is had (or owed, or budgeted).
+const HAD: &[&str] = &[
+    "had", "have", "has", "got", "budget", "owe", "owed", "started", "start", "saved", "có",
+    "wallet",
+];
+
+/// Words saying a later amount was taken away.
+const TAKEN: &[&str] = &[
+    "paid", "pay", "spent", "spend", "used", "bought", "gave", "lost", "withdrew", "trả", "tiêu",
+    "mua", "hết", "mất",
+];
+
+/// Words of another question: income added, a share, a percentage, a date.
+const OTHER: &[&str] = &[
+    "earned", "earn", "received", "receive", "more", "plus", "each", "per", "split", "times",
+    "divided", "percent", "tip", "tax", "interest", "days", "weeks", "months", "years", "date",
+    "nhận", "thêm", "chia", "mỗi", "ngày", "tuần", "tháng", "năm", "lãi",
+];
+
+/// `toks` read as an amount less what was taken from it, when that is what is asked.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    let asked = (0..toks.len()).find(|&i| LEFT.iter().any(|p| words_at(toks, i, p)))?;
+    let nums = crate::lexer::number_positions(toks);
+    let word_in = |lo: usize, hi: usize, table: &[&str]| {
+        toks[lo..hi]
+            .iter()
+            .any(|t| t.word().is_some_and(|w| table.contains(&w)))
+    };
+    let percent = toks.iter().any(|t| t.is_sym('%'));
+    let dated = toks.iter().any(|t| matches!(t.tok, Tok::Date(_)));
+    let other = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| OTHER.contains(&w)));
+    // Two amounts or more, all before the question; the first one had, the next one
+    // after a word of spending.
+    let (&first, rest) = nums.split_first()?;
+    let (&second, _) = rest.split_first()?;
+    let before_question = nums.iter().all(|&k| k < asked);
+    if percent || dated || other || !before_question {
+        return None;
+    }
+    if !word_in(0, first, HAD) || !word_in(first + 1, second, TAKEN) {
+        return None;
+    }
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
+    rest.iter().try_fold(num(first)?, |left, &k| {
+        Some(Expr::bin(MathOp::Subtract, left, num(k)?))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn read(src: &str) -> Option<Expr> {
+        parse(&lex(src))
+    }
+
+    fn minus(a: Expr, b: &str) -> Expr {
+        Expr::bin(MathOp::Subtract, a, Expr::Num(b.into()))
+    }
+
+    fn n(s: &str) -> Expr {
+        Expr::Num(s.into())
+    }
+
+    #[test]
+    fn what_was_taken_comes_off_what_was_had() {
+        assert_eq!(
+            read("i had 500, spent 175 on food and 60 on gas, how much is left"),
+            Some(minus(minus(n("500"), "175"), "60"))
+        );
+        assert_eq!(
+            read("có 500000, mua sách 120000, ăn trưa 45000, còn lại bao nhiêu"),
+            Some(minus(minus(n("500000"), "120000"), "45000"))
+        );
+        assert_eq!(
+            read("we owe the bank 9000. paid 2500 already. how much do we still owe"),
+            Some(minus(n("9000"), "2500"))
+        );
+    }
+
+    #[test]
+    fn income_a_share_or_an_unplaced_amount_is_another_question() {
+        // Income adds.
+        assert_eq!(
+            read("i had 500, earned 200 more and spent 100, how much is left"),
+            None
+        );
+        // A share.
+        assert_eq!(
+            read("i had 500, spent 100, split the rest between 2, how much each is left"),
+            None
+        );
+        // No word of having, or nothing said taken.
+        assert_eq!(read("500 and 175, how much left"), None);
+        assert_eq!(read("i had 500 and 175, how much left"), None);
+        // Nothing left asked.
+        assert_eq!(read("i had 500, spent 175"), None);
+    }
+}
