@@ -1371,6 +1371,12 @@ fn month_name_date(toks: &[Token], i: usize) -> Option<(Option<String>, usize)> 
 /// A month and a day with no year at `i` (`July 4`, `4th of July`, `31 tháng 12`): the
 /// month, the day and the index after them. A year after them makes it a full date
 /// ([`written_date`]), not this.
+/// The index after a day and month written without a year at `i` (`dec 14`, `14/12`,
+/// `31 tháng 12`), if one starts there.
+pub(crate) fn day_month_end(toks: &[Token], i: usize) -> Option<usize> {
+    month_day(toks, i).map(|(_, _, next)| next)
+}
+
 fn month_day(toks: &[Token], i: usize) -> Option<(i64, i64, usize)> {
     if written_date(toks, i).is_some() {
         return None;

@@ -186,6 +186,18 @@ pub fn plan_turn(
     questions: &[String],
 ) -> PlanOutcome {
     let conversation = &recall::with_question_dates(conversation, questions);
+    // `125 x 8` in a Vietnamese conversation is answered in Vietnamese.
+    let in_session_language;
+    let ctx = match recall::session_language(query, ctx.language.as_deref(), questions) {
+        Some(language) => {
+            in_session_language = TaskContext {
+                language: Some(language.to_owned()),
+                ..ctx.clone()
+            };
+            &in_session_language
+        }
+        None => ctx,
+    };
     let limits = Limits::default();
     let planning = |continuations| Planning {
         ctx,
@@ -208,6 +220,15 @@ pub fn plan_turn(
     // `and 4/30?`, `còn 30/4?` after a date question: the date replaced, not a
     // division read alone.
     if recall::opens_ellipsis(query) {
+        // `and how many days from that to feb 14 2027`: a reference to the last answer
+        // in a question of its own, before any ellipsis of the last question.
+        let toks = lexer::lex(query);
+        if recall::find(&toks, query).is_some() {
+            let own = planning(false).plan(query);
+            if complete(&own) {
+                return own;
+            }
+        }
         let ellipsis = recall::ellipses(query, questions)
             .into_iter()
             .map(|text| {

@@ -23,6 +23,33 @@ impl Conversation {
     }
 }
 
+/// The conversation's language for a follow-up that says none of its own (`125 x 8`,
+/// `con em trai sinh 23/09/2008` after Vietnamese questions): Vietnamese when the
+/// last question was and the follow-up has no English-only word; `None` otherwise (and
+/// whenever the client gave a language).
+pub fn session_language(
+    query: &str,
+    hint: Option<&str>,
+    questions: &[String],
+) -> Option<&'static str> {
+    if hint.is_some_and(|h| !h.trim().is_empty()) {
+        return None;
+    }
+    let last = questions.last()?;
+    if crate::language::detect_language(last, None) != "vi"
+        || crate::language::detect_language(query, None) == "vi"
+    {
+        return None;
+    }
+    let lex = crate::normalise::lexicon::lexicon();
+    let english = query
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| w.chars().count() > 1 && w.chars().all(char::is_alphabetic))
+        .any(|w| lex.is_english(&w) && lex.vietnamese(&w).is_empty());
+    (!english).then_some("vi")
+}
+
 /// Whether an answer is a weekday name (`Thursday`): said of a date, it is no value a
 /// follow-up computes with.
 pub fn is_weekday(answer: &str) -> bool {
@@ -64,7 +91,17 @@ pub fn with_question_dates(conversation: &Conversation, questions: &[String]) ->
 fn only_date(question: &str) -> Option<String> {
     let q = crate::normalise::normalise(question, None).text;
     let toks = crate::lexer::lex(&q);
-    let (span, iso) = date_span(&toks)?;
+    let Some((span, iso)) = date_span(&toks) else {
+        // `my final exam is on december 14, how many days left`: the day and month as
+        // written (its year is the date tool's to find), when it is the only one.
+        let spans: Vec<(usize, usize)> = (0..toks.len())
+            .filter_map(|i| Some((i, crate::dates::day_month_end(&toks, i)?)))
+            .collect();
+        return match spans.as_slice() {
+            [(i, next)] => Some(q[toks[*i].start..toks[next - 1].end].to_owned()),
+            _ => None,
+        };
+    };
     let after = toks
         .iter()
         .position(|t| t.start >= span.1)
@@ -154,6 +191,7 @@ const REFERENCES: &[&[&str]] = &[
     &["that", "date"],
     &["that", "day"],
     &["that", "number"],
+    &["that", "one"],
     &["that", "result"],
     &["that", "answer"],
     &["this", "result"],
@@ -264,6 +302,20 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
             k += 2;
             continue;
         }
+        // `times 8 for the month`: what the result is for, nothing to compute.
+        let purpose = toks[k].word() == Some("for")
+            && matches!(
+                toks.get(k + 1).and_then(Token::word),
+                Some("the" | "a" | "each" | "every" | "one")
+            )
+            && toks
+                .get(k + 2)
+                .and_then(Token::word)
+                .is_some_and(|w| RATE_UNITS.contains(&w) || matches!(w, "trip" | "whole"));
+        if purpose {
+            k += 3;
+            continue;
+        }
         // (`còn nếu chia cho 4 thì sao`: `nếu` only introduces it.)
         if !toks[k]
             .word()
@@ -350,6 +402,41 @@ const CHANGE_PHRASES: &[&[&str]] = &[
     &["thối"],
     &["change"],
 ];
+/// Words that share the last answer out.
+const SPLIT_WORDS: &[&str] = &["split", "share", "divide", "chia", "spread"];
+/// Words that may say how it is shared: `đều` (evenly), `trả góp` (in instalments),
+/// `mỗi tháng`, `each`, `ways`, `over`.
+const SHARE_WORDS: &[&str] = &[
+    "đều",
+    "góp",
+    "mỗi",
+    "each",
+    "ways",
+    "evenly",
+    "equally",
+    "into",
+    "among",
+    "between",
+    "payments",
+    "instalments",
+    "installments",
+    "people",
+    "person",
+    "month",
+    "months",
+    "người",
+    "ngày",
+    "tháng",
+    "tuần",
+    "kỳ",
+    "lần",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "cho",
+];
+
 /// Words a follow-up on the last answer may be asked with: `thì tổng là bao nhiêu`,
 /// `how much change do I get`.
 const ASKING_WORDS: &[&str] = &[
@@ -366,6 +453,29 @@ const ASKING_WORDS: &[&str] = &[
 /// amount paid (`khách đưa 500000 thối lại bao nhiêu` → `500000 - 255000`).
 fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
     let nums = crate::lexer::number_positions(toks);
+    let has = |list: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    // `split it between me and my sister`: the one asking and one other.
+    let me_and = (0..toks.len()).any(|i| {
+        words_at(toks, i, &["me", "and"])
+            || words_at(toks, i, &["tôi", "và"])
+            || words_at(toks, i, &["mình", "và"])
+    });
+    if nums.is_empty() && me_and && has(SPLIT_WORDS) {
+        let known = toks.iter().all(|t| match t.word() {
+            Some(w) => {
+                ASKING_WORDS.contains(&w)
+                    || SPLIT_WORDS.contains(&w)
+                    || SHARE_WORDS.contains(&w)
+                    || matches!(w, "me" | "ok" | "okay" | "between" | "giữa" | "với")
+                    || crate::dates::KIN.contains(&w)
+            }
+            None => !matches!(t.tok, crate::lexer::Tok::Num(_)),
+        });
+        return known.then(|| format!("{value} / 2"));
+    }
     let [k] = nums.as_slice() else {
         return None;
     };
@@ -377,10 +487,6 @@ fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
             None => j == k || t.is_sym('%') || t.is_sym('?') || t.is_sym(','),
         })
     };
-    let has = |list: &[&str]| {
-        toks.iter()
-            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
-    };
     // A percentage.
     if toks.get(k + 1).is_some_and(|t| t.is_sym('%')) {
         let lower = has(LOWER_BY);
@@ -391,6 +497,11 @@ fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
             (false, true) if ok => Some(format!("increase {value} by {n}%")),
             _ => None,
         };
+    }
+    // The last answer shared out: `chia đều cho 5 ngày thì mỗi ngày bao nhiêu`, `chia
+    // trả góp 4 tháng`, `split that over 3 payments`.
+    if has(SPLIT_WORDS) && words(&[k + 1], &[SPLIT_WORDS, SHARE_WORDS].concat()) {
+        return Some(format!("{value} / {n}"));
     }
     // A total over periods.
     let period = toks
@@ -415,7 +526,10 @@ fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
 const ELLIPSIS_DRESSING: &[&str] = &[
     "and", "what", "how", "about", "if", "it's", "it", "is", "was", "for", "còn", "và", "thì",
     "sao", "nữa", "vậy", "nếu", "là", "then", "instead", "someone", "somebody", "ok", "okay", "so",
-    "i", "có", "thế", "mà", "its", "the",
+    "i", "có", "thế", "mà", "its", "the", "now",
+    // (`the chia 5 thi sao`: `the` typed for `thế` may fold to `thể`, as in `không thể
+    // chia`.)
+    "thể",
 ];
 
 /// Words a replaced number may stand among without saying anything of their own:
@@ -448,6 +562,21 @@ const NUMBER_DRESSING: &[&str] = &[
     "nhiêu",
     "much",
 ];
+
+/// Words that say a price moved to a new one, beside a price word (`nếu giá tăng lên
+/// 25.500`, `if the price goes up to 2.10`): the new price, no change applied.
+const PRICE_MOVES: &[&str] = &[
+    "tăng", "lên", "giảm", "xuống", "goes", "went", "up", "down", "to", "rises", "drops",
+];
+
+/// Words naming a price, before it: the number a new price replaces.
+const PRICE_WORDS: &[&str] = &["giá", "price", "costs", "cost"];
+
+/// Whether `word` names a price, typed with or without marks (`gia tăng lên` keeps
+/// `gia`, as `gia tăng` is a word of its own).
+fn price_word(word: &str) -> bool {
+    PRICE_WORDS.contains(&word) || crate::normalise::fold::fold(word) == "gia"
+}
 
 /// Words that make a replaced count relative to the one before: `nếu thêm 1 người
 /// nữa` is one person more than before, `2 fewer people` two fewer.
@@ -651,6 +780,15 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
                 .is_some_and(|w| matches!(w, "ngày" | "hôm" | "date" | "day"))
                 && rest.len() == 3
                 && fraction_at(rest, 0).is_some() =>
+        {
+            rest.to_vec()
+        }
+        _ => core,
+    };
+    // `now 25% of the same`: the same amount, another percentage.
+    let core: Vec<Token> = match core.as_slice() {
+        [rest @ .., of, same]
+            if of.word() == Some("of") && same.word() == Some("same") && !rest.is_empty() =>
         {
             rest.to_vec()
         }
@@ -1019,6 +1157,7 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
         let i = (0..core.len()).find(|&i| matches!(core[i].tok, Tok::Num(_)))?;
         let (role, marked) = role_at(core, i);
         let pwords: Vec<&str> = ptoks.iter().filter_map(Token::word).collect();
+        let priced_follow = core.iter().any(|t| t.word().is_some_and(price_word));
         // Every other word only dresses the number or is the last question's own
         // (`what if it's 40% off` after `35% off 240`): a follow-up with words of its own
         // ("nhân thêm 3 nữa", "then 3 more") says what to do with it, and is no
@@ -1033,6 +1172,8 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
                 continue;
             }
             if !(NUMBER_DRESSING.contains(&w)
+                || price_word(w)
+                || priced_follow && PRICE_MOVES.contains(&w)
                 || pwords.contains(&w) && !OPERATION_WORDS.contains(&w))
             {
                 return None;
@@ -1049,7 +1190,29 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
             .collect();
         let at = match role {
             Role::Plain if pnums.len() == 1 => pnums[0],
-            Role::Plain => return None,
+            // `còn nếu mua 10 hộp thì sao` after `mua 4 hộp … giá 32.500 một hộp`: the
+            // number counted in the same unit; `nếu giá tăng lên 25.500` after `giá xăng
+            // 24.000 một lít …`: the price.
+            Role::Plain => {
+                let unit = core.get(i + 1).and_then(Token::word);
+                let counted: Vec<usize> = pnums
+                    .iter()
+                    .copied()
+                    .filter(|&k| unit.is_some() && ptoks.get(k + 1).and_then(Token::word) == unit)
+                    .collect();
+                let priced = core.iter().any(|t| t.word().is_some_and(price_word));
+                let price_at = pnums.iter().copied().filter(|&k| {
+                    (k.saturating_sub(3)..k).any(|j| ptoks[j].word().is_some_and(price_word))
+                });
+                match (counted.as_slice(), priced) {
+                    ([k], _) => *k,
+                    ([], true) => match price_at.collect::<Vec<_>>().as_slice() {
+                        [k] => *k,
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
             _ => match pnums
                 .iter()
                 .filter(|&&k| role_at(&ptoks, k).0 == role)
@@ -1534,6 +1697,9 @@ pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
     use crate::normalise::fold::fold;
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);
+    if let Some(found) = difference_of_two(&toks, conversation) {
+        return Some(found);
+    }
     // Compared folded: `cong hai ket qua do lai` keeps `cong` and `lai` unmarked.
     let folded: Vec<Option<String>> = toks
         .iter()
@@ -1587,6 +1753,52 @@ pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
         (o, _) => o,
     };
     Some(format!("{a} {op} {b}"))
+}
+
+/// Words that ask the difference between the last two answers: `chênh lệch bao
+/// nhiêu`, `what's the difference`.
+const DIFFERENCE_WORDS: &[&str] = &["chênh", "lệch", "difference", "diff"];
+
+/// Words such a question may be dressed in.
+const DIFFERENCE_DRESSING: &[&str] = &[
+    "bao", "nhiêu", "là", "thì", "what", "whats", "what's", "the", "is", "between", "them", "both",
+    "two", "hai", "kết", "quả", "số", "đó", "and", "ok", "so", "vậy", "còn",
+];
+
+/// `the larger − the smaller` of the last two numeric answers, when `toks` only ask
+/// their difference (`chenh lech bao nhieu` after 840000 and 892500 → `892500 -
+/// 840000`).
+fn difference_of_two(toks: &[Token], conversation: &Conversation) -> Option<String> {
+    use crate::normalise::fold::fold;
+    let words: Vec<String> = toks.iter().filter_map(Token::word).map(fold).collect();
+    let only_words = toks
+        .iter()
+        .all(|t| t.word().is_some() || matches!(t.tok, crate::lexer::Tok::Sym('?' | '.' | ',')));
+    // Compared folded: typed with or without marks.
+    let is_in = |w: &str, list: &[&str]| list.iter().any(|l| fold(l) == w);
+    let asks = words.iter().any(|w| is_in(w, DIFFERENCE_WORDS));
+    let dressed = words
+        .iter()
+        .all(|w| is_in(w, DIFFERENCE_WORDS) || is_in(w, DIFFERENCE_DRESSING));
+    if !(only_words && asks && dressed) {
+        return None;
+    }
+    let numbers: Vec<&String> = conversation
+        .answers
+        .iter()
+        .filter(|a| a.parse::<f64>().is_ok())
+        .collect();
+    let [.., a, b] = numbers.as_slice() else {
+        return None;
+    };
+    let (x, y): (f64, f64) = (a.parse().ok()?, b.parse().ok()?);
+    let (big, small) = if x >= y { (a, b) } else { (b, a) };
+    let text: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let minus = match crate::language::detect_language(&text.join(" "), None).as_str() {
+        "vi" => "trừ",
+        _ => "-",
+    };
+    Some(format!("{big} {minus} {small}"))
 }
 
 /// `plan` as one computation of numbers the user wrote (`2 × 200000` → `2 * 200000`),

@@ -165,7 +165,7 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "ra tiền việt",
             "tiền việt",
         ],
-        "prices, currency exchange rates and markets",
+        "prices, stocks, currency exchange rates and markets",
         "giá cả, tỷ giá ngoại tệ, giá vàng và thị trường",
     ),
     (
@@ -334,7 +334,7 @@ mod tests {
             (
                 "200 usd to vnd",
                 "en",
-                "prices, currency exchange rates and markets",
+                "prices, stocks, currency exchange rates and markets",
             ),
         ] {
             assert_eq!(outside_tools(q, lang), Some(kind), "{q}");

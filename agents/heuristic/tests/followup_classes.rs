@@ -914,3 +914,121 @@ fn splitting_it_again_replaces_the_count_never_splits_the_share() {
     );
     assert!(!steps.iter().any(|s| s.contains(r#"a="2""#)), "{steps:?}");
 }
+
+/// The language `query` is answered in after `question`.
+fn language_of(query: &str, question: &str, answers: &[&str]) -> String {
+    match outcome(query, question, answers) {
+        PlanOutcome::Planned { language, .. } | PlanOutcome::Unplannable { language, .. } => {
+            language
+        }
+        PlanOutcome::Question { language, .. } => language,
+        other => panic!("{query:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn a_follow_up_with_no_language_of_its_own_keeps_the_conversations() {
+    // (Session 30, of the class conversations 6 found; phrasings of our own.)
+    assert_eq!(language_of("48 / 6", "tinh giup 12 nhan 4", &["48"]), "vi");
+    assert_eq!(language_of("48 / 6", "what is 12 times 4", &["48"]), "en");
+    // A follow-up in English stays English.
+    assert_eq!(
+        language_of("and divide that by 6", "tinh giup 12 nhan 4", &["48"]),
+        "en"
+    );
+}
+
+#[test]
+fn a_reference_after_a_count_to_a_day_and_month_is_that_day() {
+    assert_eq!(
+        turn(
+            "and what weekday is that",
+            "the recital is on march 9, how many days to go",
+            &["106"]
+        ),
+        [
+            "s1 date/next_date day=9 month=3",
+            "s2 date/weekday date=$s1 *"
+        ]
+    );
+    // A question of its own with a reference reads before an ellipsis of the last one.
+    assert_eq!(
+        turn(
+            "and how many days from that to 2027-03-01",
+            "what weekday is 2027-02-10",
+            &["Wednesday"]
+        ),
+        [r#"s1 date/difference from="2027-02-10" to="2027-03-01" *"#]
+    );
+    assert_eq!(
+        turn(
+            "what weekday is that one",
+            "what's 2 weeks after 2027-01-04",
+            &["2027-01-18"]
+        ),
+        [r#"s1 date/weekday date="2027-01-18" *"#]
+    );
+}
+
+#[test]
+fn the_last_answer_shared_or_totalled_for_a_purpose() {
+    for (q, by) in [
+        ("ok and split it between me and my brother", "2"),
+        ("chia đều cho 6 tháng thì mỗi tháng bao nhiêu", "6"),
+        ("chia tra gop 3 ky thi moi ky bao nhieu", "3"),
+    ] {
+        assert_eq!(
+            turn(q, "48 x 25", &["1200"]),
+            [format!(r#"s1 math/divide a="1200" b="{by}" *"#)],
+            "{q}"
+        );
+    }
+    assert_eq!(
+        turn("and times 4 for the month?", "18.5 x 3", &["55.5"]),
+        [r#"s1 math/multiply a="55.5" b="4" *"#]
+    );
+}
+
+#[test]
+fn a_count_in_the_same_unit_or_a_new_price_replaces_it() {
+    assert_eq!(
+        turn(
+            "còn nếu mua 7 thùng thì sao",
+            "mua 3 thùng bia giá 320000 một thùng hết bao nhiêu",
+            &["960000"]
+        ),
+        [r#"s1 math/multiply a="7" b="320000" *"#]
+    );
+    assert_eq!(
+        turn(
+            "nếu giá tăng lên 21000 thì sao",
+            "gạo giá 18000 một ký, mua 25 ký hết bao nhiêu",
+            &["450000"]
+        ),
+        [r#"s1 math/multiply a="25" b="21000" *"#]
+    );
+    // The same percentage of another base, and another percentage of the same base.
+    assert_eq!(
+        turn("now 30% of the same", "what's 12% of 450", &["54"]),
+        [r#"s1 math/percent of="450" percent="30" *"#]
+    );
+}
+
+#[test]
+fn the_difference_of_the_last_two_answers() {
+    let conversation = Conversation {
+        session: true,
+        answers: vec!["450000".into(), "525000".into()],
+    };
+    for q in ["chenh lech bao nhieu", "what's the difference"] {
+        assert_eq!(
+            recall::two_answers(q, &conversation).as_deref(),
+            Some(if q.starts_with('c') {
+                "525000 trừ 450000"
+            } else {
+                "525000 - 450000"
+            }),
+            "{q}"
+        );
+    }
+}

@@ -256,7 +256,7 @@ fn requests_outside_the_tools_name_what_is_missing() {
         ),
         (
             "what's the bitcoin price",
-            "I have no tool for prices, currency exchange rates and markets, so ",
+            "I have no tool for prices, stocks, currency exchange rates and markets, so ",
         ),
         (
             "thời tiết Hà Nội hôm nay thế nào",

@@ -107,12 +107,22 @@ impl Normalised {
 
     /// The user's byte offset for canonical offset `at` (as an end when `end`).
     fn map(&self, at: usize, end: bool) -> usize {
-        let hit = self.spans.iter().find(|(out, _, _)| match end {
+        let found = self.spans.iter().position(|(out, _, _)| match end {
             false => out.start <= at && at < out.end,
             true => out.start < at && at <= out.end,
         });
+        let hit = found.map(|k| &self.spans[k]);
         match hit {
             Some((out, orig, true)) => orig.start + (at - out.start),
+            // `2.4 million` became `2400000`: the words it took in (now empty) end there.
+            Some((out, orig, false)) if end && at == out.end => found
+                .and_then(|k| {
+                    self.spans[k + 1..]
+                        .iter()
+                        .take_while(|(o, _, _)| o.is_empty())
+                        .last()
+                })
+                .map_or(orig.end, |(_, last, _)| last.end),
             Some((_, orig, false)) if end => orig.end,
             Some((_, orig, false)) => orig.start,
             None if end => self.source.len(),
