@@ -92,13 +92,25 @@ pub fn resume(query: &str, question: &Question, answer: &str) -> Result<String, 
             }
             None => format!("{} {value}", query.trim_end()),
         },
-        Fill::Replace(text) => match query.find(text.as_str()) {
+        Fill::Replace(text) => match find_whole(query, text) {
             Some(at) => format!("{}{value}{}", &query[..at], &query[at + text.len()..]),
             None => return Err(unsettled()),
         },
         Fill::Context(asked) => format!("{}\n(answer to \"{asked}\": {value})", query.trim_end()),
     };
     Ok(filled)
+}
+
+/// Where `text` stands in `query` as whole words (`it` in `split it`, never the `it`
+/// of `split`).
+fn find_whole(query: &str, text: &str) -> Option<usize> {
+    let word_char = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    query.match_indices(text).map(|(at, _)| at).find(|&at| {
+        let before = query[..at].chars().next_back();
+        let after = query[at + text.len()..].chars().next();
+        let edge_in = |c: Option<char>, inner: Option<char>| !(word_char(c) && word_char(inner));
+        edge_in(before, text.chars().next()) && edge_in(after, text.chars().next_back())
+    })
 }
 
 /// The option `answer` picks: its number (`2`), an ordinal (`the first`), its label or
@@ -166,7 +178,8 @@ const COMMON: &[&str] = &["the", "a", "one", "ngày", "tháng", "năm", "cái", 
 
 /// The number `answer` is (digits or number words), as a normalised decimal string.
 fn number_in(answer: &str) -> Option<String> {
-    let toks = lex(answer);
+    // (`750k`, `$12.50`, `2 triệu`: an amount as people write it.)
+    let toks = lex(&crate::normalise::normalise(answer, None).text);
     let toks = crate::filler::trim_symbols(&toks);
     match toks {
         [
@@ -301,7 +314,7 @@ pub fn missing_operand(part: &str, language: &str) -> Question {
         (true, true) => format!("\"{part}\" còn thiếu một số: giá hay số tiền là bao nhiêu?"),
         (false, false) => format!("\"{part}\" is missing a number: which number?"),
         (false, true) => {
-            format!("\"{part}\" is missing a number: what is the price or amount?")
+            format!("\"{part}\" is missing a number: how much is the price or amount?")
         }
     };
     Question {
@@ -349,8 +362,8 @@ const UNTIL: &[&str] = &["until", "till", "til", "before", "đến", "tới"];
 /// Words (folded, lowercase) of everyday money problems: the missing number is then
 /// the price or the amount.
 const MONEY_WORDS: &[&str] = &[
-    "off", "discount", "tip", "split", "bill", "each", "price", "percent", "tax", "giam", "gia",
-    "tien", "boa", "nguoi",
+    "off", "discount", "tip", "split", "share", "ways", "bill", "each", "price", "percent", "tax",
+    "sale", "giam", "gia", "tien", "boa", "nguoi",
 ];
 
 /// Whether `text` is an everyday money problem (a discount, a split, a tip, a bill).
@@ -535,7 +548,15 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
 /// The question for a reference to an earlier answer (`that`) in a request with no
 /// earlier answer to refer to.
 pub fn which_value(reference: &str, part: &str, language: &str) -> Question {
+    // An everyday problem (`split it 5 ways`) refers to an amount: ask how much.
+    let money = everyday_money(part);
     let text = match vi(language) {
+        true if money => format!(
+            "\"{reference}\" là bao nhiêu tiền? Cuộc trò chuyện này chưa có câu trả lời nào trước đó."
+        ),
+        false if money => format!(
+            "How much do you mean by \"{reference}\"? There is no earlier answer in this conversation."
+        ),
         true => format!(
             "\"{reference}\" là số (hoặc ngày) nào? Cuộc trò chuyện này chưa có câu trả lời nào trước đó."
         ),

@@ -368,3 +368,26 @@ fn an_operation_typed_without_marks_asks_its_missing_number_in_vietnamese() {
         assert!(question.text.contains(part), "{q}: {}", question.text);
     }
 }
+
+#[test]
+fn an_amount_referred_to_with_nothing_before_it_is_asked_as_how_much() {
+    // (Session 30, of the class conversations 6 found; phrasings of our own.)
+    let q = asked("share it between 4 of us");
+    assert!(
+        q.text.starts_with("How much do you mean by \"it\""),
+        "{}",
+        q.text
+    );
+    // The answer as people write an amount, put in place of the word, not inside
+    // another word (`it` of `split`).
+    assert_eq!(
+        answered("split it 3 ways", "1.2 million"),
+        vec![r#"s1 math/divide a="1200000" b="3" *"#]
+    );
+    assert_eq!(
+        answered("split it 3 ways", "$90"),
+        vec![r#"s1 math/divide a="90" b="3" *"#]
+    );
+    // A missing price is asked with "how much".
+    assert!(asked("take 15% off").text.contains("how much is the price"));
+}
