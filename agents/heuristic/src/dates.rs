@@ -109,9 +109,9 @@ pub enum Anchor {
         day: i64,
         /// Which year's: the next one by default.
         year: NamedYear,
-        /// Whether the user wrote the day and month in digits (`15/12`), rather than
-        /// naming a day (`christmas`, `4th of july`): the days until it are then the
-        /// whole answer.
+        /// Whether the user wrote the day and month (`15/12`, `dec 18`), or asked the
+        /// days left in a month or the year, rather than naming a day (`christmas`,
+        /// `4th of july`): the days until it are then the whole answer.
         said: bool,
     },
     /// The next (or last) date falling on a weekday: `find_weekday`.
@@ -233,13 +233,24 @@ fn restate(anchor: &mut Option<Anchor>, new: Anchor) -> bool {
 }
 
 impl Anchor {
-    /// A day named (`christmas`, `the end of november`), not written in digits.
+    /// A day named (`christmas`), not written in digits.
     fn named(month: i64, day: i64, year: NamedYear) -> Self {
         Anchor::Named {
             month,
             day,
             year,
             said: false,
+        }
+    }
+
+    /// The last day of a month or of the year (`the end of november`, `days left this
+    /// year`): the days left are the whole answer, as for a date the user wrote.
+    fn end_of(month: i64, day: i64, year: NamedYear) -> Self {
+        Anchor::Named {
+            month,
+            day,
+            year,
+            said: true,
         }
     }
 }
@@ -886,7 +897,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 _ => 31,
             };
             let year = NamedYear::Next;
-            Some((Anchor::named(month, day, year), end))
+            Some((Anchor::end_of(month, day, year), end))
         } else if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
             if w[0] == "left" {
                 flags.push(Flag::Until);
@@ -897,7 +908,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 flags.push(Flag::Until);
             }
             let (month, day, year) = (12, 31, NamedYear::Next);
-            Some((Anchor::named(month, day, year), i + w.len()))
+            Some((Anchor::end_of(month, day, year), i + w.len()))
         } else if let Some((before, offset)) = YEAR_BEFORE
             .iter()
             .find(|(w, _)| words_at(toks, i, w))
@@ -1583,14 +1594,15 @@ impl DateQuery {
                     }
                 }
             };
-            // `thi ngày 15/12, còn mấy ngày`: the user wrote the date; the count (or the
-            // weekday) answers.
+            // `thi ngày 15/12, còn mấy ngày`, `how many days left in the month`: the
+            // user wrote the date, or asked only the count of a month's days left; the
+            // count (or the weekday of the user's date) answers, the date is a step. A
+            // day found by its name (`how many days till christmas`, `what weekday is
+            // christmas`) lists its date first (tests/blind/README.md).
             let said = matches!(anchor, Anchor::Named { said: true, .. });
-            let shown = !(said
-                && matches!(
-                    then,
-                    NamedThen::DaysUntil | NamedThen::DaysSince | NamedThen::Weekday
-                ));
+            let counted = matches!(then, NamedThen::DaysUntil | NamedThen::DaysSince);
+            let month_end = *anchor == Anchor::EndOfMonth;
+            let shown = !(counted && (said || month_end) || said && *then == NamedThen::Weekday);
             let date = plan.push(part, DATE_POOL, tool, args, shown);
             let then_tool = match then {
                 NamedThen::Date => return,
@@ -1652,7 +1664,9 @@ impl DateQuery {
             ),
             DateQuery::Anchored { .. } | DateQuery::DaysSince { .. } => return, // lowered above
         };
-        let result = plan.push(part, DATE_POOL, tool, args, true);
+        // `hôm nay thứ mấy`: the weekday answers; today's date is a step.
+        let shown = !matches!(self, DateQuery::Today { weekday: true });
+        let result = plan.push(part, DATE_POOL, tool, args, shown);
         if self.step_count() == 2 {
             plan.push(part, DATE_POOL, "weekday", vec![("date", result)], true);
         }
