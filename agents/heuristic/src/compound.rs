@@ -311,6 +311,13 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             read?
         }
     };
+    // `…, want to call my brother`, `… con`: context beside an understood part.
+    if !parts.is_empty() {
+        failed.retain(|e| {
+            !e.text()
+                .is_some_and(|t| filler::only_context(&crate::lexer::lex(&t)))
+        });
+    }
     match (parts.is_empty(), failed.is_empty()) {
         (true, false) => Err(failed.swap_remove(0)),
         _ => Ok(Parsed { parts, failed }),

@@ -156,10 +156,67 @@ pub fn is_greeting(toks: &[Token]) -> bool {
             .all(|t| is_word_in(t, GREETINGS) || matches!(t.tok, Tok::Sym(_)))
 }
 
+/// Who may say what they mean to do (`I`, `we`, `bà`, `mẹ`), or be spoken to (`con`).
+const SPEAKERS: &[&str] = &[
+    "i", "we", "i'm", "im", "tôi", "mình", "em", "anh", "bà", "ông", "mẹ", "bố", "con", "cháu",
+];
+
+/// Words saying what the user means to do: `want to call my brother`, `need to ping the
+/// office`, `bà muốn gọi cho thằng Hùng`.
+const INTENT: &[&str] = &[
+    "want", "wanna", "need", "gotta", "going", "gonna", "planning", "muốn", "cần", "định",
+];
+
+/// Words that only speak to someone (`con`, `mẹ ơi`) or end a sentence (`rồi`, `nha`):
+/// a part of them alone asks nothing.
+const VOCATIVES: &[&str] = &[
+    "con", "còn", "mẹ", "bà", "ông", "bố", "ơi", "cháu", "em", "rồi", "nha", "nhé", "ạ", "vậy",
+];
+
+/// Whether `toks` only say what the user means to do, or only speak to someone, with no
+/// number: context around a question (`what time is it in Osaka, want to call my
+/// brother`), not a request of its own — dropped beside an understood part rather than
+/// reported as not understood.
+pub fn only_context(toks: &[Token]) -> bool {
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let numbers = toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Num(_) | Tok::Date(_)));
+    let lead = words
+        .iter()
+        .position(|w| !SPEAKERS.contains(w))
+        .unwrap_or(words.len());
+    let intent = words.get(lead).is_some_and(|w| INTENT.contains(w));
+    let vocative = !words.is_empty() && words.iter().all(|w| VOCATIVES.contains(w));
+    !numbers && (intent || vocative)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lexer::lex;
+
+    #[test]
+    fn what_the_user_means_to_do_is_context() {
+        for q in [
+            "want to call my brother",
+            "need to ping the Japan office",
+            "bà muốn gọi cho thằng Hùng",
+            "con",
+            "rồi con",
+            "I'm planning a trip",
+        ] {
+            assert!(only_context(&lex(q)), "{q}");
+        }
+        for q in [
+            "want to know 2+4",
+            "book me a flight",
+            "need 3 more",
+            "what time is it",
+        ] {
+            assert!(!only_context(&lex(q)), "{q}");
+        }
+    }
 
     fn core(text: &str) -> String {
         let toks = lex(text);

@@ -63,6 +63,65 @@ const ALIASES: &[(&str, &str)] = &[
     ("Luân Đôn", "Europe/London"),
     ("Tô-ky-ô", "Asia/Tokyo"),
     ("Pa-ri", "Europe/Paris"),
+    // Large cities in a zone named after another city.
+    ("Osaka", "Asia/Tokyo"),
+    ("Kyoto", "Asia/Tokyo"),
+    ("Yokohama", "Asia/Tokyo"),
+    ("Nagoya", "Asia/Tokyo"),
+    ("Shenzhen", "Asia/Shanghai"),
+    ("Thâm Quyến", "Asia/Shanghai"),
+    ("Guangzhou", "Asia/Shanghai"),
+    ("Quảng Châu", "Asia/Shanghai"),
+    ("Chengdu", "Asia/Shanghai"),
+    ("Busan", "Asia/Seoul"),
+    ("Hải Phòng", "Asia/Ho_Chi_Minh"),
+    ("Huế", "Asia/Ho_Chi_Minh"),
+    ("Nha Trang", "Asia/Ho_Chi_Minh"),
+    ("Cần Thơ", "Asia/Ho_Chi_Minh"),
+    ("Đà Lạt", "Asia/Ho_Chi_Minh"),
+    ("Montreal", "America/Toronto"),
+    ("Ottawa", "America/Toronto"),
+    ("Miami", "America/New_York"),
+    ("Atlanta", "America/New_York"),
+    ("Philadelphia", "America/New_York"),
+    ("Houston", "America/Chicago"),
+    ("Dallas", "America/Chicago"),
+    ("Las Vegas", "America/Los_Angeles"),
+    ("San Diego", "America/Los_Angeles"),
+    ("Canberra", "Australia/Sydney"),
+    ("Munich", "Europe/Berlin"),
+    ("Frankfurt", "Europe/Berlin"),
+    ("Hamburg", "Europe/Berlin"),
+    ("Milan", "Europe/Rome"),
+    ("Barcelona", "Europe/Madrid"),
+    ("Manchester", "Europe/London"),
+    ("Geneva", "Europe/Zurich"),
+    ("Abu Dhabi", "Asia/Dubai"),
+    ("Bangalore", "Asia/Kolkata"),
+    ("Bengaluru", "Asia/Kolkata"),
+    ("Chennai", "Asia/Kolkata"),
+    // Countries with one time zone, as people name them (`bên Nhật`, `in Japan`).
+    ("Nhật", "Asia/Tokyo"),
+    ("Nhật Bản", "Asia/Tokyo"),
+    ("Hàn Quốc", "Asia/Seoul"),
+    ("Korea", "Asia/Seoul"),
+    ("South Korea", "Asia/Seoul"),
+    ("Trung Quốc", "Asia/Shanghai"),
+    ("China", "Asia/Shanghai"),
+    ("Việt Nam", "Asia/Ho_Chi_Minh"),
+    ("Vietnam", "Asia/Ho_Chi_Minh"),
+    ("Thái Lan", "Asia/Bangkok"),
+    ("Thailand", "Asia/Bangkok"),
+    ("Đài Loan", "Asia/Taipei"),
+    ("Taiwan", "Asia/Taipei"),
+    ("Pháp", "Europe/Paris"),
+    ("France", "Europe/Paris"),
+    ("Đức", "Europe/Berlin"),
+    ("Germany", "Europe/Berlin"),
+    ("Italy", "Europe/Rome"),
+    ("Spain", "Europe/Madrid"),
+    ("UK", "Europe/London"),
+    ("England", "Europe/London"),
 ];
 
 /// Resolves a place name to its time zone (see the module docs for the order).
@@ -235,6 +294,19 @@ mod tests {
         assert_eq!(zone("Tôkyô"), "Asia/Tokyo");
         assert_eq!(zone("Pacific time"), "US/Pacific");
         assert!(resolve("GMT+5").is_err(), "Etc/GMT+5 is UTC−5; not a city");
+    }
+
+    #[test]
+    fn large_cities_and_one_zone_countries_have_their_zone() {
+        assert_eq!(zone("osaka"), "Asia/Tokyo");
+        assert_eq!(zone("Shenzhen"), "Asia/Shanghai");
+        assert_eq!(zone("Thâm Quyến"), "Asia/Shanghai");
+        assert_eq!(zone("Nhat"), "Asia/Tokyo");
+        assert_eq!(zone("Nhật Bản"), "Asia/Tokyo");
+        assert_eq!(zone("Korea"), "Asia/Seoul");
+        assert_eq!(zone("da nang"), "Asia/Ho_Chi_Minh");
+        // A country with several zones is no place for one clock.
+        assert!(resolve("Mỹ").is_err());
     }
 
     #[test]
