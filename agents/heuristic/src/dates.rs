@@ -1594,15 +1594,13 @@ impl DateQuery {
                     }
                 }
             };
-            // `thi ngày 15/12, còn mấy ngày`, `how many days left in the month`: the
-            // user wrote the date, or asked only the count of a month's days left; the
-            // count (or the weekday of the user's date) answers, the date is a step. A
-            // day found by its name (`how many days till christmas`, `what weekday is
-            // christmas`) lists its date first (tests/blind/README.md).
+            // `how many days till christmas`, `thi ngày 15/12, còn mấy ngày`: the count
+            // answers, the date found is a step. The weekday of a day found by its
+            // name lists the date first (`what weekday is christmas`), of a date the
+            // user wrote it answers alone (tests/blind/README.md).
             let said = matches!(anchor, Anchor::Named { said: true, .. });
             let counted = matches!(then, NamedThen::DaysUntil | NamedThen::DaysSince);
-            let month_end = *anchor == Anchor::EndOfMonth;
-            let shown = !(counted && (said || month_end) || said && *then == NamedThen::Weekday);
+            let shown = !(counted || said && *then == NamedThen::Weekday);
             let date = plan.push(part, DATE_POOL, tool, args, shown);
             let then_tool = match then {
                 NamedThen::Date => return,

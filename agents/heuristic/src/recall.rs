@@ -92,10 +92,15 @@ fn only_date(question: &str) -> Option<String> {
     let q = crate::normalise::normalise(question, None).text;
     let toks = crate::lexer::lex(&q);
     let Some((span, iso)) = date_span(&toks) else {
-        // `my final exam is on december 14, how many days left`: the day and month as
-        // written (its year is the date tool's to find), when it is the only one.
+        // `my final exam is on december 14, how many days left`, `how many days till
+        // christmas`: the day and month, or the day's name, as written (its year is the
+        // date tool's to find), when it is the only one.
         let spans: Vec<(usize, usize)> = (0..toks.len())
-            .filter_map(|i| Some((i, crate::dates::day_month_end(&toks, i)?)))
+            .filter_map(|i| {
+                let end = crate::dates::day_month_end(&toks, i)
+                    .or_else(|| crate::dates::named_day_end(&toks, i))?;
+                Some((i, end))
+            })
             .collect();
         return match spans.as_slice() {
             [(i, next)] => Some(q[toks[*i].start..toks[next - 1].end].to_owned()),

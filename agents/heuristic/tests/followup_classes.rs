@@ -816,13 +816,9 @@ fn numbers_added_to_the_last_list_extend_it() {
 #[test]
 fn another_named_day_asks_the_same_of_it() {
     assert_eq!(
-        turn(
-            "and new year?",
-            "how many days until christmas",
-            &["2026-12-25", "32"]
-        ),
+        turn("and new year?", "how many days until christmas", &["32"]),
         vec![
-            "s1 date/next_date day=1 month=1 *",
+            "s1 date/next_date day=1 month=1",
             "s2 date/days_until date=$s1 *"
         ]
     );
@@ -830,10 +826,10 @@ fn another_named_day_asks_the_same_of_it() {
         turn(
             "còn giáng sinh?",
             "còn mấy ngày nữa là tết dương lịch",
-            &["2027-01-01", "39"]
+            &["39"]
         ),
         vec![
-            "s1 date/next_date day=25 month=12 *",
+            "s1 date/next_date day=25 month=12",
             "s2 date/days_until date=$s1 *"
         ]
     );
