@@ -150,6 +150,22 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             failed: Vec::new(),
         });
     }
+    // Two list operations over one run of numbers (`128, 142, 119, lowest and
+    // highest?`): a part each.
+    if let Some(found) = crate::tolerant::lists(filler::trim_symbols(toks)) {
+        let text = quote(toks, src);
+        let parts = found
+            .into_iter()
+            .map(|e| ParsedPart {
+                text: text.clone(),
+                query: PartQuery::Math(e),
+            })
+            .collect();
+        return Ok(Parsed {
+            parts,
+            failed: Vec::new(),
+        });
+    }
     let mut parts = Vec::new();
     let mut failed = Vec::new();
     let segments: Vec<&[Token]> = strong_segments(toks)

@@ -39,6 +39,9 @@ enum Cue {
     Each,
     /// `mỗi` (`mỗi ký 185 nghìn`): the number after it is a unit price, else a share.
     EachLead,
+    /// `mỗi người 200k`, `each person 20`: the number after it is what each of the
+    /// people counted gets or pays; the total is asked.
+    PerHead,
     /// `each` away from any number (`…, how much each`): a share is asked.
     EachOne,
     /// `from` (a percent change: from A to B).
@@ -157,6 +160,9 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["tiết", "kiệm"], Cue::OffAsked),
     (&["tổng"], Cue::Plus),
     (&["off"], Cue::Less),
+    // `22% goes to tax, what do I take home`: what is left.
+    (&["take", "home"], Cue::Less),
+    (&["net"], Cue::Less),
     // `giày 890k sale 25%`, `on sale 30%` (a sales tax is a tax).
     (&["sales", "tax"], Cue::Tax),
     (&["sale", "tax"], Cue::Tax),
@@ -231,6 +237,8 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["tax"], Cue::Tax),
     (&["taxes"], Cue::Tax),
     (&["gst"], Cue::Tax),
+    (&["hst"], Cue::Tax),
+    (&["pst"], Cue::Tax),
     (&["vat"], Cue::Tax),
     (&["thuế"], Cue::Tax),
     // `lương 15 triệu, đóng bảo hiểm 10,5% thì là bao nhiêu tiền`: a levy, as a tax.
@@ -650,6 +658,16 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             let cue = match cue {
                 Cue::Each if phrase.len() == 1 && !after_amount(i) => &Cue::EachOne,
                 Cue::Each if phrase.len() > 1 && (asked_after || asked_before) => &Cue::EachOne,
+                // `6 đứa cháu, mỗi đứa 200k`: what each person gets, a price per head.
+                Cue::Each
+                    if phrase.len() > 1
+                        && matches!(
+                            toks.get(i + phrase.len()).map(|t| &t.tok),
+                            Some(Tok::Num(_))
+                        ) =>
+                {
+                    &Cue::PerHead
+                }
                 other => other,
             };
             if counted || !matches!(cue, Cue::Times(_)) {
@@ -812,6 +830,25 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
                     num(n),
                 ),
             ),
+            // `kỳ hạn 12 tháng, lãi suất 5,6%/năm`: a term in months at a yearly rate is
+            // that many twelfths of a year's interest.
+            (false, [n])
+                if let Some((term, rate)) = term_and_rate(toks).filter(|(t, r)| t != r) =>
+            {
+                let periods = match term {
+                    1 => num(n),
+                    _ => Expr::bin(MathOp::Multiply, num(n), num(&term.to_string())),
+                };
+                Expr::bin(
+                    MathOp::Divide,
+                    Expr::bin(
+                        MathOp::Multiply,
+                        Expr::bin(MathOp::Percent, num(p), num(a)),
+                        periods,
+                    ),
+                    num(&rate.to_string()),
+                )
+            }
             (false, []) | (false, ["1"]) => Expr::bin(MathOp::Percent, num(p), num(a)),
             (false, [n]) => Expr::bin(
                 MathOp::Multiply,
@@ -873,7 +910,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
                 return None;
             }
             used[k] = true;
-        } else if matches!(before, Some(Cue::At | Cue::EachLead))
+        } else if matches!(before, Some(Cue::At | Cue::EachLead | Cue::PerHead))
             || matches!(after, Some(Cue::Each))
         {
             prices.push((k, n));
@@ -923,6 +960,15 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     });
     let plain_sum = multiple.is_none() && price.is_none() && amounts.len() > 1 && !total_asked;
     // The amount everything else applies to.
+    // `li xì 6 đứa cháu mỗi đứa 200k`: the people counted times what each gets.
+    if has(Cue::PerHead)
+        && let (Some(c), Some(p), []) = (count, price, amounts.as_slice())
+        && multiple.is_none()
+        && pcts.is_empty()
+    {
+        let total = Expr::bin(MathOp::Multiply, num(c), num(p));
+        return (!outside()).then_some(total);
+    }
     let mut value = match (multiple, price, amounts.as_slice()) {
         // Pairs are priced by the pair (`4 pairs at 3.50 each`), dozens by the item.
         (Some(Expr::Op(_, m)), Some(p), []) if m.get(1) == Some(&num("2")) => {
@@ -997,6 +1043,44 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     // A decorating word that asks something outside the tools (the weather, a price):
     // no reading. Looked at last, as it costs more than the reading.
     (cued && !decor.iter().any(|w| asks_outside(w))).then_some(value)
+}
+
+/// How many months a period word is (`tháng` 1, `year` 12, `quý` 3).
+fn months_in(word: &str) -> Option<u32> {
+    Some(match word {
+        "month" | "months" | "tháng" | "mo" => 1,
+        "quarter" | "quarters" | "quý" => 3,
+        "year" | "years" | "năm" | "yr" | "yrs" | "annum" => 12,
+        _ => return None,
+    })
+}
+
+/// In months, the period the term of an interest problem counts (the word after its
+/// number: `12 tháng`, `for 3 years`) and the period its rate is per (`5,6%/năm`, `4% a
+/// year`, `annual`), when both are said.
+fn term_and_rate(toks: &[Token]) -> Option<(u32, u32)> {
+    let term = toks
+        .windows(2)
+        .find_map(|w| match (&w[0].tok, w[1].word()) {
+            (Tok::Num(_), Some(unit)) => months_in(unit),
+            _ => None,
+        })?;
+    let pct = toks.iter().position(|t| t.is_sym('%'))?;
+    let after = |k: usize| toks.get(pct + k).and_then(Token::word);
+    let tied = toks.get(pct + 1).is_some_and(|t| t.is_sym('/'))
+        || after(1).is_some_and(|w| matches!(w, "a" | "an" | "per" | "một" | "mỗi" | "every"));
+    let rate = match after(2).filter(|_| tied).and_then(months_in) {
+        Some(r) => r,
+        None if toks.iter().any(|t| {
+            t.word()
+                .is_some_and(|w| matches!(w, "annual" | "annually" | "yearly" | "pa"))
+        }) =>
+        {
+            12
+        }
+        None => return None,
+    };
+    Some((term, rate))
 }
 
 /// Whether `toks` say `on top` (`with 7% tax on top of 144`): the share is added to
@@ -1429,6 +1513,39 @@ mod tests {
         assert_eq!(
             read(&typed.text),
             Some(bin(MathOp::Divide, n("90"), n("4")))
+        );
+    }
+
+    #[test]
+    fn a_term_in_months_at_a_yearly_rate_and_amounts_per_head() {
+        let pct = |p: &str, of: &str| bin(MathOp::Percent, n(p), n(of));
+        // Nine months at 6% a year: nine twelfths of a year's interest.
+        assert_eq!(
+            read("gửi 50000000 kỳ hạn 9 tháng lãi suất 6%/năm, được bao nhiêu tiền lãi"),
+            Some(bin(
+                MathOp::Divide,
+                bin(MathOp::Multiply, pct("6", "50000000"), n("9")),
+                n("12")
+            ))
+        );
+        // Same period: as before.
+        assert_eq!(
+            read("interest on 5000 at 4% a year for 3 years"),
+            Some(bin(MathOp::Multiply, pct("4", "5000"), n("3")))
+        );
+        // The people counted times what each gets.
+        assert_eq!(
+            read("lì xì 4 đứa, mỗi đứa 100000, hết bao nhiêu"),
+            Some(bin(MathOp::Multiply, n("4"), n("100000")))
+        );
+        // What is left after a share, and sales taxes by their names.
+        assert_eq!(
+            read("salary 5000 and 20% goes to tax, what's my take home"),
+            Some(bin(MathOp::Subtract, n("5000"), pct("20", "5000")))
+        );
+        assert_eq!(
+            read("200 plus 13% hst"),
+            Some(bin(MathOp::Sum, n("200"), pct("13", "200")))
         );
     }
 }

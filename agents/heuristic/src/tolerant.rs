@@ -63,6 +63,12 @@ pub(crate) const DATE_WORDS: &[&str] = &[
 /// The list operation `word` names in English, if any; `Err` for a word of another
 /// operation.
 fn english_cue(word: &str) -> Result<Option<ListOp>, ()> {
+    // (`my best one`, `the worst`: of a list only, never a typo's target.)
+    match word {
+        "best" | "top" => return Ok(Some(ListOp::Max)),
+        "worst" => return Ok(Some(ListOp::Min)),
+        _ => {}
+    }
     match crate::normalise::typo::operation(word) {
         Some("mean") => Ok(Some(ListOp::Mean)),
         Some("min") => Ok(Some(ListOp::Min)),
@@ -85,19 +91,41 @@ pub fn names_list_op(toks: &[Token]) -> bool {
 
 /// Reads `toks` as one list operation over one run of numbers, when exactly that fits.
 pub fn list(toks: &[Token]) -> Option<Expr> {
-    let mut kind: Option<ListOp> = None;
-    let mut set = |k: ListOp| match kind {
-        Some(old) if old != k => false,
-        _ => {
-            kind = Some(k);
-            true
+    match list_ops(toks)?.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// Reads `toks` as two list operations over one run of numbers (`BP readings 128, 142,
+/// 119, lowest and highest?`, `scores 78 85 91, my avg and my best one`): each, in the
+/// order named.
+pub fn lists(toks: &[Token]) -> Option<Vec<Expr>> {
+    list_ops(toks).filter(|found| found.len() == 2)
+}
+
+/// One or two list operations over one run of numbers, in the order named.
+fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
+    let mut kinds: Vec<ListOp> = Vec::new();
+    let mut set = |k: ListOp| {
+        if !kinds.contains(&k) {
+            kinds.push(k);
         }
+        kinds.len() <= 2
     };
     // The run of items: (start, end) in `toks`.
     let mut run: Option<(usize, usize)> = None;
     let mut items: Vec<Expr> = Vec::new();
+    // `my last 5 shifts: 12, 12.5, 11.75, 13, 12`, `tiền nhà 5 phòng: 3tr, …`: a count
+    // of the items said before them, with what they are, counts them (skipped with its
+    // word).
+    let count = counted_before(toks);
     let mut i = 0;
     while i < toks.len() {
+        if count == Some(i) {
+            i += 2;
+            continue;
+        }
         if let Some((phrase, k)) = VI_CUES.iter().find(|(p, _)| words_at(toks, i, p)) {
             if !set(*k) {
                 return None;
@@ -163,18 +191,41 @@ pub fn list(toks: &[Token]) -> Option<Expr> {
         run = Some((run.map_or(i, |(s, _)| s), next));
         i = next;
     }
-    let kind = kind?;
     let (s, e) = run?;
-    if items.len() < 2 || items.len() > 16 {
+    if kinds.is_empty() || items.len() < 2 || items.len() > 16 {
         return None;
     }
     // `/` joins items only where a choice or a mean is asked (a sum of `a / b` divides).
     let slash = toks[s..e].iter().any(|t| t.is_sym('/'));
     let plus = toks[s..e].iter().any(|t| t.is_sym('+'));
-    if slash && kind == ListOp::Sum || plus && kind != ListOp::Sum {
+    let sum = kinds.contains(&ListOp::Sum);
+    if slash && sum || plus && (!sum || kinds.len() > 1) {
         return None;
     }
-    list_expr(kind, items)
+    kinds
+        .into_iter()
+        .map(|k| list_expr(k, items.clone()))
+        .collect()
+}
+
+/// The index of a count said before a list that counts its items (`5 shifts: 12, 12.5,
+/// 11.75, 13, 12`): the first number, a whole one followed by a word, equal to how many
+/// numbers follow it.
+fn counted_before(toks: &[Token]) -> Option<usize> {
+    let nums = crate::lexer::number_positions(toks);
+    let (&first, rest) = nums.split_first()?;
+    let n: usize = toks[first].number()?.parse().ok()?;
+    let word = toks.get(first + 1).and_then(Token::word)?;
+    // (A word of its own, not a unit glued on: `2kg`.)
+    let spaced = toks[first].end < toks[first + 1].start;
+    let counts = spaced && english_cue(word) == Ok(None) && !VI_OTHER_OPS.contains(&word);
+    // The items listed with separators (`200000 1 cái` is no list of two).
+    let listed = rest.windows(2).all(|w| {
+        toks[w[0] + 1..w[1]]
+            .iter()
+            .any(|t| t.is_sym(',') || t.is_sym(';') || t.word().is_some_and(|w| JOINS.contains(&w)))
+    });
+    (rest.len() >= 2 && n == rest.len() && counts && listed && rest[0] > first + 1).then_some(first)
 }
 
 /// Words before a period that make it the time the numbers belong to (`sales this
@@ -203,8 +254,16 @@ fn period_decoration(toks: &[Token], i: usize) -> bool {
                 | "năm"
         )
     );
-    unit && (word(i.checked_sub(1)).is_some_and(|w| PERIOD_BEFORE.contains(&w))
-        || word(Some(i + 1)).is_some_and(|w| PERIOD_AFTER.contains(&w)))
+    // (`avg hours of …`, `the average day rate`: what the list operation is over.)
+    let after_cue = word(i.checked_sub(1)).is_some_and(|w| matches!(english_cue(w), Ok(Some(_))));
+    let time_unit = matches!(
+        toks[i].word(),
+        Some("hour" | "hours" | "minutes" | "minute")
+    );
+    (unit || time_unit && after_cue)
+        && (word(i.checked_sub(1)).is_some_and(|w| PERIOD_BEFORE.contains(&w))
+            || word(Some(i + 1)).is_some_and(|w| PERIOD_AFTER.contains(&w))
+            || after_cue)
 }
 
 /// Whether the tokens between two items only join them: one separator (`,` `;` `/` `+`

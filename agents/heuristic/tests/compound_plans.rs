@@ -328,3 +328,37 @@ fn a_list_told_in_one_sentence_and_asked_in_another() {
         vec![r#"s1 math/max a="5" b="7""#, r#"s2 math/max a=$s1 b="4" *"#]
     );
 }
+
+#[test]
+fn a_list_counted_before_it_and_two_operations_over_one_list() {
+    // (Session 30, of the classes batches 8 and 9 found; phrasings of our own.)
+    let s = steps("mean km of my last 3 runs: 5, 7.5 and 4");
+    assert_eq!(
+        s.last().unwrap(),
+        r#"s3 math/divide a=$s2 b="3" *"#,
+        "{s:?}"
+    );
+    let s = steps("giá 3 phòng: 2tr, 2tr5, 3tr. phòng nào rẻ nhất");
+    assert_eq!(
+        s.last().unwrap(),
+        r#"s2 math/min a=$s1 b="3000000" *"#,
+        "{s:?}"
+    );
+    assert!(s[0].contains(r#"a="2000000" b="2500000""#), "{s:?}");
+    // Two operations: a part each, in the order named.
+    let s = steps("quiz marks 6, 9, 7 - lowest and highest?");
+    assert_eq!(
+        s,
+        vec![
+            r#"s1 math/min a="6" b="9""#,
+            r#"s2 math/min a=$s1 b="7" *"#,
+            r#"s3 math/max a="6" b="9""#,
+            r#"s4 math/max a=$s3 b="7" *"#
+        ]
+    );
+    // `3tr5` is 3.5 million in any sentence.
+    assert_eq!(
+        steps("max of 3tr5, 2tr8"),
+        vec![r#"s1 math/max a="3500000" b="2800000" *"#]
+    );
+}

@@ -104,7 +104,12 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         // `120, 135, 142, 155 triệu`: a scale after the last of a list of bare numbers
         // names the unit of them all; it stays a word (scaling the last alone would mix
         // millions with units).
-        let before = |j: usize| (0..j).rev().find(|&k| pieces[k].kind != Kind::Space);
+        // (Past spaces and the pieces a scale took in, now empty: `3tr5, 4tr`.)
+        let before = |j: usize| {
+            (0..j)
+                .rev()
+                .find(|&k| pieces[k].kind != Kind::Space && !pieces[k].text.is_empty())
+        };
         let listed = before(i).is_some_and(|b| {
             matches!(pieces[b].text.as_str(), "," | ";")
                 || matches!(pieces[b].lower().as_str(), "và" | "va" | "and")
@@ -127,7 +132,9 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             };
             // `1tr2`, `2 triệu 4`, `10 tr 25`: the digits after a Vietnamese scale go on
             // below it (2.4 million, 10.25 million), where nothing counted follows them.
-            let tail = (reading == Reading::Vietnamese && power >= 3)
+            // (`tr` is Vietnamese whatever the other words: `3tr5` is 3.5 million.)
+            let vietnamese_scale = matches!(word.as_str(), "tr" | "triệu" | "trieu");
+            let tail = ((reading == Reading::Vietnamese || vietnamese_scale) && power >= 3)
                 .then(|| tail_digits(&pieces, s))
                 .flatten();
             // `tr` or `k` before another number is otherwise no scale (`10 tr 2 người`).
