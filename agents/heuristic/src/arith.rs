@@ -406,7 +406,10 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
 /// `100 chia 8 dư mấy`, `100 divided by 8, remainder?`: a division whose remainder is
 /// asked after it.
 fn remainder_after(toks: &[Token]) -> Option<Expr> {
-    let k = (1..toks.len()).find(|&k| matches!(toks[k].word(), Some("dư" | "remainder")))?;
+    // (`du` typed without marks may stay `du` or fold to `dự` beside `bao`, as in `dự
+    // báo`: after a division with only a question after it, it is `dư`.)
+    let k = (1..toks.len())
+        .find(|&k| matches!(toks[k].word(), Some("dư" | "du" | "dự" | "remainder")))?;
     let tail_ok = toks[k + 1..].iter().all(|t| {
         matches!(t.tok, Tok::Sym('?' | ',' | '.'))
             || t.word()

@@ -310,7 +310,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         }
         failed.retain(|e| !e.text().is_some_and(|t| asks_only_how_much(&t)));
     }
-    let parts = match chain_continuations(parts) {
+    let mut parts = match chain_continuations(parts) {
         Ok(parts) if failed.is_empty() => parts,
         read => {
             // Parts that do not stand alone may still be one everyday problem told in
@@ -327,6 +327,26 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             read?
         }
     };
+    // `client in toronto wants a call at 10am his time, what time is that in hanoi`: a
+    // time stated and not understood leaves a time asked after it unanswered — the
+    // time now there would answer another question.
+    let stated_time = failed.iter().any(|e| {
+        e.text().is_some_and(|t| {
+            let toks = crate::lexer::lex(&t);
+            (0..toks.len()).any(|j| crate::places::time_at(&toks, j).is_some())
+        })
+    });
+    if stated_time {
+        let (asked_now, kept): (Vec<ParsedPart>, Vec<ParsedPart>) = parts
+            .into_iter()
+            .partition(|p| matches!(p.query, PartQuery::Date(DateQuery::TimeIn { .. })));
+        failed.extend(
+            asked_now
+                .into_iter()
+                .map(|p| PartError::NotUnderstood(p.text)),
+        );
+        parts = kept;
+    }
     // `…, want to call my brother`, `… con`: context beside an understood part.
     if !parts.is_empty() {
         failed.retain(|e| {

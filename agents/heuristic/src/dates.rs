@@ -1207,6 +1207,11 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
         |table: &[&[&str]]| (0..toks.len()).any(|i| table.iter().any(|p| words_at(toks, i, p)));
     let word = |w: &str| toks.iter().any(|t| t.word() == Some(w));
     let born = BIRTH_WORDS.iter().any(|w| word(w));
+    // `t sinh 17/3/2009, còn bao nhiêu ngày nữa là sinh nhật t`: the days until the next
+    // birthday, never until the birth date.
+    let birthday = word("birthday")
+        || word("bday")
+        || (0..toks.len()).any(|i| words_at(toks, i, &["sinh", "nhật"]));
     let asked = match (has(AGE_ASKS), has(UNTIL_ASKS), has(SINCE_ASKS)) {
         (true, false, false) if born && !word("will") && !word("sẽ") => Asked::Age,
         (false, true, true) => Asked::Since,
@@ -1220,6 +1225,7 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
             return false;
         };
         let own = match asked {
+            Asked::Until if birthday => matches!(w, "born" | "sinh"),
             Asked::Until => {
                 words_at(toks, k, &["from", "now"]) || words_at(toks, k, &["from", "today"])
             }
@@ -1239,6 +1245,20 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
             _ => written_date(toks, i).and_then(|(d, next)| Some((d?, next))),
         };
         let here = match (full, asked) {
+            (Some((date, next)), Asked::Until) if birthday => {
+                let (month, day) = (
+                    date.get(5..7)?.parse().ok()?,
+                    date.get(8..10)?.parse().ok()?,
+                );
+                let anchor = Anchor::Named {
+                    month,
+                    day,
+                    year: NamedYear::Next,
+                    said: true,
+                };
+                let then = NamedThen::DaysUntil;
+                Some((DateQuery::Anchored { anchor, then }, next))
+            }
             (Some((date, next)), Asked::Until) => Some((DateQuery::DaysUntil { date }, next)),
             (Some((date, next)), Asked::Since) => Some((DateQuery::DaysSince { date }, next)),
             (Some((born, next)), Asked::Age) => Some((DateQuery::Age { born }, next)),

@@ -233,15 +233,17 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         .is_some_and(|w| AT.contains(&w));
     if !lead && !place_first && time_at(toks, at).is_none() {
         let from = at;
-        at = (from..toks.len().min(from + 7))
+        at = (from..toks.len().min(from + 10))
             .find(|&j| time_at(toks, j).is_some())
             .filter(|&j| {
                 let words = toks[from..j].iter().all(|t| t.word().is_some());
                 // (`standup is at 09:30`: any name before `at`.)
                 let named = j > from
-                    && toks[j - 1]
-                        .word()
-                        .is_some_and(|w| matches!(w, "at" | "lúc" | "starts" | "begins"));
+                    && toks[j - 1].word().is_some_and(|w| {
+                        matches!(w, "at" | "lúc" | "starts" | "begins" | "vào")
+                                // (`giải đấu bắt đầu 21h ở Seoul`.)
+                                || w == "đầu" && j >= 2 && toks[j - 2].word() == Some("bắt")
+                    });
                 toks[from..j]
                     .iter()
                     .all(|t| t.word().is_some_and(|w| EVENT.contains(&w)))
@@ -268,9 +270,35 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         places.push(place);
         at = next;
     }
+    // `client in toronto wants a call at 10am his time`: a place said before the time,
+    // which `his time` then names.
+    let said_before = (0..at).find_map(|k| {
+        toks[k]
+            .word()
+            .filter(|w| matches!(*w, "in" | "ở" | "tại"))?;
+        // The place's words end at the first word of what happens (`wants a call`).
+        let end = (k + 1..at)
+            .find(|&e| {
+                toks[e].word().is_none_or(|w| {
+                    EVENT.contains(&w) || matches!(w, "wants" | "want" | "needs" | "wanna")
+                })
+            })
+            .unwrap_or(at);
+        let (first, last) = (toks.get(k + 1)?, toks.get(end.checked_sub(1)?)?);
+        (end > k + 1).then(|| src[first.start..last.end].to_owned())
+    });
     let (time, mut i) = time_at(toks, at)?;
     let mut asks = false;
     while i < toks.len() {
+        let theirs = toks[i]
+            .word()
+            .is_some_and(|w| matches!(w, "his" | "her" | "their" | "your"))
+            && toks.get(i + 1).and_then(Token::word) == Some("time");
+        if theirs && let Some(place) = said_before.clone() {
+            places.push(place);
+            i += 2;
+            continue;
+        }
         // (`what's that in Berlin`: the stated time, asked elsewhere.)
         asks |= ASKS_TIME.iter().any(|p| words_at(toks, i, p))
             || [

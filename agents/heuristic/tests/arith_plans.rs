@@ -249,3 +249,17 @@ fn a_fraction_of_an_amount_multiplies_first() {
     // A fraction alone stays a division.
     assert_eq!(steps("10/4"), vec![r#"s1 math/divide a="10" b="4" *"#]);
 }
+
+#[test]
+fn a_remainder_asked_without_marks_and_millions_with_their_tail() {
+    // (Session 30: `du` typed for `dư` had folded to `dự` and divided.)
+    assert_eq!(
+        common::steps("1000 chia 7 du bao nhieu"),
+        vec![r#"s1 math/modulo a="1000" b="7" *"#]
+    );
+    // `6tr2 một tháng` is 6.2 million a month (had been 60000002).
+    assert_eq!(
+        common::steps("6tr2 một tháng, một năm bao nhiêu"),
+        vec![r#"s1 math/multiply a="6200000" b="12" *"#]
+    );
+}

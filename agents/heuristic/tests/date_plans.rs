@@ -639,3 +639,28 @@ fn the_weekday_of_a_date_counted_to_is_asked_with_it() {
         ]
     );
 }
+
+#[test]
+fn session_30_times_stated_before_and_birthdays_from_a_birth_date() {
+    // (Phrasings of our own, of the classes batches 8 and 9 found.)
+    assert_eq!(
+        steps("trận đấu bắt đầu 20h ở Bangkok, ở Paris là mấy giờ"),
+        vec![r#"s1 date/convert_time from="Bangkok" time="20:00" to="Paris" *"#]
+    );
+    assert_eq!(
+        steps("my sister in sydney wants a call at 7pm her time, what time is that in london"),
+        vec![r#"s1 date/convert_time from="sydney" time="19:00" to="london" *"#]
+    );
+    // A time stated and not understood never lets the time now answer the question.
+    let message =
+        common::refusal("the dentist in oslo said something about 9am, what time is it in rome");
+    assert!(message.contains("understand"), "{message}");
+    // The days until the next birthday, never until the birth date.
+    assert_eq!(
+        steps("em sinh 2/10/2010, còn mấy ngày nữa là sinh nhật em"),
+        vec![
+            "s1 date/next_date day=2 month=10",
+            "s2 date/days_until date=$s1 *"
+        ]
+    );
+}

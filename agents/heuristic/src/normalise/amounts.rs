@@ -219,6 +219,10 @@ fn tail_digits(pieces: &[Piece], s: usize) -> Option<(usize, String)> {
     if digits.is_empty() || digits.len() > 3 || !digits.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
+    // `6tr2 một tháng`: digits glued to the scale go on below it, whatever follows.
+    if n == s + 1 {
+        return Some((n, digits));
+    }
     let after = skip_space(pieces, n + 1).map(|j| &pieces[j]);
     let free = match after {
         None => true,
