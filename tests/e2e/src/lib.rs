@@ -233,11 +233,26 @@ impl Cluster {
         }
     }
 
-    /// Live registry entries (`chorus:agents`): pool agents count only once they list tools.
+    /// Every entry of the registry (`chorus:registry:<group>` for each group in the
+    /// index `chorus:registry`), expired or not, as JSON.
+    pub fn registry_entries(&self) -> Vec<serde_json::Value> {
+        let groups = self.cli(&["ZRANGE", chorus_bus::keys::REGISTRY, "0", "-1"]);
+        groups
+            .lines()
+            .filter(|g| !g.trim().is_empty())
+            .flat_map(|group| {
+                let out = self.cli(&["HVALS", &chorus_bus::keys::registry(group.trim())]);
+                out.lines()
+                    .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Live registry entries: pool agents count only once they list tools.
     pub fn live_agents(&self) -> usize {
-        let out = self.cli(&["HVALS", chorus_bus::keys::AGENTS]);
-        out.lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        self.registry_entries()
+            .into_iter()
             .filter(|e| {
                 let hb = &e["heartbeat"];
                 hb["pool"].is_null() || hb["tools"].as_array().is_some_and(|t| !t.is_empty())
@@ -365,21 +380,18 @@ impl Cluster {
     }
 
     /// Whether a live (unexpired) agent of `pool` offers at least one tool in the
-    /// registry (`chorus:agents`).
+    /// registry.
     pub fn pool_live(&self, pool: &str) -> bool {
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .unwrap_or(0);
-        let out = self.cli(&["HVALS", chorus_bus::keys::AGENTS]);
-        out.lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .any(|e| {
-                let hb = &e["heartbeat"];
-                hb["pool"].as_str() == Some(pool)
-                    && hb["tools"].as_array().is_some_and(|t| !t.is_empty())
-                    && e["expires_ms"].as_u64().is_some_and(|x| x > now_ms)
-            })
+        self.registry_entries().into_iter().any(|e| {
+            let hb = &e["heartbeat"];
+            hb["pool"].as_str() == Some(pool)
+                && hb["tools"].as_array().is_some_and(|t| !t.is_empty())
+                && e["expires_ms"].as_u64().is_some_and(|x| x > now_ms)
+        })
     }
 
     /// Waits until [`Cluster::pool_live`] is `live` for `pool`.
