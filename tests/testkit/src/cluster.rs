@@ -231,6 +231,106 @@ impl RedisCluster {
         self.wait_ready();
     }
 
+    /// The ports of the nodes that are primaries now.
+    pub fn primary_ports(&self) -> Vec<u16> {
+        self.nodes
+            .iter()
+            .filter(|n| {
+                String::from_utf8_lossy(&n.redis_cli(&["ROLE"]).stdout).starts_with("master")
+            })
+            .map(RedisServer::port)
+            .collect()
+    }
+
+    /// How many slots the node on `port` serves, as the first node that answers sees it.
+    pub fn slots_of(&self, port: u16) -> usize {
+        let nodes = self.cli(&["CLUSTER", "NODES"]);
+        let suffix = format!(":{port}@");
+        nodes
+            .lines()
+            .find(|line| {
+                line.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|a| a.contains(&suffix))
+            })
+            .map(|line| {
+                line.split_whitespace()
+                    .skip(8)
+                    .filter(|r| !r.starts_with('['))
+                    .map(|range| match range.split_once('-') {
+                        Some((lo, hi)) => match (lo.parse::<usize>(), hi.parse::<usize>()) {
+                            (Ok(lo), Ok(hi)) => hi + 1 - lo,
+                            _ => 0,
+                        },
+                        None => 1,
+                    })
+                    .sum()
+            })
+            .unwrap_or(0)
+    }
+
+    /// Moves `slots` slots from the primary on port `from` to the primary on port `to`
+    /// with `redis-cli --cluster reshard` (each slot: IMPORTING on `to`, MIGRATING on
+    /// `from`, its keys moved by MIGRATE, then given to `to`), as an operator would while
+    /// the cluster serves traffic; returns how long it took. Panics when redis-cli fails.
+    pub fn reshard(&self, from: u16, to: u16, slots: usize) -> Duration {
+        let id = |port: u16| {
+            let node = self
+                .nodes
+                .iter()
+                .find(|n| n.port() == port)
+                .expect("a node of this cluster");
+            node.cli(&["CLUSTER", "MYID"])
+        };
+        let (from_id, to_id) = (id(from), id(to));
+        let start = Instant::now();
+        let out = Command::new(redis_cli_binary())
+            .args(["--cluster", "reshard", &format!("127.0.0.1:{from}")])
+            .args(["--cluster-from", &from_id, "--cluster-to", &to_id])
+            .args(["--cluster-slots", &slots.to_string(), "--cluster-yes"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("run redis-cli --cluster reshard");
+        let took = start.elapsed();
+        assert!(
+            out.status.success(),
+            "redis-cli --cluster reshard failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        took
+    }
+
+    /// Clears every node's statistics (`CONFIG RESETSTAT`), [`RedisCluster::errors`]
+    /// among them.
+    pub fn reset_stats(&self) {
+        for node in &self.nodes {
+            node.cli(&["CONFIG", "RESETSTAT"]);
+        }
+    }
+
+    /// The error replies every node sent since the last [`RedisCluster::reset_stats`],
+    /// by kind (`MOVED`, `ASK`, `TRYAGAIN`, …), summed over the nodes (`INFO errorstats`).
+    pub fn errors(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut out = std::collections::BTreeMap::new();
+        for node in &self.nodes {
+            let info = node.cli(&["INFO", "errorstats"]);
+            for line in info.lines() {
+                // errorstat_MOVED:count=12
+                let Some((kind, count)) = line
+                    .strip_prefix("errorstat_")
+                    .and_then(|l| l.split_once(":count="))
+                else {
+                    continue;
+                };
+                if let Ok(n) = count.trim().parse::<u64>() {
+                    *out.entry(kind.to_owned()).or_insert(0) += n;
+                }
+            }
+        }
+        out
+    }
+
     /// Deletes every key and script on every primary (replicas follow), so the next
     /// test starts from an empty cluster.
     pub fn flush(&self) {
