@@ -46,6 +46,10 @@ const ROLE_COMMANDS: &[&str] = &[
     // `bus.replica_acks` sends WAIT.
     "role",
     "wait",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "publish",
     "subscribe",
     "unsubscribe",
@@ -91,6 +95,10 @@ const POOL_COMMANDS: &[&str] = &[
     // `bus.replica_acks` sends WAIT.
     "role",
     "wait",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "publish",
     "xreadgroup",
     "xack",
@@ -121,6 +129,10 @@ const CLIENT_COMMANDS: &[&str] = &[
     // `bus.replica_acks` sends WAIT.
     "role",
     "wait",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "publish",
     "script|load",
     "zrangebyscore",
@@ -145,6 +157,10 @@ const WATCHER_COMMANDS: &[&str] = &[
     "ping",
     // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE.
     "role",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "monitor",
     "xread",
     "xrange",
@@ -360,6 +376,12 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
         ],
     };
     keys.extend(state.iter().map(|k| rw(k)));
+    // In Cluster a claimed publish reaches its stream through a script that sets the
+    // stream's dedupe key (SET, checked against these root rules) beside the stream (in
+    // the append selector): a role may set those of the streams it writes.
+    for t in writes.iter().chain([&Topic::dead_letter()]) {
+        push_new(&mut keys, rw(&patterns::sent(t.as_str())));
+    }
     // Its own group's registry entries; a role other than a pool reads the others'.
     keys.push(rw(&keys::registry(&group)));
     if !pool {
@@ -414,6 +436,8 @@ pub fn client_user() -> AclUser {
     let mut keys: Vec<String> = CLIENT_READS.iter().map(|t| ro(t)).collect();
     keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
     keys.extend(patterns::CLIENT_ONCE.iter().map(|k| rw(k)));
+    // The dedupe keys of its streams (set by the Cluster's append script).
+    keys.extend(CLIENT_WRITES.iter().map(|t| rw(&patterns::sent(t))));
     // Answering checks the task's open question and whether it has ended (its report,
     // which `final_report` carries to every client anyway).
     keys.push(ro(patterns::QUESTION));
@@ -631,6 +655,21 @@ mod tests {
             math.rules()
                 .contains(" (+xadd +zadd +eval +evalsha ~math_result ")
         );
+        // The Cluster's append script SETs the stream's dedupe key (root rules) and
+        // XADDs to the stream (the selector): each in one of them.
+        for u in [math, planner, client] {
+            let sent = u
+                .keys
+                .iter()
+                .filter(|k| k.starts_with("~chorus:sent:"))
+                .count();
+            assert!(sent > 0, "{}: {:?}", u.name, u.keys);
+        }
+        assert!(
+            math.keys
+                .contains(&"~chorus:sent:{math_result}:*".to_owned())
+        );
+        assert!(math.commands.contains(&"cluster|slots") && math.commands.contains(&"asking"));
     }
 
     #[test]
@@ -676,7 +715,12 @@ mod tests {
         let router = user(&all, "router");
         assert!(router.keys.contains(&"~math_result".to_owned()));
         assert!(router.grants("~date_task"));
-        assert!(!router.keys.iter().any(|k| k.contains("date_task")));
+        assert!(
+            !router
+                .keys
+                .iter()
+                .any(|k| k == "~date_task" || k == "%R~date_task")
+        );
         assert!(
             !router
                 .keys

@@ -111,7 +111,8 @@ pub struct ClusterOptions {
     /// Extra environment for the MCP servers (e.g. `OTEL_EXPORTER_OTLP_ENDPOINT`).
     pub mcp_env: BTreeMap<String, String>,
     /// Run on a Redis Cluster of three primaries and three replicas (started for this
-    /// cluster) instead of one server: every role gets `bus.redis_mode = "cluster"`.
+    /// cluster, with `redis`'s extra arguments and redis-cli user) instead of one
+    /// server: every role gets `bus.redis_mode = "cluster"`.
     pub redis_cluster: bool,
     /// Run on a primary with two replicas and three sentinels (started for this
     /// cluster) instead of one server: every role gets `bus.redis_mode = "sentinel"`.
@@ -167,7 +168,9 @@ impl Cluster {
         if let Some(url) = opts.env.get("CHORUS__BUS__REDIS_URL") {
             env.insert("CHORUS__BUS__REDIS_URL".into(), url.clone());
         }
-        let redis_cluster = opts.redis_cluster.then(RedisCluster::start);
+        let redis_cluster = opts
+            .redis_cluster
+            .then(|| RedisCluster::start_with(&opts.redis));
         if let Some(c) = &redis_cluster {
             let urls = c.urls();
             env.insert("CHORUS__BUS__REDIS_MODE".into(), "cluster".into());

@@ -20,6 +20,9 @@ use chorus_testkit::{RedisOptions, RedisServer};
 
 const ADMIN: (&str, &str) = ("admin", "admin-pw");
 
+/// One whole pipeline at a time (standalone, then Cluster) on the 2-core machine.
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 fn password(var: &str) -> String {
     format!("pw-{}", var.to_ascii_lowercase())
 }
@@ -88,6 +91,7 @@ async fn refused(conn: &mut redis::aio::MultiplexedConnection, args: &[&str]) ->
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
+    let _turn = TURN.lock().await;
     let dir = tempfile::tempdir().expect("tempdir");
     let path = acl_file(dir.path());
     let cluster = Cluster::start(ClusterOptions {
@@ -563,4 +567,72 @@ async fn a_user_reads_no_stream_it_only_writes_and_writes_no_other_roles_registr
         .map(|a| (a.instance.as_str(), a.tools.len()))
         .collect();
     assert_eq!(dates, [("pool-date-7", 1)], "{live:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_role_on_its_own_user_answers_on_a_redis_cluster() {
+    let _turn = TURN.lock().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = acl_file(dir.path());
+    let cluster = Cluster::start(ClusterOptions {
+        redis_cluster: true,
+        redis: RedisOptions {
+            extra_args: vec!["--aclfile".into(), path.to_string_lossy().into_owned()],
+            cli_user: Some((ADMIN.0.into(), ADMIN.1.into())),
+            ..RedisOptions::default()
+        },
+        role_env: role_env(),
+        ..ClusterOptions::default()
+    });
+    let nodes = cluster.redis_cluster.as_ref().expect("redis cluster");
+    let acl_log = || -> String {
+        nodes
+            .nodes()
+            .iter()
+            .map(|n| n.cli(&["ACL", "LOG"]))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_owned()
+    };
+
+    // The client, on the `client` user, over the Cluster: the once-scripts' two steps
+    // (claim in the task's slot, append in the stream's) pass its rules.
+    let pw = password(&acl::password_env(acl::CLIENT_USER));
+    let as_client = |url: &String| url.replacen("redis://", &format!("redis://client:{pw}@"), 1);
+    let settings = cluster.bus_settings();
+    let bus = RedisBus::connect(BusSettings {
+        redis_url: as_client(&settings.redis_url),
+        cluster_nodes: settings.cluster_nodes.iter().map(as_client).collect(),
+        ..settings
+    })
+    .await
+    .expect("connect as client");
+    let asked = chorus_agents::client::ask(
+        &bus,
+        "(2+4)*3 and the weekday of 2026-12-25",
+        chorus_bus::TaskContext::default(),
+        Duration::from_secs(20),
+        |_| {},
+    )
+    .await;
+    let (_, r) = asked.unwrap_or_else(|e| panic!("ask: {e}; ACL LOG: {}", acl_log()));
+    assert_eq!(answers(&r), vec!["18", "Friday"], "{}", r.text);
+    let (_, r) = ask_for(&bus, "2+4").await;
+    assert_eq!(answers(&r), vec!["6"]);
+    let log = acl_log();
+    assert!(log.is_empty(), "refused on the Cluster: {log}");
+
+    // A stream the Planner only writes, on the node that holds it.
+    let port = nodes
+        .primary_port_of("plan_ready")
+        .expect("plan_ready's node");
+    let node = nodes
+        .nodes()
+        .iter()
+        .find(|n| n.port() == port)
+        .expect("a node");
+    let mut planner = conn_on(node, "planner").await;
+    let e = refused(&mut planner, &["XRANGE", "plan_ready", "-", "+"]).await;
+    assert!(e.to_ascii_lowercase().contains("noperm"), "{e}");
 }

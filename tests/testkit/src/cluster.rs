@@ -20,24 +20,61 @@ const READY_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct RedisCluster {
     nodes: Vec<RedisServer>,
     watchdog: Option<std::process::Child>,
+    /// The user and password redis-cli logs in with, when the default user is off.
+    cli_user: Option<(String, String)>,
+}
+
+/// redis-cli's arguments to log in as `user` (none without one).
+fn auth_args(user: &Option<(String, String)>) -> Vec<String> {
+    user.iter()
+        .flat_map(|(user, password)| {
+            [
+                "--user".to_owned(),
+                user.clone(),
+                "--pass".to_owned(),
+                password.clone(),
+                "--no-auth-warning".to_owned(),
+            ]
+        })
+        .collect()
 }
 
 impl RedisCluster {
     /// Starts six nodes and joins them. Panics when the cluster does not come up.
     pub fn start() -> Self {
+        Self::start_with(&RedisOptions::default())
+    }
+
+    /// Starts six nodes with `options`' extra arguments (an ACL file, …) and joins them;
+    /// with `options.cli_user`, redis-cli logs in as that user and replicas replicate as
+    /// it (`masteruser`/`masterauth`), so the `default` user may be off. Other options
+    /// (AOF, a data directory) are not used. Panics when the cluster does not come up.
+    pub fn start_with(options: &RedisOptions) -> Self {
+        let cli_user = options.cli_user.clone();
         let nodes: Vec<RedisServer> = (0..6)
             .map(|_| {
+                let mut extra_args: Vec<String> = [
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    "2000",
+                ]
+                .map(str::to_owned)
+                .to_vec();
+                if let Some((user, password)) = &cli_user {
+                    extra_args.extend([
+                        "--masteruser".to_owned(),
+                        user.clone(),
+                        "--masterauth".to_owned(),
+                        password.clone(),
+                    ]);
+                }
+                extra_args.extend(options.extra_args.iter().cloned());
                 RedisServer::start_with(RedisOptions {
-                    extra_args: [
-                        "--cluster-enabled",
-                        "yes",
-                        "--cluster-config-file",
-                        "nodes.conf",
-                        "--cluster-node-timeout",
-                        "2000",
-                    ]
-                    .map(str::to_owned)
-                    .to_vec(),
+                    extra_args,
+                    cli_user: cli_user.clone(),
                     ..RedisOptions::default()
                 })
             })
@@ -47,6 +84,7 @@ impl RedisCluster {
             .map(|n| format!("127.0.0.1:{}", n.port()))
             .collect();
         let out = Command::new(redis_cli_binary())
+            .args(auth_args(&cli_user))
             .arg("--cluster")
             .arg("create")
             .args(&addrs)
@@ -63,6 +101,7 @@ impl RedisCluster {
         let cluster = RedisCluster {
             nodes,
             watchdog: None,
+            cli_user,
         };
         cluster.wait_ready();
         cluster
@@ -136,6 +175,7 @@ impl RedisCluster {
         for node in &self.nodes {
             let port = node.port().to_string();
             let out = Command::new(redis_cli_binary())
+                .args(auth_args(&self.cli_user))
                 .args(["-c", "-h", "127.0.0.1", "-p", &port])
                 .args(args)
                 .stdin(Stdio::null())
@@ -285,6 +325,7 @@ impl RedisCluster {
         let (from_id, to_id) = (id(from), id(to));
         let start = Instant::now();
         let out = Command::new(redis_cli_binary())
+            .args(auth_args(&self.cli_user))
             .args(["--cluster", "reshard", &format!("127.0.0.1:{from}")])
             .args(["--cluster-from", &from_id, "--cluster-to", &to_id])
             .args(["--cluster-slots", &slots.to_string(), "--cluster-yes"])
