@@ -12,8 +12,9 @@
 //!   a stream's own name hashes whole, which is its tag's hash): the script that appends
 //!   to a stream at most once touches one slot. Stream names stay as they are, so a
 //!   `redis-cli -c` user XADDs to `task_available` as before;
-//! - the sets every role shares (`chorus:deadlines`, `chorus:waiting`, `chorus:agents`)
-//!   are one key each, touched alone.
+//! - the sets every role shares (`chorus:deadlines`, `chorus:waiting`, the registry's
+//!   index `chorus:registry`) are one key each, touched alone; so is each role's part of
+//!   the registry (`chorus:registry:<group>`), which only that role's ACL user may write.
 //!
 //! The layout changed with Cluster support (`chorus:task:<id>:…` became
 //! `chorus:{<id>}:…`): state written by an older Chorus is not read by this one.
@@ -27,8 +28,17 @@ pub const DEADLINES: &str = "chorus:deadlines";
 /// The sorted set of tasks waiting for an answer, scored by when the wait runs out.
 pub const WAITING: &str = "chorus:waiting";
 
-/// The hash of live agents: field = instance, value = its registry entry.
-pub const AGENTS: &str = "chorus:agents";
+/// The index of the live registry: a sorted set of consumer groups (`planner`,
+/// `pool-math`, …), scored by the time of the group's last heartbeat (ms since the
+/// epoch). Every role adds its own group (`ZADD`, a write-only right); nobody removes one.
+pub const REGISTRY: &str = "chorus:registry";
+
+/// The registry's entries of the agents of consumer group `group` (a hash: field =
+/// instance, value = its entry). One key per group, so each role's ACL user writes its
+/// own agents' entries and no other role's.
+pub fn registry(group: &str) -> String {
+    format!("{REGISTRY}:{group}")
+}
 
 /// The prefix of a task's keys: `chorus:{<task id>}:`.
 pub fn task_prefix(task: &str) -> String {
@@ -215,6 +225,8 @@ pub mod patterns {
     pub const SESSIONS: &str = "chorus:session:*";
     /// The ingress dedupe keys.
     pub const INGRESS: &str = "chorus:ingress:*";
+    /// Every group's entries in the registry (see [`super::registry`]).
+    pub const REGISTRY_ENTRIES: &str = "chorus:registry:*";
     /// Every key Chorus owns.
     pub const ALL: &str = "chorus:*";
 
@@ -282,7 +294,14 @@ pub fn table_markdown() -> String {
         ),
         (DEADLINES.to_owned(), "open tasks by deadline"),
         (WAITING.to_owned(), "tasks waiting for an answer"),
-        (AGENTS.to_owned(), "the live registry"),
+        (
+            REGISTRY.to_owned(),
+            "the live registry's index: the groups that beat, by last beat",
+        ),
+        (
+            registry("<group>"),
+            "the live registry: a group's agents (written by that group's user only)",
+        ),
         (session_turns("<session>"), "a session's turns"),
         (chat("<sha256>"), "an OpenAI-door conversation"),
         (ingress_raw("<hash>"), "a bare request accepted once"),

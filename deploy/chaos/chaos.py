@@ -107,13 +107,18 @@ def run(a):
 
 def wait_ready(r, t0, within=30.0):
     """Waits until both pools have a live agent listing tools in the registry
-    (chorus:agents): the planner plans only with live tools, so a task sent earlier
-    would rightly be told the pool is down."""
+    (the hash chorus:registry:<group> of each group in the index chorus:registry): the
+    planner plans only with live tools, so a task sent earlier would rightly be told
+    the pool is down."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         live = set()
         now_ms = int(time.time() * 1000)
-        for raw in r.cmd("HVALS", "chorus:agents") or []:
+        raws = []
+        for group in r.cmd("ZRANGE", "chorus:registry", "0", "-1") or []:
+            name = group.decode() if isinstance(group, bytes) else group
+            raws.extend(r.cmd("HVALS", "chorus:registry:" + name) or [])
+        for raw in raws:
             try:
                 entry = json.loads(raw)
             except (TypeError, ValueError):

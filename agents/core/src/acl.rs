@@ -8,6 +8,17 @@
 //! on the channel of the same name), write `dead_letter` and `agent_heartbeat`, and touch
 //! the state keys its job needs. A pool agent reads its own pool's stream only and
 //! writes its results and tool events: it cannot publish a plan or a report.
+//!
+//! Appends go through a selector of their own (Redis 7 ACL selectors): a user's root
+//! rules hold the commands that read and the keys of the streams it reads, and one
+//! selector holds the appending commands (`XADD`, `ZADD`, and `EVAL`/`EVALSHA` for the
+//! once-scripts) with the streams it writes. Redis asks read *and* write permission for
+//! the keys a script declares, so the streams a role writes through the once-scripts
+//! need `~` (not `%W~`); in the selector, `~` lets only those commands at them, and a
+//! script's own commands are checked one by one against the root and the selector. So a
+//! role cannot read (XREAD, XRANGE, XREADGROUP, XCLAIM, …) a stream it only writes, nor
+//! append to one it only reads. In the registry each role writes its own group's hash
+//! only (`chorus:registry:<group>`) and may add its group to the index (`ZADD`).
 
 use chorus_bus::Topic;
 use chorus_bus::keys::{self, patterns};
@@ -25,17 +36,20 @@ pub const CLIENT_USER: &str = "client";
 /// The name of the read-only user of `chorus watch` and `chorus trace`.
 pub const WATCHER_USER: &str = "watcher";
 
-/// Commands of every role's process: its consumer groups, appends and mirrors, the
-/// once-scripts (EVAL/EVALSHA/SCRIPT LOAD), the atomic dead-letter pipeline
-/// (MULTI/EXEC), the state store and the PUBLISH ingress (SUBSCRIBE). Key patterns
-/// limit what each command may touch.
+/// Commands of every role's process apart from its appends ([`APPEND_COMMANDS`]): its
+/// consumer groups, the mirrors, the state scripts (EVAL/EVALSHA/SCRIPT LOAD), the
+/// atomic dead-letter pipeline (MULTI/EXEC), the state store and the PUBLISH ingress
+/// (SUBSCRIBE). Key patterns limit what each command may touch.
 const ROLE_COMMANDS: &[&str] = &[
     "ping",
     // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
     // `bus.replica_acks` sends WAIT.
     "role",
     "wait",
-    "xadd",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "publish",
     "subscribe",
     "unsubscribe",
@@ -72,16 +86,19 @@ const ROLE_COMMANDS: &[&str] = &[
     "zrem",
 ];
 
-/// Commands of a pool agent: its group, its appends, the once-script guarding its
-/// results and tool events, the dead-letter pipeline, its heartbeat in the registry, and
-/// the length of its stream (`XLEN`, sampled for `chorus_stream_length`).
+/// Commands of a pool agent apart from its appends ([`APPEND_COMMANDS`]): its group,
+/// the mirrors, the dead-letter pipeline, its heartbeat in the registry, and the length
+/// of its stream (`XLEN`, sampled for `chorus_stream_length`).
 const POOL_COMMANDS: &[&str] = &[
     "ping",
     // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
     // `bus.replica_acks` sends WAIT.
     "role",
     "wait",
-    "xadd",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "publish",
     "xreadgroup",
     "xack",
@@ -92,8 +109,6 @@ const POOL_COMMANDS: &[&str] = &[
     "xinfo|consumers",
     "xinfo|groups",
     "xlen",
-    "eval",
-    "evalsha",
     "script|load",
     "multi",
     "exec",
@@ -106,18 +121,21 @@ const POOL_COMMANDS: &[&str] = &[
     "pexpire",
 ];
 
-/// Commands of the client: submit (the once-script), read what the task says.
+/// Commands of the client apart from its appends ([`APPEND_COMMANDS`]): read what the
+/// task says (its once-keys and the registry).
 const CLIENT_COMMANDS: &[&str] = &[
     "ping",
     // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
     // `bus.replica_acks` sends WAIT.
     "role",
     "wait",
-    "xadd",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "publish",
-    "eval",
-    "evalsha",
     "script|load",
+    "zrangebyscore",
     "get",
     "set",
     "hgetall",
@@ -128,12 +146,21 @@ const CLIENT_COMMANDS: &[&str] = &[
     "unsubscribe",
 ];
 
+/// Commands of the append selector: append to a stream (plain, or through a
+/// once-script, whose declared keys need `~`), add a group to the registry's index.
+/// None of them reads a stream.
+const APPEND_COMMANDS: &[&str] = &["xadd", "zadd", "eval", "evalsha"];
+
 /// Commands of the watcher: reading only, and `MONITOR` (every command live, as
 /// `redis-cli MONITOR` shows it; Redis leaves `AUTH` and `HELLO … AUTH` out of it).
 const WATCHER_COMMANDS: &[&str] = &[
     "ping",
     // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE.
     "role",
+    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
+    // redirection with ASKING.
+    "cluster|slots",
+    "asking",
     "monitor",
     "xread",
     "xrange",
@@ -176,6 +203,32 @@ pub struct AclUser {
     pub keys: Vec<String>,
     /// Channel patterns (without the `&`).
     pub channels: Vec<String>,
+    /// Further permission sets (Redis 7 selectors): a command is allowed when the root
+    /// rules or one selector allow it with every key it names.
+    pub selectors: Vec<Selector>,
+}
+
+/// A Redis 7 ACL selector: commands and the keys they may touch, apart from the user's
+/// root rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selector {
+    /// Allowed commands.
+    pub commands: Vec<&'static str>,
+    /// Key patterns with their permission prefix.
+    pub keys: Vec<String>,
+}
+
+impl Selector {
+    /// The selector as an ACL rule: `(+cmd … ~key …)`.
+    pub fn rule(&self) -> String {
+        let parts: Vec<String> = self
+            .commands
+            .iter()
+            .map(|c| format!("+{c}"))
+            .chain(self.keys.iter().cloned())
+            .collect();
+        format!("({})", parts.join(" "))
+    }
 }
 
 impl std::fmt::Debug for AclUser {
@@ -191,9 +244,10 @@ impl AclUser {
         password_env(&self.name)
     }
 
-    /// The rules after the user's name and password: commands, keys, channels.
+    /// The rules after the user's name and password: commands, keys, channels,
+    /// selectors.
     pub fn rules(&self) -> String {
-        let mut out = String::from("resetkeys resetchannels -@all");
+        let mut out = String::from("resetkeys resetchannels clearselectors -@all");
         for c in &self.commands {
             out.push_str(" +");
             out.push_str(c);
@@ -206,7 +260,21 @@ impl AclUser {
             out.push_str(" &");
             out.push_str(c);
         }
+        for s in &self.selectors {
+            out.push(' ');
+            out.push_str(&s.rule());
+        }
         out
+    }
+
+    /// Whether the user's root rules or a selector grant `pattern` (as written, with its
+    /// permission prefix).
+    pub fn grants(&self, pattern: &str) -> bool {
+        self.keys.iter().any(|k| k == pattern)
+            || self
+                .selectors
+                .iter()
+                .any(|s| s.keys.iter().any(|k| k == pattern))
     }
 
     /// The user's line in an ACL file: `on` with `password`, or `off` (no password,
@@ -263,17 +331,19 @@ fn push_new(list: &mut Vec<String>, item: String) {
 pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
     let reads = topology.reads(role);
     let writes = topology.writes(role);
+    let group = user_of(role);
     let mut keys = Vec::new();
     let mut channels = Vec::new();
-    // The streams a role writes are written through the once-scripts too, and EVAL's
-    // declared keys need read and write permission: `~`, not `%W~`.
-    for t in reads.iter().chain(&writes) {
+    // Read with a consumer group (XREADGROUP, XACK, XCLAIM and XGROUP count as writes).
+    for t in &reads {
         push_new(&mut keys, rw(t.as_str()));
-        push_new(&mut channels, t.as_str().to_owned());
     }
-    // Dead letters (MULTI/XADD) and heartbeats (XADD) are plain appends: write only.
-    for t in [Topic::dead_letter(), Topic::agent_heartbeat()] {
-        push_new(&mut keys, wo(t.as_str()));
+    // Every topic it reads or writes, dead letters and heartbeats are mirrored.
+    for t in reads
+        .iter()
+        .chain(&writes)
+        .chain([&Topic::dead_letter(), &Topic::agent_heartbeat()])
+    {
         push_new(&mut channels, t.as_str().to_owned());
     }
     // The Chief's process hosts the HTTP doors, which stream a task's progress (its
@@ -288,12 +358,11 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
     }
     let pool = matches!(role, Role::Pool(_));
     let state: &[&str] = match role {
-        // A pool agent sets the once-keys of its results and tool events, and its
-        // heartbeat in the registry; it reads no task state.
-        Role::Pool(_) => &[patterns::POOL_ONCE[0], patterns::POOL_ONCE[1], keys::AGENTS],
+        // A pool agent sets the once-keys of its results and tool events; it reads no
+        // task state.
+        Role::Pool(_) => patterns::POOL_ONCE,
         Role::Chief => &[
             patterns::TASKS,
-            keys::AGENTS,
             keys::DEADLINES,
             keys::WAITING,
             patterns::SESSIONS,
@@ -301,7 +370,6 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
         ],
         _ => &[
             patterns::TASKS,
-            keys::AGENTS,
             keys::DEADLINES,
             keys::WAITING,
             patterns::SESSIONS,
@@ -309,18 +377,55 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
     };
     keys.extend(state.iter().map(|k| rw(k)));
     // In Cluster a claimed publish reaches its stream through a script that sets the
-    // stream's dedupe key: a role may set those of the streams it writes.
+    // stream's dedupe key (SET, checked against these root rules) beside the stream (in
+    // the append selector): a role may set those of the streams it writes.
     for t in writes.iter().chain([&Topic::dead_letter()]) {
         push_new(&mut keys, rw(&patterns::sent(t.as_str())));
+    }
+    // Its own group's registry entries; a role other than a pool reads the others'.
+    keys.push(rw(&keys::registry(&group)));
+    if !pool {
+        keys.push(ro(keys::REGISTRY));
+        keys.push(ro(patterns::REGISTRY_ENTRIES));
     }
     if matches!(role, Role::Synthesizer | Role::Chief) {
         keys.push(rw(&format!("{TOKEN_STREAM_PREFIX}*")));
     }
     AclUser {
-        name: user_of(role),
+        name: group,
         commands: if pool { POOL_COMMANDS } else { ROLE_COMMANDS }.to_vec(),
         keys,
         channels,
+        selectors: vec![append_selector(role, &writes, state)],
+    }
+}
+
+/// The appends of a role: the streams it writes, dead letters and heartbeats, with the
+/// state keys its once-scripts declare beside them (and, in Cluster, the streams'
+/// dedupe keys); its group in the registry's index.
+fn append_selector(role: &Role, writes: &[Topic], state: &[&str]) -> Selector {
+    let streams: Vec<Topic> = writes
+        .iter()
+        .cloned()
+        .chain([Topic::dead_letter(), Topic::agent_heartbeat()])
+        .collect();
+    let mut keys = Vec::new();
+    for t in &streams {
+        push_new(&mut keys, rw(t.as_str()));
+    }
+    for k in state {
+        push_new(&mut keys, rw(k));
+    }
+    for t in &streams {
+        push_new(&mut keys, rw(&patterns::sent(t.as_str())));
+    }
+    if *role == Role::Synthesizer {
+        keys.push(rw(&format!("{TOKEN_STREAM_PREFIX}*")));
+    }
+    keys.push(wo(keys::REGISTRY));
+    Selector {
+        commands: APPEND_COMMANDS.to_vec(),
+        keys,
     }
 }
 
@@ -328,18 +433,23 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
 /// questions and progress; no task state except the once-keys guarding what it submits
 /// and the open question it answers.
 pub fn client_user() -> AclUser {
-    // Written through the once-scripts: EVAL's declared keys need `~` (see role_user).
-    let mut keys: Vec<String> = CLIENT_WRITES.iter().map(|t| rw(t)).collect();
-    keys.extend(CLIENT_READS.iter().map(|t| ro(t)));
+    let mut keys: Vec<String> = CLIENT_READS.iter().map(|t| ro(t)).collect();
     keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
     keys.extend(patterns::CLIENT_ONCE.iter().map(|k| rw(k)));
+    // The dedupe keys of its streams (set by the Cluster's append script).
     keys.extend(CLIENT_WRITES.iter().map(|t| rw(&patterns::sent(t))));
     // Answering checks the task's open question and whether it has ended (its report,
     // which `final_report` carries to every client anyway).
     keys.push(ro(patterns::QUESTION));
     keys.push(ro(patterns::REPORT));
     // The registry of live agents (`chorus ask` checks something would answer).
-    keys.push(ro(keys::AGENTS));
+    keys.push(ro(keys::REGISTRY));
+    keys.push(ro(patterns::REGISTRY_ENTRIES));
+    // Submissions go through the once-scripts (EVAL's declared keys need `~`), in the
+    // append selector: the client cannot read what other clients submitted.
+    let mut appends: Vec<String> = CLIENT_WRITES.iter().map(|t| rw(t)).collect();
+    appends.extend(patterns::CLIENT_ONCE.iter().map(|k| rw(k)));
+    appends.extend(CLIENT_WRITES.iter().map(|t| rw(&patterns::sent(t))));
     let mut channels: Vec<String> = CLIENT_WRITES
         .iter()
         .chain(CLIENT_READS)
@@ -351,6 +461,11 @@ pub fn client_user() -> AclUser {
         commands: CLIENT_COMMANDS.to_vec(),
         keys,
         channels,
+        selectors: vec![Selector {
+            // The client adds nothing to the registry.
+            commands: ["xadd", "eval", "evalsha"].to_vec(),
+            keys: appends,
+        }],
     }
 }
 
@@ -370,6 +485,7 @@ pub fn watcher_user(topology: &Topology) -> AclUser {
         commands: WATCHER_COMMANDS.to_vec(),
         keys,
         channels,
+        selectors: Vec::new(),
     }
 }
 
@@ -482,9 +598,9 @@ mod tests {
         let all = users(&topology());
         let math = user(&all, "pool-math");
         assert!(math.keys.contains(&"~math_task".to_owned()));
-        assert!(math.keys.contains(&"~math_result".to_owned()));
-        assert!(math.keys.contains(&"%W~dead_letter".to_owned()));
-        assert!(math.keys.contains(&"%W~agent_heartbeat".to_owned()));
+        assert!(math.grants("~math_result"));
+        assert!(math.grants("~dead_letter"));
+        assert!(math.grants("~agent_heartbeat"));
         let rules = math.rules();
         for never in ["date_task", "plan_ready", "final_report", "task_available"] {
             assert!(!rules.contains(never), "{never} in {rules}");
@@ -495,16 +611,116 @@ mod tests {
     }
 
     #[test]
+    fn a_stream_a_user_only_writes_is_in_its_append_selector_alone() {
+        let all = users(&topology());
+        for u in &all {
+            for s in &u.selectors {
+                for c in &s.commands {
+                    assert!(
+                        APPEND_COMMANDS.contains(c),
+                        "{}: {c} in a selector: {}",
+                        u.name,
+                        s.rule()
+                    );
+                }
+            }
+            assert!(
+                !u.commands.contains(&"xadd"),
+                "{}: xadd at the root",
+                u.name
+            );
+        }
+        let math = user(&all, "pool-math");
+        for written in [
+            "math_result",
+            "tool_request",
+            "tool_response",
+            "dead_letter",
+        ] {
+            assert!(!math.keys.iter().any(|k| k.ends_with(written)), "{written}");
+            assert!(math.selectors[0].keys.contains(&format!("~{written}")));
+        }
+        let planner = user(&all, "planner");
+        assert!(!planner.keys.iter().any(|k| k.ends_with("plan_ready")));
+        assert!(planner.grants("~plan_ready"));
+        let client = user(&all, "client");
+        assert!(!client.keys.iter().any(|k| k.ends_with("task_available")));
+        assert!(client.grants("~task_available"));
+        assert_eq!(
+            math.selectors[0].rule().split(' ').next(),
+            Some("(+xadd"),
+            "{math:?}"
+        );
+        assert!(
+            math.rules()
+                .contains(" (+xadd +zadd +eval +evalsha ~math_result ")
+        );
+        // The Cluster's append script SETs the stream's dedupe key (root rules) and
+        // XADDs to the stream (the selector): each in one of them.
+        for u in [math, planner, client] {
+            let sent = u
+                .keys
+                .iter()
+                .filter(|k| k.starts_with("~chorus:sent:"))
+                .count();
+            assert!(sent > 0, "{}: {:?}", u.name, u.keys);
+        }
+        assert!(
+            math.keys
+                .contains(&"~chorus:sent:{math_result}:*".to_owned())
+        );
+        assert!(math.commands.contains(&"cluster|slots") && math.commands.contains(&"asking"));
+    }
+
+    #[test]
+    fn each_role_writes_its_own_registry_entries_only() {
+        let all = users(&topology());
+        for u in &all {
+            let own = keys::registry(&u.name);
+            let writes_registry: Vec<&String> = u
+                .keys
+                .iter()
+                .chain(u.selectors.iter().flat_map(|s| &s.keys))
+                .filter(|k| k.contains("chorus:registry") && !k.starts_with("%R~"))
+                .collect();
+            for k in writes_registry {
+                assert!(
+                    *k == format!("~{own}") || *k == format!("%W~{}", keys::REGISTRY),
+                    "{}: {k}",
+                    u.name
+                );
+            }
+        }
+        let math = user(&all, "pool-math");
+        assert!(math.keys.contains(&"~chorus:registry:pool-math".to_owned()));
+        assert!(
+            math.selectors[0]
+                .keys
+                .contains(&"%W~chorus:registry".to_owned())
+        );
+        assert!(!math.commands.contains(&"zrem") && !math.commands.contains(&"del"));
+        let planner = user(&all, "planner");
+        assert!(planner.keys.contains(&"%R~chorus:registry:*".to_owned()));
+        assert!(planner.keys.contains(&"%R~chorus:registry".to_owned()));
+    }
+
+    #[test]
     fn roles_get_what_the_table_says() {
         let all = users(&topology());
         let planner = user(&all, "planner");
         assert!(planner.keys.contains(&"~task_available".to_owned()));
-        assert!(planner.keys.contains(&"~plan_ready".to_owned()));
-        assert!(planner.keys.contains(&"~math_task".to_owned()));
-        assert!(!planner.keys.iter().any(|k| k.contains("final_report")));
+        assert!(planner.grants("~plan_ready"));
+        assert!(planner.grants("~math_task"));
+        assert!(!planner.rules().contains("final_report"));
         let router = user(&all, "router");
         assert!(router.keys.contains(&"~math_result".to_owned()));
-        assert!(router.keys.contains(&"~date_task".to_owned()));
+        assert!(router.grants("~date_task"));
+        assert!(
+            !router
+                .keys
+                .iter()
+                .any(|k| k == "~date_task" || k == "%R~date_task")
+        );
         assert!(
             !router
                 .keys
@@ -514,9 +730,10 @@ mod tests {
         let chief = user(&all, "chief");
         assert!(chief.keys.contains(&"%R~plan_ready".to_owned()));
         assert!(chief.keys.contains(&"%R~math_result".to_owned()));
-        assert!(!chief.keys.contains(&"~plan_ready".to_owned()));
+        assert!(!chief.grants("~plan_ready"));
         let synth = user(&all, "synthesizer");
         assert!(synth.keys.contains(&"~report_tokens:*".to_owned()));
+        assert!(synth.grants("~final_report"));
         assert!(synth.channels.contains(&"final_report".to_owned()));
     }
 
@@ -530,10 +747,11 @@ mod tests {
                 .iter()
                 .any(|k| k == "~chorus:{*" || k == "%R~chorus:*")
         );
-        assert!(client.keys.contains(&"~task_available".to_owned()));
+        assert!(client.grants("~task_available"));
         assert!(client.keys.contains(&"%R~final_report".to_owned()));
         let watcher = user(&all, "watcher");
         assert!(watcher.keys.iter().all(|k| k.starts_with("%R~")));
+        assert!(watcher.selectors.is_empty());
         for write in ["xadd", "publish", "set", "eval", "del", "hset", "xack"] {
             assert!(!watcher.commands.contains(&write), "{write}");
         }

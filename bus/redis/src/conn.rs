@@ -181,6 +181,19 @@ impl Backend {
     }
 }
 
+/// Retries of a command the Cluster turned away for a while (TRYAGAIN, CLUSTERDOWN,
+/// MASTERDOWN, LOADING), inside redis-rs, before the error reaches [`retry_writes`].
+const CLUSTER_RETRIES: u32 = 10;
+/// The first pause before such a retry. A TRYAGAIN — a multi-key script or pipeline
+/// whose keys are split between two nodes while their slot migrates — lasts as long as
+/// one slot's MIGRATE, milliseconds: redis-rs's default (at least 1,280 ms before every
+/// retry, which `max_retry_wait` does not lower) stalled such a publish over a second.
+const CLUSTER_MIN_RETRY_WAIT_MS: u64 = 10;
+/// The longest pause between two such retries: the pauses double from
+/// [`CLUSTER_MIN_RETRY_WAIT_MS`] (with jitter) up to this, about 4 s in all over
+/// [`CLUSTER_RETRIES`], as long as a failover's election.
+const CLUSTER_MAX_RETRY_WAIT_MS: u64 = 1000;
+
 /// A cluster client on `seeds` with the settings' user, password, TLS files, connect
 /// timeout and `response` timeout.
 fn cluster_client(
@@ -204,8 +217,10 @@ fn cluster_client(
     let mut builder = ClusterClientBuilder::new(infos)
         .connection_timeout(settings.connect_timeout())
         .response_timeout(response)
-        .retries(6)
-        .max_retry_wait(1000);
+        .retries(CLUSTER_RETRIES)
+        .min_retry_wait(CLUSTER_MIN_RETRY_WAIT_MS)
+        .max_retry_wait(CLUSTER_MAX_RETRY_WAIT_MS)
+        .retry_wait_formula(CLUSTER_MIN_RETRY_WAIT_MS, 2);
     if let Some(user) = &settings.redis_user {
         builder = builder.username(user);
     }

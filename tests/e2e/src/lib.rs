@@ -111,7 +111,8 @@ pub struct ClusterOptions {
     /// Extra environment for the MCP servers (e.g. `OTEL_EXPORTER_OTLP_ENDPOINT`).
     pub mcp_env: BTreeMap<String, String>,
     /// Run on a Redis Cluster of three primaries and three replicas (started for this
-    /// cluster) instead of one server: every role gets `bus.redis_mode = "cluster"`.
+    /// cluster, with `redis`'s extra arguments and redis-cli user) instead of one
+    /// server: every role gets `bus.redis_mode = "cluster"`.
     pub redis_cluster: bool,
     /// Run on a primary with two replicas and three sentinels (started for this
     /// cluster) instead of one server: every role gets `bus.redis_mode = "sentinel"`.
@@ -167,7 +168,9 @@ impl Cluster {
         if let Some(url) = opts.env.get("CHORUS__BUS__REDIS_URL") {
             env.insert("CHORUS__BUS__REDIS_URL".into(), url.clone());
         }
-        let redis_cluster = opts.redis_cluster.then(RedisCluster::start);
+        let redis_cluster = opts
+            .redis_cluster
+            .then(|| RedisCluster::start_with(&opts.redis));
         if let Some(c) = &redis_cluster {
             let urls = c.urls();
             env.insert("CHORUS__BUS__REDIS_MODE".into(), "cluster".into());
@@ -233,11 +236,26 @@ impl Cluster {
         }
     }
 
-    /// Live registry entries (`chorus:agents`): pool agents count only once they list tools.
+    /// Every entry of the registry (`chorus:registry:<group>` for each group in the
+    /// index `chorus:registry`), expired or not, as JSON.
+    pub fn registry_entries(&self) -> Vec<serde_json::Value> {
+        let groups = self.cli(&["ZRANGE", chorus_bus::keys::REGISTRY, "0", "-1"]);
+        groups
+            .lines()
+            .filter(|g| !g.trim().is_empty())
+            .flat_map(|group| {
+                let out = self.cli(&["HVALS", &chorus_bus::keys::registry(group.trim())]);
+                out.lines()
+                    .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Live registry entries: pool agents count only once they list tools.
     pub fn live_agents(&self) -> usize {
-        let out = self.cli(&["HVALS", chorus_bus::keys::AGENTS]);
-        out.lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        self.registry_entries()
+            .into_iter()
             .filter(|e| {
                 let hb = &e["heartbeat"];
                 hb["pool"].is_null() || hb["tools"].as_array().is_some_and(|t| !t.is_empty())
@@ -365,21 +383,18 @@ impl Cluster {
     }
 
     /// Whether a live (unexpired) agent of `pool` offers at least one tool in the
-    /// registry (`chorus:agents`).
+    /// registry.
     pub fn pool_live(&self, pool: &str) -> bool {
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .unwrap_or(0);
-        let out = self.cli(&["HVALS", chorus_bus::keys::AGENTS]);
-        out.lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .any(|e| {
-                let hb = &e["heartbeat"];
-                hb["pool"].as_str() == Some(pool)
-                    && hb["tools"].as_array().is_some_and(|t| !t.is_empty())
-                    && e["expires_ms"].as_u64().is_some_and(|x| x > now_ms)
-            })
+        self.registry_entries().into_iter().any(|e| {
+            let hb = &e["heartbeat"];
+            hb["pool"].as_str() == Some(pool)
+                && hb["tools"].as_array().is_some_and(|t| !t.is_empty())
+                && e["expires_ms"].as_u64().is_some_and(|x| x > now_ms)
+        })
     }
 
     /// Waits until [`Cluster::pool_live`] is `live` for `pool`.

@@ -285,9 +285,10 @@ async fn a_pool_agent_killed_mid_task_leaves_its_tasks_to_the_other_replica() {
 /// Math pool agents in the registry, with tools or not (a replica announces itself
 /// after it has subscribed).
 fn math_consumers(cluster: &Cluster) -> usize {
-    let out = cluster.redis.cli(&["HVALS", chorus_bus::keys::AGENTS]);
-    out.lines()
-        .filter(|l| l.contains(r#""pool":"math""#))
+    cluster
+        .registry_entries()
+        .iter()
+        .filter(|e| e["heartbeat"]["pool"] == "math")
         .count()
 }
 

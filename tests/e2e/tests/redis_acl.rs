@@ -1,20 +1,27 @@
 //! Least privilege on Redis: the ACL file of `chorus acl` loaded by a real redis-server,
 //! every role on its own user. The whole pipeline answers; what a user must not do is
-//! refused by Redis; a wrong password is named by its user (never the password) and
-//! the role keeps retrying.
+//! refused by Redis — reading a stream it only writes, writing another role's entries in
+//! the registry; a wrong password is named by its user (never the password) and the role
+//! keeps retrying.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chorus_agents::acl;
+use chorus_agents::registry::Registry;
+use chorus_agents::state::TaskState;
 use chorus_agents::topology::Topology;
-use chorus_bus::{BusSettings, ReportStatus, keys};
+use chorus_bus::{AgentHeartbeat, BusSettings, ReportStatus, ToolInfo, keys};
 use chorus_bus_redis::RedisBus;
 use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for, bin};
-use chorus_testkit::RedisOptions;
 use chorus_testkit::launcher::{self, Output, Proc};
+use chorus_testkit::{RedisOptions, RedisServer};
 
 const ADMIN: (&str, &str) = ("admin", "admin-pw");
+
+/// One whole pipeline at a time (standalone, then Cluster) on the 2-core machine.
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 fn password(var: &str) -> String {
     format!("pw-{}", var.to_ascii_lowercase())
@@ -51,8 +58,18 @@ fn role_env() -> BTreeMap<String, BTreeMap<String, String>> {
 
 /// A connection to the cluster's Redis as `user`.
 async fn conn_as(cluster: &Cluster, user: &str) -> redis::aio::MultiplexedConnection {
+    conn_on(&cluster.redis, user).await
+}
+
+/// The URL of `redis` as `user` (with its password).
+fn url_as(redis: &RedisServer, user: &str) -> String {
     let pw = password(&acl::password_env(user));
-    let url = format!("redis://{user}:{pw}@127.0.0.1:{}", cluster.redis.port());
+    format!("redis://{user}:{pw}@127.0.0.1:{}", redis.port())
+}
+
+/// A connection to `redis` as `user`.
+async fn conn_on(redis: &RedisServer, user: &str) -> redis::aio::MultiplexedConnection {
+    let url = url_as(redis, user);
     redis::Client::open(url)
         .expect("client")
         .get_multiplexed_async_connection()
@@ -74,6 +91,7 @@ async fn refused(conn: &mut redis::aio::MultiplexedConnection, args: &[&str]) ->
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
+    let _turn = TURN.lock().await;
     let dir = tempfile::tempdir().expect("tempdir");
     let path = acl_file(dir.path());
     let cluster = Cluster::start(ClusterOptions {
@@ -280,7 +298,7 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
         &["XADD", "final_report", "*", "data", "{}"][..],
         &["SET", &plan, "x"],
         &["PUBLISH", "task_available", "{}"],
-        &["DEL", keys::AGENTS],
+        &["DEL", keys::REGISTRY],
     ] {
         let e = refused(&mut watcher, args).await;
         assert!(e.to_ascii_lowercase().contains("noperm"), "{args:?}: {e}");
@@ -325,4 +343,296 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
         "{text}"
     );
     bad.kill();
+}
+
+/// Connects a bus to `redis` as `user` and returns the registry in its store.
+async fn registry_as(redis: &RedisServer, user: &str) -> Registry {
+    let bus = RedisBus::connect(BusSettings {
+        redis_url: url_as(redis, user),
+        ..BusSettings::default()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("connect as {user}: {e}"));
+    Registry::new(TaskState::new(
+        Arc::new(bus.store()),
+        Duration::from_secs(60),
+    ))
+}
+
+/// A heartbeat of `role` (a pool agent's when `pool` is given) listing `tools`.
+fn heartbeat(role: &str, instance: &str, pool: Option<&str>, tools: &[&str]) -> AgentHeartbeat {
+    AgentHeartbeat {
+        role: role.into(),
+        instance: instance.into(),
+        pool: pool.map(str::to_owned),
+        tools: tools
+            .iter()
+            .map(|t| ToolInfo {
+                name: (*t).into(),
+                description: String::new(),
+                input_schema: serde_json::json!({"type": "object"}),
+            })
+            .collect(),
+        ttl_ms: 60_000,
+    }
+}
+
+/// The once-script's shape: SET NX the once-key, then XADD and PUBLISH on the stream.
+const ONCE_LUA: &str = "if redis.call('SET', KEYS[1], '1', 'NX', 'PX', 60000) then \
+    local id = redis.call('XADD', KEYS[2], '*', 'data', ARGV[1]) \
+    redis.call('PUBLISH', KEYS[2], ARGV[1]) return id end return false";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_reads_no_stream_it_only_writes_and_writes_no_other_roles_registry_entries() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = acl_file(dir.path());
+    let redis = tokio::task::spawn_blocking(move || {
+        RedisServer::start_with(RedisOptions {
+            extra_args: vec!["--aclfile".into(), path.to_string_lossy().into_owned()],
+            cli_user: Some((ADMIN.0.into(), ADMIN.1.into())),
+            ..RedisOptions::default()
+        })
+    })
+    .await
+    .expect("start redis");
+    // What the pipeline leaves: every stream with its readers' groups and an entry
+    // another user must not see.
+    for (stream, group) in [
+        ("task_available", "chief"),
+        ("clarification_answer", "chief"),
+        ("plan_ready", "router"),
+        ("math_task", "pool-math"),
+        ("math_result", "router"),
+        ("final_report", "chief"),
+        ("tool_response", "watchers"),
+    ] {
+        redis.cli(&["XGROUP", "CREATE", stream, group, "0", "MKSTREAM"]);
+        redis.cli(&["XADD", stream, "*", "data", "secret-of-the-readers"]);
+    }
+    // Pending in the Router's group, as a result the Router is handling.
+    redis.cli(&[
+        "XREADGROUP",
+        "GROUP",
+        "router",
+        "r1",
+        "COUNT",
+        "1",
+        "STREAMS",
+        "math_result",
+        ">",
+    ]);
+    let result_id = redis
+        .cli(&["XRANGE", "math_result", "-", "+", "COUNT", "1"])
+        .lines()
+        .next()
+        .expect("an entry")
+        .to_owned();
+
+    // Each writer still appends, plainly and through the once-script.
+    for (user, stream, once) in [
+        (
+            "pool-math",
+            "math_result",
+            keys::once::result("t1", "s1", 1),
+        ),
+        ("planner", "plan_ready", keys::once::planned("t1")),
+        ("client", "task_available", keys::once::accepted("t1")),
+        ("synthesizer", "final_report", keys::once::reported("t1")),
+    ] {
+        let mut conn = conn_on(&redis, user).await;
+        let id: String = redis::cmd("XADD")
+            .arg(stream)
+            .arg("*")
+            .arg("data")
+            .arg("{}")
+            .query_async(&mut conn)
+            .await
+            .unwrap_or_else(|e| panic!("{user} XADD {stream}: {e}"));
+        assert!(id.contains('-'), "{id}");
+        let id: Option<String> = redis::cmd("EVAL")
+            .arg(ONCE_LUA)
+            .arg(2)
+            .arg(&once)
+            .arg(stream)
+            .arg("{}")
+            .query_async(&mut conn)
+            .await
+            .unwrap_or_else(|e| panic!("{user} publish-once on {stream}: {e}"));
+        assert!(id.is_some(), "{user}: the once-key was new");
+    }
+
+    // Nobody reads a stream it only writes: not by XREAD/XRANGE, not with a group of
+    // its own or another's (XREADGROUP, XCLAIM return entries), not inside a script.
+    let read_script = "return redis.call('XRANGE', KEYS[1], '-', '+')";
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("planner", vec!["XRANGE", "plan_ready", "-", "+"]),
+        ("planner", vec!["XREAD", "STREAMS", "plan_ready", "0"]),
+        ("planner", vec!["XREVRANGE", "math_task", "+", "-"]),
+        ("planner", vec!["EVAL", read_script, "1", "plan_ready"]),
+        ("router", vec!["XRANGE", "math_task", "-", "+"]),
+        ("synthesizer", vec!["XRANGE", "final_report", "-", "+"]),
+        (
+            "pool-math",
+            vec![
+                "XREADGROUP",
+                "GROUP",
+                "router",
+                "spy",
+                "STREAMS",
+                "math_result",
+                "0",
+            ],
+        ),
+        (
+            "pool-math",
+            vec!["XCLAIM", "math_result", "router", "spy", "0", &result_id],
+        ),
+        (
+            "pool-math",
+            vec!["XGROUP", "CREATE", "math_result", "spy", "0"],
+        ),
+        ("pool-math", vec!["XPENDING", "math_result", "router"]),
+        ("pool-math", vec!["XINFO", "GROUPS", "tool_response"]),
+        ("pool-math", vec!["EVAL", read_script, "1", "math_result"]),
+        ("client", vec!["XRANGE", "task_available", "-", "+"]),
+        (
+            "client",
+            vec!["XREAD", "STREAMS", "clarification_answer", "0"],
+        ),
+        ("client", vec!["EVAL", read_script, "1", "task_available"]),
+        // Nor appends to one it only reads.
+        ("planner", vec!["XADD", "task_available", "*", "data", "{}"]),
+        ("pool-math", vec!["XADD", "math_task", "*", "data", "{}"]),
+    ];
+    for (user, args) in &cases {
+        let mut conn = conn_on(&redis, user).await;
+        let e = refused(&mut conn, args).await.to_ascii_lowercase();
+        // NOPERM, or inside a script "the user executing the script can't access …" /
+        // "… can't run this command".
+        assert!(
+            e.contains("noperm") || e.contains("the user executing the script can't"),
+            "{user} {args:?}: {e}"
+        );
+        assert!(!e.contains("secret"), "{user} {args:?}: {e}");
+    }
+    // The Router still has its entry pending: nobody claimed it away.
+    let pending = redis.cli(&["XPENDING", "math_result", "router"]);
+    assert!(pending.contains("r1"), "{pending}");
+
+    // The registry: each role writes its own agents' entries, and reads everyone's.
+    let date = registry_as(&redis, "pool-date").await;
+    let real = heartbeat("pool-date", "pool-date-7", Some("date"), &["weekday"]);
+    date.beat(&real).await.expect("the date agent beats");
+    let planner = registry_as(&redis, "planner").await;
+    planner
+        .beat(&heartbeat("planner", "planner-1", None, &[]))
+        .await
+        .expect("the planner beats");
+    // Another role's user cannot overwrite the date agent's entry (here: with no tools,
+    // which would make the date pool count as down), nor announce an agent of its own
+    // in another role's or pool's place.
+    let math = registry_as(&redis, "pool-math").await;
+    for (who, forged) in [
+        (
+            &math,
+            heartbeat("pool-date", "pool-date-7", Some("date"), &[]),
+        ),
+        (
+            &planner,
+            heartbeat("pool-date", "pool-date-7", Some("date"), &[]),
+        ),
+        (&math, heartbeat("planner", "planner-1", None, &[])),
+    ] {
+        let e = who
+            .beat(&forged)
+            .await
+            .expect_err("a forged registry entry was written");
+        assert!(e.to_string().to_ascii_lowercase().contains("noperm"), "{e}");
+    }
+    math.beat(&heartbeat(
+        "pool-math",
+        "fake-date",
+        Some("date"),
+        &["weekday"],
+    ))
+    .await
+    .expect("a pool writes its own hash");
+    let live = planner
+        .live()
+        .await
+        .expect("the planner reads the registry");
+    let dates: Vec<(&str, usize)> = live
+        .iter()
+        .filter(|a| a.pool.as_deref() == Some("date"))
+        .map(|a| (a.instance.as_str(), a.tools.len()))
+        .collect();
+    assert_eq!(dates, [("pool-date-7", 1)], "{live:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_role_on_its_own_user_answers_on_a_redis_cluster() {
+    let _turn = TURN.lock().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = acl_file(dir.path());
+    let cluster = Cluster::start(ClusterOptions {
+        redis_cluster: true,
+        redis: RedisOptions {
+            extra_args: vec!["--aclfile".into(), path.to_string_lossy().into_owned()],
+            cli_user: Some((ADMIN.0.into(), ADMIN.1.into())),
+            ..RedisOptions::default()
+        },
+        role_env: role_env(),
+        ..ClusterOptions::default()
+    });
+    let nodes = cluster.redis_cluster.as_ref().expect("redis cluster");
+    let acl_log = || -> String {
+        nodes
+            .nodes()
+            .iter()
+            .map(|n| n.cli(&["ACL", "LOG"]))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_owned()
+    };
+
+    // The client, on the `client` user, over the Cluster: the once-scripts' two steps
+    // (claim in the task's slot, append in the stream's) pass its rules.
+    let pw = password(&acl::password_env(acl::CLIENT_USER));
+    let as_client = |url: &String| url.replacen("redis://", &format!("redis://client:{pw}@"), 1);
+    let settings = cluster.bus_settings();
+    let bus = RedisBus::connect(BusSettings {
+        redis_url: as_client(&settings.redis_url),
+        cluster_nodes: settings.cluster_nodes.iter().map(as_client).collect(),
+        ..settings
+    })
+    .await
+    .expect("connect as client");
+    let asked = chorus_agents::client::ask(
+        &bus,
+        "(2+4)*3 and the weekday of 2026-12-25",
+        chorus_bus::TaskContext::default(),
+        Duration::from_secs(20),
+        |_| {},
+    )
+    .await;
+    let (_, r) = asked.unwrap_or_else(|e| panic!("ask: {e}; ACL LOG: {}", acl_log()));
+    assert_eq!(answers(&r), vec!["18", "Friday"], "{}", r.text);
+    let (_, r) = ask_for(&bus, "2+4").await;
+    assert_eq!(answers(&r), vec!["6"]);
+    let log = acl_log();
+    assert!(log.is_empty(), "refused on the Cluster: {log}");
+
+    // A stream the Planner only writes, on the node that holds it.
+    let port = nodes
+        .primary_port_of("plan_ready")
+        .expect("plan_ready's node");
+    let node = nodes
+        .nodes()
+        .iter()
+        .find(|n| n.port() == port)
+        .expect("a node");
+    let mut planner = conn_on(node, "planner").await;
+    let e = refused(&mut planner, &["XRANGE", "plan_ready", "-", "+"]).await;
+    assert!(e.to_ascii_lowercase().contains("noperm"), "{e}");
 }

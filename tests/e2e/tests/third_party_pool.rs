@@ -56,13 +56,11 @@ fn cluster_with_time_pool(mut env: BTreeMap<String, String>) -> (Cluster, tempfi
     (cluster, dir)
 }
 
-/// The live registry's heartbeats of `pool` agents (`chorus:agents`).
+/// The live registry's heartbeats of `pool` agents.
 fn heartbeats_of(cluster: &Cluster, pool: &str) -> Vec<Value> {
     cluster
-        .redis
-        .cli(&["HVALS", chorus_bus::keys::AGENTS])
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .registry_entries()
+        .into_iter()
         .map(|e| e["heartbeat"].clone())
         .filter(|hb| hb["pool"] == pool)
         .collect()

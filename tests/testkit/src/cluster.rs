@@ -20,24 +20,61 @@ const READY_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct RedisCluster {
     nodes: Vec<RedisServer>,
     watchdog: Option<std::process::Child>,
+    /// The user and password redis-cli logs in with, when the default user is off.
+    cli_user: Option<(String, String)>,
+}
+
+/// redis-cli's arguments to log in as `user` (none without one).
+fn auth_args(user: &Option<(String, String)>) -> Vec<String> {
+    user.iter()
+        .flat_map(|(user, password)| {
+            [
+                "--user".to_owned(),
+                user.clone(),
+                "--pass".to_owned(),
+                password.clone(),
+                "--no-auth-warning".to_owned(),
+            ]
+        })
+        .collect()
 }
 
 impl RedisCluster {
     /// Starts six nodes and joins them. Panics when the cluster does not come up.
     pub fn start() -> Self {
+        Self::start_with(&RedisOptions::default())
+    }
+
+    /// Starts six nodes with `options`' extra arguments (an ACL file, …) and joins them;
+    /// with `options.cli_user`, redis-cli logs in as that user and replicas replicate as
+    /// it (`masteruser`/`masterauth`), so the `default` user may be off. Other options
+    /// (AOF, a data directory) are not used. Panics when the cluster does not come up.
+    pub fn start_with(options: &RedisOptions) -> Self {
+        let cli_user = options.cli_user.clone();
         let nodes: Vec<RedisServer> = (0..6)
             .map(|_| {
+                let mut extra_args: Vec<String> = [
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    "2000",
+                ]
+                .map(str::to_owned)
+                .to_vec();
+                if let Some((user, password)) = &cli_user {
+                    extra_args.extend([
+                        "--masteruser".to_owned(),
+                        user.clone(),
+                        "--masterauth".to_owned(),
+                        password.clone(),
+                    ]);
+                }
+                extra_args.extend(options.extra_args.iter().cloned());
                 RedisServer::start_with(RedisOptions {
-                    extra_args: [
-                        "--cluster-enabled",
-                        "yes",
-                        "--cluster-config-file",
-                        "nodes.conf",
-                        "--cluster-node-timeout",
-                        "2000",
-                    ]
-                    .map(str::to_owned)
-                    .to_vec(),
+                    extra_args,
+                    cli_user: cli_user.clone(),
                     ..RedisOptions::default()
                 })
             })
@@ -47,6 +84,7 @@ impl RedisCluster {
             .map(|n| format!("127.0.0.1:{}", n.port()))
             .collect();
         let out = Command::new(redis_cli_binary())
+            .args(auth_args(&cli_user))
             .arg("--cluster")
             .arg("create")
             .args(&addrs)
@@ -63,6 +101,7 @@ impl RedisCluster {
         let cluster = RedisCluster {
             nodes,
             watchdog: None,
+            cli_user,
         };
         cluster.wait_ready();
         cluster
@@ -136,6 +175,7 @@ impl RedisCluster {
         for node in &self.nodes {
             let port = node.port().to_string();
             let out = Command::new(redis_cli_binary())
+                .args(auth_args(&self.cli_user))
                 .args(["-c", "-h", "127.0.0.1", "-p", &port])
                 .args(args)
                 .stdin(Stdio::null())
@@ -229,6 +269,107 @@ impl RedisCluster {
             .expect("a node of this cluster");
         node.restart();
         self.wait_ready();
+    }
+
+    /// The ports of the nodes that are primaries now.
+    pub fn primary_ports(&self) -> Vec<u16> {
+        self.nodes
+            .iter()
+            .filter(|n| {
+                String::from_utf8_lossy(&n.redis_cli(&["ROLE"]).stdout).starts_with("master")
+            })
+            .map(RedisServer::port)
+            .collect()
+    }
+
+    /// How many slots the node on `port` serves, as the first node that answers sees it.
+    pub fn slots_of(&self, port: u16) -> usize {
+        let nodes = self.cli(&["CLUSTER", "NODES"]);
+        let suffix = format!(":{port}@");
+        nodes
+            .lines()
+            .find(|line| {
+                line.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|a| a.contains(&suffix))
+            })
+            .map(|line| {
+                line.split_whitespace()
+                    .skip(8)
+                    .filter(|r| !r.starts_with('['))
+                    .map(|range| match range.split_once('-') {
+                        Some((lo, hi)) => match (lo.parse::<usize>(), hi.parse::<usize>()) {
+                            (Ok(lo), Ok(hi)) => hi + 1 - lo,
+                            _ => 0,
+                        },
+                        None => 1,
+                    })
+                    .sum()
+            })
+            .unwrap_or(0)
+    }
+
+    /// Moves `slots` slots from the primary on port `from` to the primary on port `to`
+    /// with `redis-cli --cluster reshard` (each slot: IMPORTING on `to`, MIGRATING on
+    /// `from`, its keys moved by MIGRATE, then given to `to`), as an operator would while
+    /// the cluster serves traffic; returns how long it took. Panics when redis-cli fails.
+    pub fn reshard(&self, from: u16, to: u16, slots: usize) -> Duration {
+        let id = |port: u16| {
+            let node = self
+                .nodes
+                .iter()
+                .find(|n| n.port() == port)
+                .expect("a node of this cluster");
+            node.cli(&["CLUSTER", "MYID"])
+        };
+        let (from_id, to_id) = (id(from), id(to));
+        let start = Instant::now();
+        let out = Command::new(redis_cli_binary())
+            .args(auth_args(&self.cli_user))
+            .args(["--cluster", "reshard", &format!("127.0.0.1:{from}")])
+            .args(["--cluster-from", &from_id, "--cluster-to", &to_id])
+            .args(["--cluster-slots", &slots.to_string(), "--cluster-yes"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("run redis-cli --cluster reshard");
+        let took = start.elapsed();
+        assert!(
+            out.status.success(),
+            "redis-cli --cluster reshard failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        took
+    }
+
+    /// Clears every node's statistics (`CONFIG RESETSTAT`), [`RedisCluster::errors`]
+    /// among them.
+    pub fn reset_stats(&self) {
+        for node in &self.nodes {
+            node.cli(&["CONFIG", "RESETSTAT"]);
+        }
+    }
+
+    /// The error replies every node sent since the last [`RedisCluster::reset_stats`],
+    /// by kind (`MOVED`, `ASK`, `TRYAGAIN`, …), summed over the nodes (`INFO errorstats`).
+    pub fn errors(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut out = std::collections::BTreeMap::new();
+        for node in &self.nodes {
+            let info = node.cli(&["INFO", "errorstats"]);
+            for line in info.lines() {
+                // errorstat_MOVED:count=12
+                let Some((kind, count)) = line
+                    .strip_prefix("errorstat_")
+                    .and_then(|l| l.split_once(":count="))
+                else {
+                    continue;
+                };
+                if let Ok(n) = count.trim().parse::<u64>() {
+                    *out.entry(kind.to_owned()).or_insert(0) += n;
+                }
+            }
+        }
+        out
     }
 
     /// Deletes every key and script on every primary (replicas follow), so the next

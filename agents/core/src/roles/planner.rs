@@ -552,7 +552,7 @@ mod tests {
             };
             registry
                 .beat(&AgentHeartbeat {
-                    role: "pool".into(),
+                    role: "pool-math".into(),
                     instance: "pool-math-1".into(),
                     pool: Some("math".into()),
                     tools: vec![tool("sum"), tool("multiply")],

@@ -5,7 +5,7 @@
 //! tasks), `GET /tasks/{id}/hops` (a task's messages, as `chorus trace` prints them),
 //! `GET /agents` (the live registry), `GET /dead-letters` and `GET /events` (a live
 //! feed of messages, Server-Sent Events). Every list reads a bounded tail of a stream
-//! or the registry's hash; nothing scans keys.
+//! or the registry's hashes; nothing scans keys.
 
 mod agents;
 mod assets;
