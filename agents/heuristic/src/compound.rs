@@ -130,6 +130,11 @@ impl PartError {
 /// read is named in `failed` and the rest is kept; it is an error only when no part
 /// could be read (the first part's error), or when a sentence has too many `and`s.
 pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
+    // `cube root of 50 (hw question, need the decimal)`: an aside in brackets, words
+    // only, says nothing to compute.
+    if let Some(without) = without_asides(toks) {
+        return parse_request(&without, src);
+    }
     // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
     // An amount per one period asked per another (`4200 a month, how much a year`).
@@ -360,6 +365,33 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
 }
 
+/// `toks` without their asides in brackets (words and commas only, at least two
+/// words: `(hw question, need the decimal)`, `(semester start)`), when there are any.
+fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    let mut dropped = false;
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i].is_sym('(')
+            && let Some(close) = (i + 1..toks.len()).find(|&k| toks[k].is_sym(')'))
+        {
+            let inside = &toks[i + 1..close];
+            let words = inside.iter().filter(|t| t.word().is_some()).count();
+            let only_words = inside
+                .iter()
+                .all(|t| t.word().is_some() || t.is_sym(',') || t.is_sym('\''));
+            if only_words && words >= 2 {
+                dropped = true;
+                i = close + 1;
+                continue;
+            }
+        }
+        out.push(toks[i].clone());
+        i += 1;
+    }
+    dropped.then_some(out)
+}
+
 /// Whether `part` asks today's date without naming today (`ngày mấy`, `what's the date`).
 fn asks_bare_date(part: &ParsedPart) -> bool {
     let toks = crate::lexer::lex(&part.text);
@@ -579,6 +611,14 @@ fn weekday_of_earlier(segment: &[Token], parts: &[ParsedPart], src: &str) -> Opt
         }
         PartQuery::Date(DateQuery::DaysUntil { date } | DateQuery::DaysSince { date }) => {
             Some(DateQuery::Weekday { date: date.clone() })
+        }
+        // `Hôm nay ngày mấy, thứ mấy vậy con?`: today's weekday (unless the bare "what
+        // date" only asks again the date a part before gives: `3 weeks from now - what's
+        // the date and what day is that`).
+        PartQuery::Date(DateQuery::Today { weekday: false })
+            if !parts[..parts.len() - 1].iter().any(gives_a_date) =>
+        {
+            Some(DateQuery::Today { weekday: true })
         }
         _ => None,
     };
@@ -1045,6 +1085,16 @@ fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
     if let Some(&(cut, end)) = seps.last()
         && asks_weekday_only(&seg[end..])
         && let Ok(mut before) = split_weak(&seg[..cut], src)
+        && before.last().is_some_and(|p| {
+            matches!(
+                p.query,
+                PartQuery::Date(
+                    DateQuery::Anchored { .. }
+                        | DateQuery::DaysUntil { .. }
+                        | DateQuery::DaysSince { .. }
+                )
+            )
+        })
         && let Some(part) = weekday_of_earlier(&seg[end..], &before, src)
     {
         before.push(part);

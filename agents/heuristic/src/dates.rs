@@ -1181,6 +1181,13 @@ const AGE_ASKS: &[&[&str]] = &[
     &["what", "age"],
 ];
 
+/// Words that ask the whole years since a date.
+const YEARS_ASKS: &[&[&str]] = &[
+    &["how", "many", "years"],
+    &["bao", "nhiêu", "năm"],
+    &["mấy", "năm"],
+];
+
 /// Words saying a date is a birth date.
 const BIRTH_WORDS: &[&str] = &["born", "birth", "sinh", "dob"];
 
@@ -1212,8 +1219,12 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
     let birthday = word("birthday")
         || word("bday")
         || (0..toks.len()).any(|i| words_at(toks, i, &["sinh", "nhật"]));
+    // `ông bà cưới nhau ngày 20/1/1975, tính đến nay được bao nhiêu năm rồi`, `how many
+    // years have i been a nurse if i started june 17 2019`: whole years since, as an age.
+    let years = has(YEARS_ASKS) && !word("will") && !word("sẽ");
     let asked = match (has(AGE_ASKS), has(UNTIL_ASKS), has(SINCE_ASKS)) {
         (true, false, false) if born && !word("will") && !word("sẽ") => Asked::Age,
+        (false, false, _) if years => Asked::Age,
         (false, true, true) => Asked::Since,
         (false, true, false) => Asked::Until,
         _ => return None,
@@ -1230,7 +1241,10 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
                 words_at(toks, k, &["from", "now"]) || words_at(toks, k, &["from", "today"])
             }
             Asked::Since => matches!(w, "since" | "từ" | "ago"),
-            Asked::Age => matches!(w, "old" | "age" | "born" | "tuổi" | "sinh" | "giờ" | "bây"),
+            Asked::Age => matches!(
+                w,
+                "old" | "age" | "born" | "tuổi" | "sinh" | "giờ" | "bây" | "từ" | "since" | "nhau"
+            ),
         };
         OTHER_ASKS.contains(&w) && !own
     });

@@ -102,6 +102,16 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["giữa"], Cue::Among),
     (&["ways"], Cue::People),
     (&["people"], Cue::People),
+    (&["nhà"], Cue::People),
+    (&["phòng"], Cue::People),
+    (&["hộ"], Cue::People),
+    (&["tenants"], Cue::People),
+    (&["families"], Cue::People),
+    (&["households"], Cue::People),
+    (&["kids"], Cue::People),
+    (&["installments"], Cue::People),
+    (&["instalments"], Cue::People),
+    (&["payments"], Cue::People),
     (&["persons"], Cue::People),
     (&["friends"], Cue::People),
     (&["guests"], Cue::People),
@@ -291,6 +301,10 @@ fn unit_of(word: &str) -> String {
         "hour" | "hours" | "hr" | "hrs" | "h" | "giờ" | "tiếng" => "h",
         "gallon" | "gallons" | "gal" => "gal",
         "metre" | "metres" | "meter" | "meters" | "mét" => "m",
+        "m²" | "sqm" => "m2",
+        "mo" | "mos" | "month" | "months" | "mth" => "month",
+        "yr" | "yrs" | "year" | "years" => "year",
+        "day" | "days" => "day",
         other => other,
     };
     match alias.strip_suffix('s') {
@@ -331,6 +345,15 @@ fn singular(word: &str) -> String {
     }
 }
 
+/// Whether `toks` are about interest (`lãi suất 6%/năm`, `interest`): a period then
+/// says how often, never a quantity priced.
+fn about_interest(toks: &[Token]) -> bool {
+    toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "interest" | "lãi" | "compounded" | "compound"))
+    })
+}
+
 /// Whether the word at `k` (after a number) counts periods of interest: `for 3 years`,
 /// `sau 1 năm` in a request about interest.
 fn counts_periods(toks: &[Token], k: usize) -> bool {
@@ -351,7 +374,9 @@ fn priced_unit(toks: &[Token], k: usize, units: &[String]) -> bool {
     };
     // `3 người … mỗi người`: people share, they are not priced; `4.5% a year … after
     // 1 year`: a period only says how often.
-    if CUES.iter().any(|(p, c)| *c == Cue::People && p[0] == word) || PERIODS.contains(&word) {
+    if CUES.iter().any(|(p, c)| *c == Cue::People && p[0] == word)
+        || PERIODS.contains(&word) && about_interest(toks)
+    {
         return false;
     }
     let unit = unit_of(word);
@@ -508,7 +533,9 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             && (!crate::numbers::starts_number(unit) || PERIODS.contains(&unit))
         {
             let period = PERIODS.contains(&unit);
-            let priced = !period && units.contains(&unit_of(unit));
+            // (`350k/ngày, làm 12 ngày`: a period worked is priced too; a rate of
+            // interest per year only says how often.)
+            let priced = !(period && about_interest(toks)) && units.contains(&unit_of(unit));
             // `64 miếng 384.000đ, mỗi miếng bao nhiêu`: no price after it, the price of
             // one is asked, as with `per`.
             let asked = !toks[i + 2..].iter().any(|t| matches!(t.tok, Tok::Num(_)));
@@ -599,6 +626,12 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                 i += 1;
                 continue;
             }
+            // `tile @ $42.80/m2`: at a price.
+            Tok::Sym('@') => {
+                out.push(Item::Cue(Cue::At));
+                i += 1;
+                continue;
+            }
             Tok::Sym(c) if DRESSING.contains(c) => {
                 i += 1;
                 continue;
@@ -607,6 +640,29 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             // `w/ tip`: with.
             Tok::Word(w) if w == "w" && toks.get(i + 1).is_some_and(|t| t.is_sym('/')) => {
                 out.push(Item::Cue(Cue::Plus));
+                i += 2;
+                continue;
+            }
+            // `bệnh nhân` (a patient), `each one`: no multiplying, no number.
+            Tok::Word(_)
+                if words_at(toks, i, &["bệnh", "nhân"])
+                    || words_at(toks, i, &["each", "one"])
+                    || words_at(toks, i, &["every", "one"]) =>
+            {
+                if words_at(toks, i, &["each", "one"]) {
+                    out.push(Item::Cue(Cue::EachOne));
+                }
+                i += 2;
+                continue;
+            }
+            // `tiền điện tháng này`: when, not what.
+            Tok::Word(w)
+                if PERIODS.contains(&w.as_str())
+                    && toks
+                        .get(i + 1)
+                        .and_then(Token::word)
+                        .is_some_and(|n| matches!(n, "này" | "trước" | "tới" | "sau")) =>
+            {
                 i += 2;
                 continue;
             }
@@ -1546,6 +1602,36 @@ mod tests {
         assert_eq!(
             read("200 plus 13% hst"),
             Some(bin(MathOp::Sum, n("200"), pct("13", "200")))
+        );
+    }
+
+    #[test]
+    fn areas_periods_worked_doses_and_who_shares_in_session_30_phrasings() {
+        let times = |a: &str, b: &str| Some(bin(MathOp::Multiply, n(a), n(b)));
+        let split = |a: &str, b: &str| Some(bin(MathOp::Divide, n(a), n(b)));
+        // A price per m² times an area; per day times the days worked.
+        assert_eq!(
+            read("sơn tường 60000/m2, tường 30 m2, hết bao nhiêu"),
+            times("30", "60000")
+        );
+        assert_eq!(read("paint job 12 m2 @ 15/m2, total?"), times("12", "15"));
+        assert_eq!(
+            read("phụ hồ 300000/ngày, làm 9 ngày, trả bao nhiêu"),
+            times("9", "300000")
+        );
+        // A dose per kg for a patient (`bệnh nhân` multiplies nothing).
+        assert_eq!(
+            read("bệnh nhân 50kg, liều 3mg/kg, bao nhiêu mg"),
+            times("50", "3")
+        );
+        // Households, instalments and `each one`.
+        assert_eq!(
+            read("900000 chia đều 3 hộ, mỗi hộ bao nhiêu"),
+            split("900000", "3")
+        );
+        assert_eq!(
+            read("pay 2400 in 4 installments, each one?"),
+            split("2400", "4")
         );
     }
 }

@@ -106,7 +106,17 @@ pub fn lex(text: &str) -> Vec<Token> {
             continue;
         }
         if c.is_alphabetic() {
-            let len = word_len(&chars, i);
+            let mut len = word_len(&chars, i);
+            // `m2`, `m²`, `cm3`: an area or a volume is one unit word (never `m` then 2).
+            let power = chars.get(i + len).map(|c| c.1);
+            let after = chars.get(i + len + 1).map(|c| c.1);
+            let unit: String = chars[i..i + len].iter().map(|c| c.1).collect();
+            if matches!(unit.as_str(), "m" | "cm" | "mm" | "km" | "ft" | "in")
+                && matches!(power, Some('2' | '3' | '²' | '³'))
+                && !after.is_some_and(|a| a.is_alphanumeric())
+            {
+                len += 1;
+            }
             let raw: String = chars[i..i + len].iter().map(|c| c.1).collect();
             i += len;
             out.push(Token {

@@ -664,3 +664,24 @@ fn session_30_times_stated_before_and_birthdays_from_a_birth_date() {
         ]
     );
 }
+
+#[test]
+fn whole_years_since_a_date_and_asides_in_brackets() {
+    // (Session 30, of the classes batches 8 and 9 found; phrasings of our own.)
+    assert_eq!(
+        steps("bố mẹ cưới nhau ngày 3/5/1990, đến nay bao nhiêu năm rồi"),
+        vec![r#"s1 date/age born="1990-05-03" *"#]
+    );
+    assert_eq!(
+        steps("how many years have we lived here if we moved in on 2015-08-01"),
+        vec![r#"s1 date/age born="2015-08-01" *"#]
+    );
+    assert_eq!(
+        steps("square root of 200 (for my homework, pls)"),
+        vec![r#"s1 math/sqrt x="200" *"#]
+    );
+    assert_eq!(
+        steps("hôm nay ngày mấy, thứ mấy"),
+        vec!["s1 date/today *", "s2 date/weekday date=$s1 *"]
+    );
+}
