@@ -264,6 +264,14 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["rose"], Cue::More),
 ];
 
+/// Occasions money is for: they only name it.
+const OCCASIONS: &[&[&str]] = &[
+    &["đám", "giỗ"],
+    &["đám", "cưới"],
+    &["đám", "hỏi"],
+    &["sinh", "nhật"],
+];
+
 /// Verbs with `up` that raise nothing (`up` alone is a rise: `went up 4%`).
 const VERBS_WITH_UP: &[&[&str]] = &[
     &["filled", "up"],
@@ -641,6 +649,13 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             Tok::Word(w) if w == "w" && toks.get(i + 1).is_some_and(|t| t.is_sym('/')) => {
                 out.push(Item::Cue(Cue::Plus));
                 i += 2;
+                continue;
+            }
+            // `tiền ăn đám giỗ`, `mừng đám cưới`: the occasion only names the money (and
+            // teaches the normaliser `dam gio` is `đám giỗ`, no clock time).
+            Tok::Word(_) if let Some(o) = OCCASIONS.iter().find(|o| words_at(toks, i, o)) => {
+                decor.push(&src[t.start..toks[i + o.len() - 1].end]);
+                i += o.len();
                 continue;
             }
             // `bệnh nhân` (a patient), `each one`: no multiplying, no number.

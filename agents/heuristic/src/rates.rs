@@ -84,10 +84,12 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         return None;
     };
     let k = *k;
-    if toks.iter().any(|t| {
+    // (`whats that for the year`: `for the` asks a period, no duration.)
+    let for_the = |i: usize| words_at(toks, i, &["for", "the"]) && period_at(toks, i + 2).is_some();
+    if toks.iter().enumerate().any(|(i, t)| {
         matches!(t.tok, Tok::Date(_))
             || t.is_sym('%')
-            || t.word().is_some_and(|w| OTHER.contains(&w))
+            || t.word().is_some_and(|w| OTHER.contains(&w)) && !for_the(i)
     }) {
         return None;
     }
@@ -96,6 +98,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let tied = |i: usize| {
         toks.get(i)
             .is_some_and(|t| t.is_sym('/') || t.word().is_some_and(|w| TIES.contains(&w)))
+            || i > 0 && for_the(i - 1)
     };
     // (A bare `3 tuần` is a duration, not a rate.)
     let rate_at = |i: usize| match tied(i) {
@@ -108,8 +111,12 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let (asked, _) = asked?;
     let how = toks.iter().any(|t| {
         t.is_sym('?')
-            || t.word()
-                .is_some_and(|w| matches!(w, "how" | "what" | "bao" | "bn" | "nhiêu"))
+            || t.word().is_some_and(|w| {
+                matches!(
+                    w,
+                    "how" | "what" | "whats" | "what's" | "bao" | "bn" | "nhiêu"
+                )
+            })
     });
     if !how {
         return None;
@@ -133,6 +140,20 @@ mod tests {
 
     fn op(op: MathOp, a: &str, b: &str) -> Option<Expr> {
         Some(Expr::bin(op, Expr::Num(a.into()), Expr::Num(b.into())))
+    }
+
+    #[test]
+    fn a_period_asked_with_for_the() {
+        assert_eq!(
+            read("rent is 1200 a month, whats that for the year"),
+            Some(Expr::bin(
+                MathOp::Multiply,
+                Expr::Num("1200".into()),
+                Expr::Num("12".into())
+            ))
+        );
+        // A duration is no period asked.
+        assert_eq!(read("1200 a month for 3 years, how much"), None);
     }
 
     #[test]

@@ -534,7 +534,9 @@ const ELLIPSIS_DRESSING: &[&str] = &[
     "i", "có", "thế", "mà", "its", "the", "now",
     // (`the chia 5 thi sao`: `the` typed for `thế` may fold to `thể`, as in `không thể
     // chia`.)
-    "thể",
+    "thể", // `what if he's 18 kg`, `nvm 5 ppl now`, `same but from jan 4`.
+    "he", "she", "he's", "she's", "they", "they're", "we", "we're", "s", "nvm", "actually", "wait",
+    "oh", "same", "but",
 ];
 
 /// Words a replaced number may stand among without saying anything of their own:
@@ -573,6 +575,19 @@ const NUMBER_DRESSING: &[&str] = &[
 const PRICE_MOVES: &[&str] = &[
     "tăng", "lên", "giảm", "xuống", "goes", "went", "up", "down", "to", "rises", "drops",
 ];
+
+/// Whether the number at `i` of `core` has a unit word after it that follows exactly
+/// one number of `ptoks` (`18 m2` after `9.5 m2`).
+fn same_unit_counted(ptoks: &[Token], core: &[Token], i: usize) -> bool {
+    let Some(unit) = core.get(i + 1).and_then(Token::word) else {
+        return false;
+    };
+    ptoks
+        .windows(2)
+        .filter(|w| matches!(w[0].tok, crate::lexer::Tok::Num(_)) && w[1].word() == Some(unit))
+        .count()
+        == 1
+}
 
 /// Words naming a price, before it: the number a new price replaces.
 const PRICE_WORDS: &[&str] = &["giá", "price", "costs", "cost"];
@@ -681,9 +696,17 @@ fn role_at(toks: &[Token], k: usize) -> (Role, usize) {
     }
     let before = k.checked_sub(1).and_then(word);
     let two_before = k.checked_sub(2).and_then(word);
-    let divides = before == Some("chia")
+    // (`chia 1500000 cho 3 nhà`: the number after `chia` is shared out, `cho` names
+    // the divisor.)
+    let shared_out = before == Some("chia")
+        && toks[k + 1..]
+            .windows(2)
+            .any(|w| w[0].word() == Some("cho") && matches!(w[1].tok, crate::lexer::Tok::Num(_)));
+    let divides = before == Some("chia") && !shared_out
         || before == Some("cho") && two_before == Some("chia")
-        || before == Some("by") && two_before == Some("divided");
+        || before == Some("by") && two_before == Some("divided")
+        // (`219.952 / 4`: a written division.)
+        || k > 0 && toks[k - 1].is_sym('/') && k > 1 && matches!(toks[k - 2].tok, crate::lexer::Tok::Num(_));
     if divides {
         return (Role::Divisor, 0);
     }
@@ -1057,6 +1080,48 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
         let (span, _) = date_span(&ptoks)?;
         return Some(splice(previous, span, &follow[start..end]));
     }
+    // A day and month in place of the day and month, the date or today (`and the physics
+    // one on jan 18?` after `… my calc exam on jan 11`, `same but from jan 4` after `12
+    // weeks from today`); other words only name what it is.
+    if let Some((k, end)) = (0..core.len()).find_map(|k| {
+        crate::dates::day_month_end(core, k)
+            // (`30/4` is the branch below's: a fraction or a day and month.)
+            .filter(|_| !core.get(k + 1).is_some_and(|t| t.is_sym('/')))
+            .map(|e| (k, e))
+    }) && !core[..k].iter().chain(&core[end..]).any(|t| {
+        matches!(t.tok, Tok::Num(_)) || t.word().is_some_and(|w| OPERATION_WORDS.contains(&w))
+    }) {
+        let new = &follow[core[k].start..core[end - 1].end];
+        let old = date_span(&ptoks)
+            .map(|(span, _)| span)
+            .or_else(|| {
+                (0..ptoks.len()).find_map(|i| {
+                    crate::dates::day_month_end(&ptoks, i)
+                        .map(|e| (ptoks[i].start, ptoks[e - 1].end))
+                })
+            })
+            .or_else(|| {
+                ptoks
+                    .iter()
+                    .find(|t| t.word().is_some_and(|w| matches!(w, "today" | "now")))
+                    .map(|t| (t.start, t.end))
+            })?;
+        return Some(splice(previous, old, new));
+    }
+    // A time in place of the time (`còn 9h tối` after `9h sáng ở Đà Nẵng là mấy giờ bên
+    // Osaka`).
+    if let Some((_, end)) = crate::places::time_at(core, 0)
+        && end == core.len()
+        && let Some((at, pend)) =
+            (0..ptoks.len()).find_map(|k| crate::places::time_at(&ptoks, k).map(|(_, e)| (k, e)))
+    {
+        let span = (ptoks[at].start, ptoks[pend - 1].end);
+        return Some(splice(
+            previous,
+            span,
+            &follow[core[0].start..core[end - 1].end],
+        ));
+    }
     // A named day in place of the named day (`and new year?` after `how many days
     // until christmas`).
     if let Some(end) = crate::dates::named_day_end(core, 0)
@@ -1173,6 +1238,13 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
             };
             let role_word = j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w))
                 || role == Role::Divisor && j < i && matches!(w, "chia" | "cho" | "divided" | "by");
+            // `and the kitchen, 18 m2?`: a name for what the same unit now counts.
+            let labels_unit = role == Role::Plain
+                && same_unit_counted(&ptoks, core, i)
+                && !OPERATION_WORDS.contains(&w);
+            if labels_unit {
+                continue;
+            }
             if j > i && j <= i + marked || role_word {
                 continue;
             }
@@ -1218,15 +1290,29 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
                     _ => return None,
                 }
             }
-            _ => match pnums
-                .iter()
-                .filter(|&&k| role_at(&ptoks, k).0 == role)
-                .collect::<Vec<_>>()
-                .as_slice()
-            {
-                [k] => **k,
-                _ => return None,
-            },
+            // (A count of sharers and a divisor stand for each other: `and for 5
+            // people?` after `219.952 / 4`, `chia 3` after `… cho 4 nhà`.)
+            _ => {
+                let of_role = |r: Role| -> Vec<usize> {
+                    pnums
+                        .iter()
+                        .copied()
+                        .filter(|&k| role_at(&ptoks, k).0 == r)
+                        .collect()
+                };
+                let mut found = of_role(role);
+                if found.is_empty() {
+                    found = match role {
+                        Role::People => of_role(Role::Divisor),
+                        Role::Divisor => of_role(Role::People),
+                        _ => Vec::new(),
+                    };
+                }
+                match found.as_slice() {
+                    [k] => *k,
+                    _ => return None,
+                }
+            }
         };
         let Tok::Num(new) = &core[i].tok else {
             return None;
@@ -1267,7 +1353,7 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
         let lead = core
             .first()
             .and_then(|t| t.word())
-            .is_some_and(|w| matches!(w, "in" | "at" | "ở" | "tại"));
+            .is_some_and(|w| matches!(w, "in" | "at" | "ở" | "tại" | "bên"));
         let place = &core[usize::from(lead)..];
         let (first, last) = (place.first()?, place.last()?);
         let new = &follow[first.start..last.end];

@@ -46,6 +46,8 @@ const AMOUNT_NAMES: &[&[&str]] = &[
     &["doanh", "thứ"],
     &["doanh", "số"],
     &["lợi", "nhuận"],
+    // (`tiền thuê` is rent, never `thuế`, tax: typed with its marks it stays so.)
+    &["tiền", "thuê"],
 ];
 
 /// Vietnamese words of other operations.

@@ -1028,3 +1028,62 @@ fn the_difference_of_the_last_two_answers() {
         );
     }
 }
+
+#[test]
+fn session_30_replacements_a_count_for_a_divisor_a_day_a_time_a_place_a_labelled_unit() {
+    // A count of sharers in place of a written divisor, and a divisor in place of one.
+    assert_eq!(
+        turn("and for 6 people?", "312.5 / 4", &["78.125"]),
+        [r#"s1 math/divide a="312.5" b="6" *"#]
+    );
+    assert_eq!(
+        turn(
+            "chia 5 thì bao nhiêu",
+            "chia 1500000 cho 3 nhà",
+            &["500000"]
+        ),
+        [r#"s1 math/divide a="1500000" b="5" *"#]
+    );
+    // The same unit, named anew (`the kitchen`), or a pronoun before it.
+    assert_eq!(
+        turn(
+            "and the hallway, 6 m2?",
+            "bedroom is 12 m2 and paint is 8 a m2, how much",
+            &["96"]
+        ),
+        [r#"s1 math/multiply a="6" b="8" *"#]
+    );
+    assert_eq!(
+        turn(
+            "what if she's 30 kg",
+            "child is 20 kg, dose is 5 mg/kg, how many mg",
+            &["100"]
+        ),
+        [r#"s1 math/multiply a="30" b="5" *"#]
+    );
+    // Another day and month, a time, a place after `bên`.
+    assert_eq!(
+        turn(
+            "and the dentist one on feb 3?",
+            "how many days till my eye appointment on jan 20",
+            &["58"]
+        )[0],
+        "s1 date/next_date day=3 month=2"
+    );
+    assert_eq!(
+        turn(
+            "con 8h toi",
+            "7h sang o Ha Noi la may gio o Tokyo",
+            &["09:00"]
+        ),
+        [r#"s1 date/convert_time from="Hà Nội" time="20:00" to="Tokyo" *"#]
+    );
+    assert_eq!(
+        turn(
+            "còn bên Seoul?",
+            "Bây giờ bên Paris mấy giờ rồi?",
+            &["10:00"]
+        ),
+        [r#"s1 date/time_in place="Seoul" *"#]
+    );
+}
