@@ -616,7 +616,7 @@ fn weekday_of_earlier(segment: &[Token], parts: &[ParsedPart], src: &str) -> Opt
         // date" only asks again the date a part before gives: `3 weeks from now - what's
         // the date and what day is that`).
         PartQuery::Date(DateQuery::Today { weekday: false })
-            if !parts[..parts.len() - 1].iter().any(gives_a_date) =>
+            if !asks_bare_date(previous) && !parts[..parts.len() - 1].iter().any(gives_a_date) =>
         {
             Some(DateQuery::Today { weekday: true })
         }
@@ -1085,16 +1085,6 @@ fn split_weak(seg: &[Token], src: &str) -> Result<Vec<ParsedPart>, PartError> {
     if let Some(&(cut, end)) = seps.last()
         && asks_weekday_only(&seg[end..])
         && let Ok(mut before) = split_weak(&seg[..cut], src)
-        && before.last().is_some_and(|p| {
-            matches!(
-                p.query,
-                PartQuery::Date(
-                    DateQuery::Anchored { .. }
-                        | DateQuery::DaysUntil { .. }
-                        | DateQuery::DaysSince { .. }
-                )
-            )
-        })
         && let Some(part) = weekday_of_earlier(&seg[end..], &before, src)
     {
         before.push(part);

@@ -106,6 +106,8 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["phòng"], Cue::People),
     (&["hộ"], Cue::People),
     (&["tenants"], Cue::People),
+    (&["guys"], Cue::People),
+    (&["workers"], Cue::People),
     (&["families"], Cue::People),
     (&["households"], Cue::People),
     (&["kids"], Cue::People),
@@ -411,6 +413,8 @@ fn quantity_units(toks: &[Token]) -> Vec<String> {
 /// the part is not read here (arithmetic, dates and times have their own readers).
 const FOREIGN: &[&str] = &[
     "times",
+    // (`3 workers x $260/day x 5 days`: written multiplication, read by arithmetic.)
+    "x",
     "minus",
     "divided",
     "multiplied",
@@ -555,6 +559,11 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
             }
             if priced || period || t.is_sym('/') || PER_UNIT.contains(&t.word().unwrap_or("")) {
                 i += 2;
+                // `$260/day each`: a rate each of the people counted earns.
+                if priced && toks.get(i).and_then(Token::word) == Some("each") {
+                    out.push(Item::Cue(Cue::PerHead));
+                    i += 1;
+                }
                 continue;
             }
         }
@@ -1031,14 +1040,27 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     });
     let plain_sum = multiple.is_none() && price.is_none() && amounts.len() > 1 && !total_asked;
     // The amount everything else applies to.
-    // `li xì 6 đứa cháu mỗi đứa 200k`: the people counted times what each gets.
-    if has(Cue::PerHead)
-        && let (Some(c), Some(p), []) = (count, price, amounts.as_slice())
-        && multiple.is_none()
-        && pcts.is_empty()
-    {
-        let total = Expr::bin(MathOp::Multiply, num(c), num(p));
-        return (!outside()).then_some(total);
+    // `li xì 6 đứa cháu mỗi đứa 200k`: the people counted times what each gets; `paid
+    // 3 guys for 4 days at $260/day each`, `2 thợ làm 15 ngày, mỗi người 400k/ngày`:
+    // the people, the days and the rate each earns.
+    if has(Cue::PerHead) && multiple.is_none() && pcts.is_empty() {
+        let total = match (count, price, amounts.as_slice()) {
+            (Some(c), Some(p), []) => Some(Expr::bin(MathOp::Multiply, num(c), num(p))),
+            (Some(c), Some(p), [n]) => Some(Expr::bin(
+                MathOp::Multiply,
+                Expr::bin(MathOp::Multiply, num(c), num(n)),
+                num(p),
+            )),
+            (None, Some(p), [c, n]) => Some(Expr::bin(
+                MathOp::Multiply,
+                Expr::bin(MathOp::Multiply, num(c), num(n)),
+                num(p),
+            )),
+            _ => None,
+        };
+        if let Some(total) = total {
+            return (!outside()).then_some(total);
+        }
     }
     let mut value = match (multiple, price, amounts.as_slice()) {
         // Pairs are priced by the pair (`4 pairs at 3.50 each`), dozens by the item.
@@ -1203,7 +1225,24 @@ pub fn undecorated(toks: &[Token]) -> Option<Vec<Token>> {
     let symbolic = symbolic_units(toks);
     let mut out: Vec<Token> = Vec::with_capacity(toks.len());
     let mut dropped = false;
-    for t in toks {
+    let mut rate_unit = false;
+    for (k, t) in toks.iter().enumerate() {
+        // `400k/ngày x 3 người x 10 ngày`: a rate's unit after a slash only decorates.
+        if rate_unit {
+            rate_unit = false;
+            continue;
+        }
+        if t.is_sym('/')
+            && out.last().is_some_and(|p| matches!(p.tok, Tok::Num(_)))
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| !crate::numbers::starts_number(w) && !asks_outside(w))
+        {
+            dropped = true;
+            rate_unit = true;
+            continue;
+        }
         let after_number = out.last().is_some_and(|p| matches!(p.tok, Tok::Num(_)));
         let decor = after_number
             && t.word().is_some_and(|w| {
@@ -1648,5 +1687,26 @@ mod tests {
             read("pay 2400 in 4 installments, each one?"),
             split("2400", "4")
         );
+    }
+
+    #[test]
+    fn people_days_and_a_rate_each_earns_multiply() {
+        let product = |a: &str, b: &str, c: &str| {
+            Some(bin(
+                MathOp::Multiply,
+                bin(MathOp::Multiply, n(a), n(b)),
+                n(c),
+            ))
+        };
+        assert_eq!(
+            read("hired 2 workers for 3 days at 150/day each, total?"),
+            product("2", "3", "150")
+        );
+        assert_eq!(
+            read("4 người làm 5 ngày, mỗi người 300000/ngày, tổng bao nhiêu"),
+            product("4", "5", "300000")
+        );
+        // Written multiplication is arithmetic's, never a split among workers.
+        assert_eq!(read("2 workers x 150/day x 3 days"), None);
     }
 }

@@ -1239,9 +1239,12 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
             let role_word = j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w))
                 || role == Role::Divisor && j < i && matches!(w, "chia" | "cho" | "divided" | "by");
             // `and the kitchen, 18 m2?`: a name for what the same unit now counts.
+            // (Only a name before the number: `10 weeks before today` is no name.)
             let labels_unit = role == Role::Plain
+                && j < i
                 && same_unit_counted(&ptoks, core, i)
-                && !OPERATION_WORDS.contains(&w);
+                && !OPERATION_WORDS.contains(&w)
+                && !crate::tolerant::DATE_WORDS.contains(&w);
             if labels_unit {
                 continue;
             }

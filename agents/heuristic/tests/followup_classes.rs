@@ -1087,3 +1087,18 @@ fn session_30_replacements_a_count_for_a_divisor_a_day_a_time_a_place_a_labelled
         [r#"s1 date/time_in place="Seoul" *"#]
     );
 }
+
+#[test]
+fn a_name_before_a_number_in_the_same_unit_never_hides_a_change_of_question() {
+    // `8 weeks before today` after `8 weeks from today` is another question, never the
+    // same one with its number replaced by itself.
+    let steps = steps_of(
+        "and 8 weeks before today?",
+        "what's the date 8 weeks from today",
+        &["2027-01-18"],
+    );
+    assert!(
+        !steps.iter().any(|s| s.contains("add_duration")),
+        "{steps:?}"
+    );
+}
