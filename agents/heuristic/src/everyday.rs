@@ -1104,6 +1104,13 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         _ => return None,
     };
     let mut cued = matches!(value, Expr::Op(..)) && !plain_sum;
+    // `mua 2 ký thì sao, vẫn giảm 10%`: a weight or a length is no price to take a
+    // percentage off (an ellipsis of a question before, not read alone).
+    if let (Some(Expr::Num(a)), [_]) = (Some(&value), pcts.as_slice())
+        && measured(toks, a)
+    {
+        return None;
+    }
     if let [p] = pcts.as_slice() {
         let share = Expr::bin(MathOp::Percent, num(p), value.clone());
         value = if has(Cue::OffAsked) {
@@ -1174,6 +1181,19 @@ fn term_and_rate(toks: &[Token]) -> Option<(u32, u32)> {
         None => return None,
     };
     Some((term, rate))
+}
+
+/// Whether the number `n` of `toks` is a measured quantity (`2 ký`, `18 m2`, `3 hours`).
+fn measured(toks: &[Token], n: &str) -> bool {
+    toks.windows(2).any(|w| {
+        matches!(&w[0].tok, Tok::Num(x) if x == n)
+            && w[1].word().is_some_and(|u| {
+                matches!(
+                    unit_of(u).as_str(),
+                    "kg" | "g" | "l" | "ml" | "m" | "m2" | "km" | "cm" | "gal" | "mg" | "h"
+                )
+            })
+    })
 }
 
 /// Whether `toks` say `on top` (`with 7% tax on top of 144`): the share is added to

@@ -328,6 +328,14 @@ pub fn plan_turn(
         );
         return planning(false).refuse(reason, &language);
     }
+    // `nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng, một
+    // năm bao nhiêu`: from the amount a month, never the year's total.
+    if let Some(text) = recall::on_rate_amount(query, questions) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
     let first = turn.plan(query);
     if complete(&first) {
         return first;

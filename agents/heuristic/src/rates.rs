@@ -129,6 +129,37 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     }
 }
 
+/// The amount of a rate question and whether `follow` asks again per that amount's own
+/// period (`nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng,
+/// một năm bao nhiêu`): then a follow-up goes on from the amount given, not from the
+/// converted answer.
+pub fn amount_asked_again(question: &[Token], follow: &[Token]) -> Option<String> {
+    parse(question)?;
+    let nums = crate::lexer::number_positions(question);
+    let [k] = nums.as_slice() else {
+        return None;
+    };
+    let k = *k;
+    let given = match question.get(k + 1) {
+        Some(t) if t.is_sym('/') || t.word().is_some_and(|w| TIES.contains(&w)) => {
+            period_at(question, k + 2)?.0
+        }
+        _ => {
+            period_at(question, k + 1)
+                .filter(|_| adverb(question, k + 1))?
+                .0
+        }
+    };
+    let again = (0..follow.len()).any(|i| {
+        let tied = follow[i].is_sym('/') || follow[i].word().is_some_and(|w| TIES.contains(&w));
+        tied && period_at(follow, i + 1).is_some_and(|(p, _)| p == given)
+            || adverb(follow, i) && period_at(follow, i).is_some_and(|(p, _)| p == given)
+    });
+    again
+        .then(|| question[k].number().map(str::to_owned))
+        .flatten()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,17 @@ pub fn session_language(
     (!english).then_some("vi")
 }
 
+/// `take AMOUNT, then QUERY` when `query` asks again per the period the amount of the
+/// last question (a rate converted to another period) was given in.
+pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
+    let last = crate::normalise::normalise(questions.last()?, None).text;
+    let hint = crate::language::detect_language(&last, None);
+    let follow = crate::normalise::normalise(query, Some(&hint)).text;
+    let amount =
+        crate::rates::amount_asked_again(&crate::lexer::lex(&last), &crate::lexer::lex(&follow))?;
+    Some(format!("take {amount}, then {follow}"))
+}
+
 /// Whether an answer is a weekday name (`Thursday`): said of a date, it is no value a
 /// follow-up computes with.
 pub fn is_weekday(answer: &str) -> bool {
@@ -458,9 +469,12 @@ const ASKING_WORDS: &[&str] = &[
 /// amount paid (`khách đưa 500000 thối lại bao nhiêu` → `500000 - 255000`).
 fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
     let nums = crate::lexer::number_positions(toks);
+    // Compared without marks too: `rồi cong VAT 8%` keeps `cong` unmarked.
+    let fold = crate::normalise::fold::fold;
+    let is_in = |w: &str, list: &[&str]| list.contains(&w) || list.iter().any(|l| fold(l) == w);
     let has = |list: &[&str]| {
         toks.iter()
-            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+            .any(|t| t.word().is_some_and(|w| is_in(w, list)))
     };
     // `split it between me and my sister`: the one asking and one other.
     let me_and = (0..toks.len()).any(|i| {
@@ -488,7 +502,7 @@ fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
     let n = &query[toks[k].start..toks[k].end];
     let words = |skip: &[usize], also: &[&str]| {
         toks.iter().enumerate().all(|(j, t)| match t.word() {
-            Some(w) => skip.contains(&j) || ASKING_WORDS.contains(&w) || also.contains(&w),
+            Some(w) => skip.contains(&j) || is_in(w, ASKING_WORDS) || is_in(w, also),
             None => j == k || t.is_sym('%') || t.is_sym('?') || t.is_sym(','),
         })
     };

@@ -1102,3 +1102,29 @@ fn a_name_before_a_number_in_the_same_unit_never_hides_a_change_of_question() {
         "{steps:?}"
     );
 }
+
+#[test]
+fn a_change_per_the_period_a_rate_was_given_in_goes_on_from_that_amount() {
+    // (Session 30: had raised the year's total by the percentage.)
+    assert_eq!(
+        turn(
+            "nếu mỗi tháng tăng 20% thì mỗi tháng bao nhiêu",
+            "lương 8 triệu một tháng, một năm bao nhiêu",
+            &["96000000"]
+        ),
+        [
+            r#"s1 math/percent of="8000000" percent="20""#,
+            r#"s2 math/sum a="8000000" b=$s1 *"#
+        ]
+    );
+    // A tax added without marks (`cong`) is added, never the tax alone.
+    assert_eq!(
+        turn("roi cong thue 10%", "12 x 50000", &["600000"]),
+        [
+            r#"s1 math/percent of="600000" percent="10""#,
+            r#"s2 math/sum a="600000" b=$s1 *"#
+        ]
+    );
+    // A weight with a percentage off is no price: not read alone.
+    assert!(steps_of("mua 3 ký thì sao, vẫn giảm 10%", "2 + 2", &["4"]).is_empty());
+}
