@@ -66,7 +66,9 @@ async fn queries_get_correct_reports_through_every_process() {
         at("2026-12-30T09:00:00Z"),
     )
     .await;
-    assert_eq!(answers(&r), vec!["2027-01-01", "2"], "{}", r.text);
+    // (The count answers; the date found is a step the report's text still names.)
+    assert_eq!(answers(&r), vec!["2"], "{}", r.text);
+    assert!(r.text.contains("2027-01-01"), "{}", r.text);
     let r = ask_ok(
         &bus,
         "take 100, halve it, then add 7; also the mean of 3, 5 and 10",
