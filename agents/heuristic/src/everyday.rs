@@ -735,6 +735,15 @@ fn items<'s>(toks: &[Token], src: &'s str, decor: &mut Vec<&'s str>) -> Option<V
                 t.word()
                     .is_some_and(|w| matches!(w, "much" | "nhiêu" | "bn" | "mấy"))
             });
+            // `tiền nhà` is rent, `4 nhà` four households: a place counts people only
+            // right after a number.
+            let place_counts = !matches!(phrase, ["nhà"] | ["phòng"] | ["hộ"])
+                || i > 0 && matches!(toks[i - 1].tok, Tok::Num(_));
+            if !place_counts {
+                decor.push(&src[t.start..t.end]);
+                i += 1;
+                continue;
+            }
             let cue = match cue {
                 Cue::Each if phrase.len() == 1 && !after_amount(i) => &Cue::EachOne,
                 Cue::Each if phrase.len() > 1 && (asked_after || asked_before) => &Cue::EachOne,
@@ -837,6 +846,9 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     // `meeting is at 10:00`: a clock time is no amount.
     if booking || crate::lexer::has_clock_time(toks) {
         return None;
+    }
+    if let Some(e) = groups_or_rate(toks) {
+        return Some(e);
     }
     let mut decor = Vec::new();
     let items = items(toks, src, &mut decor)?;
@@ -1194,6 +1206,34 @@ fn measured(toks: &[Token], n: &str) -> bool {
                 )
             })
     })
+}
+
+/// Two numbers read as groups or a rate over time: `100 gauze pads packed in bags of 12,
+/// how many are left over` is 100 mod 12 (what no whole group takes); `1000 mL over 8
+/// hours, rate in mL/hr?` is 1000 ÷ 8 (an amount over a time, per hour).
+fn groups_or_rate(toks: &[Token]) -> Option<Expr> {
+    let nums = crate::lexer::number_positions(toks);
+    let [a, b] = nums.as_slice() else {
+        return None;
+    };
+    let (a, b) = (*a, *b);
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let has = |p: &[&str]| (0..toks.len()).any(|i| words_at(toks, i, p));
+    let left_over = has(&["left", "over"]) || has(&["leftover"]) || has(&["leftovers"]);
+    if left_over && b > 0 && word(b - 1) == Some("of") {
+        return Some(Expr::bin(MathOp::Modulo, num(a)?, num(b)?));
+    }
+    let hours = word(b + 1).is_some_and(|w| unit_of(w) == "h");
+    let per_hour = has(&["per", "hour"])
+        || has(&["an", "hour"])
+        || has(&["mỗi", "giờ"])
+        || (0..toks.len())
+            .any(|i| toks[i].is_sym('/') && word(i + 1).is_some_and(|w| unit_of(w) == "h"));
+    if b > 0 && word(b - 1) == Some("over") && hours && per_hour {
+        return Some(Expr::bin(MathOp::Divide, num(a)?, num(b)?));
+    }
+    None
 }
 
 /// Whether `toks` say `on top` (`with 7% tax on top of 144`): the share is added to
@@ -1728,5 +1768,19 @@ mod tests {
         );
         // Written multiplication is arithmetic's, never a split among workers.
         assert_eq!(read("2 workers x 150/day x 3 days"), None);
+    }
+
+    #[test]
+    fn what_whole_groups_leave_over_and_an_amount_over_hours_per_hour() {
+        assert_eq!(
+            read("50 eggs packed in boxes of 6, how many are left over"),
+            Some(bin(MathOp::Modulo, n("50"), n("6")))
+        );
+        assert_eq!(
+            read("500 mL over 4 hours, how many mL per hour"),
+            Some(bin(MathOp::Divide, n("500"), n("4")))
+        );
+        // Over hours with no rate asked is no rate.
+        assert_eq!(read("500 mL over 4 hours"), None);
     }
 }

@@ -37,8 +37,8 @@ const TAKEN: &[&str] = &[
 /// Words of another question: income added, a share, a percentage, a date.
 const OTHER: &[&str] = &[
     "earned", "earn", "received", "receive", "more", "plus", "each", "per", "split", "times",
-    "divided", "percent", "tip", "tax", "interest", "days", "weeks", "months", "years", "date",
-    "nhận", "thêm", "chia", "mỗi", "ngày", "tuần", "tháng", "năm", "lãi",
+    "divided", "percent", "tip", "tax", "interest", "date", "until", "till", "til", "since", "ago",
+    "nhận", "thêm", "chia", "mỗi", "lãi", "đến", "tới",
 ];
 
 /// `toks` read as an amount less what was taken from it, when that is what is asked.
@@ -122,5 +122,11 @@ mod tests {
         assert_eq!(read("i had 500 and 175, how much left"), None);
         // Nothing left asked.
         assert_eq!(read("i had 500, spent 175"), None);
+        // Days counted down to a date are another question; days had are amounts.
+        assert_eq!(read("i have 20 days, how many left until christmas"), None);
+        assert_eq!(
+            read("I have 25 vacation days, used 7 and 3 are booked, how many are left"),
+            Some(minus(minus(n("25"), "7"), "3"))
+        );
     }
 }
