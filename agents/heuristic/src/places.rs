@@ -61,6 +61,7 @@ const AROUND: &[&str] = &[
     "will",
     "be",
     "going",
+    "here",
 ];
 
 /// Words that put the place next: `in Tokyo`, `ở New York`, `tại Luân Đôn`.
@@ -236,7 +237,13 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         at = (from..toks.len().min(from + 10))
             .find(|&j| time_at(toks, j).is_some())
             .filter(|&j| {
-                let words = toks[from..j].iter().all(|t| t.word().is_some());
+                // (`the final is on saturday nov 28 at 20:00`: a day and month may say
+                // when, its number no time.)
+                let dated: Vec<usize> = (from..j)
+                    .filter_map(|k| crate::dates::day_month_end(toks, k).map(|e| (k..e)))
+                    .flatten()
+                    .collect();
+                let words = (from..j).all(|k| toks[k].word().is_some() || dated.contains(&k));
                 // (`standup is at 09:30`: any name before `at`.)
                 let named = j > from
                     && toks[j - 1].word().is_some_and(|w| {
@@ -280,7 +287,22 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         let end = (k + 1..at)
             .find(|&e| {
                 toks[e].word().is_none_or(|w| {
-                    EVENT.contains(&w) || matches!(w, "wants" | "want" | "needs" | "wanna")
+                    EVENT.contains(&w)
+                        || matches!(
+                            w,
+                            "wants"
+                                | "want"
+                                | "needs"
+                                | "wanna"
+                                | "closes"
+                                | "opens"
+                                | "close"
+                                | "open"
+                                | "are"
+                                | "was"
+                                | "said"
+                                | "says"
+                        )
                 })
             })
             .unwrap_or(at);
@@ -317,6 +339,12 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
             }
             let who = toks.get(i + 1).and_then(Token::word);
             i += 1 + usize::from(matches!(who, Some("me" | "us" | "him" | "her" | "them")));
+            // `for my client in toronto`: who, up to the place after `in`.
+            if let Some(k) = (i..toks.len().min(i + 4)).find(|&k| toks[k].word() == Some("in"))
+                && toks[i..k].iter().all(|t| t.word().is_some())
+            {
+                i = k;
+            }
             continue;
         }
         match &toks[i].tok {
@@ -331,6 +359,11 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
             Tok::Sym(',' | '\'') => i += 1,
             _ => return None,
         }
+    }
+    // `supplier in shenzhen closes at 6pm, what time is that for my client in toronto`:
+    // the place said before the time is where the time is.
+    if let ([to], Some(from)) = (places.as_slice(), said_before) {
+        places = vec![from, to.clone()];
     }
     match places.as_slice() {
         [from, to] if lead || asks => Some(DateQuery::ConvertTime {

@@ -685,3 +685,20 @@ fn whole_years_since_a_date_and_asides_in_brackets() {
         vec!["s1 date/today *", "s2 date/weekday date=$s1 *"]
     );
 }
+
+#[test]
+fn a_time_with_its_place_said_before_it_a_date_before_at_and_here() {
+    // (Session 30, phrasings of our own.)
+    assert_eq!(
+        steps("the shop in paris opens at 9am, what time is that for my aunt in chicago"),
+        vec![r#"s1 date/convert_time from="paris" time="09:00" to="chicago" *"#]
+    );
+    assert_eq!(
+        steps("the match is on sunday dec 6 at 18:00 madrid time, what time is that in lima"),
+        vec![r#"s1 date/convert_time from="madrid" time="18:00" to="lima" *"#]
+    );
+    assert_eq!(
+        steps("7:15pm here in Hanoi is what time in Berlin?"),
+        vec![r#"s1 date/convert_time from="Hanoi" time="19:15" to="Berlin" *"#]
+    );
+}
