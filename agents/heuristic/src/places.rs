@@ -240,7 +240,7 @@ fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
                 // (`the final is on saturday nov 28 at 20:00`: a day and month may say
                 // when, its number no time.)
                 let dated: Vec<usize> = (from..j)
-                    .filter_map(|k| crate::dates::day_month_end(toks, k).map(|e| (k..e)))
+                    .filter_map(|k| crate::dates::day_month_end(toks, k).map(|e| k..e))
                     .flatten()
                     .collect();
                 let words = (from..j).all(|k| toks[k].word().is_some() || dated.contains(&k));
