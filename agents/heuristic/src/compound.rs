@@ -305,13 +305,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             .any(|e| e.text().is_some_and(|t| asks_only_how_much(&t)))
     {
         if let Some(e) = crate::everyday::parse(toks, src) {
-            return Ok(Parsed {
-                parts: vec![ParsedPart {
-                    text: quote(toks, src),
-                    query: PartQuery::Math(e),
-                }],
-                failed: Vec::new(),
-            });
+            return Ok(whole_problem(toks, src, e));
         }
         failed.retain(|e| !e.text().is_some_and(|t| asks_only_how_much(&t)));
     }
@@ -321,13 +315,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             // Parts that do not stand alone may still be one everyday problem told in
             // several sentences: `dinner came to 127.40 for 4 of us, how much each?`.
             if let Some(e) = crate::everyday::parse(toks, src) {
-                return Ok(Parsed {
-                    parts: vec![ParsedPart {
-                        text: quote(toks, src),
-                        query: PartQuery::Math(e),
-                    }],
-                    failed: Vec::new(),
-                });
+                return Ok(whole_problem(toks, src, e));
             }
             read?
         }
@@ -359,9 +347,72 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
                 .is_some_and(|t| filler::only_context(&crate::lexer::lex(&t)))
         });
     }
+    // `quote is 2,000 plus 10% VAT. what's the VAT and the total`: both.
+    if let [
+        ParsedPart {
+            text,
+            query: PartQuery::Math(e),
+        },
+    ] = parts.as_slice()
+    {
+        parts = with_levy_asked(toks, text.clone(), e.clone());
+    }
     match (parts.is_empty(), failed.is_empty()) {
         (true, false) => Err(failed.swap_remove(0)),
         _ => Ok(Parsed { parts, failed }),
+    }
+}
+
+/// The whole request read as one everyday problem `e`: one part, or two when a tax or
+/// tip added is asked by its name as well as the total (`invoice is 12,840 before 5% GST.
+/// whats the GST and the total`, `báo giá 45 triệu, VAT 10% là bao nhiêu, tổng cộng bao
+/// nhiêu`): the share, then the total (its step shared).
+fn whole_problem(toks: &[Token], src: &str, e: Expr) -> Parsed {
+    Parsed {
+        parts: with_levy_asked(toks, quote(toks, src), e),
+        failed: Vec::new(),
+    }
+}
+
+/// The part `e` (`text`), or the levy it adds and then `e` when `toks` ask both.
+fn with_levy_asked(toks: &[Token], text: String, e: Expr) -> Vec<ParsedPart> {
+    let share = match &e {
+        Expr::Op(crate::expr::MathOp::Sum, args) => match args.as_slice() {
+            [a, p @ Expr::Op(crate::expr::MathOp::Percent, pa)] if pa.get(1) == Some(a) => {
+                Some(p.clone())
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    const LEVIES: &[&str] = &["tax", "gst", "vat", "hst", "tip", "thuế", "phí", "boa"];
+    let asked = |i: usize| {
+        words_at(toks, i + 1, &["là", "bao", "nhiêu"])
+            || words_at(toks, i + 1, &["bao", "nhiêu"])
+            // (`what's` lexes as `what`.)
+            || i >= 2 && (words_at(toks, i - 2, &["what", "the"]) || words_at(toks, i - 2, &["whats", "the"]))
+            || i >= 3 && words_at(toks, i - 3, &["how", "much", "is"])
+    };
+    let levy_asked =
+        (0..toks.len()).any(|i| toks[i].word().is_some_and(|w| LEVIES.contains(&w)) && asked(i));
+    let total_asked = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "total" | "tổng")));
+    match share {
+        Some(share) if levy_asked && total_asked => vec![
+            ParsedPart {
+                text: text.clone(),
+                query: PartQuery::Math(share),
+            },
+            ParsedPart {
+                text,
+                query: PartQuery::Math(e),
+            },
+        ],
+        _ => vec![ParsedPart {
+            text,
+            query: PartQuery::Math(e),
+        }],
     }
 }
 

@@ -349,3 +349,23 @@ fn decimal_commas_around_an_operator_typed_without_marks() {
         vec![r#"s1 math/sum a="3.75" b="2.5" *"#]
     );
 }
+
+#[test]
+fn a_levy_asked_by_name_and_the_total_are_two_answers() {
+    // (Session 30, phrasings of our own.)
+    assert_eq!(
+        common::steps("quote is 2,000 plus 10% VAT. what's the VAT and the total"),
+        vec![
+            r#"s1 math/percent of="2000" percent="10" *"#,
+            r#"s2 math/sum a="2000" b=$s1 *"#
+        ]
+    );
+    // The total alone when only the total is asked.
+    assert_eq!(
+        common::steps("2,000 plus 10% VAT, total?"),
+        vec![
+            r#"s1 math/percent of="2000" percent="10""#,
+            r#"s2 math/sum a="2000" b=$s1 *"#
+        ]
+    );
+}
