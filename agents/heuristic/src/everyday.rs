@@ -805,7 +805,12 @@ pub fn counts_people(word: &str) -> bool {
 /// translation); units of measure only decorate a number here (`342 miles`), and a
 /// conversion between them has no cue to be read as one.
 fn asks_outside(word: &str) -> bool {
-    crate::scope::outside_tools(word, "en").is_some_and(|kind| kind != "unit conversion")
+    // (`flights to melb came to 1,240`, `the hotel is 245/night`: what was paid for; a
+    // booking asked is refused before, by its verb.)
+    crate::scope::outside_tools(word, "en").is_some_and(|kind| {
+        kind != "unit conversion"
+            && kind != "bookings of tickets, rooms or tables, and recommendations"
+    })
 }
 
 /// What the answer to the everyday problem `part` is, to follow its number in a report:
@@ -1782,5 +1787,25 @@ mod tests {
         );
         // Over hours with no rate asked is no rate.
         assert_eq!(read("500 mL over 4 hours"), None);
+    }
+
+    #[test]
+    fn what_was_paid_for_may_be_a_flight_or_a_hotel() {
+        assert_eq!(
+            read("train tickets came to 90 for 3 of us, how much each"),
+            Some(bin(MathOp::Divide, n("90"), n("3")))
+        );
+        assert_eq!(
+            read("the hotel is 2 nights at 120/night plus 10% tax, total?"),
+            Some(bin(
+                MathOp::Sum,
+                bin(MathOp::Multiply, n("2"), n("120")),
+                bin(
+                    MathOp::Percent,
+                    n("10"),
+                    bin(MathOp::Multiply, n("2"), n("120"))
+                )
+            ))
+        );
     }
 }
