@@ -298,6 +298,18 @@ pub enum NamedThen {
     DayOfYear,
     /// Its ISO week.
     IsoWeek,
+    /// A date some time after (or before) it (`45 days after dec 1`, `project starts dec
+    /// 7, 8 weeks of work`), and that date's weekday when asked.
+    Shift {
+        /// Forward when true.
+        add: bool,
+        /// Whole units.
+        amount: i64,
+        /// `days`, `weeks`, `months` or `years`.
+        unit: &'static str,
+        /// Also its weekday.
+        weekday: bool,
+    },
 }
 
 /// Named days of the year, longest names first: (words, month, day).
@@ -1048,6 +1060,45 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     }
     let has = |f: Flag| flags.contains(&f);
     if let Some(anchor) = anchor {
+        // `45 days after dec 1 is what date`: a shift from the day found.
+        if let ([], [(amount, unit)]) = (dates.as_slice(), durations.as_slice())
+            && counted_in.is_none()
+            && !has(Flag::Age)
+            && matches!(*unit, "days" | "weeks" | "months" | "years")
+            && has(Flag::Later) != has(Flag::Ago)
+            && matches!(anchor, Anchor::Named { .. })
+        {
+            let then = NamedThen::Shift {
+                add: has(Flag::Later),
+                amount: *amount,
+                unit,
+                weekday: has(Flag::Weekday) || has(Flag::AskDay),
+            };
+            return DateParse::Query(DateQuery::Anchored { anchor, then });
+        }
+        // `how many days between jan 5 and march 20 2027`: the day and month in the
+        // other date's year.
+        if let (
+            [to],
+            [],
+            Anchor::Named {
+                month,
+                day,
+                year: NamedYear::Next,
+                ..
+            },
+        ) = (dates.as_slice(), durations.as_slice(), anchor)
+            && has(Flag::Between)
+            && let Some(from) = to
+                .get(..4)
+                .and_then(|y| y.parse::<i32>().ok())
+                .and_then(|y| iso_date(y, month as u32, day as u32))
+        {
+            return DateParse::Query(DateQuery::Difference {
+                from,
+                to: to.clone(),
+            });
+        }
         if !dates.is_empty() || !durations.is_empty() || counted_in.is_some() || has(Flag::Age) {
             return DateParse::NotDate;
         }
@@ -1574,6 +1625,7 @@ impl DateQuery {
                 let after = match then {
                     NamedThen::Date => 0,
                     NamedThen::DaysSince => 2,
+                    NamedThen::Shift { weekday: true, .. } => 2,
                     _ => 1,
                 };
                 after + anchor_steps(anchor)
@@ -1634,10 +1686,33 @@ impl DateQuery {
             // user wrote it answers alone (tests/blind/README.md).
             let said = matches!(anchor, Anchor::Named { said: true, .. });
             let counted = matches!(then, NamedThen::DaysUntil | NamedThen::DaysSince);
-            let shown = !(counted || said && *then == NamedThen::Weekday);
+            let shifted = matches!(then, NamedThen::Shift { .. });
+            let shown = !(counted || shifted || said && *then == NamedThen::Weekday);
             let date = plan.push(part, DATE_POOL, tool, args, shown);
             let then_tool = match then {
                 NamedThen::Date => return,
+                NamedThen::Shift {
+                    add,
+                    amount,
+                    unit,
+                    weekday,
+                } => {
+                    let tool = if *add {
+                        "add_duration"
+                    } else {
+                        "subtract_duration"
+                    };
+                    let args = vec![
+                        ("amount", int(*amount)),
+                        ("unit", text(unit)),
+                        ("date", date),
+                    ];
+                    let shifted = plan.push(part, DATE_POOL, tool, args, true);
+                    if *weekday {
+                        plan.push(part, DATE_POOL, "weekday", vec![("date", shifted)], true);
+                    }
+                    return;
+                }
                 NamedThen::DaysSince => {
                     let today = plan.push(part, DATE_POOL, "today", vec![], false);
                     let args = vec![("from", date), ("to", today)];

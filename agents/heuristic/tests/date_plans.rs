@@ -702,3 +702,27 @@ fn a_time_with_its_place_said_before_it_a_date_before_at_and_here() {
         vec![r#"s1 date/convert_time from="Hanoi" time="19:15" to="Berlin" *"#]
     );
 }
+
+#[test]
+fn a_shift_from_a_day_found_and_a_day_and_month_in_the_other_dates_year() {
+    // (Session 30, phrasings of our own.)
+    assert_eq!(
+        steps("30 days after march 3 is what date, and what weekday"),
+        vec![
+            "s1 date/next_date day=3 month=3",
+            r#"s2 date/add_duration amount=30 date=$s1 unit="days" *"#,
+            "s3 date/weekday date=$s2 *"
+        ]
+    );
+    assert_eq!(
+        steps("2 weeks before christmas"),
+        vec![
+            "s1 date/next_date day=25 month=12",
+            r#"s2 date/subtract_duration amount=2 date=$s1 unit="weeks" *"#
+        ]
+    );
+    assert_eq!(
+        steps("how many days between feb 1 and april 10 2027"),
+        vec![r#"s1 date/difference from="2027-02-01" to="2027-04-10" *"#]
+    );
+}
