@@ -300,9 +300,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // The whole request read as one everyday problem comes first: `…, tổng phải trả là
     // bao nhiêu` asks the total, not the part before it.
     if !parts.is_empty()
-        && failed
-            .iter()
-            .any(|e| e.text().is_some_and(|t| asks_only_how_much(&t)))
+        && failed.iter().any(|e| {
+            e.text()
+                .is_some_and(|t| asks_only_how_much(&t) || asks_only_total(&t))
+        })
     {
         if let Some(e) = crate::everyday::parse(toks, src) {
             return Ok(whole_problem(toks, src, e));
@@ -476,6 +477,22 @@ fn asks_only_how_much(text: &str) -> bool {
                 || crate::tolerant::DATE_WORDS.contains(w)
         });
     plain && (has(&["how", "much"]) || has(&["how", "many"]) || has(&["bao", "nhiêu"]))
+}
+
+/// Whether `text` only asks a total in a word (`Total please`, `tổng cộng?`): the whole
+/// request may be one everyday problem; never dropped as a question already answered.
+fn asks_only_total(text: &str) -> bool {
+    let toks = crate::lexer::lex(text);
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    toks.iter()
+        .all(|t| matches!(t.tok, Tok::Word(_) | Tok::Sym(_)))
+        && words.iter().all(|w| {
+            matches!(
+                *w,
+                "total" | "please" | "pls" | "tổng" | "cộng" | "the" | "so" | "and"
+            )
+        })
+        && words.iter().any(|w| matches!(*w, "total" | "tổng"))
 }
 
 /// `segment` without its leading joining words (`còn`, `and also`, `what about`).

@@ -985,6 +985,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     // Each number's role.
     let mut used = vec![false; items.len()];
     let mut count: Option<&str> = None;
+    let mut counted_at: Option<usize> = None;
     let mut price: Option<&str> = None;
     // Every price, where they are: several items each priced (`3 bánh mì 25k một cái
     // với 2 ly cà phê 35k một ly`).
@@ -1006,6 +1007,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
             if count.replace(n).is_some() {
                 return None;
             }
+            counted_at = Some(k);
             used[k] = true;
         } else if matches!(before, Some(Cue::At | Cue::EachLead | Cue::PerHead))
             || matches!(after, Some(Cue::Each))
@@ -1016,13 +1018,29 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         }
     }
     if prices.len() > 1 {
+        // (`2 adults at 412.50 each and 2 kids at 309.90 each`: people priced each are a
+        // quantity.)
+        if let Some(k) = counted_at {
+            used[k] = false;
+        }
         return several_items(&nums, &prices, &used, &items, &decor);
     }
-    let amounts: Vec<&str> = nums
+    let mut amounts: Vec<&str> = nums
         .iter()
         .filter(|(k, _)| !used[*k])
         .map(|&(_, n)| n)
         .collect();
+    // `2 kids at 309.90 each`: people priced each are a quantity, not sharers.
+    if price.is_some()
+        && amounts.is_empty()
+        && !has(Cue::Split)
+        && !has(Cue::Among)
+        && !has(Cue::EachOne)
+        && !has(Cue::PerHead)
+        && let Some(c) = count.take()
+    {
+        amounts.push(c);
+    }
     // `actually 2 left early, split it 4 ways`: the amount shared is an earlier one
     // ("it"), and the other number counts people who came or went — no amount here.
     let earlier = toks.iter().any(|t| {
@@ -1261,7 +1279,8 @@ fn several_items(
     let only_sums = items.iter().all(|i| {
         matches!(
             i,
-            Item::Num(_) | Item::Cue(Cue::Each | Cue::EachLead | Cue::At | Cue::Plus)
+            // (`2 kids at 309.90 each`: who the items are only names them.)
+            Item::Num(_) | Item::Cue(Cue::Each | Cue::EachLead | Cue::At | Cue::Plus | Cue::People)
         )
     });
     if !only_sums || decor.iter().any(|w| asks_outside(w)) {

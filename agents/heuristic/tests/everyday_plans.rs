@@ -369,3 +369,25 @@ fn a_levy_asked_by_name_and_the_total_are_two_answers() {
         ]
     );
 }
+
+#[test]
+fn groups_of_people_priced_each_and_a_total_asked_in_a_word() {
+    // (Session 30, phrasings of our own.)
+    let s =
+        common::steps("Tickets for us: 3 adults at 20 each and 2 kids at 12 each. Total please");
+    assert_eq!(s.len(), 3, "{s:?}");
+    assert_eq!(s[2], r#"s3 math/sum a=$s1 b=$s2 *"#, "{s:?}");
+    assert!(
+        s[0].contains(r#"a="3" b="20""#) && !s[0].ends_with('*'),
+        "{s:?}"
+    );
+    // People priced each are a quantity; people sharing still share.
+    assert_eq!(
+        common::steps("4 kids at 7.50 each"),
+        vec![r#"s1 math/multiply a="4" b="7.5" *"#]
+    );
+    assert_eq!(
+        common::steps("split 60 between 4 kids"),
+        vec![r#"s1 math/divide a="60" b="4" *"#]
+    );
+}
