@@ -348,6 +348,30 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
                 .is_some_and(|t| filler::only_context(&crate::lexer::lex(&t)))
         });
     }
+    // `Cà chua 25k/kg mua 2 ký, rau muống 3 bó mỗi bó 8k, tổng cộng bao nhiêu?`: the
+    // parts' amounts added up is the one answer asked.
+    if parts.len() >= 2
+        && failed.is_empty()
+        && asks_grand_total(toks)
+        && parts.iter().all(|p| {
+            matches!(
+                &p.query,
+                PartQuery::Math(Expr::Op(crate::expr::MathOp::Multiply, _))
+            )
+        })
+        && let Some(total) = Expr::chain(
+            crate::expr::MathOp::Sum,
+            parts.iter().filter_map(|p| match &p.query {
+                PartQuery::Math(e) => Some(e.clone()),
+                PartQuery::Date(_) => None,
+            }),
+        )
+    {
+        parts = vec![ParsedPart {
+            text: quote(toks, src),
+            query: PartQuery::Math(total),
+        }];
+    }
     // `quote is 2,000 plus 10% VAT. what's the VAT and the total`: both.
     if let [
         ParsedPart {
@@ -477,6 +501,15 @@ fn asks_only_how_much(text: &str) -> bool {
                 || crate::tolerant::DATE_WORDS.contains(w)
         });
     plain && (has(&["how", "much"]) || has(&["how", "many"]) || has(&["bao", "nhiêu"]))
+}
+
+/// Whether `toks` end asking the total of everything before (`tổng cộng bao nhiêu`,
+/// `total?`, `what's the total`, `how much altogether`).
+fn asks_grand_total(toks: &[Token]) -> bool {
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    let tail = &words[words.len().saturating_sub(4)..];
+    tail.iter()
+        .any(|w| matches!(*w, "total" | "altogether" | "tổng"))
 }
 
 /// Whether `text` only asks a total in a word (`Total please`, `tổng cộng?`): the whole

@@ -391,3 +391,10 @@ fn groups_of_people_priced_each_and_a_total_asked_in_a_word() {
         vec![r#"s1 math/divide a="60" b="4" *"#]
     );
 }
+
+#[test]
+fn items_priced_in_parts_and_the_total_asked_at_the_end() {
+    let s = common::steps("táo 30k/kg mua 3 ký, cam 2 túi mỗi túi 15k, tổng cộng bao nhiêu?");
+    assert_eq!(s.last().unwrap(), r#"s3 math/sum a=$s1 b=$s2 *"#, "{s:?}");
+    assert!(!s[0].ends_with('*') && !s[1].ends_with('*'), "{s:?}");
+}
