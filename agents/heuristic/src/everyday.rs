@@ -306,7 +306,7 @@ const PERIODS: &[&str] = &[
 fn unit_of(word: &str) -> String {
     let w = word.to_lowercase();
     let alias = match w.as_str() {
-        "kilo" | "kilos" | "kilogram" | "kilograms" | "ký" | "ki" | "cân" | "kgs" => "kg",
+        "kilo" | "kilos" | "kilogram" | "kilograms" | "ký" | "ky" | "ki" | "cân" | "kgs" => "kg",
         "litre" | "litres" | "liter" | "liters" | "lít" | "ltr" => "l",
         "hour" | "hours" | "hr" | "hrs" | "h" | "giờ" | "tiếng" => "h",
         "gallon" | "gallons" | "gal" => "gal",
@@ -1825,6 +1825,15 @@ mod tests {
                     bin(MathOp::Multiply, n("2"), n("120"))
                 )
             ))
+        );
+    }
+
+    #[test]
+    fn a_kilo_typed_without_marks_is_a_kilo() {
+        // (`ky` is `ký` unmarked: a price per kg meets it.)
+        assert_eq!(
+            read("mua 3 ky thit gia 150000/kg"),
+            Some(bin(MathOp::Multiply, n("3"), n("150000")))
         );
     }
 }
