@@ -328,6 +328,13 @@ pub fn plan_turn(
         );
         return planning(false).refuse(reason, &language);
     }
+    // `6pm there is what time in hanoi` after a question about the time in Los Angeles.
+    if let Some(text) = recall::place_there(query, questions) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
     // `nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng, một
     // năm bao nhiêu`: from the amount a month, never the year's total.
     if let Some(text) = recall::on_rate_amount(query, questions) {

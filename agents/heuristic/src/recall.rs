@@ -61,6 +61,38 @@ pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
     Some(format!("take {amount}, then {follow}"))
 }
 
+/// `query` with `there` (`ở đó`, `bên đó`) put as the place the last question asked the
+/// time at (`6pm there is what time in hanoi` after `and in los angeles`).
+pub fn place_there(query: &str, questions: &[String]) -> Option<String> {
+    let toks = crate::lexer::lex(query);
+    let (start, end) = (0..toks.len()).find_map(|i| {
+        let there = toks[i].word() == Some("there")
+            || words_at(&toks, i, &["ở", "đó"])
+            || words_at(&toks, i, &["bên", "đó"]);
+        let len = if toks[i].word() == Some("there") {
+            1
+        } else {
+            2
+        };
+        there.then(|| (toks[i].start, toks[i + len - 1].end))
+    })?;
+    let last = crate::normalise::normalise(questions.last()?, None).text;
+    let place = match crate::places::parse(&crate::lexer::lex(&last), &last)? {
+        crate::dates::DateQuery::TimeIn { place } => place,
+        crate::dates::DateQuery::ConvertTime { to, .. } => to,
+        _ => return None,
+    };
+    let vietnamese = !toks[toks.iter().position(|t| t.start == start)?]
+        .word()?
+        .is_ascii();
+    let new = if vietnamese {
+        format!("ở {place}")
+    } else {
+        format!("in {place}")
+    };
+    Some(format!("{}{new}{}", &query[..start], &query[end..]))
+}
+
 /// Whether an answer is a weekday name (`Thursday`): said of a date, it is no value a
 /// follow-up computes with.
 pub fn is_weekday(answer: &str) -> bool {

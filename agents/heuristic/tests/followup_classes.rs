@@ -1128,3 +1128,23 @@ fn a_change_per_the_period_a_rate_was_given_in_goes_on_from_that_amount() {
     // A weight with a percentage off is no price: not read alone.
     assert!(steps_of("mua 3 ký thì sao, vẫn giảm 10%", "2 + 2", &["4"]).is_empty());
 }
+
+#[test]
+fn there_is_the_place_the_last_question_asked_about() {
+    assert_eq!(
+        turn(
+            "9am there is what time in paris",
+            "what time is it in chicago",
+            &["03:00"]
+        ),
+        [r#"s1 date/convert_time from="chicago" time="09:00" to="paris" *"#]
+    );
+    assert_eq!(
+        turn(
+            "8 giờ tối bên đó là mấy giờ ở Hà Nội",
+            "bây giờ ở Seoul mấy giờ",
+            &["18:00"]
+        ),
+        [r#"s1 date/convert_time from="Seoul" time="20:00" to="Hà Nội" *"#]
+    );
+}
