@@ -622,6 +622,11 @@ const PRICE_MOVES: &[&str] = &[
     "tăng", "lên", "giảm", "xuống", "goes", "went", "up", "down", "to", "rises", "drops",
 ];
 
+/// The words of `toks`.
+fn pwords_of(toks: &[Token]) -> Vec<&str> {
+    toks.iter().filter_map(Token::word).collect()
+}
+
 /// Whether the number at `i` of `core` has a unit word after it that follows exactly
 /// one number of `ptoks` (`18 m2` after `9.5 m2`).
 fn same_unit_counted(ptoks: &[Token], core: &[Token], i: usize) -> bool {
@@ -1154,6 +1159,37 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
             })?;
         return Some(splice(previous, old, new));
     }
+    // A term in place of the term (`còn gửi 6 tháng thì sao` after `gửi 200 triệu, lãi
+    // 5,6%/năm, một năm được bao nhiêu tiền lãi`): a number of periods, said in digits or
+    // as `một`/`a`/`one`.
+    const TERM_UNITS: &[&str] = &[
+        "tháng", "năm", "months", "month", "years", "year", "tuần", "weeks", "week",
+    ];
+    let term_at = |toks: &[Token], k: usize| {
+        let count = matches!(toks[k].tok, Tok::Num(_))
+            || toks[k]
+                .word()
+                .is_some_and(|w| matches!(w, "một" | "a" | "one"));
+        let unit = toks
+            .get(k + 1)
+            .and_then(Token::word)
+            .is_some_and(|w| TERM_UNITS.contains(&w));
+        let rate = k > 0 && toks[k - 1].is_sym('/');
+        count && unit && !rate
+    };
+    let core_terms: Vec<usize> = (0..core.len()).filter(|&k| term_at(core, k)).collect();
+    let prev_terms: Vec<usize> = (0..ptoks.len()).filter(|&k| term_at(&ptoks, k)).collect();
+    let core_numbers = core.iter().filter(|t| matches!(t.tok, Tok::Num(_))).count();
+    if let ([k], [pk], 1) = (core_terms.as_slice(), prev_terms.as_slice(), core_numbers)
+        && matches!(core[*k].tok, Tok::Num(_))
+        && core.iter().enumerate().all(|(j, t)| {
+            j == *k || j == *k + 1 || t.word().is_some_and(|w| pwords_of(&ptoks).contains(&w))
+        })
+    {
+        let span = (ptoks[*pk].start, ptoks[pk + 1].end);
+        let new = &follow[core[*k].start..core[k + 1].end];
+        return Some(splice(previous, span, new));
+    }
     // A time in place of the time (`còn 9h tối` after `9h sáng ở Đà Nẵng là mấy giờ bên
     // Osaka`).
     if let Some((_, end)) = crate::places::time_at(core, 0)
@@ -1369,7 +1405,11 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
         let new = match (more, fewer) {
             (false, false) => text(&core[i]).to_owned(),
             // One more (or fewer) than before: only a count is counted on.
-            (true, false) | (false, true) if role == Role::People => {
+            // (`còn nếu làm thêm 5 ngày nữa thì sao` after `… làm 15 ngày …`: the days
+            // counted in the same unit, five more.)
+            (true, false) | (false, true)
+                if role == Role::People || same_unit_counted(&ptoks, core, i) =>
+            {
                 let Tok::Num(old) = &ptoks[at].tok else {
                     return None;
                 };

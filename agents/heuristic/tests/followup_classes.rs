@@ -1148,3 +1148,23 @@ fn there_is_the_place_the_last_question_asked_about() {
         [r#"s1 date/convert_time from="Seoul" time="20:00" to="Hà Nội" *"#]
     );
 }
+
+#[test]
+fn another_term_or_more_days_replace_the_term_or_the_days() {
+    assert_eq!(
+        turn(
+            "còn gửi 9 tháng thì sao",
+            "gửi 100000000, lãi 6%/năm, một năm được bao nhiêu tiền lãi",
+            &["6000000"]
+        )
+        .last()
+        .unwrap(),
+        r#"s3 math/divide a=$s2 b="12" *"#
+    );
+    let steps = turn(
+        "còn nếu làm thêm 2 ngày nữa thì sao",
+        "3 người làm 10 ngày, mỗi người 200000/ngày, tổng bao nhiêu",
+        &["6000000"],
+    );
+    assert!(steps[0].contains(r#"b="12""#), "{steps:?}");
+}
