@@ -318,6 +318,17 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             if let Some(e) = crate::everyday::parse(toks, src) {
                 return Ok(whole_problem(toks, src, e));
             }
+            // A start date, a duration and the end asked, across its sentences
+            // (`project starts dec 7, 8 weeks of work, when does it finish`).
+            if let Some(q) = dates::tolerant_shift(filler::trim_symbols(toks)) {
+                return Ok(Parsed {
+                    parts: vec![ParsedPart {
+                        text: quote(toks, src),
+                        query: PartQuery::Date(q),
+                    }],
+                    failed: Vec::new(),
+                });
+            }
             read?
         }
     };
@@ -944,7 +955,7 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
         Some(Expr::Num(_)) => Err(PartError::NothingToCompute(quote(toks, src))),
         Some(e) => Ok(PartQuery::Math(e)),
         // `ngày 28/12 thi môn Kinh tế vi mô, còn mấy ngày`: a date among other words.
-        None => match dates::tolerant(toks) {
+        None => match dates::tolerant(toks).or_else(|| dates::tolerant_shift(toks)) {
             Some(q) => Ok(PartQuery::Date(q)),
             None => Err(PartError::NotUnderstood(quote(toks, src))),
         },

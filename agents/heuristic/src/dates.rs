@@ -1361,6 +1361,105 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
     (!other_number).then_some(query)
 }
 
+/// A start date, a duration and its end asked, among other words (`project starts dec 7,
+/// 8 weeks of work, when does it finish`, `hợp đồng từ 1/12/2026, 6 tháng, ngày nào hết
+/// hạn`): the date that long after the start. One date, one whole duration in days, weeks,
+/// months or years, no other number, and the end asked.
+pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
+    const ENDS: &[&[&str]] = &[
+        &["when", "does", "it", "finish"],
+        &["when", "does", "it", "end"],
+        &["when", "will", "it", "finish"],
+        &["when", "will", "it", "end"],
+        &["when", "is", "it", "done"],
+        &["finish", "date"],
+        &["end", "date"],
+        &["what", "date"],
+        &["ngày", "nào"],
+        &["ngày", "mấy"],
+        &["hết", "hạn"],
+    ];
+    if !(0..toks.len()).any(|i| ENDS.iter().any(|p| words_at(toks, i, p))) {
+        return None;
+    }
+    let mut date: Option<(Anchor, usize, usize)> = None;
+    let mut full: Option<(String, usize, usize)> = None;
+    let mut duration: Option<(i64, &'static str, usize)> = None;
+    let mut i = 0;
+    while i < toks.len() {
+        if let Tok::Date(Some(iso)) = &toks[i].tok {
+            full = Some((iso.clone(), i, i + 1));
+            i += 1;
+            continue;
+        }
+        if let Some((month, day, next)) = month_day(toks, i) {
+            let anchor = Anchor::Named {
+                month,
+                day,
+                year: NamedYear::Next,
+                said: true,
+            };
+            date = Some((anchor, i, next));
+            i = next;
+            continue;
+        }
+        if let (Some(n), Some(u)) = (
+            toks[i].number().and_then(|n| n.parse::<i64>().ok()),
+            toks.get(i + 1).and_then(Token::word).and_then(unit),
+        ) && matches!(u, "days" | "weeks" | "months" | "years")
+        {
+            if duration.replace((n, u, i)).is_some() {
+                return None;
+            }
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    let (amount, unit, at) = duration?;
+    let spans: Vec<(usize, usize)> = [
+        full.as_ref().map(|f| (f.1, f.2)),
+        date.as_ref().map(|d| (d.1, d.2)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let [(start, end)] = spans.as_slice() else {
+        return None;
+    };
+    // No other number.
+    if toks
+        .iter()
+        .enumerate()
+        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && k != at && !(*start..*end).contains(&k))
+    {
+        return None;
+    }
+    let back = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "before" | "trước" | "ago"))
+    });
+    match (full, date) {
+        (Some((iso, ..)), None) => Some(DateQuery::Shift {
+            add: !back,
+            amount,
+            unit,
+            date: Some(iso),
+            weekday: false,
+        }),
+        (None, Some((anchor, ..))) => Some(DateQuery::Anchored {
+            anchor,
+            then: NamedThen::Shift {
+                add: !back,
+                amount,
+                unit,
+                weekday: false,
+            },
+        }),
+        _ => None,
+    }
+}
+
 /// Whether the day and month at `i` are the user's own date (`15/12`, `dec 18`,
 /// `september 1st`) rather than a day the calendar names (`4th of july`, `dec 25`):
 /// the days until it are then the whole answer, its date is not shown.

@@ -726,3 +726,18 @@ fn a_shift_from_a_day_found_and_a_day_and_month_in_the_other_dates_year() {
         vec![r#"s1 date/difference from="2027-02-01" to="2027-04-10" *"#]
     );
 }
+
+#[test]
+fn a_start_a_duration_and_the_end_asked_across_sentences() {
+    assert_eq!(
+        steps("renovation starts march 2, 10 weeks of work, when does it finish"),
+        vec![
+            "s1 date/next_date day=2 month=3",
+            r#"s2 date/add_duration amount=10 date=$s1 unit="weeks" *"#
+        ]
+    );
+    assert_eq!(
+        steps("thuê nhà từ 15/1/2027, hợp đồng 12 tháng, ngày nào hết hạn"),
+        vec![r#"s1 date/add_duration amount=12 date="2027-01-15" unit="months" *"#]
+    );
+}
