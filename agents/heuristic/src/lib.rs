@@ -328,6 +328,13 @@ pub fn plan_turn(
         );
         return planning(false).refuse(reason, &language);
     }
+    // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
+    if let Some(text) = recall::over_other_period(query, questions, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
     // `6pm there is what time in hanoi` after a question about the time in Los Angeles.
     if let Some(text) = recall::place_there(query, questions) {
         let found = planning(false).plan(&text);

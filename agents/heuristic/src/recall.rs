@@ -93,6 +93,71 @@ pub fn place_there(query: &str, questions: &[String]) -> Option<String> {
     Some(format!("{}{new}{}", &query[..start], &query[end..]))
 }
 
+/// `ANSWER * 12` (or `/ 12`) when `query` asks the last answer, an amount a month, for a
+/// year (`vậy 1 năm được bao nhiêu` after `lương tháng 9tr5, trừ 10,5% bảo hiểm còn bao
+/// nhiêu`), or an amount a year for a month.
+pub fn over_other_period(
+    query: &str,
+    questions: &[String],
+    conversation: &Conversation,
+) -> Option<String> {
+    let last = crate::normalise::normalise(questions.last()?, None).text;
+    let hint = crate::language::detect_language(&last, None);
+    let follow = crate::normalise::normalise(query, Some(&hint)).text;
+    let (ltoks, ftoks) = (crate::lexer::lex(&last), crate::lexer::lex(&follow));
+    let has = |toks: &[Token], ws: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| ws.contains(&w)))
+    };
+    const MONTH: &[&str] = &["tháng", "month", "monthly", "months"];
+    const YEAR: &[&str] = &["năm", "year", "yearly", "annual", "years"];
+    const ONE: &[&str] = &["1", "một", "a", "one", "cả", "mỗi", "per"];
+    let one_period = |ws: &[&str]| {
+        (0..ftoks.len()).any(|i| {
+            ftoks[i].word().is_some_and(|w| ws.contains(&w))
+                && i > 0
+                && (ftoks[i - 1].word().is_some_and(|w| ONE.contains(&w))
+                    || ftoks[i - 1].number() == Some("1"))
+        })
+    };
+    let other_numbers = ftoks
+        .iter()
+        .filter(|t| t.number().is_some_and(|n| n != "1"))
+        .count();
+    let asks = has(&ftoks, &["bao", "nhiêu", "how", "much", "bn", "what"]);
+    // (`how many days in a year` asks no amount.)
+    let other_units = has(
+        &ftoks,
+        &[
+            "day", "days", "ngày", "week", "weeks", "tuần", "hour", "hours", "giờ", "date", "many",
+        ],
+    );
+    if other_numbers > 0 || !asks || other_units {
+        return None;
+    }
+    let value = conversation
+        .answers
+        .iter()
+        .rev()
+        .find(|a| a.parse::<f64>().is_ok())?;
+    let vi = hint == "vi";
+    if one_period(YEAR) && has(&ltoks, MONTH) && !has(&ltoks, YEAR) {
+        return Some(if vi {
+            format!("{value} nhân 12")
+        } else {
+            format!("{value} * 12")
+        });
+    }
+    if one_period(MONTH) && has(&ltoks, YEAR) && !has(&ltoks, MONTH) {
+        return Some(if vi {
+            format!("{value} chia 12")
+        } else {
+            format!("{value} / 12")
+        });
+    }
+    None
+}
+
 /// Whether an answer is a weekday name (`Thursday`): said of a date, it is no value a
 /// follow-up computes with.
 pub fn is_weekday(answer: &str) -> bool {

@@ -1168,3 +1168,22 @@ fn another_term_or_more_days_replace_the_term_or_the_days() {
     );
     assert!(steps[0].contains(r#"b="12""#), "{steps:?}");
 }
+
+#[test]
+fn an_amount_a_month_asked_for_a_year() {
+    assert_eq!(
+        turn(
+            "vậy 1 năm được bao nhiêu",
+            "lương tháng 10 triệu, trừ 10% bảo hiểm còn bao nhiêu",
+            &["9000000"]
+        ),
+        [r#"s1 math/multiply a="9000000" b="12" *"#]
+    );
+    // A count of days is no amount a year.
+    let steps = steps_of(
+        "how many days in a year",
+        "rent is 900 a month after tax, how much",
+        &["900"],
+    );
+    assert!(!steps.iter().any(|s| s.contains(r#"b="12""#)), "{steps:?}");
+}
