@@ -1374,6 +1374,9 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
         &["when", "is", "it", "done"],
         &["finish", "date"],
         &["end", "date"],
+        &["completion", "date"],
+        &["due", "date"],
+        &["when", "is", "it", "due"],
         &["what", "date"],
         &["ngày", "nào"],
         &["ngày", "mấy"],
@@ -1424,14 +1427,24 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
     .into_iter()
     .flatten()
     .collect();
-    let [(start, end)] = spans.as_slice() else {
-        return None;
+    // `hạn nộp đồ án là 3 tuần nữa kể từ hôm nay, là ngày nào, thứ mấy`: from today.
+    let today = toks.iter().any(|t| t.word() == Some("today"))
+        || (0..toks.len()).any(|i| words_at(toks, i, &["hôm", "nay"]));
+    let weekday = (0..toks.len()).any(|i| {
+        words_at(toks, i, &["thứ", "mấy"])
+            || words_at(toks, i, &["what", "day"])
+            || toks[i].word() == Some("weekday")
+    });
+    let (start, end) = match spans.as_slice() {
+        [(s, e)] => (*s, *e),
+        [] if today => (0, 0),
+        _ => return None,
     };
     // No other number.
     if toks
         .iter()
         .enumerate()
-        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && k != at && !(*start..*end).contains(&k))
+        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && k != at && !(start..end).contains(&k))
     {
         return None;
     }
@@ -1445,7 +1458,14 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
             amount,
             unit,
             date: Some(iso),
-            weekday: false,
+            weekday,
+        }),
+        (None, None) => Some(DateQuery::Shift {
+            add: !back,
+            amount,
+            unit,
+            date: None,
+            weekday,
         }),
         (None, Some((anchor, ..))) => Some(DateQuery::Anchored {
             anchor,
@@ -1453,7 +1473,7 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
                 add: !back,
                 amount,
                 unit,
-                weekday: false,
+                weekday,
             },
         }),
         _ => None,

@@ -741,3 +741,14 @@ fn a_start_a_duration_and_the_end_asked_across_sentences() {
         vec![r#"s1 date/add_duration amount=12 date="2027-01-15" unit="months" *"#]
     );
 }
+
+#[test]
+fn a_duration_from_today_with_the_end_and_its_weekday_asked() {
+    assert_eq!(
+        steps("hạn chót là 2 tuần nữa kể từ hôm nay, là ngày nào, thứ mấy"),
+        vec![
+            r#"s1 date/add_duration amount=2 unit="weeks" *"#,
+            "s2 date/weekday date=$s1 *"
+        ]
+    );
+}
