@@ -352,6 +352,24 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         );
         parts = kept;
     }
+    // `ngày nghỉ tiếp theo của e là thứ 7 tuần này, ngày mấy vậy`: a day stated and not
+    // understood leaves a bare "what date" after it unanswered — today's date would
+    // answer another question.
+    let stated_day = failed.iter().any(|e| {
+        e.text().is_some_and(|t| {
+            let toks = crate::lexer::lex(&t);
+            (0..toks.len()).any(|j| {
+                dates::weekday_phrase_end(&toks, j).is_some()
+                    || dates::day_month_end(&toks, j).is_some()
+            })
+        })
+    });
+    if stated_day {
+        let (bare, kept): (Vec<ParsedPart>, Vec<ParsedPart>) =
+            parts.into_iter().partition(asks_bare_date);
+        failed.extend(bare.into_iter().map(|p| PartError::NotUnderstood(p.text)));
+        parts = kept;
+    }
     // `…, want to call my brother`, `… con`: context beside an understood part.
     if !parts.is_empty() {
         failed.retain(|e| {

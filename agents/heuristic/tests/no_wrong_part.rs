@@ -364,3 +364,18 @@ fn a_clock_time_a_booking_and_a_price_per_item_are_never_misread() {
         assert_eq!(value(&plan.steps[0], "b").as_deref(), Some(count), "{q}");
     }
 }
+
+#[test]
+fn a_day_or_a_time_stated_and_not_understood_never_lets_now_answer() {
+    // (Session 30: had answered today's date, or the time now.)
+    never(
+        "buổi họp tiếp theo của nhóm mình rơi vào thứ 5 tuần sau nhé, ngày mấy vậy",
+        "today",
+        |s| s.tool == "today",
+    );
+    never(
+        "the dentist in oslo said something about 9am, what time is it in rome",
+        "the time now",
+        |s| s.tool == "time_in",
+    );
+}
