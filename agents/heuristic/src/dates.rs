@@ -1297,7 +1297,10 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
                 "old" | "age" | "born" | "tuổi" | "sinh" | "giờ" | "bây" | "từ" | "since" | "nhau"
             ),
         };
-        OTHER_ASKS.contains(&w) && !own
+        // (`Tết Nguyên Đán năm sau mùng 1 là ngày 6/2/2027`: `năm sau` only names the
+        // year of the date given in full.)
+        let next_year = w == "sau" && k > 0 && toks[k - 1].word() == Some("năm");
+        OTHER_ASKS.contains(&w) && !own && !next_year
     });
     if other {
         return None;
@@ -1353,11 +1356,13 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
         }
     }
     let (query, start, end) = found?;
-    // No number outside the date (`2 days`, a price): another question.
+    // No number outside the date (`2 days`, a price): another question. (`mùng 1`, the
+    // first day of a lunar month, only names the day the date gives.)
+    let lunar_day = |k: usize| k > 0 && matches!(toks[k - 1].word(), Some("mùng" | "mồng"));
     let other_number = toks
         .iter()
         .enumerate()
-        .any(|(k, t)| !(start..end).contains(&k) && matches!(t.tok, Tok::Num(_)));
+        .any(|(k, t)| !(start..end).contains(&k) && matches!(t.tok, Tok::Num(_)) && !lunar_day(k));
     (!other_number).then_some(query)
 }
 

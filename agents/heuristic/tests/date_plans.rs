@@ -752,3 +752,12 @@ fn a_duration_from_today_with_the_end_and_its_weekday_asked() {
         ]
     );
 }
+
+#[test]
+fn a_lunar_day_named_beside_its_date_in_full() {
+    // (`mùng 1` names the day the full date gives; `năm sau` its year.)
+    assert_eq!(
+        steps("rằm tháng giêng năm sau là mùng 15, tức 20/2/2027, còn bao nhiêu ngày nữa"),
+        vec![r#"s1 date/days_until date="2027-02-20" *"#]
+    );
+}
