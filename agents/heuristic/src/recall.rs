@@ -41,13 +41,15 @@ pub fn session_language(
     {
         return None;
     }
-    let lex = crate::normalise::lexicon::lexicon();
-    let english = query
+    // (`con noel`, `con em trai sinh 23/09/2008`: as many words read Vietnamese as
+    // English, or more.)
+    let words: Vec<String> = query
         .split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
         .filter(|w| w.chars().count() > 1 && w.chars().all(char::is_alphabetic))
-        .any(|w| lex.is_english(&w) && lex.vietnamese(&w).is_empty());
-    (!english).then_some("vi")
+        .collect();
+    let (vi, en) = crate::normalise::fold::vi_and_en(&words);
+    (vi >= en).then_some("vi")
 }
 
 /// `take AMOUNT, then QUERY` when `query` asks again per the period the amount of the

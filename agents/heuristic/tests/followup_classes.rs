@@ -932,6 +932,11 @@ fn a_follow_up_with_no_language_of_its_own_keeps_the_conversations() {
         language_of("and divide that by 6", "tinh giup 12 nhan 4", &["48"]),
         "en"
     );
+    // Words of both languages, or a name, keep the conversation's.
+    assert_eq!(
+        language_of("con noel", "tet duong lich con bao nhieu ngay", &["39"]),
+        "vi"
+    );
 }
 
 #[test]
