@@ -335,41 +335,26 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `client in toronto wants a call at 10am his time, what time is that in hanoi`: a
     // time stated and not understood leaves a time asked after it unanswered — the
     // time now there would answer another question.
-    let stated_time = failed.iter().any(|e| {
-        e.text().is_some_and(|t| {
-            let toks = crate::lexer::lex(&t);
-            (0..toks.len()).any(|j| crate::places::time_at(&toks, j).is_some())
-        })
-    });
-    if stated_time {
-        let (asked_now, kept): (Vec<ParsedPart>, Vec<ParsedPart>) = parts
-            .into_iter()
-            .partition(|p| matches!(p.query, PartQuery::Date(DateQuery::TimeIn { .. })));
-        failed.extend(
-            asked_now
-                .into_iter()
-                .map(|p| PartError::NotUnderstood(p.text)),
-        );
-        parts = kept;
-    }
+    unanswered_after(
+        &mut parts,
+        &mut failed,
+        |toks| (0..toks.len()).any(|j| crate::places::time_at(toks, j).is_some()),
+        |p| matches!(p.query, PartQuery::Date(DateQuery::TimeIn { .. })),
+    );
     // `ngày nghỉ tiếp theo của e là thứ 7 tuần này, ngày mấy vậy`: a day stated and not
     // understood leaves a bare "what date" after it unanswered — today's date would
     // answer another question.
-    let stated_day = failed.iter().any(|e| {
-        e.text().is_some_and(|t| {
-            let toks = crate::lexer::lex(&t);
+    unanswered_after(
+        &mut parts,
+        &mut failed,
+        |toks| {
             (0..toks.len()).any(|j| {
-                dates::weekday_phrase_end(&toks, j).is_some()
-                    || dates::day_month_end(&toks, j).is_some()
+                dates::weekday_phrase_end(toks, j).is_some()
+                    || dates::day_month_end(toks, j).is_some()
             })
-        })
-    });
-    if stated_day {
-        let (bare, kept): (Vec<ParsedPart>, Vec<ParsedPart>) =
-            parts.into_iter().partition(asks_bare_date);
-        failed.extend(bare.into_iter().map(|p| PartError::NotUnderstood(p.text)));
-        parts = kept;
-    }
+        },
+        asks_bare_date,
+    );
     // `…, want to call my brother`, `… con`: context beside an understood part.
     if !parts.is_empty() {
         failed.retain(|e| {
@@ -495,6 +480,26 @@ fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {
         i += 1;
     }
     dropped.then_some(out)
+}
+
+/// When a part not understood `states` something (a time, a day), the parts that
+/// `asks` picks (the time now, today's date) would answer another question: they join
+/// the parts not understood.
+fn unanswered_after(
+    parts: &mut Vec<ParsedPart>,
+    failed: &mut Vec<PartError>,
+    states: impl Fn(&[Token]) -> bool,
+    asks: impl Fn(&ParsedPart) -> bool,
+) {
+    let stated = failed
+        .iter()
+        .any(|e| e.text().is_some_and(|t| states(&crate::lexer::lex(&t))));
+    if stated {
+        let (asked, kept): (Vec<ParsedPart>, Vec<ParsedPart>) =
+            std::mem::take(parts).into_iter().partition(|p| asks(p));
+        failed.extend(asked.into_iter().map(|p| PartError::NotUnderstood(p.text)));
+        *parts = kept;
+    }
 }
 
 /// Whether `part` asks today's date without naming today (`ngày mấy`, `what's the date`).

@@ -1081,12 +1081,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     if has(Cue::PerHead) && multiple.is_none() && pcts.is_empty() {
         let total = match (count, price, amounts.as_slice()) {
             (Some(c), Some(p), []) => Some(Expr::bin(MathOp::Multiply, num(c), num(p))),
-            (Some(c), Some(p), [n]) => Some(Expr::bin(
-                MathOp::Multiply,
-                Expr::bin(MathOp::Multiply, num(c), num(n)),
-                num(p),
-            )),
-            (None, Some(p), [c, n]) => Some(Expr::bin(
+            (Some(c), Some(p), &[n]) | (None, Some(p), &[c, n]) => Some(Expr::bin(
                 MathOp::Multiply,
                 Expr::bin(MathOp::Multiply, num(c), num(n)),
                 num(p),

@@ -52,12 +52,19 @@ pub fn session_language(
     (vi >= en).then_some("vi")
 }
 
-/// `take AMOUNT, then QUERY` when `query` asks again per the period the amount of the
-/// last question (a rate converted to another period) was given in.
-pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
+/// The last question and `query` in canonical form, the follow-up read in the last
+/// question's language (which is returned too).
+fn last_and_follow(query: &str, questions: &[String]) -> Option<(String, String, String)> {
     let last = crate::normalise::normalise(questions.last()?, None).text;
     let hint = crate::language::detect_language(&last, None);
     let follow = crate::normalise::normalise(query, Some(&hint)).text;
+    Some((last, follow, hint))
+}
+
+/// `take AMOUNT, then QUERY` when `query` asks again per the period the amount of the
+/// last question (a rate converted to another period) was given in.
+pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
+    let (last, follow, _) = last_and_follow(query, questions)?;
     let amount =
         crate::rates::amount_asked_again(&crate::lexer::lex(&last), &crate::lexer::lex(&follow))?;
     Some(format!("take {amount}, then {follow}"))
@@ -103,9 +110,7 @@ pub fn over_other_period(
     questions: &[String],
     conversation: &Conversation,
 ) -> Option<String> {
-    let last = crate::normalise::normalise(questions.last()?, None).text;
-    let hint = crate::language::detect_language(&last, None);
-    let follow = crate::normalise::normalise(query, Some(&hint)).text;
+    let (last, follow, hint) = last_and_follow(query, questions)?;
     let (ltoks, ftoks) = (crate::lexer::lex(&last), crate::lexer::lex(&follow));
     let has = |toks: &[Token], ws: &[&str]| {
         toks.iter()
@@ -689,6 +694,27 @@ const PRICE_MOVES: &[&str] = &[
     "tăng", "lên", "giảm", "xuống", "goes", "went", "up", "down", "to", "rises", "drops",
 ];
 
+/// Whether all of `core` is one phrase that `end_at` reads from its start (a time, a
+/// named day, a weekday).
+fn phrase_is_whole(core: &[Token], end_at: impl Fn(&[Token], usize) -> Option<usize>) -> bool {
+    end_at(core, 0) == Some(core.len())
+}
+
+/// `previous` with its first phrase that `end_at` reads replaced by all of `core` (as
+/// `follow` writes it); `None` when `previous` has no such phrase.
+fn replace_phrase(
+    previous: &str,
+    ptoks: &[Token],
+    core: &[Token],
+    follow: &str,
+    end_at: impl Fn(&[Token], usize) -> Option<usize>,
+) -> Option<String> {
+    let (at, pend) = (0..ptoks.len()).find_map(|k| end_at(ptoks, k).map(|e| (k, e)))?;
+    let span = (ptoks[at].start, ptoks[pend - 1].end);
+    let (first, last) = (core.first()?, core.last()?);
+    Some(splice(previous, span, &follow[first.start..last.end]))
+}
+
 /// The words of `toks`.
 fn pwords_of(toks: &[Token]) -> Vec<&str> {
     toks.iter().filter_map(Token::word).collect()
@@ -1259,45 +1285,30 @@ fn replace_part(previous: &str, core: &[Token], follow: &str) -> Option<String> 
     }
     // A time in place of the time (`còn 9h tối` after `9h sáng ở Đà Nẵng là mấy giờ bên
     // Osaka`).
-    if let Some((_, end)) = crate::places::time_at(core, 0)
-        && end == core.len()
-        && let Some((at, pend)) =
-            (0..ptoks.len()).find_map(|k| crate::places::time_at(&ptoks, k).map(|(_, e)| (k, e)))
+    let time_end = |toks: &[Token], k: usize| crate::places::time_at(toks, k).map(|(_, e)| e);
+    if phrase_is_whole(core, time_end)
+        && let Some(text) = replace_phrase(previous, &ptoks, core, follow, time_end)
     {
-        let span = (ptoks[at].start, ptoks[pend - 1].end);
-        return Some(splice(
-            previous,
-            span,
-            &follow[core[0].start..core[end - 1].end],
-        ));
+        return Some(text);
     }
     // A named day in place of the named day (`and new year?` after `how many days
     // until christmas`).
-    if let Some(end) = crate::dates::named_day_end(core, 0)
-        && end == core.len()
-        && let Some((at, pend)) =
-            (0..ptoks.len()).find_map(|k| crate::dates::named_day_end(&ptoks, k).map(|e| (k, e)))
+    if phrase_is_whole(core, crate::dates::named_day_end)
+        && let Some(text) =
+            replace_phrase(previous, &ptoks, core, follow, crate::dates::named_day_end)
     {
-        let span = (ptoks[at].start, ptoks[pend - 1].end);
-        return Some(splice(
-            previous,
-            span,
-            &follow[core[0].start..core[end - 1].end],
-        ));
+        return Some(text);
     }
     // A weekday in place of the weekday (`còn thứ 6 tuần sau?` after `thứ 6 tuần này
     // là ngày mấy`): the follow-up is that weekday alone.
-    if let Some(end) = crate::dates::weekday_phrase_end(core, 0)
-        && end == core.len()
-    {
-        let (at, pend) = (0..ptoks.len())
-            .find_map(|k| crate::dates::weekday_phrase_end(&ptoks, k).map(|e| (k, e)))?;
-        let span = (ptoks[at].start, ptoks[pend - 1].end);
-        return Some(splice(
+    if phrase_is_whole(core, crate::dates::weekday_phrase_end) {
+        return replace_phrase(
             previous,
-            span,
-            &follow[core[0].start..core[end - 1].end],
-        ));
+            &ptoks,
+            core,
+            follow,
+            crate::dates::weekday_phrase_end,
+        );
     }
     // `d/m` alone: a day and month in place of the date (`thế còn 30/4?`), or a
     // fraction in place of the fraction (`còn 45/50` after `42/50 là bao nhiêu phần
