@@ -209,6 +209,17 @@ mod tests {
         (Registry::new(state), store)
     }
 
+    /// The instances `registry` reads as live, in its order.
+    async fn live_instances(registry: &Registry) -> Vec<String> {
+        registry
+            .live()
+            .await
+            .expect("live")
+            .into_iter()
+            .map(|a| a.instance)
+            .collect()
+    }
+
     fn beat(role: &str, instance: &str, pool: Option<&str>, ttl_ms: u64) -> AgentHeartbeat {
         AgentHeartbeat {
             role: role.into(),
@@ -234,13 +245,7 @@ mod tests {
             .beat(&beat("pool-math", "pool-math-1", Some("math"), 60_000))
             .await
             .expect("beat");
-        let live: Vec<String> = registry
-            .live()
-            .await
-            .expect("live")
-            .into_iter()
-            .map(|a| a.instance)
-            .collect();
+        let live = live_instances(&registry).await;
         assert_eq!(live, ["planner-1", "pool-math-1"]);
         let math = store
             .hgetall(&keys::registry("pool-math"))
@@ -296,13 +301,7 @@ mod tests {
             .beat(&beat("pool-math", "alive", Some("math"), 60_000))
             .await
             .expect("beat");
-        let live: Vec<String> = registry
-            .live()
-            .await
-            .expect("live")
-            .into_iter()
-            .map(|a| a.instance)
-            .collect();
+        let live = live_instances(&registry).await;
         assert_eq!(live, ["alive"]);
         let fields: Vec<String> = store
             .hgetall(&keys::registry("pool-math"))
