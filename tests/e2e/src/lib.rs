@@ -561,3 +561,48 @@ pub async fn dead_letters(bus: &dyn Bus) -> Vec<chorus_bus::DeadLetter> {
         })
         .collect()
 }
+
+/// Task `i` of a stream of checkable tasks (the failover and reshard tests): its query
+/// and the answer it must have — arithmetic, and every fourth a weekday in December 2026.
+pub fn numbered_task(i: usize) -> (String, String) {
+    if i % 4 == 3 {
+        // 2026-12-01 is a Tuesday.
+        const DAYS: [&str; 7] = [
+            "Tuesday",
+            "Wednesday",
+            "Thursday",
+            "Friday",
+            "Saturday",
+            "Sunday",
+            "Monday",
+        ];
+        let d = i % 28 + 1;
+        (
+            format!("weekday of 2026-12-{d:02}"),
+            DAYS[(d - 1) % 7].to_owned(),
+        )
+    } else {
+        let (a, b, c) = (i + 2, i % 7 + 3, i % 5 + 2);
+        (format!("({a}+{b})*{c}"), ((a + b) * c).to_string())
+    }
+}
+
+/// The final reports on `final_report` so far, by task id (retried while the bus is
+/// failing over or resharding).
+pub async fn final_reports_by_task(
+    bus: &dyn Bus,
+) -> BTreeMap<String, Vec<chorus_bus::FinalReport>> {
+    let mut by_task: BTreeMap<String, Vec<chorus_bus::FinalReport>> = BTreeMap::new();
+    let history = loop {
+        match bus.recent(&Topic::final_report(), 100_000).await {
+            Ok(h) => break h,
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    };
+    for m in history {
+        if let chorus_bus::Payload::FinalReport(r) = m.payload {
+            by_task.entry(m.task_id.to_string()).or_default().push(r);
+        }
+    }
+    by_task
+}

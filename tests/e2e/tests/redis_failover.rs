@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use chorus_agents::door::{Limits, Submission, SubmitError, submit};
-use chorus_bus::{Bus, BusSettings, FinalReport, Payload, ReportStatus, Topic};
+use chorus_bus::{BusSettings, ReportStatus, Topic};
 use chorus_bus_redis::RedisBus;
-use chorus_e2e::{Cluster, ClusterOptions, answers};
+use chorus_e2e::{Cluster, ClusterOptions, answers, final_reports_by_task, numbered_task};
 
 /// Tasks submitted in all.
 const TASKS: usize = 48;
@@ -29,30 +29,6 @@ const REPORTS_WITHIN: Duration = Duration::from_secs(30);
 
 /// One failover at a time: each runs a whole pipeline on the 2-core machine.
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// Task `i`: its query and the answer it must have.
-fn task(i: usize) -> (String, String) {
-    if i % 4 == 3 {
-        // 2026-12-01 is a Tuesday.
-        const DAYS: [&str; 7] = [
-            "Tuesday",
-            "Wednesday",
-            "Thursday",
-            "Friday",
-            "Saturday",
-            "Sunday",
-            "Monday",
-        ];
-        let d = i % 28 + 1;
-        (
-            format!("weekday of 2026-12-{d:02}"),
-            DAYS[(d - 1) % 7].to_owned(),
-        )
-    } else {
-        let (a, b, c) = (i + 2, i % 7 + 3, i % 5 + 2);
-        (format!("({a}+{b})*{c}"), ((a + b) * c).to_string())
-    }
-}
 
 /// The task id of task `i` in a run named `run`.
 fn task_id(run: &str, i: usize) -> String {
@@ -85,7 +61,7 @@ fn acked_env() -> BTreeMap<String, String> {
 async fn submit_all(bus: Arc<RedisBus>, run: String, submitted: Arc<AtomicUsize>) -> usize {
     let mut failed = 0;
     for i in 0..TASKS {
-        let (query, _) = task(i);
+        let (query, _) = numbered_task(i);
         let start = Instant::now();
         loop {
             let submission = Submission {
@@ -109,23 +85,6 @@ async fn submit_all(bus: Arc<RedisBus>, run: String, submitted: Arc<AtomicUsize>
         tokio::time::sleep(SPACING).await;
     }
     failed
-}
-
-/// The final reports so far, by task id.
-async fn reports(bus: &RedisBus) -> BTreeMap<String, Vec<FinalReport>> {
-    let mut by_task: BTreeMap<String, Vec<FinalReport>> = BTreeMap::new();
-    let history = loop {
-        match bus.recent(&Topic::final_report(), 100_000).await {
-            Ok(h) => break h,
-            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-        }
-    };
-    for m in history {
-        if let Payload::FinalReport(r) = m.payload {
-            by_task.entry(m.task_id.to_string()).or_default().push(r);
-        }
-    }
-    by_task
 }
 
 /// Runs the stream of tasks on `cluster`, calling `fail_over` (blocking: kill the
@@ -172,19 +131,19 @@ async fn run_through_a_failover(
     // Wait until every task has a report, then a moment for a second one to show.
     let ids: Vec<String> = (0..TASKS).map(|i| task_id(name, i)).collect();
     loop {
-        let got = reports(&bus).await;
+        let got = final_reports_by_task(bus.as_ref()).await;
         if ids.iter().all(|id| got.contains_key(id)) || last_submit.elapsed() > REPORTS_WITHIN {
             break;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let got = reports(&bus).await;
+    let got = final_reports_by_task(bus.as_ref()).await;
 
     let (mut right, mut degraded, mut missing, mut doubled, mut wrong) =
         (0, Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, id) in ids.iter().enumerate() {
-        let (query, want) = task(i);
+        let (query, want) = numbered_task(i);
         match got.get(id).map(Vec::as_slice) {
             None | Some([]) => missing.push(format!("{id} ({query})")),
             Some([r])

@@ -9,15 +9,14 @@
 //! reshard took, how many redirections and retries the nodes answered) are in
 //! docs/reliability.md.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use chorus_agents::door::{Limits, Submission, SubmitError, submit};
-use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, Topic};
+use chorus_bus::{ReportStatus, Topic};
 use chorus_bus_redis::RedisBus;
-use chorus_e2e::{Cluster, ClusterOptions, answers};
+use chorus_e2e::{Cluster, ClusterOptions, answers, final_reports_by_task, numbered_task};
 
 /// Tasks submitted before the reshard starts.
 const BEFORE: usize = 8;
@@ -27,30 +26,6 @@ const AFTER: usize = 8;
 const SPACING: Duration = Duration::from_millis(100);
 /// Longest the reports may take after the last submission.
 const REPORTS_WITHIN: Duration = Duration::from_secs(30);
-
-/// Task `i`: its query and the answer it must have.
-fn task(i: usize) -> (String, String) {
-    if i % 4 == 3 {
-        // 2026-12-01 is a Tuesday.
-        const DAYS: [&str; 7] = [
-            "Tuesday",
-            "Wednesday",
-            "Thursday",
-            "Friday",
-            "Saturday",
-            "Sunday",
-            "Monday",
-        ];
-        let d = i % 28 + 1;
-        (
-            format!("weekday of 2026-12-{d:02}"),
-            DAYS[(d - 1) % 7].to_owned(),
-        )
-    } else {
-        let (a, b, c) = (i + 2, i % 7 + 3, i % 5 + 2);
-        (format!("({a}+{b})*{c}"), ((a + b) * c).to_string())
-    }
-}
 
 /// The task id of task `i`.
 fn task_id(i: usize) -> String {
@@ -68,7 +43,7 @@ async fn submit_until(
     let mut failed = 0;
     let mut i = 0;
     while !stop.load(Ordering::SeqCst) {
-        let (query, _) = task(i);
+        let (query, _) = numbered_task(i);
         let start = Instant::now();
         loop {
             let submission = Submission {
@@ -93,23 +68,6 @@ async fn submit_until(
         tokio::time::sleep(SPACING).await;
     }
     failed
-}
-
-/// The final reports so far, by task id.
-async fn reports(bus: &RedisBus) -> BTreeMap<String, Vec<FinalReport>> {
-    let mut by_task: BTreeMap<String, Vec<FinalReport>> = BTreeMap::new();
-    let history = loop {
-        match bus.recent(&Topic::final_report(), 100_000).await {
-            Ok(h) => break h,
-            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-        }
-    };
-    for m in history {
-        if let Payload::FinalReport(r) = m.payload {
-            by_task.entry(m.task_id.to_string()).or_default().push(r);
-        }
-    }
-    by_task
 }
 
 /// Waits until `submitted` reaches `n`.
@@ -176,19 +134,19 @@ async fn a_reshard_under_load_leaves_every_task_exactly_one_report() {
     // Wait until every task has a report, then a moment for a second one to show.
     let ids: Vec<String> = (0..total).map(task_id).collect();
     loop {
-        let got = reports(&bus).await;
+        let got = final_reports_by_task(bus.as_ref()).await;
         if ids.iter().all(|id| got.contains_key(id)) || last_submit.elapsed() > REPORTS_WITHIN {
             break;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let got = reports(&bus).await;
+    let got = final_reports_by_task(bus.as_ref()).await;
     let errors = nodes.errors();
 
     let (mut right, mut missing, mut doubled, mut wrong) = (0, Vec::new(), Vec::new(), Vec::new());
     for (i, id) in ids.iter().enumerate() {
-        let (query, want) = task(i);
+        let (query, want) = numbered_task(i);
         match got.get(id).map(Vec::as_slice) {
             None | Some([]) => missing.push(format!("{id} ({query})")),
             Some([r])
