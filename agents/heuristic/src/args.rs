@@ -42,6 +42,12 @@ pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -
             _ => None,
         },
         "abs" => get("x").map(|x| format!("|{x}|")),
+        // Rounded up: how many whole ones hold it.
+        "round"
+            if get("mode").as_deref() == Some("up") && get("places").as_deref() == Some("0") =>
+        {
+            get("x").map(|x| format!("⌈{x}⌉"))
+        }
         "min" | "max" => match (get("a"), get("b")) {
             (Some(a), Some(b)) => Some(format!("{tool}({a}, {b})")),
             _ => None,

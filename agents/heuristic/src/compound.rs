@@ -132,7 +132,9 @@ impl PartError {
 pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `cube root of 50 (hw question, need the decimal)`: an aside in brackets, words
     // only, says nothing to compute.
-    if let Some(without) = without_asides(toks) {
+    // `tenant in unit 2 is behind 3 months`, `phòng 1 3tr5, phòng 2 4tr2`: a number
+    // that names a unit or a room is part of its name, no amount.
+    if let Some(without) = without_asides(toks).or_else(|| with_labels(toks)) {
         return parse_request(&without, src);
     }
     // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
@@ -140,12 +142,16 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // An amount per one period asked per another (`4200 a month, how much a year`).
     // A recipe scaled (`250g for 4 people, we'll be 6`).
     // What is left of an amount (`had 500, spent 175 and 60, how much left`).
+    // Hours between two clock times, overtime at a multiple of a rate.
     // One list operation over one run of numbers, the question in another sentence
     // (`Sales this week were 1200, 950 and 1320. What's the average per day?`).
     if let Some(e) = crate::change::parse(toks)
         .or_else(|| crate::rates::parse(toks))
+        .or_else(|| crate::rates::months_of(toks))
         .or_else(|| crate::scaling::parse(toks))
         .or_else(|| crate::remaining::parse(toks))
+        .or_else(|| crate::shifts::hours_between(toks))
+        .or_else(|| crate::shifts::overtime(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);
@@ -157,7 +163,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     // Two list operations over one run of numbers (`128, 142, 119, lowest and
     // highest?`): a part each.
-    if let Some(found) = crate::tolerant::lists(filler::trim_symbols(toks)) {
+    // How many whole ones hold a total (`1 bag covers 2.5 m2, the wall is 45 m2, how
+    // many bags`), after the area when that is asked too.
+    let found =
+        crate::tolerant::lists(filler::trim_symbols(toks)).or_else(|| crate::coverage::parse(toks));
+    if let Some(found) = found {
         let text = quote(toks, src);
         let parts = found
             .into_iter()
@@ -282,7 +292,13 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             failed.push(whole);
         } else {
             parts.extend(found);
-            failed.extend(missed);
+            // `time in toronto and shenzhen right now`: another place for the time.
+            for e in missed {
+                match e.text().and_then(|t| another_place(&t, parts.last())) {
+                    Some(part) => parts.push(part),
+                    None => failed.push(e),
+                }
+            }
         }
     }
     // `2 tuần nữa là thứ mấy, ngày mấy?`: a bare "what date" after a part that gives a
@@ -386,6 +402,24 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             query: PartQuery::Math(total),
         }];
     }
+    // `last day of this month and how many days left till then`: the day is asked
+    // too, not only the count to it.
+    if let [part] = parts.as_slice()
+        && let PartQuery::Date(DateQuery::Anchored {
+            anchor,
+            then: NamedThen::DaysUntil,
+        }) = &part.query
+        && counts_to_it(toks)
+    {
+        let date = ParsedPart {
+            text: part.text.clone(),
+            query: PartQuery::Date(DateQuery::Anchored {
+                anchor: *anchor,
+                then: NamedThen::Date,
+            }),
+        };
+        parts.insert(0, date);
+    }
     // `quote is 2,000 plus 10% VAT. what's the VAT and the total`: both.
     if let [
         ParsedPart {
@@ -400,6 +434,75 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         (true, false) => Err(failed.swap_remove(0)),
         _ => Ok(Parsed { parts, failed }),
     }
+}
+
+/// `text`, a place named alone (`shenzhen right now`, `và Tokyo`), as the time there
+/// when the part before asked the time in another place.
+fn another_place(text: &str, previous: Option<&ParsedPart>) -> Option<ParsedPart> {
+    const NOW: &[&str] = &[
+        "right",
+        "now",
+        "rn",
+        "currently",
+        "bây",
+        "giờ",
+        "hiện",
+        "tại",
+    ];
+    const LEADS: &[&str] = &["and", "và", "in", "ở", "bên", "tại"];
+    if !matches!(previous?.query, PartQuery::Date(DateQuery::TimeIn { .. })) {
+        return None;
+    }
+    let toks = crate::lexer::lex(text);
+    let mut words: Vec<&Token> = toks.iter().filter(|t| !t.is_sym('?')).collect();
+    while words.first()?.word().is_some_and(|w| LEADS.contains(&w)) {
+        words.remove(0);
+    }
+    while words.last()?.word().is_some_and(|w| NOW.contains(&w)) {
+        words.pop();
+    }
+    // (`… rồi con`: a particle or someone spoken to is no place.)
+    const NO_PLACE: &[&str] = &[
+        "còn", "con", "rồi", "nhé", "nha", "ạ", "vậy", "thế", "đi", "luôn", "với", "please", "pls",
+        "plz", "thanks", "thx", "too", "also", "then", "there",
+    ];
+    let (first, last) = (words.first()?, words.last()?);
+    if words.len() > 3
+        || words
+            .iter()
+            .any(|t| t.word().is_none_or(|w| NO_PLACE.contains(&w)))
+    {
+        return None;
+    }
+    Some(ParsedPart {
+        text: text.to_owned(),
+        query: PartQuery::Date(DateQuery::TimeIn {
+            place: text[first.start..last.end].to_owned(),
+        }),
+    })
+}
+
+/// Whether `toks` ask a day and then, after `and`, the days until it by a word that
+/// points back at it (`… and how many days left till then`, `… và còn mấy ngày nữa
+/// đến ngày đó`).
+fn counts_to_it(toks: &[Token]) -> bool {
+    const BACK: &[&[&str]] = &[
+        &["till", "then"],
+        &["until", "then"],
+        &["til", "then"],
+        &["to", "then"],
+        &["till", "that", "day"],
+        &["until", "that", "day"],
+        &["đến", "ngày", "đó"],
+        &["đến", "đó"],
+        &["tới", "ngày", "đó"],
+        &["tới", "đó"],
+    ];
+    let back = (0..toks.len()).find(|&i| BACK.iter().any(|p| words_at(toks, i, p)));
+    let and = toks
+        .iter()
+        .position(|t| t.word().is_some_and(|w| matches!(w, "and" | "và")));
+    matches!((and, back), (Some(a), Some(b)) if a < b)
 }
 
 /// The whole request read as one everyday problem `e`: one part, or two when a tax or
@@ -426,8 +529,12 @@ fn with_levy_asked(toks: &[Token], text: String, e: Expr) -> Vec<ParsedPart> {
     };
     const LEVIES: &[&str] = &["tax", "gst", "vat", "hst", "tip", "thuế", "phí", "boa"];
     let asked = |i: usize| {
-        words_at(toks, i + 1, &["là", "bao", "nhiêu"])
-            || words_at(toks, i + 1, &["bao", "nhiêu"])
+        // (`VAT 10% là bao nhiêu`: its rate between.)
+        let rated = toks.get(i + 1).is_some_and(|t| t.number().is_some())
+            && toks.get(i + 2).is_some_and(|t| t.is_sym('%'));
+        let j = if rated { i + 3 } else { i + 1 };
+        words_at(toks, j, &["là", "bao", "nhiêu"])
+            || words_at(toks, j, &["bao", "nhiêu"])
             // (`what's` lexes as `what`.)
             || i >= 2 && (words_at(toks, i - 2, &["what", "the"]) || words_at(toks, i - 2, &["whats", "the"]))
             || i >= 3 && words_at(toks, i - 3, &["how", "much", "is"])
@@ -480,6 +587,64 @@ fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {
         i += 1;
     }
     dropped.then_some(out)
+}
+
+/// Words a number after them names (`unit 2`, `phòng 3`), rather than counts.
+const LABELS: &[&str] = &[
+    "unit",
+    "apt",
+    "apartment",
+    "room",
+    "suite",
+    "flat",
+    "lot",
+    "phòng",
+    "căn",
+    "#",
+];
+
+/// Words that may follow a label's number (`unit 4 from 2000`, `unit 2 is behind`).
+const AFTER_LABEL: &[&str] = &[
+    "is", "was", "from", "pays", "paid", "owes", "rent", "went", "goes", "and", "trả", "đóng",
+    "thuê", "tiền", "từ", "thì", "là",
+];
+
+/// `toks` with each label and its number (`unit 2`, `phòng 1`) made one word, when
+/// there are any: a whole number right after a label word, followed by another number,
+/// a punctuation mark, the end or a word of [`AFTER_LABEL`].
+fn with_labels(toks: &[Token]) -> Option<Vec<Token>> {
+    let label =
+        |k: usize| toks[k].word().is_some_and(|w| LABELS.contains(&w)) || toks[k].is_sym('#');
+    let names = |k: usize| {
+        k > 0
+            && label(k - 1)
+            && toks[k]
+                .number()
+                .is_some_and(|n| n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()))
+            && match toks.get(k + 1).map(|t| &t.tok) {
+                None | Some(Tok::Num(_) | Tok::Sym(_)) => true,
+                Some(Tok::Word(w)) => AFTER_LABEL.contains(&w.as_str()),
+                Some(Tok::Date(_)) => false,
+            }
+    };
+    if !(1..toks.len()).any(names) {
+        return None;
+    }
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    for (k, t) in toks.iter().enumerate() {
+        if names(k) {
+            let label = out.pop()?;
+            let name = format!("{}{}", label.word().unwrap_or("#"), t.number()?);
+            out.push(Token {
+                tok: Tok::Word(name),
+                start: label.start,
+                end: t.end,
+            });
+        } else {
+            out.push(t.clone());
+        }
+    }
+    Some(out)
 }
 
 /// When a part not understood `states` something (a time, a day), the parts that

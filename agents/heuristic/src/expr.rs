@@ -26,6 +26,9 @@ pub enum MathOp {
     Percent,
     /// `round {x, places}`.
     Round,
+    /// `round {x, places, mode: "up"}`: x rounded up (boxes needed to hold it); its
+    /// operands are x, the places and the mode [`Expr::UP`].
+    RoundUp,
     /// `sqrt {x}`.
     Sqrt,
     /// `root {x, n}`: the n-th root of x.
@@ -50,6 +53,7 @@ impl MathOp {
             MathOp::Modulo => ("modulo", &["a", "b"]),
             MathOp::Percent => ("percent", &["percent", "of"]),
             MathOp::Round => ("round", &["x", "places"]),
+            MathOp::RoundUp => ("round", &["x", "places", "mode"]),
             MathOp::Sqrt => ("sqrt", &["x"]),
             MathOp::Root => ("root", &["x", "n"]),
             MathOp::Abs => ("abs", &["x"]),
@@ -102,6 +106,17 @@ impl Expr {
         lower(self, plan, part);
         plan.mark_last_output();
         true
+    }
+
+    /// The rounding mode of [`MathOp::RoundUp`].
+    pub const UP: &'static str = "up";
+
+    /// `x` rounded up to a whole number.
+    pub fn round_up(x: Expr) -> Expr {
+        Expr::Op(
+            MathOp::RoundUp,
+            vec![x, Expr::Num("0".into()), Expr::Num(Self::UP.into())],
+        )
     }
 
     /// The placeholder for the previous part's result in a continuation ("then subtract

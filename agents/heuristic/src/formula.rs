@@ -87,6 +87,13 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
         ),
         "abs" => format!("|{}|", operand("x", None)),
         "percent" => format!("{}% {of} {}", operand("percent", None), operand("of", None)),
+        // Rounded up to a whole number: the ceiling brackets.
+        "round"
+            if step.arguments.get("mode").map(value_text).as_deref() == Some("up")
+                && step.arguments.get("places").map(value_text).as_deref() == Some("0") =>
+        {
+            format!("⌈{}⌉", operand("x", None))
+        }
         "round" => format!(
             "round({}, {})",
             operand("x", None),

@@ -59,6 +59,13 @@ pub fn number_positions(toks: &[Token]) -> Vec<usize> {
         .collect()
 }
 
+/// Whether `toks` hold a percentage sign or a date: another question than an amount
+/// read over the whole request.
+pub fn has_percent_or_date(toks: &[Token]) -> bool {
+    toks.iter()
+        .any(|t| t.is_sym('%') || matches!(t.tok, Tok::Date(_)))
+}
+
 /// Whether `toks` hold the words of `phrase` from index `i` on.
 pub fn words_at(toks: &[Token], i: usize, phrase: &[&str]) -> bool {
     phrase

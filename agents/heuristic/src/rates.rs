@@ -129,6 +129,41 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     }
 }
 
+/// Words naming an amount counted in months of rent.
+const DEPOSITS: &[&str] = &["deposit", "bond", "cọc", "đặt", "security"];
+
+/// An amount said as a number of months of another (`deposit = 1.5 months rent and rent
+/// is $2,400` is 1.5 × 2400; `cọc 2 tháng, tiền nhà 4tr5` 2 × 4500000): a deposit named,
+/// a count of months, and one other amount.
+pub fn months_of(toks: &[Token]) -> Option<Expr> {
+    if !toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| DEPOSITS.contains(&w)))
+        || crate::lexer::has_percent_or_date(toks)
+    {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    let months = |k: usize| {
+        toks.get(k + 1)
+            .and_then(Token::word)
+            .is_some_and(|w| matches!(w, "months" | "month" | "tháng"))
+    };
+    let counted: Vec<usize> = nums.iter().copied().filter(|&k| months(k)).collect();
+    let [count] = counted.as_slice() else {
+        return None;
+    };
+    let others: Vec<usize> = nums.iter().copied().filter(|k| k != count).collect();
+    let [rent] = others.as_slice() else {
+        return None;
+    };
+    Some(Expr::bin(
+        MathOp::Multiply,
+        Expr::Num(toks[*count].number()?.to_owned()),
+        Expr::Num(toks[*rent].number()?.to_owned()),
+    ))
+}
+
 /// The amount of a rate question and whether `follow` asks again per that amount's own
 /// period (`nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng,
 /// một năm bao nhiêu`): then a follow-up goes on from the amount given, not from the
@@ -150,11 +185,17 @@ pub fn amount_asked_again(question: &[Token], follow: &[Token]) -> Option<String
                 .0
         }
     };
-    let again = (0..follow.len()).any(|i| {
-        let tied = follow[i].is_sym('/') || follow[i].word().is_some_and(|w| TIES.contains(&w));
-        tied && period_at(follow, i + 1).is_some_and(|(p, _)| p == given)
-            || adverb(follow, i) && period_at(follow, i).is_some_and(|(p, _)| p == given)
-    });
+    // `and the deposit is 1.5 months rent` counts months of the amount given.
+    let months_counted = given == Period::Month
+        && follow
+            .iter()
+            .any(|t| t.word().is_some_and(|w| DEPOSITS.contains(&w)));
+    let again = months_counted
+        || (0..follow.len()).any(|i| {
+            let tied = follow[i].is_sym('/') || follow[i].word().is_some_and(|w| TIES.contains(&w));
+            tied && period_at(follow, i + 1).is_some_and(|(p, _)| p == given)
+                || adverb(follow, i) && period_at(follow, i).is_some_and(|(p, _)| p == given)
+        });
     again
         .then(|| question[k].number().map(str::to_owned))
         .flatten()
@@ -205,6 +246,26 @@ mod tests {
             read("spend 12 per day, what's that weekly"),
             op(MathOp::Multiply, "12", "7")
         );
+    }
+
+    #[test]
+    fn a_deposit_counted_in_months_of_rent() {
+        let read = |q: &str| months_of(&lex(q));
+        assert_eq!(
+            read("deposit = 1.5 months rent and rent is 2400, how much do i ask the new guy for"),
+            op(MathOp::Multiply, "1.5", "2400")
+        );
+        assert_eq!(
+            read("take 1850, then and the deposit is 1.5 months rent, how much"),
+            op(MathOp::Multiply, "1.5", "1850")
+        );
+        assert_eq!(
+            read("tiền nhà 4500000 một tháng, cọc 2 tháng là bao nhiêu"),
+            op(MathOp::Multiply, "2", "4500000")
+        );
+        // No deposit named, or no count of months.
+        assert_eq!(read("1.5 months rent and rent is 2400"), None);
+        assert_eq!(read("deposit is 2400 and rent is 1850"), None);
     }
 
     #[test]

@@ -61,13 +61,20 @@ fn last_and_follow(query: &str, questions: &[String]) -> Option<(String, String,
     Some((last, follow, hint))
 }
 
-/// `take AMOUNT, then QUERY` when `query` asks again per the period the amount of the
-/// last question (a rate converted to another period) was given in.
+/// `take AMOUNT, then QUERY` when `query` asks again per the period the amount of a
+/// recent question (a rate converted to another period; the last of three) was given
+/// in.
 pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
-    let (last, follow, _) = last_and_follow(query, questions)?;
-    let amount =
-        crate::rates::amount_asked_again(&crate::lexer::lex(&last), &crate::lexer::lex(&follow))?;
-    Some(format!("take {amount}, then {follow}"))
+    (questions.len().saturating_sub(3)..questions.len())
+        .rev()
+        .find_map(|n| {
+            let (last, follow, _) = last_and_follow(query, &questions[..=n])?;
+            let amount = crate::rates::amount_asked_again(
+                &crate::lexer::lex(&last),
+                &crate::lexer::lex(&follow),
+            )?;
+            Some(format!("take {amount}, then {follow}"))
+        })
 }
 
 /// `query` with `there` (`ở đó`, `bên đó`) put as the place the last question asked the

@@ -25,7 +25,16 @@ const LEFT: &[&[&str]] = &[
 /// Words saying the first amount is had (or owed, or budgeted).
 const HAD: &[&str] = &[
     "had", "have", "has", "got", "budget", "owe", "owed", "started", "start", "saved", "có",
-    "wallet",
+    "wallet", "behind", "owes",
+];
+
+/// Periods an amount owed may be counted in (`behind 3 months at 1,850/mo`).
+const PERIODS: &[&str] = &["months", "month", "weeks", "week", "tháng", "tuần"];
+
+/// Words between a count of periods and its rate (`3 months at 1850`, `3 tháng, mỗi
+/// tháng 1tr8`).
+const AT_RATE: &[&str] = &[
+    "at", "of", "rent", "x", "@", "*", ",", "mỗi", "tháng", "tiền", "nhà",
 ];
 
 /// Words saying a later amount was taken away.
@@ -63,11 +72,34 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if percent || dated || other || !before_question {
         return None;
     }
-    if !word_in(0, first, HAD) || !word_in(first + 1, second, TAKEN) {
+    if !word_in(0, first, HAD) {
         return None;
     }
     let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
-    rest.iter().try_fold(num(first)?, |left, &k| {
+    // What was had: one amount, or a count of periods at a rate (`behind 3 months at
+    // 1,850/mo`).
+    let periods = toks
+        .get(first + 1)
+        .and_then(Token::word)
+        .is_some_and(|w| PERIODS.contains(&w))
+        && toks[first + 2..second].iter().all(|t| match &t.tok {
+            Tok::Word(w) => AT_RATE.contains(&w.as_str()),
+            Tok::Sym(c) => AT_RATE.contains(&c.to_string().as_str()),
+            _ => false,
+        });
+    let (had, taken) = match periods {
+        true => (
+            Expr::bin(MathOp::Multiply, num(first)?, num(second)?),
+            &rest[1..],
+        ),
+        false => (num(first)?, rest),
+    };
+    let (&next, _) = taken.split_first()?;
+    let after_had = if periods { second } else { first };
+    if !word_in(after_had + 1, next, TAKEN) {
+        return None;
+    }
+    taken.iter().try_fold(had, |left, &k| {
         Some(Expr::bin(MathOp::Subtract, left, num(k)?))
     })
 }
@@ -102,6 +134,21 @@ mod tests {
         assert_eq!(
             read("we owe the bank 9000. paid 2500 already. how much do we still owe"),
             Some(minus(n("9000"), "2500"))
+        );
+    }
+
+    #[test]
+    fn what_was_owed_may_be_periods_at_a_rate() {
+        assert_eq!(
+            read(
+                "tenant is behind 3 months at 1850/mo, he paid 500 last week. how much does he still owe me"
+            ),
+            Some(minus(Expr::bin(MathOp::Multiply, n("3"), n("1850")), "500"))
+        );
+        // Periods with other words between them and the amount are not a rate.
+        assert_eq!(
+            read("i owe 3 months and 1850 for the car, paid 500, how much do i still owe"),
+            None
         );
     }
 

@@ -8,7 +8,7 @@
 //! 6`, `cho 10 người`) — and a question.
 
 use crate::expr::{Expr, MathOp};
-use crate::lexer::{Tok, Token};
+use crate::lexer::Token;
 
 /// Units an amount of a recipe is measured in.
 const KITCHEN_UNITS: &[&str] = &[
@@ -65,10 +65,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let [_, _, _] = nums.as_slice() else {
         return None;
     };
-    if toks
-        .iter()
-        .any(|t| t.is_sym('%') || matches!(t.tok, Tok::Date(_)))
-    {
+    if crate::lexer::has_percent_or_date(toks) {
         return None;
     }
     let word = |k: usize| toks.get(k).and_then(Token::word);

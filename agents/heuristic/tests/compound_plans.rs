@@ -362,3 +362,50 @@ fn a_list_counted_before_it_and_two_operations_over_one_list() {
         vec![r#"s1 math/max a="3500000" b="2800000" *"#]
     );
 }
+
+#[test]
+fn a_place_named_after_a_time_asked_is_the_time_there_too() {
+    assert_eq!(
+        steps("time in toronto and shenzhen right now"),
+        vec![
+            r#"s1 date/time_in place="toronto" *"#,
+            r#"s2 date/time_in place="shenzhen" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("what time is it in tokyo and paris"),
+        vec![
+            r#"s1 date/time_in place="tokyo" *"#,
+            r#"s2 date/time_in place="paris" *"#,
+        ]
+    );
+    // Someone spoken to, or a particle, is no place.
+    assert_eq!(
+        steps("gio ben Nhat la may gio roi con"),
+        vec![r#"s1 date/time_in place="Nhat" *"#]
+    );
+}
+
+#[test]
+fn a_day_asked_then_the_days_till_then_answers_both() {
+    assert_eq!(
+        steps("last day of this month and how many days left till then"),
+        vec!["s1 date/end_of_month *", "s2 date/days_until date=$s1 *",]
+    );
+    // The days till a day alone are the count alone.
+    assert_eq!(
+        steps("how many days left till the end of the month"),
+        vec!["s1 date/end_of_month", "s2 date/days_until date=$s1 *"]
+    );
+}
+
+#[test]
+fn a_levy_with_its_rate_asked_beside_the_total_answers_both() {
+    assert_eq!(
+        steps("báo giá 45 triệu, VAT 10% là bao nhiêu, tổng cộng bao nhiêu"),
+        vec![
+            r#"s1 math/percent of="45000000" percent="10" *"#,
+            r#"s2 math/sum a="45000000" b=$s1 *"#,
+        ]
+    );
+}

@@ -53,4 +53,7 @@ pub enum MathError {
     /// `places` outside the accepted range.
     #[error("places must be between -{MAX_OPERAND_DIGITS} and {MAX_OPERAND_DIGITS}, got {0}")]
     PlacesOutOfRange(i64),
+    /// A rounding mode other than nearest, up or down.
+    #[error("mode must be \"nearest\", \"up\" or \"down\", got \"{0}\"")]
+    RoundingMode(String),
 }

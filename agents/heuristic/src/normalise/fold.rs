@@ -112,7 +112,18 @@ pub fn vi_and_en(words: &[String]) -> (usize, usize) {
 }
 
 /// Gives every Vietnamese word of `pieces` its marks, as the planner spells it.
+///
+/// In a text typed with its marks (most of its Vietnamese words carry them), a word
+/// typed with other marks or none is meant as typed (`cá thu` is a mackerel, never `cả
+/// thứ`), save an operator word beside a number (`Tính 5 cong 7 giúp mình`): only a
+/// text typed without marks is given them all.
 pub fn restore(pieces: &mut [Piece]) {
+    let words = || pieces.iter().filter(|p| p.kind == Kind::Word);
+    let marked = words().filter(|p| !p.text.is_ascii()).count();
+    let bare = words()
+        .filter(|p| p.text.is_ascii() && !lexicon().vietnamese(&p.lower()).is_empty())
+        .count();
+    let typed_with_marks = marked >= 3 && marked > bare;
     for i in 0..pieces.len() {
         if pieces[i].kind != Kind::Word {
             continue;
@@ -125,7 +136,20 @@ pub fn restore(pieces: &mut [Piece]) {
         let next = near(pieces, i, true)
             .map(|j| pieces[j].lower())
             .map(|w| w.split(' ').next().unwrap_or_default().to_owned());
-        if let Some(word) = read(&pieces[i].lower(), prev.as_deref(), next.as_deref()) {
+        // In a text typed with its marks: a wrong mark only where a phrase says so
+        // (`căn bặc hai`), a bare word only as an operator.
+        let phrased = |w: &str| {
+            let lex = lexicon();
+            prev.as_deref().is_some_and(|p| lex.side_by_side(p, w))
+                || next.as_deref().is_some_and(|n| lex.side_by_side(w, n))
+        };
+        let kept = |w: &str| match pieces[i].text.is_ascii() {
+            true => OPERATOR_WORDS.contains(&w),
+            false => phrased(w),
+        };
+        if let Some(word) = read(&pieces[i].lower(), prev.as_deref(), next.as_deref())
+            && (!typed_with_marks || kept(word))
+        {
             let cased = with_case_of(&pieces[i].text, word);
             pieces[i].set(cased);
         }
@@ -354,6 +378,28 @@ mod tests {
     #[test]
     fn a_wrong_mark_is_corrected() {
         assert_eq!(restored("căn bặc hai của 196"), "căn bậc hai của 196");
+        assert_eq!(
+            restored("tính giúp tôi căn bặc hai của 196"),
+            "tính giúp tôi căn bậc hai của 196"
+        );
+    }
+
+    #[test]
+    fn a_text_typed_with_marks_keeps_its_words_as_typed() {
+        // (`cá thu`, a mackerel, is no `cả thứ`; `thu được`, collected, no weekday.)
+        assert_eq!(
+            restored("Cá thu 220k một ký, bà mua 7 lạng thì bao nhiêu tiền vậy"),
+            "Cá thu 220k một ký, bà mua 7 lạng thì bao nhiêu tiền vậy"
+        );
+        assert_eq!(
+            restored("tiền nhà phòng 1 3tr5. tổng thu được bao nhiêu"),
+            "tiền nhà phòng 1 3tr5. tổng thu được bao nhiêu"
+        );
+        // An operator word typed bare beside a number still reads as one.
+        assert_eq!(
+            restored("Tính 5 cong 7 giúp mình"),
+            "Tính 5 cộng 7 giúp mình"
+        );
     }
 
     #[test]

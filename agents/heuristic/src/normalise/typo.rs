@@ -189,6 +189,8 @@ pub fn expand_shorthand(pieces: &mut [Piece], reading: Reading) {
 /// Corrects the typos of `pieces` (see the module's rules).
 pub fn correct(pieces: &mut [Piece], reading: Reading) {
     let mut first_word = true;
+    // The last word left alone as a place's name.
+    let mut last_place: Option<usize> = None;
     for i in 0..pieces.len() {
         if pieces[i].kind != Kind::Word || !pieces[i].same {
             first_word &= pieces[i].kind != Kind::Word;
@@ -203,17 +205,23 @@ pub fn correct(pieces: &mut [Piece], reading: Reading) {
         first_word = false;
         // `in paris`, `o sai gon`: after a place word a name comes, typed in lowercase
         // as often as not; it is never corrected (`paris` is no `pairs`).
-        let after_place = (0..i)
-            .rev()
-            .find(|&j| pieces[j].kind != Kind::Space)
-            .is_some_and(|j| {
-                pieces[j].kind == Kind::Word
-                    && matches!(
-                        pieces[j].lower().as_str(),
-                        "in" | "at" | "ở" | "o" | "tại" | "tai" | "bên" | "ben"
-                    )
-            });
-        if proper || after_place {
+        let before = |i: usize| (0..i).rev().find(|&j| pieces[j].kind != Kind::Space);
+        let after_place = before(i).is_some_and(|j| {
+            pieces[j].kind == Kind::Word
+                && matches!(
+                    pieces[j].lower().as_str(),
+                    "in" | "at" | "ở" | "o" | "tại" | "tai" | "bên" | "ben"
+                )
+        });
+        // `in tokyo and paris`: a name joined to a place's name is one too.
+        let joined_to_place = before(i).is_some_and(|j| {
+            matches!(
+                pieces[j].lower().as_str(),
+                "and" | "or" | "và" | "va" | "hay" | ","
+            ) && before(j).is_some_and(|k| last_place == Some(k))
+        });
+        if proper || after_place || joined_to_place {
+            last_place = Some(i);
             continue;
         }
         let between_numbers = neighbour(pieces, i, false) == Some(Kind::Number)
@@ -322,6 +330,14 @@ mod tests {
             "what percent of 160 is 36"
         );
         assert_eq!(fixed("85, 90 & 92"), "85, 90  and  92");
+    }
+
+    #[test]
+    fn places_joined_to_a_place_stay() {
+        assert_eq!(
+            fixed("what time is it in tokyo and paris"),
+            "what time is it in tokyo and paris"
+        );
     }
 
     #[test]

@@ -72,6 +72,16 @@ pub fn success_cases() -> Vec<(&'static str, Value, &'static str)> {
         ("round", json!({"x": "-2.5"}), "-3"),
         ("round", json!({"x": "3.14159", "places": 2}), "3.14"),
         ("round", json!({"x": 1234, "places": -2}), "1200"),
+        ("round", json!({"x": "7.2", "mode": "up"}), "8"),
+        ("round", json!({"x": "-7.2", "mode": "up"}), "-7"),
+        ("round", json!({"x": "12", "mode": "up"}), "12"),
+        ("round", json!({"x": "7.8", "mode": "down"}), "7"),
+        (
+            "round",
+            json!({"x": "3.141", "places": 2, "mode": "up"}),
+            "3.15",
+        ),
+        ("round", json!({"x": "2.5", "mode": "nearest"}), "3"),
         ("percent", json!({"percent": 15, "of": 200}), "30"),
         ("percent", json!({"percent": "12.5", "of": "80"}), "10"),
     ]
@@ -143,6 +153,11 @@ pub fn error_cases() -> Vec<(&'static str, Value, &'static str)> {
             "round",
             json!({"x": 1, "places": 5000}),
             "places must be between",
+        ),
+        (
+            "round",
+            json!({"x": 1, "mode": "sideways"}),
+            "mode must be \"nearest\", \"up\" or \"down\"",
         ),
         ("no_such_tool", json!({}), "unknown tool 'no_such_tool'"),
     ]

@@ -1,0 +1,149 @@
+//! How many whole ones are needed, read over the whole request: `1 bag of mortar covers
+//! 2.5 m2 of wall, the wall is 45 m2, how many bags` is 45 ÷ 2.5 rounded up; `each bus
+//! holds 16, 45 people, how many buses` 45 ÷ 16 rounded up; `the floor is 4.8m x 3.6m
+//! and one box covers 1.44 m2, how many boxes` (4.8 × 3.6) ÷ 1.44 rounded up — with
+//! the area first when it is asked too (`1) area 2) how many boxes`).
+//!
+//! One of them is said to hold an amount (a verb of holding after a single one), the
+//! total is the one other amount (or two sides multiplied), and a count is asked.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Token, words_at};
+
+/// Verbs saying what one holds: (phrase).
+const HOLDS: &[&[&str]] = &[
+    &["covers"],
+    &["cover"],
+    &["holds"],
+    &["hold"],
+    &["fits"],
+    &["seats"],
+    &["carries"],
+    &["lát", "được"],
+    &["phủ", "được"],
+    &["sơn", "được"],
+    &["chứa", "được"],
+    &["chở", "được"],
+    &["đựng", "được"],
+    &["chứa"],
+    &["chở"],
+];
+
+/// Words saying "one of them" before the thing that holds.
+const ONE: &[&str] = &["1", "one", "each", "a", "every", "per", "mỗi", "một"];
+
+/// Words asking a count.
+const COUNT_ASKED: &[&[&str]] = &[&["how", "many"], &["bao", "nhiêu"], &["mấy"], &["bn"]];
+
+/// Words asking the area as well.
+const AREA_ASKED: &[&str] = &["area", "diện"];
+
+/// Words joining two sides of an area.
+const BY: &[&str] = &["x", "by", "nhân"];
+
+/// The parts `toks` ask: how many are needed (rounded up), after the area when that is
+/// asked too.
+pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let verb = (0..toks.len()).find_map(|i| {
+        HOLDS
+            .iter()
+            .find(|p| words_at(toks, i, p))
+            .map(|p| (i, i + p.len()))
+    });
+    let (v, after) = verb?;
+    // One of them before the verb, within a few words (`one box of tile covers`).
+    let one = (v.saturating_sub(5)..v).find(|&k| {
+        toks[k].number() == Some("1") || word(k).is_some_and(|w| ONE[1..].contains(&w))
+    })?;
+    if !(0..toks.len()).any(|i| COUNT_ASKED.iter().any(|p| words_at(toks, i, p))) {
+        return None;
+    }
+    // What one holds: the first number after the verb.
+    let per = (after..(after + 2).min(toks.len())).find(|&k| toks[k].number().is_some())?;
+    let others: Vec<usize> = crate::lexer::number_positions(toks)
+        .into_iter()
+        // (`1)`, `2)` only number the questions.)
+        .filter(|&k| k != per && k != one && !toks.get(k + 1).is_some_and(|t| t.is_sym(')')))
+        .collect();
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
+    let (total, sides) = match others.as_slice() {
+        [k] => (num(*k)?, false),
+        // Two sides (`4.8m x 3.6m`): the area.
+        [a, b]
+            if (a + 1..*b)
+                .any(|k| word(k).is_some_and(|w| BY.contains(&w)) || toks[k].is_sym('*')) =>
+        {
+            (Expr::bin(MathOp::Multiply, num(*a)?, num(*b)?), true)
+        }
+        _ => return None,
+    };
+    if toks.iter().any(|t| t.is_sym('%')) {
+        return None;
+    }
+    let needed = Expr::round_up(Expr::bin(MathOp::Divide, total.clone(), num(per)?));
+    let area_asked = sides
+        && toks
+            .iter()
+            .any(|t| t.word().is_some_and(|w| AREA_ASKED.contains(&w)));
+    Some(match area_asked {
+        true => vec![total, needed],
+        false => vec![needed],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn n(s: &str) -> Expr {
+        Expr::Num(s.into())
+    }
+
+    fn up(a: Expr, b: &str) -> Expr {
+        Expr::round_up(Expr::bin(MathOp::Divide, a, n(b)))
+    }
+
+    fn area(a: &str, b: &str) -> Expr {
+        Expr::bin(MathOp::Multiply, n(a), n(b))
+    }
+
+    #[test]
+    fn the_count_needed_is_rounded_up() {
+        let read = |s: &str| parse(&lex(s));
+        assert_eq!(
+            read("1 bag of mortar covers 2.5 m2 of wall, the wall is 45 m2. how many bags"),
+            Some(vec![up(n("45"), "2.5")])
+        );
+        assert_eq!(
+            read("each bus holds 16 people, we are 45, how many buses do we need"),
+            Some(vec![up(n("45"), "16")])
+        );
+        assert_eq!(
+            read("phòng 20 m2, mỗi thùng gạch lát được 1.5 m2, cần mấy thùng"),
+            Some(vec![up(n("20"), "1.5")])
+        );
+        assert_eq!(
+            read("the floor is 4.8m x 3.6m and one box covers 1.44 m2, how many boxes"),
+            Some(vec![up(area("4.8", "3.6"), "1.44")])
+        );
+        assert_eq!(
+            read(
+                "bathroom floor is 4.8m x 3.6m and one box of tile covers 1.44 m2. 1) area 2) how many boxes"
+            ),
+            Some(vec![area("4.8", "3.6"), up(area("4.8", "3.6"), "1.44")])
+        );
+    }
+
+    #[test]
+    fn without_one_holding_or_a_count_asked_it_is_another_question() {
+        let read = |s: &str| parse(&lex(s));
+        assert_eq!(read("the wall is 45 m2, how many bags"), None);
+        assert_eq!(read("1 bag covers 2.5 m2 and the wall is 45 m2"), None);
+        assert_eq!(
+            read("1 bag covers 2.5 m2, walls of 45, 30 and 12 m2, how many bags"),
+            None
+        );
+    }
+}
