@@ -1113,6 +1113,7 @@ const ROUND_TAILS: &[&[&str]] = &[
     &["places"],
     &["place"],
     &["decimals"],
+    &["decimal"],
     &["digits"],
     &["dp"],
     &["chữ", "số", "thập", "phân"],

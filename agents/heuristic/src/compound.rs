@@ -134,8 +134,33 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // only, says nothing to compute.
     // `tenant in unit 2 is behind 3 months`, `phòng 1 3tr5, phòng 2 4tr2`: a number
     // that names a unit or a room is part of its name, no amount.
-    if let Some(without) = without_asides(toks).or_else(|| with_labels(toks)) {
+    // `cá thu 220k một ký, mua 7 lạng`: a weight in its price's unit (0.7 ký).
+    if let Some(without) = without_asides(toks)
+        .or_else(|| with_labels(toks))
+        .or_else(|| crate::weights::in_price_unit(toks))
+    {
         return parse_request(&without, src);
+    }
+    // `my hourly went from 38.50 to 42.80, what % raise is that? 1 decimal is fine`: a
+    // rounding said in a sentence of its own rounds the one answer of the rest.
+    if let Some((rest, places)) = rounding_after(toks)
+        && let Ok(Parsed { parts, failed }) = parse_request(rest, src)
+        && failed.is_empty()
+        && let [
+            ParsedPart {
+                query: PartQuery::Math(e),
+                ..
+            },
+        ] = parts.as_slice()
+    {
+        let rounded = Expr::bin(crate::expr::MathOp::Round, e.clone(), places);
+        return Ok(Parsed {
+            parts: vec![ParsedPart {
+                text: quote(toks, src),
+                query: PartQuery::Math(rounded),
+            }],
+            failed: Vec::new(),
+        });
     }
     // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
@@ -587,6 +612,39 @@ fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {
         i += 1;
     }
     dropped.then_some(out)
+}
+
+/// The request before its last sentence and the decimal places that sentence asks to
+/// round to, when it only asks that (`round to 1 decimal`, `1 decimal is fine`, `làm
+/// tròn 2 số thập phân`).
+fn rounding_after(toks: &[Token]) -> Option<(&[Token], Expr)> {
+    let segments = strong_segments(toks);
+    let [.., last] = segments.as_slice() else {
+        return None;
+    };
+    if segments.len() < 2 {
+        return None;
+    }
+    let first = last.first()?.start;
+    let start = toks.iter().position(|t| t.start == first)?;
+    let rest = filler::trim_symbols(&toks[..start]);
+    let last = filler::trim_symbols(last);
+    if let Some(Expr::Op(crate::expr::MathOp::Round, args)) = arith::parse_continuation(last)
+        && let [Expr::Num(p), places] = args.as_slice()
+        && p == Expr::PREVIOUS
+    {
+        return Some((rest, places.clone()));
+    }
+    // `1 decimal is fine`, `2 decimals pls`: the places, then only words of assent.
+    const ASSENT: &[&str] = &[
+        "is", "fine", "ok", "okay", "pls", "please", "enough", "only", "thanks",
+    ];
+    let n = last.first()?.number()?;
+    let unit = last.get(1)?.word()?;
+    let fine = last[2..]
+        .iter()
+        .all(|t| t.word().is_some_and(|w| ASSENT.contains(&w)) || t.is_sym('.') || t.is_sym('!'));
+    (matches!(unit, "decimal" | "decimals" | "dp") && fine).then(|| (rest, Expr::Num(n.to_owned())))
 }
 
 /// Words a number after them names (`unit 2`, `phòng 3`), rather than counts.

@@ -35,6 +35,7 @@ pub mod sentence;
 pub mod shifts;
 pub mod template;
 pub mod tolerant;
+pub mod weights;
 pub mod wording;
 
 use chorus_bus::{Plan, TaskContext};

@@ -398,3 +398,48 @@ fn items_priced_in_parts_and_the_total_asked_at_the_end() {
     assert_eq!(s.last().unwrap(), r#"s3 math/sum a=$s1 b=$s2 *"#, "{s:?}");
     assert!(!s[0].ends_with('*') && !s[1].ends_with('*'), "{s:?}");
 }
+
+#[test]
+fn session_31_work_time_coverage_weights_deposits_and_rounding_sentences() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("my shift runs from 10pm to 6:30am, how many hours"),
+        vec![r#"s1 math/subtract a="30.5" b="22" *"#]
+    );
+    assert_eq!(
+        steps("paid 18.40 an hour, overtime is time and a half, 5 hours of overtime, how much"),
+        vec![
+            r#"s1 math/multiply a="18.4" b="1.5""#,
+            r#"s2 math/multiply a="5" b=$s1 *"#,
+        ]
+    );
+    assert_eq!(
+        steps("one tin of paint covers 12 m2, the room is 50 m2, how many tins"),
+        vec![
+            r#"s1 math/divide a="50" b="12""#,
+            r#"s2 math/round mode="up" places="0" x=$s1 *"#,
+        ]
+    );
+    assert_eq!(
+        steps("sườn 180k một ký, lấy 5 lạng hết bao nhiêu"),
+        vec![r#"s1 math/multiply a="0.5" b="180000" *"#]
+    );
+    assert_eq!(
+        steps("rent is 3,100 and the deposit is 2 months rent, how much is the deposit"),
+        vec![r#"s1 math/multiply a="2" b="3100" *"#]
+    );
+    assert_eq!(
+        steps("apt 3 owes 2 months at 950/mo and paid 400, how much does she still owe"),
+        vec![
+            r#"s1 math/multiply a="2" b="950""#,
+            r#"s2 math/subtract a=$s1 b="400" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("what is 100 divided by 7? 2 decimals is fine"),
+        vec![
+            r#"s1 math/divide a="100" b="7""#,
+            r#"s2 math/round places="2" x=$s1 *"#,
+        ]
+    );
+}

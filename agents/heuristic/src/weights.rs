@@ -1,0 +1,130 @@
+//! Weights bought in another unit than their price's: `cá thu 220k một ký, mua 7 lạng`
+//! buys 0.7 ký, `táo 35k 1kg, mua 500g` 0.5 kg.
+//!
+//! (Units folded words could be mistaken for — `tạ`, `tấn`, `cân` typed without marks
+//! are `ta`, `tan`, `can` — are left out: the fold lexicon learns every word here.)
+//!
+//! A quantity's unit is rewritten into the price's unit, as amounts are canonicalised
+//! (`1tr2` is 1200000): a shift of the decimal point, exact, never a computation the
+//! math tool would round.
+
+use crate::lexer::{Tok, Token};
+
+/// Weight units as powers of ten grams: (word, power).
+const UNITS: &[(&str, i32)] = &[
+    ("g", 0),
+    ("gr", 0),
+    ("gram", 0),
+    ("grams", 0),
+    ("lạng", 2),
+    ("kg", 3),
+    ("ký", 3),
+    ("kí", 3),
+    ("kilo", 3),
+    ("kilos", 3),
+];
+
+/// Words tying a price to one unit (`220k một ký`, `35k/kg`, `$4 a kilo`).
+const PER: &[&str] = &["một", "mỗi", "1", "/", "a", "per", "each"];
+
+fn power(word: &str) -> Option<i32> {
+    UNITS.iter().find(|(w, _)| *w == word).map(|(_, p)| *p)
+}
+
+/// `toks` with every weight in another unit than the price's rewritten in the price's
+/// unit, when there is one price per weight unit and some weight to rewrite.
+pub fn in_price_unit(toks: &[Token]) -> Option<Vec<Token>> {
+    let word = |k: usize| -> Option<String> {
+        match &toks.get(k)?.tok {
+            Tok::Word(w) => Some(w.clone()),
+            Tok::Sym(c) => Some(c.to_string()),
+            Tok::Num(n) if n == "1" => Some(n.clone()),
+            _ => None,
+        }
+    };
+    // The price: a number, a tie, a weight unit (`220000 một ký`, `35000 1kg`).
+    let priced: Vec<(usize, i32)> = (0..toks.len())
+        .filter(|&k| toks[k].number().is_some())
+        .filter_map(|k| {
+            let tie = word(k + 1).is_some_and(|w| PER.contains(&w.as_str()));
+            let unit = word(k + 2).and_then(|w| power(&w))?;
+            (tie && unit >= 2).then_some((k + 2, unit))
+        })
+        .collect();
+    let [(price_at, price_unit)] = priced.as_slice() else {
+        return None;
+    };
+    let mut out: Vec<Token> = toks.to_vec();
+    let mut changed = false;
+    for k in 0..toks.len() {
+        let Some(n) = toks[k].number() else {
+            continue;
+        };
+        let Some(unit) = word(k + 1).and_then(|w| power(&w)) else {
+            continue;
+        };
+        if k + 1 == *price_at || unit == *price_unit {
+            continue;
+        }
+        // (`1kg` right after a price is the price's own unit, said as one.)
+        if toks[k].number() == Some("1") && k > 0 && toks[k - 1].number().is_some() {
+            continue;
+        }
+        out[k].tok = Tok::Num(shift(n, unit - price_unit)?);
+        out[k + 1].tok = toks[*price_at].tok.clone();
+        changed = true;
+    }
+    changed.then_some(out)
+}
+
+/// `n` × 10^`places` as a canonical decimal string (`shift("7", -1)` is `0.7`).
+fn shift(n: &str, places: i32) -> Option<String> {
+    let (int, frac) = n.split_once('.').unwrap_or((n, ""));
+    let mut digits = format!("{int}{frac}");
+    // The point's position from the left of `digits`.
+    let mut point = int.len() as i32 + places;
+    if point <= 0 {
+        digits = format!("{}{digits}", "0".repeat((1 - point) as usize));
+        point = 1;
+    }
+    let point = point as usize;
+    if digits.len() < point {
+        digits.push_str(&"0".repeat(point - digits.len()));
+    }
+    let (i, f) = digits.split_at(point);
+    Some(crate::lexer::normalise(i, f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn rewritten(q: &str) -> Option<Vec<Tok>> {
+        in_price_unit(&lex(q)).map(|t| t.into_iter().map(|t| t.tok).collect())
+    }
+
+    #[test]
+    fn the_decimal_point_shifts_exactly() {
+        assert_eq!(shift("7", -1).as_deref(), Some("0.7"));
+        assert_eq!(shift("500", -3).as_deref(), Some("0.5"));
+        assert_eq!(shift("1.5", -1).as_deref(), Some("0.15"));
+        assert_eq!(shift("3", 2).as_deref(), Some("300"));
+        assert_eq!(shift("2.5", 1).as_deref(), Some("25"));
+    }
+
+    #[test]
+    fn a_weight_is_bought_in_its_price_unit() {
+        let q = "cá thu 220000 một ký, mua 7 lạng thì bao nhiêu";
+        let toks = rewritten(q).unwrap();
+        assert!(toks.contains(&Tok::Num("0.7".into())), "{toks:?}");
+        assert!(!toks.contains(&Tok::Word("lạng".into())));
+        let toks = rewritten("táo 35000 1kg, mua 500g bao nhiêu tiền").unwrap();
+        assert!(toks.contains(&Tok::Num("0.5".into())), "{toks:?}");
+        let toks = rewritten("rice 4 a kilo, I need 250 g").unwrap();
+        assert!(toks.contains(&Tok::Num("0.25".into())), "{toks:?}");
+        // The same unit, or no price per weight: nothing to rewrite.
+        assert_eq!(rewritten("thịt 160000 một ký, mua 1.5 ký"), None);
+        assert_eq!(rewritten("mua 7 lạng và 500g"), None);
+    }
+}
