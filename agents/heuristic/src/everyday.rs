@@ -256,6 +256,11 @@ const CUES: &[(&[&str], Cue)] = &[
     // `lương 15 triệu, đóng bảo hiểm 10,5% thì là bao nhiêu tiền`: a levy, as a tax.
     (&["bảo", "hiểm"], Cue::Tax),
     (&["insurance"], Cue::Tax),
+    // `grab takes 20% commission, he made 1,380,000, how much does he keep`: kept
+    // back from the amount, like a discount.
+    (&["commission"], Cue::Less),
+    (&["hoa", "hồng"], Cue::Less),
+    (&["chiết", "khấu"], Cue::Less),
     (&["dropped"], Cue::Less),
     (&["drop"], Cue::Less),
     (&["fell"], Cue::Less),

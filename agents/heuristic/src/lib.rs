@@ -32,6 +32,7 @@ pub mod remaining;
 pub mod scaling;
 pub mod scope;
 pub mod sentence;
+pub mod shares;
 pub mod shifts;
 pub mod template;
 pub mod tolerant;

@@ -22,6 +22,16 @@ const LEFT: &[&[&str]] = &[
     &["còn", "lại"],
 ];
 
+/// Words asking the change given back from what was handed over.
+const CHANGE: &[&[&str]] = &[&["change"], &["thối", "lại"], &["thối"], &["trả", "lại"]];
+
+/// Words saying the first amount was handed over (`paid with a 500k note`, `khách đưa
+/// tờ 200 nghìn`) and the later one what it paid for (`for 137,000 worth`).
+const HANDED: &[&str] = &[
+    "paid", "gave", "hands", "handed", "with", "note", "đưa", "tờ",
+];
+const PAID_FOR: &[&str] = &["for", "worth", "mua", "hết", "bought", "cost", "costs"];
+
 /// Words saying the first amount is had (or owed, or budgeted).
 const HAD: &[&str] = &[
     "had", "have", "has", "got", "budget", "owe", "owed", "started", "start", "saved", "có",
@@ -52,7 +62,13 @@ const OTHER: &[&str] = &[
 
 /// `toks` read as an amount less what was taken from it, when that is what is asked.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
-    let asked = (0..toks.len()).find(|&i| LEFT.iter().any(|p| words_at(toks, i, p)))?;
+    let change = (0..toks.len()).find(|&i| CHANGE.iter().any(|p| words_at(toks, i, p)));
+    let asked =
+        change.or_else(|| (0..toks.len()).find(|&i| LEFT.iter().any(|p| words_at(toks, i, p))))?;
+    let (had_words, taken_words) = match change {
+        Some(_) => (HANDED, PAID_FOR),
+        None => (HAD, TAKEN),
+    };
     let nums = crate::lexer::number_positions(toks);
     let word_in = |lo: usize, hi: usize, table: &[&str]| {
         toks[lo..hi]
@@ -72,7 +88,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if percent || dated || other || !before_question {
         return None;
     }
-    if !word_in(0, first, HAD) {
+    if !word_in(0, first, had_words) {
         return None;
     }
     let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
@@ -96,7 +112,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     };
     let (&next, _) = taken.split_first()?;
     let after_had = if periods { second } else { first };
-    if !word_in(after_had + 1, next, TAKEN) {
+    if !word_in(after_had + 1, next, taken_words) {
         return None;
     }
     taken.iter().try_fold(had, |left, &k| {
@@ -135,6 +151,20 @@ mod tests {
             read("we owe the bank 9000. paid 2500 already. how much do we still owe"),
             Some(minus(n("9000"), "2500"))
         );
+    }
+
+    #[test]
+    fn the_change_from_a_note_handed_over() {
+        assert_eq!(
+            read("customer paid with a 500000 note for 137000 worth of veg, how much change"),
+            Some(minus(n("500000"), "137000"))
+        );
+        assert_eq!(
+            read("khách đưa tờ 200000, mua hết 143500 đồng, thối lại bao nhiêu"),
+            Some(minus(n("200000"), "143500"))
+        );
+        // A change between two amounts is another question.
+        assert_eq!(read("what's the change from 200 to 250"), None);
     }
 
     #[test]

@@ -435,6 +435,13 @@ fn session_31_work_time_coverage_weights_deposits_and_rounding_sentences() {
             r#"s2 math/subtract a=$s1 b="400" *"#,
         ]
     );
+    // A commission kept back is taken off, like a discount.
+    let s = steps("the app takes 15% commission on 600000, how much do I keep");
+    assert_eq!(
+        s.last().unwrap(),
+        r#"s2 math/subtract a="600000" b=$s1 *"#,
+        "{s:?}"
+    );
     assert_eq!(
         steps("what is 100 divided by 7? 2 decimals is fine"),
         vec![

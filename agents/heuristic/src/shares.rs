@@ -1,0 +1,145 @@
+//! An amount over a count of things, asked per one of them, read over the whole
+//! request: `did 23 trips, the fares came to 1,265,000 total, whats the avg per trip` is
+//! 1265000 ÷ 23; `loan is 42 million over 24 months, how much a month` 42000000 ÷ 24;
+//! `học phí 14.400.000 một năm, đóng làm 3 đợt thì mỗi đợt bao nhiêu` 14400000 ÷ 3.
+//!
+//! Exactly two numbers: the count, followed by what it counts, and the amount; the
+//! question names one of what was counted (`per trip`, `a month`, `mỗi cuốc`, `each
+//! one`).
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Token, words_at};
+
+/// Words asking per one: (phrase before the thing counted).
+const PER: &[&[&str]] = &[
+    &["per"],
+    &["a"],
+    &["an"],
+    &["each"],
+    &["every"],
+    &["mỗi"],
+    &["một"],
+];
+
+/// Words asking per one without naming it again (`how much is each one`).
+const EACH: &[&[&str]] = &[
+    &["each", "one"],
+    &["each", "instalment"],
+    &["each", "installment"],
+];
+
+/// Things an amount is paid in, for `each one`.
+const INSTALMENTS: &[&str] = &["instalment", "installment", "payment", "part", "đợt", "kỳ"];
+
+/// What a count counts in its singular (`trips` → `trip`).
+fn singular(word: &str) -> &str {
+    word.strip_suffix('s')
+        .filter(|w| w.len() > 2)
+        .unwrap_or(word)
+}
+
+/// The amount per one `toks` ask, if that is what they ask.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks) {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    let [a, b] = nums.as_slice() else {
+        return None;
+    };
+    // The thing a number counts: the word right after it.
+    let counted = |k: usize| toks.get(k + 1).and_then(Token::word).map(singular);
+    let asked_per = |thing: &str| {
+        (0..toks.len()).any(|i| {
+            PER.iter().any(|p| {
+                words_at(toks, i, p)
+                    && toks.get(i + p.len()).and_then(Token::word).map(singular) == Some(thing)
+            })
+        })
+    };
+    let each = (0..toks.len()).any(|i| EACH.iter().any(|p| words_at(toks, i, p)));
+    let (count, amount) = [(*a, *b), (*b, *a)].into_iter().find(|&(c, _)| {
+        counted(c).is_some_and(|thing| {
+            !matches!(thing, "k" | "đồng" | "dong" | "usd" | "vnd" | "dollar")
+                && (asked_per(thing) || each && INSTALMENTS.contains(&thing))
+        })
+    })?;
+    // (An amount per the thing is a rate, no total: `3 kg at 25000 a kg`.)
+    let thing = counted(count);
+    let rate = counted(amount) == thing
+        || PER.iter().any(|p| {
+            words_at(toks, amount + 1, p)
+                && toks
+                    .get(amount + 1 + p.len())
+                    .and_then(Token::word)
+                    .map(singular)
+                    == thing
+        });
+    // (`3 kg táo, mỗi kg 45 nghìn`: an amount after one of the things is its price.)
+    // (`mỗi đêm phụ cấp 350k`: a word may name the price between.)
+    let priced = (amount.saturating_sub(4)..amount).any(|i| {
+        PER.iter().any(|p| {
+            words_at(toks, i, p)
+                && toks.get(i + p.len()).and_then(Token::word).map(singular) == thing
+        })
+    });
+    if rate || priced {
+        return None;
+    }
+    Some(Expr::bin(
+        MathOp::Divide,
+        Expr::Num(toks[amount].number()?.to_owned()),
+        Expr::Num(toks[count].number()?.to_owned()),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn div(a: &str, b: &str) -> Option<Expr> {
+        Some(Expr::bin(
+            MathOp::Divide,
+            Expr::Num(a.into()),
+            Expr::Num(b.into()),
+        ))
+    }
+
+    #[test]
+    fn an_amount_over_a_count_is_asked_per_one() {
+        let read = |q: &str| parse(&lex(q));
+        assert_eq!(
+            read(
+                "uncle did 23 trips today n the fares came to 1265000 dong total, whats the avg per trip"
+            ),
+            div("1265000", "23")
+        );
+        assert_eq!(
+            read("loan is 42000000 dong over 24 months, no interest. how much a month"),
+            div("42000000", "24")
+        );
+        assert_eq!(
+            read("học phí 14400000 một năm, đóng làm 3 đợt thì mỗi đợt bao nhiêu"),
+            div("14400000", "3")
+        );
+        assert_eq!(
+            read("fees are 12600000 for the year in 4 instalments, how much is each one"),
+            div("12600000", "4")
+        );
+    }
+
+    #[test]
+    fn a_rate_or_a_count_not_asked_per_one_is_another_question() {
+        let read = |q: &str| parse(&lex(q));
+        assert_eq!(read("rent is 1850 a month, 12 months, how much"), None);
+        assert_eq!(read("23 trips and 1265000 dong"), None);
+        assert_eq!(read("3 kg at 25000 a kg"), None);
+        // A price each after the count is a total to multiply.
+        assert_eq!(read("mua 3 kg táo, mỗi kg 45000, hết bao nhiêu tiền"), None);
+        assert_eq!(
+            read("nhập 48 thùng mì, mỗi thùng 115000, tổng bao nhiêu tiền"),
+            None
+        );
+    }
+}
