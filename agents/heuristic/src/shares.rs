@@ -47,6 +47,16 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let [a, b] = nums.as_slice() else {
         return None;
     };
+    // Asked: a question word, or an average named.
+    const ASKED: &[&str] = &[
+        "how", "what", "whats", "avg", "average", "bao", "bn", "nhiêu", "mấy", "trung",
+    ];
+    if !toks
+        .iter()
+        .any(|t| t.is_sym('?') || t.word().is_some_and(|w| ASKED.contains(&w)))
+    {
+        return None;
+    }
     // The thing a number counts: the word right after it.
     let counted = |k: usize| toks.get(k + 1).and_then(Token::word).map(singular);
     let asked_per = |thing: &str| {
@@ -61,6 +71,10 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let (count, amount) = [(*a, *b), (*b, *a)].into_iter().find(|&(c, _)| {
         counted(c).is_some_and(|thing| {
             !matches!(thing, "k" | "đồng" | "dong" | "usd" | "vnd" | "dollar")
+                // (`0 nhân một nhân 12`: an operation is no thing counted.)
+                && crate::normalise::typo::operation(thing).is_none()
+                && !crate::tolerant::VI_OTHER_OPS.contains(&thing)
+                && !matches!(thing, "cộng" | "x" | "times" | "by")
                 && (asked_per(thing) || each && INSTALMENTS.contains(&thing))
         })
     })?;
@@ -134,6 +148,7 @@ mod tests {
         let read = |q: &str| parse(&lex(q));
         assert_eq!(read("rent is 1850 a month, 12 months, how much"), None);
         assert_eq!(read("23 trips and 1265000 dong"), None);
+        assert_eq!(read("0 nhân một nhân mười hai cộng 0"), None);
         assert_eq!(read("3 kg at 25000 a kg"), None);
         // A price each after the count is a total to multiply.
         assert_eq!(read("mua 3 kg táo, mỗi kg 45000, hết bao nhiêu tiền"), None);

@@ -51,7 +51,8 @@ const AMOUNT_NAMES: &[&[&str]] = &[
 ];
 
 /// Vietnamese words of other operations.
-const VI_OTHER_OPS: &[&str] = &["nhân", "chia", "trừ", "mũ", "căn", "phần", "bình", "lập"];
+pub(crate) const VI_OTHER_OPS: &[&str] =
+    &["nhân", "chia", "trừ", "mũ", "căn", "phần", "bình", "lập"];
 
 /// Words between two items that only join them.
 const JOINS: &[&str] = &["or", "and", "và", "hay", "hoặc", "với"];
