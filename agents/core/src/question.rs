@@ -205,7 +205,7 @@ mod tests {
                 question: asked.text.clone(),
                 options: Vec::new(),
                 part: asked.part.clone(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 number: 1,
                 query: "divide 10 by".into(),
                 session_id: None,

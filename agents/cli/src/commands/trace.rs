@@ -121,7 +121,7 @@ mod tests {
         let ready = PlanReady {
             query: "2+4".into(),
             context: Default::default(),
-            language: "en".into(),
+            language: chorus_bus::Language::En,
             plan: Plan { steps: vec![step] },
             planner: PlannerKind::Heuristic,
             unplanned: None,
@@ -155,7 +155,7 @@ mod tests {
             query: "2+4".into(),
             status: ReportStatus::Completed,
             text: "2 + 4 = 6".into(),
-            language: "en".into(),
+            language: chorus_bus::Language::En,
             steps: vec![],
             written_by: "template".into(),
             iterations: 1,

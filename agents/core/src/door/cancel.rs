@@ -116,10 +116,9 @@ pub async fn cancel(
                     None => return Err(CancelError::UnknownTask(task.to_owned())),
                 },
             };
-            report::unplanned(
-                request,
-                chorus_heuristic::messages::canceled_before_planning,
-            )
+            report::unplanned(request, |language| {
+                chorus_heuristic::messages::canceled_before_planning(language.as_str())
+            })
         }
     };
     let results = state.results(task, plan.iteration).await?;
@@ -316,7 +315,7 @@ mod tests {
                 query: "2+4".into(),
                 status: ReportStatus::Completed,
                 text: "2 + 4 = 6".into(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 steps: Vec::new(),
                 written_by: "template".into(),
                 iterations: 1,

@@ -190,8 +190,12 @@ impl Chief {
         let report = FinalReport {
             query: waiting.request.query.clone(),
             status: ReportStatus::Unanswered,
-            text: chorus_heuristic::messages::unanswered(&q.question, &q.options, &q.language),
-            language: q.language.clone(),
+            text: chorus_heuristic::messages::unanswered(
+                &q.question,
+                &q.options,
+                q.language.as_str(),
+            ),
+            language: q.language,
             steps: Vec::new(),
             written_by: "template".to_owned(),
             iterations: 1,

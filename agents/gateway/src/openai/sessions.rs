@@ -160,7 +160,7 @@ mod tests {
             query: query.to_owned(),
             status: ReportStatus::Completed,
             text: format!("{query}\n"),
-            language: "en".to_owned(),
+            language: chorus_bus::Language::En,
             steps: Vec::new(),
             written_by: "template".to_owned(),
             iterations: 1,
