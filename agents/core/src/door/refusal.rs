@@ -7,7 +7,9 @@
 use std::time::Duration;
 
 use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message};
-use chorus_bus::{Bus, BusError, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
+use chorus_bus::{
+    Bus, BusError, Message, Payload, PlanReady, PlannerKind, TaskId, TaskRequest, Topic,
+};
 use chorus_telemetry::metrics::roles::door_dead_letter;
 
 use super::submit::SubmitError;
@@ -17,7 +19,7 @@ use crate::report;
 /// (task `task_id`) for `why`. Returns whether it was published now.
 pub async fn refuse_on_bus(
     bus: &dyn Bus,
-    task_id: &str,
+    task_id: &TaskId,
     request: &TaskRequest,
     why: &SubmitError,
     once: (String, Duration),
@@ -51,7 +53,7 @@ pub async fn refuse_on_bus(
 pub async fn dead_letter_refused(
     bus: &dyn Bus,
     role: &str,
-    task_id: &str,
+    task_id: &TaskId,
     request: &TaskRequest,
     why: &SubmitError,
     once: (String, Duration),

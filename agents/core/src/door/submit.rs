@@ -291,7 +291,7 @@ mod tests {
         assert_eq!(bus.len(&Topic::task_available()), 1);
         assert_eq!(
             state
-                .request("h-1")
+                .request(&chorus_bus::TaskId::from("h-1"))
                 .await
                 .expect("read")
                 .expect("open")

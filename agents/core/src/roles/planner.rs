@@ -620,7 +620,11 @@ mod tests {
             .await
             .expect("handled");
         assert_eq!(plan_and_first_wave(&bus).await, (2, vec!["s1 sum".into()]));
-        let stored = state.plan("t1").await.expect("read").expect("stored");
+        let stored = state
+            .plan(&chorus_bus::TaskId::from("t1"))
+            .await
+            .expect("read")
+            .expect("stored");
         assert_eq!(stored.plan.steps[1].tool, "multiply");
     }
 
@@ -637,7 +641,10 @@ mod tests {
             .expect("plan")
             .into_plan()
             .expect("a plan");
-        state.put_plan_once("t3", theirs).await.expect("store");
+        state
+            .put_plan_once(&chorus_bus::TaskId::from("t3"), theirs)
+            .await
+            .expect("store");
         // This replica plans "(2+4)*3" (two steps) on its first delivery, but the task
         // already has a one-step plan: that one is published, once.
         planner
@@ -647,7 +654,7 @@ mod tests {
         assert_eq!(plan_and_first_wave(&bus).await, (1, vec!["s1 sum".into()]));
         assert_eq!(
             state
-                .plan("t3")
+                .plan(&chorus_bus::TaskId::from("t3"))
                 .await
                 .expect("read")
                 .expect("plan")
@@ -676,7 +683,10 @@ mod tests {
             .expect("plan")
             .into_plan()
             .expect("a plan");
-        state.put_plan_once("t2", first).await.expect("store");
+        state
+            .put_plan_once(&chorus_bus::TaskId::from("t2"), first)
+            .await
+            .expect("store");
         for _ in 0..2 {
             planner
                 .handle(&delivery("t2", "2+4", 2))

@@ -167,7 +167,7 @@ mod tests {
             retried: Vec::new(),
         };
         let turn = Turn {
-            task_id: task.to_owned(),
+            task_id: task.into(),
             at_ms,
             query: query.to_owned(),
             answers: Vec::new(),
