@@ -15,6 +15,7 @@ pub mod error;
 pub mod ids;
 pub mod intake;
 pub mod keys;
+pub mod language;
 pub mod memory;
 pub mod payload;
 pub mod plan;
@@ -31,6 +32,7 @@ pub use bus::{
 pub use envelope::{CONTRACT_VERSION, Decoded, Message, TraceContext};
 pub use error::{BusError, DecodeError};
 pub use ids::{Deadline, StepId, TaskId, now_ms, now_us};
+pub use language::{Language, UnknownLanguage};
 pub use memory::{MemoryBus, MemoryStore};
 pub use payload::*;
 pub use plan::{Arg, Plan, PlanError, Step};

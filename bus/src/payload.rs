@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::language::Language;
 use crate::plan::{Plan, StepId};
 
 /// What a client may say about the request's context.
@@ -61,7 +62,7 @@ pub struct PlanReady {
     #[serde(default)]
     pub context: TaskContext,
     /// The language the report is written in (`en`, `vi`).
-    pub language: String,
+    pub language: Language,
     /// The steps; empty when the request could not be planned.
     pub plan: Plan,
     /// Which planner made the plan.
@@ -312,7 +313,7 @@ pub struct FinalReport {
     /// The report as markdown, in the user's language.
     pub text: String,
     /// The report's language (`en`, `vi`).
-    pub language: String,
+    pub language: Language,
     /// Every step of the plan with its outcome.
     #[serde(default)]
     pub steps: Vec<StepReport>,
@@ -373,9 +374,9 @@ pub struct ClarificationNeeded {
     /// The part of the request the question is about, as the user wrote it.
     #[serde(default)]
     pub part: String,
-    /// The question's language (`en`, `vi`).
+    /// The question's language (`en`, `vi`); English when absent.
     #[serde(default)]
-    pub language: String,
+    pub language: Language,
     /// Which question of the task this is: 1 for the first, n + 1 after an answer that
     /// still did not settle it (at most `agents.max_questions`).
     #[serde(default = "first_iteration")]

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chorus_bus::memory::MemoryBus;
+use chorus_heuristic::dates::DATE_POOL;
+use chorus_heuristic::expr::MATH_POOL;
 use chorus_mcp_common::client::McpClient;
 
 use chorus_agents::registry::Registry;
@@ -24,13 +26,14 @@ pub struct LocalSystem {
     tasks: tokio::task::JoinSet<()>,
 }
 
-/// A connector serving the pool's tools in this process.
+/// A connector serving the pool's tools in this process: the built-in servers serve the
+/// pools the tool contract (and the heuristic planner) name.
 fn in_process(pool: &str) -> Option<Connector> {
     match pool {
-        "math" => Some(Arc::new(|| {
+        MATH_POOL => Some(Arc::new(|| {
             Box::pin(async { McpClient::in_process(chorus_mcp_math::MathServer::new()).await })
         })),
-        "date" => Some(Arc::new(|| {
+        DATE_POOL => Some(Arc::new(|| {
             Box::pin(async { McpClient::in_process(chorus_mcp_date::DateServer::new()).await })
         })),
         _ => None,

@@ -463,7 +463,7 @@ async fn run_unit(
     unit: Vec<Case>,
 ) -> Vec<(Case, Result<Reply, String>)> {
     let mut out = Vec::with_capacity(unit.len());
-    let mut open: Option<(String, u32)> = None;
+    let mut open: Option<(chorus_bus::TaskId, u32)> = None;
     for case in unit {
         let context = TaskContext {
             now: case.now.clone(),

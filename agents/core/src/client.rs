@@ -7,7 +7,8 @@
 use std::time::{Duration, Instant};
 
 use chorus_bus::{
-    Bus, BusError, ClarificationNeeded, FinalReport, Message, Payload, TaskContext, Topic, Watcher,
+    Bus, BusError, ClarificationNeeded, FinalReport, Message, Payload, TaskContext, TaskId, Topic,
+    Watcher,
 };
 
 use crate::door::{AnswerError, AnswerSubmission, Limits, Submission, SubmitError, submit};
@@ -29,7 +30,7 @@ pub enum AskError {
     #[error("task {task_id} asks: {}", .question.question)]
     Asked {
         /// The task.
-        task_id: String,
+        task_id: TaskId,
         /// The question.
         question: Box<ClarificationNeeded>,
     },
@@ -37,7 +38,7 @@ pub enum AskError {
     #[error("no report for task {task_id} within {waited:?}")]
     Timeout {
         /// The task.
-        task_id: String,
+        task_id: TaskId,
         /// How long we waited.
         waited: Duration,
     },
@@ -70,7 +71,7 @@ pub async fn ask(
     context: TaskContext,
     timeout: Duration,
     progress: impl FnMut(&Message),
-) -> Result<(String, FinalReport), AskError> {
+) -> Result<(TaskId, FinalReport), AskError> {
     match ask_turn(bus, query, context, timeout, progress).await? {
         (task_id, Reply::Report(report)) => Ok((task_id, report)),
         (task_id, Reply::Question(question)) => Err(AskError::Asked {
@@ -88,7 +89,7 @@ pub async fn ask_turn(
     context: TaskContext,
     timeout: Duration,
     progress: impl FnMut(&Message),
-) -> Result<(String, Reply), AskError> {
+) -> Result<(TaskId, Reply), AskError> {
     let mut watcher = bus.watch(&watched()).await?;
     let submission = Submission {
         context,
@@ -99,7 +100,7 @@ pub async fn ask_turn(
         Err(SubmitError::Bus(e)) => return Err(e.into()),
         Err(refused) => return Err(AskError::Refused(refused)),
     };
-    let task_id = accepted.message.task_id.to_string();
+    let task_id = accepted.message.task_id;
     let reply = wait(watcher.as_mut(), &task_id, 0, timeout, progress).await?;
     Ok((task_id, reply))
 }
@@ -109,7 +110,7 @@ pub async fn ask_turn(
 pub async fn answer(
     bus: &dyn Bus,
     state: &TaskState,
-    task_id: &str,
+    task_id: &TaskId,
     number: u32,
     text: &str,
     timeout: Duration,
@@ -117,7 +118,7 @@ pub async fn answer(
 ) -> Result<Reply, AskError> {
     let mut watcher = bus.watch(&watched()).await?;
     let submission = AnswerSubmission {
-        task_id: task_id.to_owned(),
+        task_id: task_id.to_string(),
         answer: text.to_owned(),
         question: Some(number),
         from: "cli".to_owned(),
@@ -133,7 +134,7 @@ pub async fn answer(
 /// Waits for `task_id`'s report, or a question numbered after `after`.
 async fn wait(
     watcher: &mut dyn Watcher,
-    task_id: &str,
+    task_id: &TaskId,
     after: u32,
     timeout: Duration,
     mut progress: impl FnMut(&Message),
@@ -147,7 +148,7 @@ async fn wait(
         .await;
         let Ok(batch) = batch else { break };
         for m in batch? {
-            if m.task_id != task_id {
+            if m.task_id != *task_id {
                 continue;
             }
             match m.payload {
@@ -160,7 +161,7 @@ async fn wait(
         }
     }
     Err(AskError::Timeout {
-        task_id: task_id.to_owned(),
+        task_id: task_id.clone(),
         waited: timeout,
     })
 }

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use chorus_bus::{BusError, ClarificationNeeded, Deadline, DecodeError, TaskRequest};
+use chorus_bus::{BusError, ClarificationNeeded, Deadline, DecodeError, TaskId, TaskRequest};
 use serde::{Deserialize, Serialize};
 
 use crate::state::{DEADLINES_KEY, TaskState};
@@ -36,7 +36,7 @@ use chorus_bus::keys::question_resumed as resumed_key;
 /// each question, which an answer sent again reads to find its report (the OpenAI door's
 /// retries; the answer door's `already_answered`) — and those deleted (resumed
 /// deadlines, asked once-keys, the answers' publish markers).
-pub(crate) fn keys(task: &str, max: u32) -> (Vec<String>, Vec<String>) {
+pub(crate) fn keys(task: &TaskId, max: u32) -> (Vec<String>, Vec<String>) {
     let mut keep = vec![question_key(task)];
     let mut delete = Vec::new();
     for n in 1..=max {
@@ -73,7 +73,7 @@ impl Waiting {
 
 impl TaskState {
     /// The task's question record, when it asked one.
-    pub async fn waiting(&self, task: &str) -> Result<Option<Waiting>, BusError> {
+    pub async fn waiting(&self, task: &TaskId) -> Result<Option<Waiting>, BusError> {
         match self.store().get(&question_key(task)).await? {
             Some(json) => Ok(Some(
                 serde_json::from_str(&json).map_err(DecodeError::from)?,
@@ -85,7 +85,7 @@ impl TaskState {
     /// Stores `waiting` and pauses the task: out of the deadline set, into the waiting
     /// set until `waiting.answer_by_ms`. Each write is idempotent, so a redelivered
     /// Planner repeats them harmlessly.
-    pub async fn pause(&self, task: &str, waiting: &Waiting) -> Result<(), BusError> {
+    pub async fn pause(&self, task: &TaskId, waiting: &Waiting) -> Result<(), BusError> {
         let json = serde_json::to_string(waiting).map_err(DecodeError::from)?;
         let store = self.store();
         store.set(&question_key(task), &json, self.ttl()).await?;
@@ -99,7 +99,7 @@ impl TaskState {
     /// waiting set.
     pub async fn unpause(
         &self,
-        task: &str,
+        task: &TaskId,
         number: u32,
         deadline: Deadline,
     ) -> Result<(), BusError> {
@@ -113,26 +113,31 @@ impl TaskState {
     }
 
     /// Puts the task back in the deadline set with `deadline` (no record change).
-    pub async fn unpause_deadline(&self, task: &str, deadline: Deadline) -> Result<(), BusError> {
+    pub async fn unpause_deadline(
+        &self,
+        task: &TaskId,
+        deadline: Deadline,
+    ) -> Result<(), BusError> {
         self.store()
             .zadd(DEADLINES_KEY, task, deadline.score())
             .await
     }
 
     /// Takes the task out of the waiting set (its question is settled).
-    pub async fn stop_waiting(&self, task: &str) -> Result<(), BusError> {
+    pub async fn stop_waiting(&self, task: &TaskId) -> Result<(), BusError> {
         self.store().zrem(WAITING_KEY, task).await.map(|_| ())
     }
 
     /// Tasks whose wait for an answer ran out at or before `now_ms`, at most `limit`.
-    pub async fn unanswered(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, BusError> {
+    pub async fn unanswered(&self, now_ms: u64, limit: usize) -> Result<Vec<TaskId>, BusError> {
         let max = i64::try_from(now_ms).unwrap_or(i64::MAX);
-        self.store().zrange_to(WAITING_KEY, max, limit).await
+        let waiting = self.store().zrange_to(WAITING_KEY, max, limit).await?;
+        Ok(waiting.into_iter().map(TaskId::from).collect())
     }
 
     /// What settled question `number` of the task: the answer, [`TIMED_OUT`], or `None`
     /// while it is open.
-    pub async fn settled(&self, task: &str, number: u32) -> Result<Option<String>, BusError> {
+    pub async fn settled(&self, task: &TaskId, number: u32) -> Result<Option<String>, BusError> {
         self.store()
             .get(&crate::state::once::answered(task, number))
             .await
@@ -140,7 +145,10 @@ impl TaskState {
 
     /// The question the task is paused on: asked, and settled by neither an answer nor
     /// the answer timeout.
-    pub async fn open_question(&self, task: &str) -> Result<Option<ClarificationNeeded>, BusError> {
+    pub async fn open_question(
+        &self,
+        task: &TaskId,
+    ) -> Result<Option<ClarificationNeeded>, BusError> {
         match self.waiting(task).await? {
             Some(w) => self.still_open(task, w).await,
             None => Ok(None),
@@ -151,7 +159,7 @@ impl TaskState {
     /// timeout has settled it.
     pub async fn still_open(
         &self,
-        task: &str,
+        task: &TaskId,
         w: Waiting,
     ) -> Result<Option<ClarificationNeeded>, BusError> {
         let open = self.settled(task, w.question.number).await?.is_none();
@@ -161,7 +169,7 @@ impl TaskState {
     /// What a task's deadline is now, as its question record says: paused on an open
     /// question, resumed with a new deadline by an answer, or the one it was opened
     /// with (it never asked).
-    pub async fn deadline_now(&self, task: &str) -> Result<DeadlineNow, BusError> {
+    pub async fn deadline_now(&self, task: &TaskId) -> Result<DeadlineNow, BusError> {
         let Some(w) = self.waiting(task).await? else {
             return Ok(DeadlineNow::AsOpened);
         };
@@ -205,7 +213,7 @@ mod tests {
                 question: asked.text.clone(),
                 options: Vec::new(),
                 part: asked.part.clone(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 number: 1,
                 query: "divide 10 by".into(),
                 session_id: None,
@@ -227,14 +235,23 @@ mod tests {
         let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
         let store = state.store().clone();
         assert_eq!(
-            state.deadline_now("t").await.expect("read"),
+            state
+                .deadline_now(&chorus_bus::TaskId::from("t"))
+                .await
+                .expect("read"),
             DeadlineNow::AsOpened
         );
         store.zadd(DEADLINES_KEY, "t", 1).await.expect("open");
         let w = waiting();
-        state.pause("t", &w).await.expect("pause");
+        state
+            .pause(&chorus_bus::TaskId::from("t"), &w)
+            .await
+            .expect("pause");
         assert_eq!(
-            state.deadline_now("t").await.expect("read"),
+            state
+                .deadline_now(&chorus_bus::TaskId::from("t"))
+                .await
+                .expect("read"),
             DeadlineNow::Paused
         );
         assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
@@ -245,9 +262,15 @@ mod tests {
             .await
             .expect("settle");
         let resumed = w.resumed_deadline();
-        state.unpause("t", 1, resumed).await.expect("unpause");
+        state
+            .unpause(&chorus_bus::TaskId::from("t"), 1, resumed)
+            .await
+            .expect("unpause");
         assert_eq!(
-            state.deadline_now("t").await.expect("read"),
+            state
+                .deadline_now(&chorus_bus::TaskId::from("t"))
+                .await
+                .expect("read"),
             DeadlineNow::Resumed(resumed)
         );
         assert!(resumed.remaining() > Duration::from_secs(8));
@@ -260,7 +283,11 @@ mod tests {
         );
         assert_eq!(state.due(u64::MAX, 10).await.expect("due"), ["t"]);
         assert_eq!(
-            state.settled("t", 1).await.expect("read").as_deref(),
+            state
+                .settled(&chorus_bus::TaskId::from("t"), 1)
+                .await
+                .expect("read")
+                .as_deref(),
             Some("4")
         );
     }

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use chorus_bus::{
-    Arg, FinalReport, PlanReady, ReportStatus, Step, StepId, StepReport, StepResult, TaskRequest,
+    Arg, FinalReport, Language, PlanReady, ReportStatus, Step, StepId, StepReport, StepResult,
+    TaskRequest,
 };
 
 /// The report for `plan` given the results so far; steps without a result are shown as
@@ -40,7 +41,7 @@ pub fn build_canceled(
             .text
             .push_str(&chorus_heuristic::messages::cancel_reason(
                 reason.trim(),
-                &plan.language,
+                plan.language.as_str(),
             ));
         report.text.push('\n');
     }
@@ -50,10 +51,9 @@ pub fn build_canceled(
 /// A plan with no steps for a task that has none (yet): its report says `why`, worded
 /// in the request's language (planning did not finish before the deadline, the task
 /// was canceled first).
-pub fn unplanned(request: TaskRequest, why: impl FnOnce(&str) -> String) -> PlanReady {
-    let language =
-        chorus_heuristic::detect_language(&request.query, request.context.language.as_deref());
-    let why = why(&language);
+pub fn unplanned(request: TaskRequest, why: impl FnOnce(Language) -> String) -> PlanReady {
+    let language = crate::language::detect(&request.query, request.context.language.as_deref());
+    let why = why(language);
     PlanReady {
         query: request.query,
         context: request.context,
@@ -73,8 +73,8 @@ pub fn unplanned(request: TaskRequest, why: impl FnOnce(&str) -> String) -> Plan
 /// Nothing of such a plan ran: the Router and the Synthesizer check every plan before
 /// anything goes out.
 pub fn invalid_plan(plan: &PlanReady, problem: &chorus_bus::PlanError) -> FinalReport {
-    let text = match plan.language.as_str() {
-        "vi" => format!(
+    let text = match plan.language {
+        Language::Vi => format!(
             "Không thể thực hiện kế hoạch cho yêu cầu này, nên không bước nào được chạy: {problem}.\n"
         ),
         _ => format!("The plan for this request cannot run, so no step was run: {problem}.\n"),
@@ -83,7 +83,7 @@ pub fn invalid_plan(plan: &PlanReady, problem: &chorus_bus::PlanError) -> FinalR
         query: plan.query.clone(),
         status: ReportStatus::Failed,
         text,
-        language: plan.language.clone(),
+        language: plan.language,
         steps: Vec::new(),
         written_by: "template".to_owned(),
         iterations: plan.iteration,
@@ -104,7 +104,7 @@ fn build_as(
             query: plan.query.clone(),
             status: ReportStatus::Completed,
             text: reply.clone(),
-            language: plan.language.clone(),
+            language: plan.language,
             steps: Vec::new(),
             written_by: "template".to_owned(),
             iterations: plan.iteration,
@@ -150,14 +150,17 @@ fn build_as(
     let status = forced.unwrap_or(status);
     let mut text = chorus_heuristic::render_report(
         &plan.query,
-        &plan.language,
+        plan.language.as_str(),
         &steps,
         status,
         plan.unplanned.as_deref(),
     );
-    if let Some(line) =
-        chorus_heuristic::attempts_line(&plan.language, plan.iteration, &plan.retried, stopped)
-    {
+    if let Some(line) = chorus_heuristic::attempts_line(
+        plan.language.as_str(),
+        plan.iteration,
+        &plan.retried,
+        stopped,
+    ) {
         text.push('\n');
         text.push_str(&line);
         text.push('\n');
@@ -166,7 +169,7 @@ fn build_as(
         query: plan.query.clone(),
         status,
         text,
-        language: plan.language.clone(),
+        language: plan.language,
         steps,
         written_by: "template".to_owned(),
         iterations: plan.iteration,

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use chorus_bus::{BusError, DecodeError, FinalReport, StepOutcome, now_ms};
+use chorus_bus::{BusError, DecodeError, FinalReport, StepOutcome, TaskId, now_ms};
 use serde::{Deserialize, Serialize};
 
 use crate::state::TaskState;
@@ -19,7 +19,7 @@ use chorus_bus::keys::session_turns as turns_key;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Turn {
     /// The task.
-    pub task_id: String,
+    pub task_id: TaskId,
     /// When the report was written (ms since the epoch); turns are ordered by it.
     pub at_ms: u64,
     /// The request as planned.
@@ -78,11 +78,11 @@ impl TaskState {
     pub async fn put_turn(
         &self,
         session: &str,
-        task: &str,
+        task: &TaskId,
         report: &FinalReport,
     ) -> Result<(), BusError> {
         let turn = Turn {
-            task_id: task.to_owned(),
+            task_id: task.clone(),
             at_ms: now_ms(),
             query: report.query.clone(),
             answers: answers_of(report),
@@ -148,7 +148,7 @@ impl TaskState {
     pub async fn record_turn(
         &self,
         session: Option<&str>,
-        task: &str,
+        task: &TaskId,
         report: &FinalReport,
     ) -> Result<(), BusError> {
         match session {

@@ -12,7 +12,7 @@ use std::time::Duration;
 use chorus_bus::keys;
 use chorus_bus::store::Retirement;
 use chorus_bus::{
-    BusError, Deadline, FinalReport, PlanReady, StepId, StepResult, Store, TaskRequest,
+    BusError, Deadline, FinalReport, PlanReady, StepId, StepResult, Store, TaskId, TaskRequest,
 };
 
 /// The sorted set of open tasks scored by deadline (ms since the epoch).
@@ -48,7 +48,7 @@ use chorus_bus::keys::{
 /// deleted (a step's attempt keys exist only for attempts it ran in; deleting an absent
 /// key costs nothing), and of every question up to `max_questions`.
 fn retirement(
-    task: &str,
+    task: &TaskId,
     report: &FinalReport,
     json: String,
     max_questions: u32,
@@ -89,8 +89,8 @@ fn retirement(
         keep,
         delete,
         zrem: vec![
-            (DEADLINES_KEY.to_owned(), task.to_owned()),
-            (crate::question::WAITING_KEY.to_owned(), task.to_owned()),
+            (DEADLINES_KEY.to_owned(), task.to_string()),
+            (crate::question::WAITING_KEY.to_owned(), task.to_string()),
         ],
         ttl,
     }
@@ -152,7 +152,11 @@ impl TaskState {
 
     /// Stores `plan` unless the task has one already, and returns the stored plan (this
     /// one, or the one stored first).
-    pub async fn put_plan_once(&self, task: &str, plan: PlanReady) -> Result<PlanReady, BusError> {
+    pub async fn put_plan_once(
+        &self,
+        task: &TaskId,
+        plan: PlanReady,
+    ) -> Result<PlanReady, BusError> {
         let json = serde_json::to_string(&plan).map_err(chorus_bus::DecodeError::from)?;
         if self.store.set_nx(&plan_key(task), &json, self.ttl).await? {
             return Ok(plan);
@@ -162,13 +166,17 @@ impl TaskState {
 
     /// The key `plan` is stored under and its stored form, for storing it together with
     /// its first messages (`Bus::publish_guarded`).
-    pub fn plan_entry(&self, task: &str, plan: &PlanReady) -> Result<(String, String), BusError> {
+    pub fn plan_entry(
+        &self,
+        task: &TaskId,
+        plan: &PlanReady,
+    ) -> Result<(String, String), BusError> {
         let json = serde_json::to_string(plan).map_err(chorus_bus::DecodeError::from)?;
         Ok((plan_key(task), json))
     }
 
     /// The plan, when one was stored.
-    pub async fn plan(&self, task: &str) -> Result<Option<PlanReady>, BusError> {
+    pub async fn plan(&self, task: &TaskId) -> Result<Option<PlanReady>, BusError> {
         match self.store.get(&plan_key(task)).await? {
             Some(json) => Ok(Some(
                 serde_json::from_str(&json).map_err(chorus_bus::DecodeError::from)?,
@@ -179,14 +187,14 @@ impl TaskState {
 
     /// Replaces the stored plan by the plan of a later attempt (the Planner's re-plan;
     /// the new plan is the same whoever makes it, so a racing replica writes the same).
-    pub async fn replace_plan(&self, task: &str, plan: &PlanReady) -> Result<(), BusError> {
+    pub async fn replace_plan(&self, task: &TaskId, plan: &PlanReady) -> Result<(), BusError> {
         let json = serde_json::to_string(plan).map_err(chorus_bus::DecodeError::from)?;
         self.store.set(&plan_key(task), &json, self.ttl).await
     }
 
     /// Records a step result once per attempt (the first result of a step in its
     /// attempt wins).
-    pub async fn put_result(&self, task: &str, result: &StepResult) -> Result<bool, BusError> {
+    pub async fn put_result(&self, task: &TaskId, result: &StepResult) -> Result<bool, BusError> {
         let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
         self.store
             .hset_nx(
@@ -206,7 +214,7 @@ impl TaskState {
     /// be a later attempt's: the caller compares.
     pub async fn record_result(
         &self,
-        task: &str,
+        task: &TaskId,
         result: &StepResult,
     ) -> Result<Recorded, BusError> {
         let json = serde_json::to_string(result).map_err(chorus_bus::DecodeError::from)?;
@@ -248,7 +256,7 @@ impl TaskState {
     /// skipped).
     pub async fn results(
         &self,
-        task: &str,
+        task: &TaskId,
         iteration: u32,
     ) -> Result<HashMap<StepId, StepResult>, BusError> {
         let fields = self.store.hgetall(&results_key(task, iteration)).await?;
@@ -263,7 +271,7 @@ impl TaskState {
     /// back the state [`TaskState::finish`] deleted, nor a deadline).
     pub async fn open(
         &self,
-        task: &str,
+        task: &TaskId,
         request: &TaskRequest,
         deadline: Deadline,
     ) -> Result<(), BusError> {
@@ -285,7 +293,7 @@ impl TaskState {
     /// The request as the Chief stored it; once the task is finished (its request key
     /// deleted), the request its acceptance record holds (doors that keep task state
     /// store the request there as its fingerprint), so a finished task is still known.
-    pub async fn request(&self, task: &str) -> Result<Option<TaskRequest>, BusError> {
+    pub async fn request(&self, task: &TaskId) -> Result<Option<TaskRequest>, BusError> {
         let json = match self.store.get(&request_key(task)).await? {
             Some(json) => json,
             None => match self.store.get(&once::accepted(task)).await? {
@@ -297,20 +305,22 @@ impl TaskState {
     }
 
     /// Tasks whose deadline is at or before `now_ms`, at most `limit`.
-    pub async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, BusError> {
-        self.store
+    pub async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<TaskId>, BusError> {
+        let due = self
+            .store
             .zrange_to(
                 DEADLINES_KEY,
                 i64::try_from(now_ms).unwrap_or(i64::MAX),
                 limit,
             )
-            .await
+            .await?;
+        Ok(due.into_iter().map(TaskId::from).collect())
     }
 
     /// Stores the task's final report (for clients that poll), for the finished TTL
     /// like every record of a finished task (a door storing it before or after the
     /// Chief's [`TaskState::finish`] gives it the same lifetime).
-    pub async fn put_report(&self, task: &str, report: &FinalReport) -> Result<(), BusError> {
+    pub async fn put_report(&self, task: &TaskId, report: &FinalReport) -> Result<(), BusError> {
         let json = serde_json::to_string(report).map_err(chorus_bus::DecodeError::from)?;
         self.store
             .set(&report_key(task), &json, self.finished_ttl)
@@ -318,7 +328,7 @@ impl TaskState {
     }
 
     /// The task's final report, once it is out.
-    pub async fn report(&self, task: &str) -> Result<Option<FinalReport>, BusError> {
+    pub async fn report(&self, task: &TaskId) -> Result<Option<FinalReport>, BusError> {
         match self.store.get(&report_key(task)).await? {
             Some(json) => Ok(serde_json::from_str(&json).ok()),
             None => Ok(None),
@@ -326,12 +336,12 @@ impl TaskState {
     }
 
     /// Whether the task's one final report was published (by whoever wrote it).
-    pub async fn is_reported(&self, task: &str) -> Result<bool, BusError> {
+    pub async fn is_reported(&self, task: &TaskId) -> Result<bool, BusError> {
         Ok(self.store.get(&once::reported(task)).await?.is_some())
     }
 
     /// Closes the task for the deadline watch (its report is out).
-    pub async fn close(&self, task: &str) -> Result<(), BusError> {
+    pub async fn close(&self, task: &TaskId) -> Result<(), BusError> {
         self.store.zrem(DEADLINES_KEY, task).await.map(|_| ())
     }
 
@@ -342,7 +352,7 @@ impl TaskState {
     /// for the finished TTL; the task leaves the deadline and waiting sets; its plan,
     /// request, results, question records and every other once-key are deleted. A
     /// session's turns are the session's, and keep their own TTL.
-    pub async fn finish(&self, task: &str, report: &FinalReport) -> Result<(), BusError> {
+    pub async fn finish(&self, task: &TaskId, report: &FinalReport) -> Result<(), BusError> {
         let json = serde_json::to_string(report).map_err(chorus_bus::DecodeError::from)?;
         self.store
             .retire(&retirement(
@@ -361,7 +371,7 @@ impl TaskState {
     /// Returns whether it was opened here.
     pub async fn open_unless_known(
         &self,
-        task: &str,
+        task: &TaskId,
         request: &TaskRequest,
         deadline: Deadline,
     ) -> Result<bool, BusError> {
@@ -425,7 +435,10 @@ mod retention_tests {
             ]}
         }))
         .expect("plan");
-        state.put_plan_once("t1", plan.clone()).await.expect("plan");
+        state
+            .put_plan_once(&chorus_bus::TaskId::from("t1"), plan.clone())
+            .await
+            .expect("plan");
         let ttl = state.ttl();
         let step = Message::new(
             "t1",
@@ -442,7 +455,7 @@ mod retention_tests {
             assert!(bus.publish_once(&key, ttl, &step).await.expect("once"));
         }
         let recorded = state
-            .record_result("t1", &result("s1"))
+            .record_result(&chorus_bus::TaskId::from("t1"), &result("s1"))
             .await
             .expect("record");
         assert!(!recorded.reported);
@@ -461,7 +474,10 @@ mod retention_tests {
         let before = store.keys_with_ttl(&keys::task_prefix("t1"));
         assert!(before.len() >= 9, "{before:?}");
 
-        state.finish("t1", &report).await.expect("finish");
+        state
+            .finish(&chorus_bus::TaskId::from("t1"), &report)
+            .await
+            .expect("finish");
 
         let left = store.keys_with_ttl(&keys::task_prefix("t1"));
         let names: Vec<&str> = left.iter().map(|(k, _)| k.as_str()).collect();
@@ -478,7 +494,13 @@ mod retention_tests {
             "{left:?}"
         );
         assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
-        assert_eq!(state.report("t1").await.expect("read"), Some(report));
+        assert_eq!(
+            state
+                .report(&chorus_bus::TaskId::from("t1"))
+                .await
+                .expect("read"),
+            Some(report)
+        );
         // The same id with the same request is still the same task, refused with another.
         assert!(
             !submit(&bus, Some(&state), &limits, s.clone())
@@ -495,12 +517,19 @@ mod retention_tests {
             context: Default::default(),
         };
         assert_eq!(
-            state.request("t1").await.expect("read"),
+            state
+                .request(&chorus_bus::TaskId::from("t1"))
+                .await
+                .expect("read"),
             Some(request.clone())
         );
         // A late request opens nothing again; a late result sees the report out.
         state
-            .open("t1", &request, Deadline::after(Duration::ZERO))
+            .open(
+                &chorus_bus::TaskId::from("t1"),
+                &request,
+                Deadline::after(Duration::ZERO),
+            )
             .await
             .expect("open");
         let keys_now: Vec<String> = store
@@ -512,7 +541,7 @@ mod retention_tests {
         assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
         assert!(
             state
-                .record_result("t1", &result("s1"))
+                .record_result(&chorus_bus::TaskId::from("t1"), &result("s1"))
                 .await
                 .expect("late")
                 .reported

@@ -34,7 +34,7 @@ fn plan() -> Message {
         Payload::PlanReady(PlanReady {
             query: "2+4".into(),
             context: TaskContext::default(),
-            language: "en".into(),
+            language: chorus_bus::Language::En,
             plan,
             planner: PlannerKind::Heuristic,
             unplanned: None,

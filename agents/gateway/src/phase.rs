@@ -9,7 +9,7 @@
 //! unknown, or expired.
 
 use chorus_agents::state::TaskState;
-use chorus_bus::{BusError, ClarificationNeeded, FinalReport};
+use chorus_bus::{BusError, ClarificationNeeded, FinalReport, TaskId};
 
 /// Where a task is.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +33,7 @@ impl Phase {
 
 /// Task `id`'s phase; `None` for a task the store does not know (unknown, or expired).
 /// A report published but not yet stored by the Chief reads as working.
-pub(crate) async fn read(state: &TaskState, id: &str) -> Result<Option<Phase>, BusError> {
+pub(crate) async fn read(state: &TaskState, id: &TaskId) -> Result<Option<Phase>, BusError> {
     if let Some(report) = state.report(id).await? {
         return Ok(Some(Phase::Done(report)));
     }

@@ -2,7 +2,7 @@
 //! chorus-llm --example plan_prompt -- TOOLS.json QUERY…`, with TOOLS.json an array of
 //! `{"pool", "name", "description", "input_schema"}` (as the live registry lists them).
 
-use chorus_bus::TaskContext;
+use chorus_bus::{Language, TaskContext};
 use chorus_llm::prompt::plan_messages;
 use chorus_llm::{PoolTool, Prompts};
 
@@ -12,7 +12,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools: Vec<PoolTool> = serde_json::from_str(&std::fs::read_to_string(path)?)?;
     let prompts = Prompts::builtin();
     for query in args {
-        let messages = plan_messages(&prompts, &query, &TaskContext::default(), "en", &tools, &[]);
+        let messages = plan_messages(
+            &prompts,
+            &query,
+            &TaskContext::default(),
+            Language::En,
+            &tools,
+            &[],
+        );
         println!("{}", serde_json::to_string(&messages)?);
     }
     Ok(())

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use chorus_bus::{PlannerKind, TaskContext};
+use chorus_bus::{Language, PlannerKind, TaskContext};
 use chorus_heuristic::{Capabilities, Conversation, MAX_QUERY_CHARS, PlanOutcome, detect_language};
 use serde_json::Value;
 use tracing::{info, warn};
@@ -165,8 +165,10 @@ impl LlmPlanner {
         tools: &[PoolTool],
         earlier_answers: &[String],
     ) -> Result<ModelAnswer, PlanFallback> {
-        let language = detect_language(query, ctx.language.as_deref());
-        let messages = plan_messages(&self.prompts, query, ctx, &language, tools, earlier_answers);
+        // The heuristic answers `en` or `vi`.
+        let language = Language::from_tag(&detect_language(query, ctx.language.as_deref()))
+            .unwrap_or_default();
+        let messages = plan_messages(&self.prompts, query, ctx, language, tools, earlier_answers);
         let text =
             complete_structured(&self.client, &self.dialects, &messages, &self.schema).await?;
         parse_answer(&text, tools, self.settings().max_steps)

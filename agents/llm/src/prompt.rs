@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use chorus_bus::{ReportStatus, StepReport, TaskContext};
+use chorus_bus::{Language, ReportStatus, StepReport, TaskContext};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -89,7 +89,7 @@ pub fn plan_messages(
     prompts: &Prompts,
     query: &str,
     ctx: &TaskContext,
-    language: &str,
+    language: Language,
     tools: &[PoolTool],
     earlier_answers: &[String],
 ) -> Vec<ChatMessage> {
@@ -165,7 +165,7 @@ pub fn advise_messages(
     prompts: &Prompts,
     query: &str,
     ctx: &TaskContext,
-    language: &str,
+    language: Language,
     tools: &[PoolTool],
     steps: &[StepReport],
     reason: &str,
@@ -182,12 +182,11 @@ pub fn advise_messages(
     messages
 }
 
-/// The English name of a language tag, for the prompt.
-pub fn language_name(language: &str) -> &str {
+/// The English name of a language, for the prompt.
+pub fn language_name(language: Language) -> &'static str {
     match language {
-        "vi" => "Vietnamese",
-        "en" => "English",
-        other => other,
+        Language::Vi => "Vietnamese",
+        Language::En => "English",
     }
 }
 
@@ -205,7 +204,7 @@ struct ResultView<'a> {
 pub fn synthesize_messages(
     prompts: &Prompts,
     query: &str,
-    language: &str,
+    language: Language,
     status: ReportStatus,
     steps: &[StepReport],
 ) -> Vec<ChatMessage> {
@@ -234,7 +233,7 @@ mod tests {
             &Prompts::builtin(),
             q,
             &TaskContext::default(),
-            "en",
+            Language::En,
             &[],
             &[],
         );
@@ -256,7 +255,7 @@ mod tests {
             &Prompts::builtin(),
             "now multiply that by 3",
             &ctx,
-            "en",
+            Language::En,
             &[],
             &["6".into()],
         );
@@ -265,7 +264,7 @@ mod tests {
             "{}",
             with[1].content
         );
-        let without = plan_messages(&Prompts::builtin(), "2+4", &ctx, "en", &[], &[]);
+        let without = plan_messages(&Prompts::builtin(), "2+4", &ctx, Language::En, &[], &[]);
         assert!(!without[1].content.contains("earlier_answers"));
     }
 

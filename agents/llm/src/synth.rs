@@ -12,7 +12,7 @@
 use std::pin::Pin;
 use std::sync::Arc;
 
-use chorus_bus::{ReportStatus, StepReport};
+use chorus_bus::{Language, ReportStatus, StepReport};
 use chorus_heuristic::render_report;
 use futures::{Stream, StreamExt};
 use tracing::warn;
@@ -81,7 +81,7 @@ impl LlmSynthesizer {
     pub async fn write(
         &self,
         query: &str,
-        language: &str,
+        language: Language,
         steps: &[StepReport],
     ) -> Result<String, SynthFallback> {
         if !self.client.settings().synthesize {
@@ -99,7 +99,7 @@ impl LlmSynthesizer {
     pub async fn stream(
         &self,
         query: &str,
-        language: &str,
+        language: Language,
         steps: &[StepReport],
     ) -> Result<TokenStream, SynthFallback> {
         if !self.client.settings().synthesize {
@@ -118,12 +118,12 @@ impl LlmSynthesizer {
 pub async fn write_or_template(
     synth: Option<&LlmSynthesizer>,
     query: &str,
-    language: &str,
+    language: Language,
     steps: &[StepReport],
     status: ReportStatus,
     unplanned: Option<&str>,
 ) -> (String, &'static str, Option<SynthFallback>) {
-    let template = || render_report(query, language, steps, status, unplanned);
+    let template = || render_report(query, language.as_str(), steps, status, unplanned);
     let Some(synth) = synth.filter(|s| s.writes() && !steps.is_empty()) else {
         return (template(), WRITTEN_BY_TEMPLATE, None);
     };
@@ -146,19 +146,25 @@ pub async fn write_or_template(
 pub fn stream_or_template(
     synth: Option<LlmSynthesizer>,
     query: String,
-    language: String,
+    language: Language,
     steps: Vec<StepReport>,
     status: ReportStatus,
     unplanned: Option<String>,
 ) -> SynthStream {
-    let template = render_report(&query, &language, &steps, status, unplanned.as_deref());
+    let template = render_report(
+        &query,
+        language.as_str(),
+        &steps,
+        status,
+        unplanned.as_deref(),
+    );
     let Some(synth) = synth.filter(|s| s.writes() && !steps.is_empty()) else {
         return template_only(template, None);
     };
     let grounded = grounded_numbers(&query, &steps);
     let list_len = steps.len();
     let events = async_stream(move |tx| async move {
-        let mut tokens = match synth.stream(&query, &language, &steps).await {
+        let mut tokens = match synth.stream(&query, language, &steps).await {
             Ok(t) => t,
             Err(reason) => return finish(&tx, template, Some(reason), false),
         };

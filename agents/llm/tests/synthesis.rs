@@ -4,7 +4,7 @@
 
 mod common;
 
-use chorus_bus::{ReportStatus, StepReport};
+use chorus_bus::{Language, ReportStatus, StepReport};
 use chorus_heuristic::render_report;
 use chorus_llm::{
     LlmError, LlmSynthesizer, Prompts, SynthEvent, SynthFallback, WRITTEN_BY_LLM,
@@ -43,7 +43,7 @@ async fn write(reply: Reply) -> (String, &'static str, Option<SynthFallback>) {
     write_or_template(
         Some(&synth),
         QUERY,
-        "vi",
+        Language::Vi,
         &steps,
         ReportStatus::Completed,
         None,
@@ -63,7 +63,7 @@ async fn collect_with_timeout(reply: Reply, timeout_ms: u64) -> (Vec<String>, Sy
     let mut events = stream_or_template(
         Some(synth),
         QUERY.into(),
-        "vi".into(),
+        Language::Vi,
         steps(),
         ReportStatus::Completed,
         None,
@@ -86,7 +86,7 @@ async fn a_grounded_report_is_written_by_the_model_in_the_users_language() {
     let written = write_or_template(
         Some(&synth),
         QUERY,
-        "vi",
+        Language::Vi,
         &steps,
         ReportStatus::Completed,
         None,
@@ -135,7 +135,15 @@ async fn a_failed_model_call_gives_the_template_with_the_reason() {
 #[tokio::test]
 async fn without_a_model_the_template_writes_the_report() {
     let steps = steps();
-    let written = write_or_template(None, QUERY, "vi", &steps, ReportStatus::Completed, None).await;
+    let written = write_or_template(
+        None,
+        QUERY,
+        Language::Vi,
+        &steps,
+        ReportStatus::Completed,
+        None,
+    )
+    .await;
     assert_eq!(written, (template(), WRITTEN_BY_TEMPLATE, None));
 }
 

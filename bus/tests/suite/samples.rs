@@ -63,7 +63,7 @@ pub fn every_topic() -> Vec<Message> {
             Payload::PlanReady(PlanReady {
                 query: "(2+4)*3".into(),
                 context: TaskContext::default(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 plan,
                 planner: PlannerKind::Heuristic,
                 unplanned: None,
@@ -111,7 +111,7 @@ pub fn every_topic() -> Vec<Message> {
                 query: "2+4".into(),
                 status: ReportStatus::Completed,
                 text: "2 + 4 = 6".into(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 steps: vec![StepReport {
                     step_id: "s1".into(),
                     part: "2+4".into(),
@@ -143,7 +143,7 @@ pub fn every_topic() -> Vec<Message> {
                     },
                 ],
                 part: "what weekday is 03/04/2026".into(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 number: 1,
                 query: "what weekday is 03/04/2026".into(),
                 session_id: Some("conv-1".into()),

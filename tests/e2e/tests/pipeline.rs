@@ -179,7 +179,7 @@ async fn raw_publish_and_xadd_clients_get_reports() {
 }
 
 /// Sends `n` tasks `i + 1000` at once and returns reports by task id.
-async fn burst(bus: &RedisBus, n: usize) -> HashMap<String, (usize, FinalReport)> {
+async fn burst(bus: &RedisBus, n: usize) -> HashMap<chorus_bus::TaskId, (usize, FinalReport)> {
     let asks = (0..n).map(|i| async move {
         let (id, r) = ask(
             bus,
@@ -195,7 +195,7 @@ async fn burst(bus: &RedisBus, n: usize) -> HashMap<String, (usize, FinalReport)
     futures::future::join_all(asks).await.into_iter().collect()
 }
 
-fn check_burst(reports: &HashMap<String, (usize, FinalReport)>, n: usize) {
+fn check_burst(reports: &HashMap<chorus_bus::TaskId, (usize, FinalReport)>, n: usize) {
     assert_eq!(reports.len(), n);
     for (i, r) in reports.values() {
         assert_eq!(

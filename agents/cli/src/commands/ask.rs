@@ -15,7 +15,7 @@ use chorus_agents::client::{AskError, Reply, answer, ask_turn};
 use chorus_agents::door::AnswerError;
 use chorus_agents::settings::Settings;
 use chorus_agents::state::TaskState;
-use chorus_bus::{Bus, ClarificationNeeded, FinalReport, ReportStatus, TaskContext};
+use chorus_bus::{Bus, ClarificationNeeded, FinalReport, ReportStatus, TaskContext, TaskId};
 use clap::Args;
 
 use super::preflight;
@@ -156,7 +156,7 @@ pub async fn run(
             if args.json {
                 let mut v = serde_json::to_value(&q)?;
                 if let Some(o) = v.as_object_mut() {
-                    o.insert("task_id".into(), task_id.clone().into());
+                    o.insert("task_id".into(), task_id.as_str().into());
                 }
                 println!("{}", safe::json(&serde_json::to_string_pretty(&v)?));
             } else {
@@ -193,7 +193,7 @@ impl Conversation<'_> {
         mut self,
         query: &str,
         context: TaskContext,
-    ) -> anyhow::Result<(String, Ended, usize)> {
+    ) -> anyhow::Result<(TaskId, Ended, usize)> {
         let mut progress = Progress::new(!self.json);
         let (task_id, mut reply) = ask_turn(self.bus, query, context, self.timeout, |m| {
             progress.event(m)

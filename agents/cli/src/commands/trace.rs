@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use chorus_bus::Message;
+use chorus_bus::{Message, TaskId};
 use clap::Args;
 
 use super::error::CliError;
@@ -70,7 +70,13 @@ pub async fn run_command(args: TraceArgs, settings: &Settings) -> anyhow::Result
 
 /// Prints the trace; fails with [`CliError::NoMessages`] when the task has none.
 pub async fn run(args: TraceArgs, infra: Infra, pools: &[String]) -> Result<(), CliError> {
-    let msgs = collect(&*infra.bus, &args.task_id, pools, args.scan).await?;
+    let msgs = collect(
+        &*infra.bus,
+        &TaskId::from(args.task_id.as_str()),
+        pools,
+        args.scan,
+    )
+    .await?;
     if msgs.is_empty() {
         return Err(CliError::NoMessages {
             task_id: args.task_id,
@@ -121,7 +127,7 @@ mod tests {
         let ready = PlanReady {
             query: "2+4".into(),
             context: Default::default(),
-            language: "en".into(),
+            language: chorus_bus::Language::En,
             plan: Plan { steps: vec![step] },
             planner: PlannerKind::Heuristic,
             unplanned: None,
@@ -155,7 +161,7 @@ mod tests {
             query: "2+4".into(),
             status: ReportStatus::Completed,
             text: "2 + 4 = 6".into(),
-            language: "en".into(),
+            language: chorus_bus::Language::En,
             steps: vec![],
             written_by: "template".into(),
             iterations: 1,
@@ -214,7 +220,9 @@ mod tests {
     async fn collect_finds_only_the_tasks_messages_in_the_order_they_were_sent() {
         let bus = bus_with_two_tasks().await;
         // No pools configured: the plan names math, so its topics are read too.
-        let msgs = collect(&bus, "t1", &[], 100).await.expect("collect");
+        let msgs = collect(&bus, &"t1".into(), &[], 100)
+            .await
+            .expect("collect");
         let topics: Vec<&str> = msgs.iter().map(|m| m.topic.as_str()).collect();
         assert_eq!(
             topics,
@@ -232,7 +240,7 @@ mod tests {
     #[tokio::test]
     async fn the_table_shows_latency_since_previous_and_first_message() {
         let bus = bus_with_two_tasks().await;
-        let msgs = collect(&bus, "t2", &["math".into()], 100)
+        let msgs = collect(&bus, &"t2".into(), &["math".into()], 100)
             .await
             .expect("collect");
         let table = table("t2", &msgs);
@@ -248,7 +256,9 @@ mod tests {
     #[tokio::test]
     async fn the_mermaid_diagram_declares_roles_in_order_of_appearance() {
         let bus = bus_with_two_tasks().await;
-        let msgs = collect(&bus, "t1", &[], 100).await.expect("collect");
+        let msgs = collect(&bus, &"t1".into(), &[], 100)
+            .await
+            .expect("collect");
         let diagram = mermaid::diagram(&msgs);
         let expected = "sequenceDiagram
     participant client as client
@@ -269,7 +279,7 @@ mod tests {
     #[tokio::test]
     async fn an_unknown_task_has_no_messages() {
         let bus = bus_with_two_tasks().await;
-        let msgs = collect(&bus, "t3", &["math".into()], 100)
+        let msgs = collect(&bus, &"t3".into(), &["math".into()], 100)
             .await
             .expect("collect");
         assert!(msgs.is_empty());

@@ -17,7 +17,7 @@ pub fn text(q: &ClarificationNeeded) -> String {
 
 /// The prompt after the question on a terminal: what an answer may be.
 pub fn prompt(q: &ClarificationNeeded) -> &'static str {
-    match (q.options.is_empty(), q.language == "vi") {
+    match (q.options.is_empty(), q.language.is_vi()) {
         (true, false) => "your answer: ",
         (true, true) => "câu trả lời của bạn: ",
         (false, false) => "your answer (number or words): ",
@@ -78,7 +78,7 @@ mod tests {
                 })
                 .collect(),
             part: "03/04/2026".into(),
-            language: "en".into(),
+            language: chorus_bus::Language::En,
             number: 1,
             query: "what weekday is 03/04/2026".into(),
             session_id: None,

@@ -122,28 +122,28 @@ pub async fn answer(
     }
     let task_id =
         TaskId::parse(&s.task_id).map_err(|_| AnswerError::UnknownTask(short(&s.task_id)))?;
-    let task = task_id.as_str();
+    let task = &task_id;
     if state.is_reported(task).await? || state.report(task).await?.is_some() {
-        return Err(AnswerError::Finished(task.to_owned()));
+        return Err(AnswerError::Finished(task.to_string()));
     }
     let Some(waiting) = state.waiting(task).await? else {
         return Err(match state.request(task).await? {
-            Some(_) => AnswerError::NothingAsked(task.to_owned()),
-            None => AnswerError::UnknownTask(task.to_owned()),
+            Some(_) => AnswerError::NothingAsked(task.to_string()),
+            None => AnswerError::UnknownTask(task.to_string()),
         });
     };
     let open = waiting.question.number;
     match s.question {
         Some(given) if given < open => {
             return Err(AnswerError::AlreadyAnswered {
-                task_id: task.to_owned(),
+                task_id: task.to_string(),
                 number: given,
                 same: false,
             });
         }
         Some(given) if given > open => {
             return Err(AnswerError::NoSuchQuestion {
-                task_id: task.to_owned(),
+                task_id: task.to_string(),
                 given,
                 open,
             });
@@ -159,9 +159,9 @@ pub async fn answer(
         .is_none()
     {
         return Err(match state.settled(task, open).await? {
-            Some(t) if t == TIMED_OUT => AnswerError::Finished(task.to_owned()),
+            Some(t) if t == TIMED_OUT => AnswerError::Finished(task.to_string()),
             settled => AnswerError::AlreadyAnswered {
-                task_id: task.to_owned(),
+                task_id: task.to_string(),
                 number: open,
                 same: settled.as_deref() == Some(s.answer.as_str()),
             },

@@ -102,7 +102,7 @@ pub async fn cancel(
     }
     let task_id =
         TaskId::parse(&s.task_id).map_err(|_| CancelError::UnknownTask(short(&s.task_id)))?;
-    let task = task_id.as_str();
+    let task = &task_id;
     if state.is_reported(task).await? {
         return Err(finished(state, task).await?);
     }
@@ -113,13 +113,12 @@ pub async fn cancel(
                 Some(request) => request,
                 None => match state.waiting(task).await? {
                     Some(waiting) => waiting.request,
-                    None => return Err(CancelError::UnknownTask(task.to_owned())),
+                    None => return Err(CancelError::UnknownTask(task.to_string())),
                 },
             };
-            report::unplanned(
-                request,
-                chorus_heuristic::messages::canceled_before_planning,
-            )
+            report::unplanned(request, |language| {
+                chorus_heuristic::messages::canceled_before_planning(language.as_str())
+            })
         }
     };
     let results = state.results(task, plan.iteration).await?;
@@ -149,10 +148,10 @@ pub async fn cancel(
 }
 
 /// Why a task whose report is out cannot be canceled: it was, or it finished.
-async fn finished(state: &TaskState, task: &str) -> Result<CancelError, BusError> {
+async fn finished(state: &TaskState, task: &TaskId) -> Result<CancelError, BusError> {
     Ok(match state.store().get(&once::reported(task)).await? {
-        Some(v) if v == CANCELED => CancelError::AlreadyCanceled(task.to_owned()),
-        _ => CancelError::Finished(task.to_owned()),
+        Some(v) if v == CANCELED => CancelError::AlreadyCanceled(task.to_string()),
+        _ => CancelError::Finished(task.to_string()),
     })
 }
 
@@ -195,15 +194,15 @@ mod tests {
         (Arc::new(bus), state)
     }
 
-    fn submission(task: &str, reason: Option<&str>) -> CancelSubmission {
+    fn submission(task: &TaskId, reason: Option<&str>) -> CancelSubmission {
         CancelSubmission {
-            task_id: task.to_owned(),
+            task_id: task.to_string(),
             reason: reason.map(str::to_owned),
             from: "test".to_owned(),
         }
     }
 
-    async fn open(state: &TaskState, task: &str, query: &str) {
+    async fn open(state: &TaskState, task: &TaskId, query: &str) {
         let request = TaskRequest {
             query: query.to_owned(),
             context: Default::default(),
@@ -217,7 +216,7 @@ mod tests {
     #[tokio::test]
     async fn a_running_task_is_canceled_once_with_what_had_finished() {
         let (bus, state) = setup();
-        open(&state, "t1", "(2+4)*3").await;
+        open(&state, &chorus_bus::TaskId::from("t1"), "(2+4)*3").await;
         let plan: chorus_bus::PlanReady = serde_json::from_value(json!({
             "query": "(2+4)*3", "context": {}, "language": "en", "planner": "heuristic",
             "plan": {"steps": [
@@ -227,7 +226,10 @@ mod tests {
             ]}
         }))
         .expect("plan");
-        state.put_plan_once("t1", plan).await.expect("plan");
+        state
+            .put_plan_once(&chorus_bus::TaskId::from("t1"), plan)
+            .await
+            .expect("plan");
         let sum = StepResult {
             step_id: "s1".into(),
             pool: "math".into(),
@@ -241,12 +243,15 @@ mod tests {
             elapsed_us: 10,
             iteration: 1,
         };
-        state.put_result("t1", &sum).await.expect("result");
+        state
+            .put_result(&chorus_bus::TaskId::from("t1"), &sum)
+            .await
+            .expect("result");
 
         let canceled = cancel(
             bus.as_ref(),
             &state,
-            submission("t1", Some("changed my mind")),
+            submission(&chorus_bus::TaskId::from("t1"), Some("changed my mind")),
         )
         .await
         .expect("canceled");
@@ -265,15 +270,24 @@ mod tests {
             .collect();
         assert_eq!(outcomes, [Some(true), None], "s1 had finished, s2 had not");
         assert_eq!(bus.len(&Topic::final_report()), 1);
-        assert!(state.is_reported("t1").await.expect("read"));
+        assert!(
+            state
+                .is_reported(&chorus_bus::TaskId::from("t1"))
+                .await
+                .expect("read")
+        );
         assert!(
             state.due(u64::MAX, 10).await.expect("due").is_empty(),
             "closed"
         );
 
-        let again = cancel(bus.as_ref(), &state, submission("t1", None))
-            .await
-            .expect_err("twice");
+        let again = cancel(
+            bus.as_ref(),
+            &state,
+            submission(&chorus_bus::TaskId::from("t1"), None),
+        )
+        .await
+        .expect_err("twice");
         assert_eq!(again.code(), "already_canceled");
         assert_eq!(bus.len(&Topic::final_report()), 1, "still one report");
     }
@@ -281,10 +295,14 @@ mod tests {
     #[tokio::test]
     async fn a_task_not_planned_yet_is_canceled_in_its_language() {
         let (bus, state) = setup();
-        open(&state, "t2", "tính 2+4").await;
-        let canceled = cancel(bus.as_ref(), &state, submission("t2", None))
-            .await
-            .expect("canceled");
+        open(&state, &chorus_bus::TaskId::from("t2"), "tính 2+4").await;
+        let canceled = cancel(
+            bus.as_ref(),
+            &state,
+            submission(&chorus_bus::TaskId::from("t2"), None),
+        )
+        .await
+        .expect("canceled");
         assert_eq!(canceled.report.status, ReportStatus::Canceled);
         assert_eq!(canceled.report.language, "vi");
         assert!(
@@ -298,16 +316,24 @@ mod tests {
     #[tokio::test]
     async fn unknown_finished_and_badly_reasoned_cancellations_are_refused_and_publish_nothing() {
         let (bus, state) = setup();
-        let unknown = cancel(bus.as_ref(), &state, submission("nope", None))
-            .await
-            .expect_err("unknown");
+        let unknown = cancel(
+            bus.as_ref(),
+            &state,
+            submission(&chorus_bus::TaskId::from("nope"), None),
+        )
+        .await
+        .expect_err("unknown");
         assert_eq!(unknown.code(), "unknown_task");
-        let invalid = cancel(bus.as_ref(), &state, submission("no spaces please", None))
-            .await
-            .expect_err("invalid id");
+        let invalid = cancel(
+            bus.as_ref(),
+            &state,
+            submission(&chorus_bus::TaskId::from("no spaces please"), None),
+        )
+        .await
+        .expect_err("invalid id");
         assert_eq!(invalid.code(), "unknown_task");
 
-        open(&state, "t3", "2+4").await;
+        open(&state, &chorus_bus::TaskId::from("t3"), "2+4").await;
         let done = Message::new(
             "t3",
             Topic::final_report(),
@@ -316,7 +342,7 @@ mod tests {
                 query: "2+4".into(),
                 status: ReportStatus::Completed,
                 text: "2 + 4 = 6".into(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 steps: Vec::new(),
                 written_by: "template".into(),
                 iterations: 1,
@@ -328,18 +354,31 @@ mod tests {
                 .await
                 .expect("report")
         );
-        let finished = cancel(bus.as_ref(), &state, submission("t3", None))
-            .await
-            .expect_err("finished");
+        let finished = cancel(
+            bus.as_ref(),
+            &state,
+            submission(&chorus_bus::TaskId::from("t3"), None),
+        )
+        .await
+        .expect_err("finished");
         assert_eq!(finished.code(), "finished");
 
-        open(&state, "t4", "2+4").await;
+        open(&state, &chorus_bus::TaskId::from("t4"), "2+4").await;
         let long = "x".repeat(MAX_REASON_CHARS + 1);
-        let too_long = cancel(bus.as_ref(), &state, submission("t4", Some(&long)))
-            .await
-            .expect_err("too long");
+        let too_long = cancel(
+            bus.as_ref(),
+            &state,
+            submission(&chorus_bus::TaskId::from("t4"), Some(&long)),
+        )
+        .await
+        .expect_err("too long");
         assert_eq!(too_long.code(), "reason_too_long");
-        assert!(!state.is_reported("t4").await.expect("read"));
+        assert!(
+            !state
+                .is_reported(&chorus_bus::TaskId::from("t4"))
+                .await
+                .expect("read")
+        );
         assert_eq!(bus.len(&Topic::final_report()), 1, "only t3's report");
     }
 }

@@ -5,13 +5,10 @@
 
 use std::str::FromStr;
 
-use chorus_bus::TaskContext;
+use chorus_bus::{Language, TaskContext};
 use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
-
-/// The languages reports are written in.
-pub const LANGUAGES: [&str; 2] = ["en", "vi"];
 
 /// A context field that cannot be used: which, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,21 +46,13 @@ pub fn check(context: &TaskContext) -> Result<(), BadField> {
             });
         }
     }
-    if let Some(language) = context.language.as_deref().map(str::trim) {
-        let primary = language
-            .split(['-', '_'])
-            .next()
-            .unwrap_or(language)
-            .to_ascii_lowercase();
-        if !LANGUAGES.contains(&primary.as_str()) {
-            return Err(BadField {
-                field: "context.language",
-                reason: format!(
-                    "{language:?} is not a language Chorus answers in (use one of: {})",
-                    LANGUAGES.join(", ")
-                ),
-            });
-        }
+    if let Some(tag) = context.language.as_deref()
+        && let Err(unknown) = Language::from_tag(tag)
+    {
+        return Err(BadField {
+            field: "context.language",
+            reason: unknown.to_string(),
+        });
     }
     if let Some(session) = context.session_id.as_deref()
         && chorus_bus::TaskId::parse(session).is_err()

@@ -18,7 +18,7 @@ pub use answer::{
 pub use cancel::{
     CANCELED, CancelError, CancelSubmission, Canceled, MAX_REASON_CHARS, cancel, cancel_from_bus,
 };
-pub use context::{BadField, LANGUAGES};
+pub use context::BadField;
 pub use ingress::{Ingested, ingest, run_publish_ingress};
 pub use refusal::{dead_letter_refused, refuse_on_bus};
 pub use submit::{Accepted, Limits, Submission, SubmitError, submit};

@@ -7,7 +7,9 @@
 use std::time::Duration;
 
 use chorus_bus::dead_letter::{DeadLetterInfo, dead_letter_message};
-use chorus_bus::{Bus, BusError, Message, Payload, PlanReady, PlannerKind, TaskRequest, Topic};
+use chorus_bus::{
+    Bus, BusError, Message, Payload, PlanReady, PlannerKind, TaskId, TaskRequest, Topic,
+};
 use chorus_telemetry::metrics::roles::door_dead_letter;
 
 use super::submit::SubmitError;
@@ -17,17 +19,16 @@ use crate::report;
 /// (task `task_id`) for `why`. Returns whether it was published now.
 pub async fn refuse_on_bus(
     bus: &dyn Bus,
-    task_id: &str,
+    task_id: &TaskId,
     request: &TaskRequest,
     why: &SubmitError,
     once: (String, Duration),
 ) -> Result<bool, BusError> {
-    let language =
-        chorus_heuristic::detect_language(&request.query, request.context.language.as_deref());
+    let language = crate::language::detect(&request.query, request.context.language.as_deref());
     let plan = PlanReady {
         query: request.query.clone(),
         context: request.context.clone(),
-        unplanned: Some(why.message_in(&language)),
+        unplanned: Some(why.message_in(language)),
         language,
         plan: Default::default(),
         planner: PlannerKind::Heuristic,
@@ -52,7 +53,7 @@ pub async fn refuse_on_bus(
 pub async fn dead_letter_refused(
     bus: &dyn Bus,
     role: &str,
-    task_id: &str,
+    task_id: &TaskId,
     request: &TaskRequest,
     why: &SubmitError,
     once: (String, Duration),

@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use chorus_bus::{
-    Bus, BusError, Deadline, DecodeError, Message, Payload, TaskContext, TaskId, TaskRequest, Topic,
+    Bus, BusError, Deadline, DecodeError, Language, Message, Payload, TaskContext, TaskId,
+    TaskRequest, Topic,
 };
 use chorus_telemetry::metrics::tasks::{Door, accepted as count_accepted};
 
@@ -128,8 +129,9 @@ impl SubmitError {
     }
 
     /// The refusal in the user's language (`en`, `vi`), for a report.
-    pub fn message_in(&self, language: &str) -> String {
+    pub fn message_in(&self, language: Language) -> String {
         use chorus_heuristic::messages;
+        let language = language.as_str();
         match self {
             SubmitError::EmptyQuery => messages::empty(language),
             SubmitError::QueryTooLong { chars, limit } => {
@@ -289,7 +291,7 @@ mod tests {
         assert_eq!(bus.len(&Topic::task_available()), 1);
         assert_eq!(
             state
-                .request("h-1")
+                .request(&chorus_bus::TaskId::from("h-1"))
                 .await
                 .expect("read")
                 .expect("open")
@@ -335,7 +337,7 @@ mod tests {
             limit: 1000,
         };
         assert!(long.to_string().contains("too long"), "{long}");
-        assert!(long.message_in("en").contains("too long"));
+        assert!(long.message_in(Language::En).contains("too long"));
         assert_eq!(bus.len(&Topic::task_available()), 0);
     }
 }

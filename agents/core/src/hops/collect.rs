@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use chorus_bus::{Bus, BusError, Message, Payload, Topic};
+use chorus_bus::{Bus, BusError, Message, Payload, TaskId, Topic};
 
 use super::format::sent_us;
 
@@ -26,7 +26,7 @@ pub fn topics(pools: &[String]) -> Vec<Topic> {
 /// `pools` and for any pool its plan names, in the order they were sent.
 pub async fn collect(
     bus: &dyn Bus,
-    task_id: &str,
+    task_id: &TaskId,
     pools: &[String],
     scan: usize,
 ) -> Result<Vec<Message>, BusError> {
@@ -40,7 +40,7 @@ pub async fn collect(
                 continue;
             }
             let msgs = bus.recent(&topic, scan).await?;
-            found.extend(msgs.into_iter().filter(|m| m.task_id == task_id));
+            found.extend(msgs.into_iter().filter(|m| m.task_id == *task_id));
         }
         // The plan may name pools this process has no settings for: read theirs too.
         for m in &found {

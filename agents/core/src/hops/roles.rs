@@ -154,7 +154,7 @@ mod tests {
                 question: "\"divide 10 by\" is missing a number: which number?".into(),
                 options: Vec::new(),
                 part: "divide 10 by".into(),
-                language: "en".into(),
+                language: chorus_bus::Language::En,
                 number: 1,
                 query: "divide 10 by".into(),
                 session_id: None,

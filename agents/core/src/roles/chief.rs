@@ -14,7 +14,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chorus_bus::{
     ClarificationAnswer, Deadline, Delivery, FinalReport, Message, Payload, ReportStatus,
-    TaskCancel, TaskRequest, Topic, now_ms,
+    TaskCancel, TaskId, TaskRequest, Topic, now_ms,
 };
 use chorus_telemetry::metrics::tasks as metrics;
 use tracing::{info, warn};
@@ -53,7 +53,7 @@ impl Chief {
             .deadline_ms
             .unwrap_or_else(|| Deadline::after(self.deadline));
         self.ctx.state.open(&msg.task_id, request, deadline).await?;
-        metrics::opened(msg.task_id.as_str(), msg.timestamp_us);
+        metrics::opened(&msg.task_id, msg.timestamp_us);
         Ok(())
     }
 
@@ -181,7 +181,7 @@ impl Chief {
     /// Ends a task whose question got no answer in time with one report, status
     /// `unanswered`, repeating the question, unless an answer settled it first (the
     /// question's guard decides).
-    async fn unanswered(&self, task: &str) -> Result<(), chorus_bus::BusError> {
+    async fn unanswered(&self, task: &TaskId) -> Result<(), chorus_bus::BusError> {
         let state = &self.ctx.state;
         let Some(waiting) = state.waiting(task).await? else {
             return state.stop_waiting(task).await;
@@ -190,8 +190,12 @@ impl Chief {
         let report = FinalReport {
             query: waiting.request.query.clone(),
             status: ReportStatus::Unanswered,
-            text: chorus_heuristic::messages::unanswered(&q.question, &q.options, &q.language),
-            language: q.language.clone(),
+            text: chorus_heuristic::messages::unanswered(
+                &q.question,
+                &q.options,
+                q.language.as_str(),
+            ),
+            language: q.language,
             steps: Vec::new(),
             written_by: "template".to_owned(),
             iterations: 1,
@@ -256,7 +260,7 @@ impl Chief {
         }
     }
 
-    async fn expire(&self, task: &str) -> Result<(), chorus_bus::BusError> {
+    async fn expire(&self, task: &TaskId) -> Result<(), chorus_bus::BusError> {
         let state = &self.ctx.state;
         match state.deadline_now(task).await? {
             // Waiting for the user (opened again by a late look at its request): the
@@ -320,7 +324,7 @@ impl Handler for Chief {
                 // round trip; it also leaves the deadline watch.
                 let task = &delivery.message.task_id;
                 self.ctx.state.finish(task, report).await?;
-                metrics::reported(task.as_str(), report.status);
+                metrics::reported(task, report.status);
                 Ok(())
             }
             _ => Err(HandleError::not_handled("chief", &delivery.topic)),

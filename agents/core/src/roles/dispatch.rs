@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use chorus_bus::{
     Arg, BusError, Message, Payload, PlanReady, Step, StepId, StepOutcome, StepResult, StepTask,
-    Topic,
+    TaskId, Topic,
 };
 use serde_json::{Map, Value};
 
@@ -21,7 +21,7 @@ use crate::state::{TaskState, once};
 /// out. Returns the stored plan (this one, or the one stored first) and those failures.
 pub async fn open_plan(
     state: &TaskState,
-    task: &str,
+    task: &TaskId,
     plan: PlanReady,
     pools: &[String],
 ) -> Result<(PlanReady, HashMap<StepId, StepResult>), BusError> {
@@ -34,7 +34,7 @@ pub async fn open_plan(
 /// returns them by step id.
 pub async fn record_unserved(
     state: &TaskState,
-    task: &str,
+    task: &TaskId,
     plan: &PlanReady,
     pools: &[String],
 ) -> Result<HashMap<StepId, StepResult>, BusError> {

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use chorus_bus::{
-    AgentHeartbeat, Delivery, Message, Payload, PlanReady, PlannerKind, RenavigateRequest,
-    TaskRequest, Topic,
+    AgentHeartbeat, Delivery, Language, Message, Payload, PlanReady, PlannerKind,
+    RenavigateRequest, TaskRequest, Topic,
 };
 use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, Question};
 use chorus_llm::{LlmPlanner, PlanFallback, PlanPath, PoolTool, plan_with_fallback};
@@ -94,7 +94,7 @@ pub enum Decision {
     /// Publish this plan (possibly with no steps and a message).
     Plan(Box<PlanReady>),
     /// Ask the user this question, in this language.
-    Ask(Box<Question>, String),
+    Ask(Box<Question>, Language),
 }
 
 impl Decision {
@@ -315,7 +315,9 @@ fn heuristic_past_deadline(outcome: PlanOutcome, budget: Duration) -> (PlanOutco
 /// What to do with a planner outcome: ask its question, or publish it as `plan_ready`.
 pub fn decide(request: &TaskRequest, outcome: PlanOutcome) -> Decision {
     match outcome {
-        PlanOutcome::Question { language, question } => Decision::Ask(question, language),
+        PlanOutcome::Question { language, question } => {
+            Decision::Ask(question, crate::language::of_heuristic(&language))
+        }
         other => Decision::Plan(Box::new(plan_ready(request, other))),
     }
 }
@@ -342,7 +344,7 @@ pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> Pl
     PlanReady {
         query: request.query.clone(),
         context: request.context.clone(),
-        language,
+        language: crate::language::of_heuristic(&language),
         plan,
         planner: PlannerKind::Heuristic,
         unplanned,
@@ -393,7 +395,7 @@ impl Planner {
         let ready = match self.plan(msg, request).await? {
             Decision::Plan(ready) => *ready,
             Decision::Ask(question, language) => {
-                return self.ask(msg, request, *question, &language, 1).await;
+                return self.ask(msg, request, *question, language, 1).await;
             }
         };
         self.publish_plan(msg, ready).await
@@ -618,7 +620,11 @@ mod tests {
             .await
             .expect("handled");
         assert_eq!(plan_and_first_wave(&bus).await, (2, vec!["s1 sum".into()]));
-        let stored = state.plan("t1").await.expect("read").expect("stored");
+        let stored = state
+            .plan(&chorus_bus::TaskId::from("t1"))
+            .await
+            .expect("read")
+            .expect("stored");
         assert_eq!(stored.plan.steps[1].tool, "multiply");
     }
 
@@ -635,7 +641,10 @@ mod tests {
             .expect("plan")
             .into_plan()
             .expect("a plan");
-        state.put_plan_once("t3", theirs).await.expect("store");
+        state
+            .put_plan_once(&chorus_bus::TaskId::from("t3"), theirs)
+            .await
+            .expect("store");
         // This replica plans "(2+4)*3" (two steps) on its first delivery, but the task
         // already has a one-step plan: that one is published, once.
         planner
@@ -645,7 +654,7 @@ mod tests {
         assert_eq!(plan_and_first_wave(&bus).await, (1, vec!["s1 sum".into()]));
         assert_eq!(
             state
-                .plan("t3")
+                .plan(&chorus_bus::TaskId::from("t3"))
                 .await
                 .expect("read")
                 .expect("plan")
@@ -674,7 +683,10 @@ mod tests {
             .expect("plan")
             .into_plan()
             .expect("a plan");
-        state.put_plan_once("t2", first).await.expect("store");
+        state
+            .put_plan_once(&chorus_bus::TaskId::from("t2"), first)
+            .await
+            .expect("store");
         for _ in 0..2 {
             planner
                 .handle(&delivery("t2", "2+4", 2))

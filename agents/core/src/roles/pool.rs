@@ -287,8 +287,8 @@ impl PoolAgent {
         let tool_span = chorus_telemetry::traces::spans::execute_tool(
             &task.tool,
             &self.server,
-            msg.task_id.as_str(),
-            task.step_id.as_str(),
+            &msg.task_id,
+            &task.step_id,
         );
         let (announced, outcome) = tokio::join!(
             self.ctx.bus.publish(&request),

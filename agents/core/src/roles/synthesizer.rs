@@ -195,7 +195,7 @@ impl Synthesizer {
         let advise = model.advise(
             &plan.query,
             &plan.context,
-            &plan.language,
+            plan.language,
             &tools,
             &report.steps,
             MODEL_REFUSED,
@@ -380,7 +380,7 @@ impl Synthesizer {
             stream_or_template(
                 Some(model.clone()),
                 plan.query.clone(),
-                plan.language.clone(),
+                plan.language,
                 report.steps.clone(),
                 report.status,
                 plan.unplanned.clone(),

@@ -19,6 +19,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chorus_agents::registry::Registry;
 use chorus_heuristic::capabilities::{DATE_TOOLS, MATH_TOOLS};
+use chorus_heuristic::dates::DATE_POOL;
+use chorus_heuristic::expr::MATH_POOL;
 
 use super::wire::{JSON, TEXT};
 use crate::api::ApiState;
@@ -149,9 +151,11 @@ fn skill(
     live: BTreeSet<String>,
     descriptions: &BTreeMap<String, String>,
 ) -> AgentSkill {
+    // The tool contract's tools, in its order, for the pools it names (by the names
+    // the heuristic planner plans with); none for any other pool.
     let contract = match pool {
-        "math" => MATH_TOOLS,
-        "date" => DATE_TOOLS,
+        MATH_POOL => MATH_TOOLS,
+        DATE_POOL => DATE_TOOLS,
         _ => &[],
     };
     let tools: Vec<String> = match live.is_empty() {
@@ -160,7 +164,7 @@ fn skill(
     };
     let list = tools.join(", ");
     let (name, description, examples): (String, String, Vec<String>) = match pool {
-        "math" => (
+        MATH_POOL => (
             "Arithmetic".into(),
             format!(
                 "Computes arithmetic written in symbols or words, in English or Vietnamese: \
@@ -178,7 +182,7 @@ fn skill(
             .map(String::from)
             .to_vec(),
         ),
-        "date" => (
+        DATE_POOL => (
             "Dates and times".into(),
             format!(
                 "Answers date and time questions in English or Vietnamese: today's date, \

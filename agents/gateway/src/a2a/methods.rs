@@ -122,7 +122,7 @@ async fn submit(
         .await
         .map_err(RpcError::from_submit)?;
     let task = accepted.message.task_id;
-    let snapshot = Snapshot::submitted(task.as_str(), &context, &input.text);
+    let snapshot = Snapshot::submitted(&task, &context, &input.text);
     let follower = Follower::new(api, task, progress);
     Ok((snapshot, Updates::new(follower)))
 }
@@ -135,7 +135,7 @@ async fn answer(
     input: &Input,
     progress: Listening,
 ) -> Result<(Snapshot, Updates), RpcError> {
-    let before = find(api, &task).await?;
+    let before = find(api, &TaskId::from(task.as_str())).await?;
     if let Some(context) = context
         && context != before.context_id
     {
@@ -163,7 +163,7 @@ async fn answer(
         }) => (TaskId::parse(&task).map_err(|_| not_found(&task))?, number),
         Err(e) => return Err(RpcError::from_answer(e)),
     };
-    let after = find(api, &task).await?;
+    let after = find(api, &TaskId::from(task.as_str())).await?;
     let asked = match &after.phase {
         Phase::InputRequired(q) => q.number.max(settled),
         _ => settled,
@@ -180,7 +180,7 @@ fn not_found(task: &str) -> RpcError {
 }
 
 /// Task `task` as the store has it, or not found.
-pub(crate) async fn find(api: &ApiState, task: &str) -> Result<Snapshot, RpcError> {
+pub(crate) async fn find(api: &ApiState, task: &TaskId) -> Result<Snapshot, RpcError> {
     TaskId::parse(task).map_err(|_| not_found(task))?;
     state::snapshot(api, task)
         .await
@@ -214,7 +214,7 @@ pub(crate) async fn get(api: &ApiState, request: GetTaskRequest) -> Result<Task,
             "historyLength must not be negative".to_owned(),
         ));
     }
-    let snapshot = find(api, &request.id).await?;
+    let snapshot = find(api, &TaskId::from(request.id.as_str())).await?;
     let mut task = state::to_task(&snapshot, true, wire::now());
     wire::cut_history(&mut task, request.history_length)?;
     Ok(task)
@@ -236,7 +236,7 @@ pub(crate) async fn cancel(api: &ApiState, request: CancelTaskRequest) -> Result
     let canceled = cancel_door(api.bus.as_ref(), &api.state, submission)
         .await
         .map_err(RpcError::from_cancel)?;
-    let task = canceled.message.task_id.to_string();
+    let task = canceled.message.task_id.clone();
     // Stored now (the Chief stores it too, once it reads it), so a GetTask right after
     // finds the task canceled.
     if let Err(e) = api.state.put_report(&task, &canceled.report).await {
@@ -258,7 +258,7 @@ pub(crate) async fn subscribe(
 ) -> Result<Started, RpcError> {
     // Listening first: whatever the task publishes after the read below is seen.
     let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
-    let snapshot = find(api, &request.id).await?;
+    let snapshot = find(api, &TaskId::from(request.id.as_str())).await?;
     if snapshot.is_done() {
         return Err(RpcError::Unsupported(format!(
             "task {} is in a terminal state; GetTask returns it",

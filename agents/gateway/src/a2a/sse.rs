@@ -128,7 +128,7 @@ impl Streaming {
             }
             Update::Reported { report, at } => {
                 let artifact = TaskArtifactUpdateEvent {
-                    task_id: task.clone(),
+                    task_id: task.to_string(),
                     context_id: context.clone(),
                     artifact: state::report_artifact(&report, self.with_data),
                     append: Some(false),
@@ -153,7 +153,7 @@ impl Streaming {
 
     fn status(&mut self, status: TaskStatus) {
         let update = TaskStatusUpdateEvent {
-            task_id: self.snapshot.task_id.clone(),
+            task_id: self.snapshot.task_id.to_string(),
             context_id: self.snapshot.context_id.clone(),
             status,
             metadata: None,

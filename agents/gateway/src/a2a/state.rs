@@ -21,7 +21,7 @@
 
 use std::collections::HashMap;
 
-use chorus_bus::{BusError, ClarificationNeeded, FinalReport, ReportStatus, TaskRequest};
+use chorus_bus::{BusError, ClarificationNeeded, FinalReport, ReportStatus, TaskId, TaskRequest};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
@@ -36,7 +36,7 @@ pub(crate) const REPORT_ARTIFACT: &str = "report";
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Snapshot {
     /// The task's id.
-    pub(crate) task_id: String,
+    pub(crate) task_id: TaskId,
     /// Its conversation (its task id when it has none).
     pub(crate) context_id: String,
     /// The user's request, as sent.
@@ -47,9 +47,9 @@ pub(crate) struct Snapshot {
 
 impl Snapshot {
     /// A task just accepted.
-    pub(crate) fn submitted(task_id: &str, context_id: &str, query: &str) -> Self {
+    pub(crate) fn submitted(task_id: &TaskId, context_id: &str, query: &str) -> Self {
         Snapshot {
-            task_id: task_id.to_owned(),
+            task_id: task_id.clone(),
             context_id: context_id.to_owned(),
             query: query.to_owned(),
             phase: Phase::Pending,
@@ -64,13 +64,13 @@ impl Snapshot {
 
 /// Task `id` as the store has it; `None` for an unknown (or expired) task. A report
 /// published but not yet stored by the Chief reads as working.
-pub(crate) async fn snapshot(api: &ApiState, id: &str) -> Result<Option<Snapshot>, BusError> {
+pub(crate) async fn snapshot(api: &ApiState, id: &TaskId) -> Result<Option<Snapshot>, BusError> {
     let Some(phase) = phase::read(&api.state, id).await? else {
         return Ok(None);
     };
     let request = request(api, id, &phase).await?;
     Ok(Some(Snapshot {
-        task_id: id.to_owned(),
+        task_id: id.clone(),
         context_id: context_id(id, request.context.session_id),
         query: request.query,
         phase,
@@ -82,7 +82,7 @@ pub(crate) async fn snapshot(api: &ApiState, id: &str) -> Result<Option<Snapshot
 /// state, so the acceptance record keeps it (the one way in stores the request's JSON
 /// there, to know a reused task id); else (a task accepted through the PUBLISH
 /// ingress) the report's query, without a conversation.
-async fn request(api: &ApiState, id: &str, phase: &Phase) -> Result<TaskRequest, BusError> {
+async fn request(api: &ApiState, id: &TaskId, phase: &Phase) -> Result<TaskRequest, BusError> {
     let state = &api.state;
     if let Some(request) = state.request(id).await? {
         return Ok(request);
@@ -156,7 +156,7 @@ pub(crate) fn to_task(snap: &Snapshot, with_data: bool, at: DateTime<Utc>) -> Ta
         }
     };
     Task {
-        id: task.clone(),
+        id: task.to_string(),
         context_id: context.clone(),
         status,
         artifacts,

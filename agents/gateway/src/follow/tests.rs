@@ -87,7 +87,7 @@ async fn a_step_that_overtakes_its_plan_comes_after_the_plan_read_from_the_store
     let task = TaskId::generate();
     let follower = Follower::new(&api, task.clone(), listen(&api).await.expect("listen"));
     api.state
-        .put_plan_once(task.as_str(), plan())
+        .put_plan_once(&task, plan())
         .await
         .expect("stored");
     let result: StepResult = serde_json::from_value(json!({
@@ -136,7 +136,7 @@ async fn a_report_that_overtakes_its_steps_brings_them_first_and_is_stored() {
         unreachable!()
     };
     assert_eq!((result.step_id.as_str(), result.agent.as_str()), ("s1", ""));
-    let stored = api.state.report(task.as_str()).await.expect("read");
+    let stored = api.state.report(&task).await.expect("read");
     assert_eq!(
         stored,
         Some(report()),

@@ -7,6 +7,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use chorus_bus::TaskId;
 
 use super::errors::ApiError;
 use super::wire::{Accepted, NewTask, TaskStatus};
@@ -37,7 +38,7 @@ pub async fn status(
     State(api): State<ApiState>,
     Path(id): Path<String>,
 ) -> Result<Json<TaskStatus>, ApiError> {
-    match phase::read(&api.state, &id)
+    match phase::read(&api.state, &TaskId::from(id.as_str()))
         .await
         .map_err(ApiError::from_bus)?
     {

@@ -166,7 +166,7 @@ mod tests {
                 })
                 .collect(),
             part: "what weekday is 03/04/2026".to_owned(),
-            language: "en".to_owned(),
+            language: chorus_bus::Language::En,
             number: 1,
             query: "what weekday is 03/04/2026".to_owned(),
             session_id: None,

@@ -160,14 +160,14 @@ mod tests {
             query: query.to_owned(),
             status: ReportStatus::Completed,
             text: format!("{query}\n"),
-            language: "en".to_owned(),
+            language: chorus_bus::Language::En,
             steps: Vec::new(),
             written_by: "template".to_owned(),
             iterations: 1,
             retried: Vec::new(),
         };
         let turn = Turn {
-            task_id: task.to_owned(),
+            task_id: task.into(),
             at_ms,
             query: query.to_owned(),
             answers: Vec::new(),

@@ -160,7 +160,7 @@ async fn attempt(api: &ApiState, chat: &Chat, record: &Record) -> Result<Attempt
         }) => Ok(Attempt::Follow {
             task: TaskId::parse(waiting).map_err(chorus_bus::BusError::from)?,
             asked: number,
-            report: report_of(api, waiting, &record.session).await?,
+            report: report_of(api, &TaskId::from(waiting), &record.session).await?,
         }),
         Err(AnswerError::Finished(_)) => finished(api, chat, record, waiting).await,
         Err(e @ (AnswerError::Empty | AnswerError::TooLong { .. } | AnswerError::Bus(_))) => {
@@ -182,15 +182,16 @@ async fn finished(
     waiting: &str,
 ) -> Result<Attempt, OpenAiError> {
     let state = &api.state;
-    let Some(report) = report_of(api, waiting, &record.session).await? else {
+    let stored = TaskId::from(waiting);
+    let Some(report) = report_of(api, &stored, &record.session).await? else {
         return Ok(Attempt::Skip);
     };
     let task = TaskId::parse(waiting).map_err(chorus_bus::BusError::from)?;
-    let Some(question) = state.waiting(waiting).await? else {
+    let Some(question) = state.waiting(&stored).await? else {
         return Ok(Attempt::Skip);
     };
     let number = question.question.number;
-    Ok(match state.settled(waiting, number).await? {
+    Ok(match state.settled(&stored, number).await? {
         Some(answer) if answer == chat.request => Attempt::Follow {
             task,
             asked: number,
@@ -206,7 +207,7 @@ async fn finished(
 /// Chief has not stored the report yet).
 async fn report_of(
     api: &ApiState,
-    task: &str,
+    task: &TaskId,
     session: &str,
 ) -> Result<Option<FinalReport>, OpenAiError> {
     if let Some(report) = api.state.report(task).await? {
@@ -215,7 +216,7 @@ async fn report_of(
     let turns = api.state.turns(session).await?;
     Ok(turns
         .into_iter()
-        .find(|t| t.task_id == task)
+        .find(|t| t.task_id == *task)
         .map(|t| t.report))
 }
 

@@ -8,6 +8,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use chorus_agents::hops::{Row, collect};
 use chorus_bus::Message;
+use chorus_bus::TaskId;
 use serde::{Deserialize, Serialize};
 
 use crate::api::ApiState;
@@ -95,9 +96,14 @@ pub async fn task_hops(
 ) -> Result<Json<TaskHops>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request("invalid_query", &e.body_text()))?;
     let scan = query.scan.unwrap_or(DEFAULT_SCAN).clamp(1, MAX_SCAN);
-    let msgs = collect(api.bus.as_ref(), &id, api.topology.pools(), scan)
-        .await
-        .map_err(ApiError::from_bus)?;
+    let msgs = collect(
+        api.bus.as_ref(),
+        &TaskId::from(id.as_str()),
+        api.topology.pools(),
+        scan,
+    )
+    .await
+    .map_err(ApiError::from_bus)?;
     if msgs.is_empty() {
         return Err(ApiError::not_found(&format!(
             "no message of task {id:?} in the last {scan} entries of each topic"

@@ -9,7 +9,7 @@ use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use chorus_agents::hops::format::{first_line, sent_us, value};
-use chorus_bus::{FinalReport, Message, Payload, Topic};
+use chorus_bus::{FinalReport, Message, Payload, TaskId, Topic};
 use serde::{Deserialize, Serialize};
 
 use crate::api::ApiState;
@@ -119,7 +119,7 @@ pub async fn recent(
         let (phase, at) = match reports.remove(&summary.task_id) {
             Some((report, at)) => (Some(Phase::Done(report)), Some(at)),
             None => (
-                phase::read(&api.state, &summary.task_id)
+                phase::read(&api.state, &TaskId::from(summary.task_id.as_str()))
                     .await
                     .map_err(ApiError::from_bus)?,
                 None,

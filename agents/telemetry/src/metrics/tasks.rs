@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use chorus_bus::{ReportStatus, now_us};
+use chorus_bus::{ReportStatus, TaskId, now_us};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -103,7 +103,7 @@ pub fn accepted(door: Door) {
 }
 
 /// The Chief saw `task`'s request envelope, written at `sent_us` (µs since the epoch).
-pub fn opened(task: &str, sent_us: u64) {
+pub fn opened(task: &TaskId, sent_us: u64) {
     let mut opened = families()
         .tasks
         .opened
@@ -115,18 +115,18 @@ pub fn opened(task: &str, sent_us: u64) {
         let median = times[times.len() / 2];
         opened.retain(|_, at| *at > median);
     }
-    opened.entry(task.to_owned()).or_insert(sent_us);
+    opened.entry(task.to_string()).or_insert(sent_us);
 }
 
 /// The Chief received `task`'s final report: counts it by status and observes its
 /// latency when the Chief saw the request.
-pub fn reported(task: &str, status: ReportStatus) {
+pub fn reported(task: &TaskId, status: ReportStatus) {
     let sent = families()
         .tasks
         .opened
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .remove(task);
+        .remove(task.as_str());
     let took = sent.map(|at| Duration::from_micros(now_us().saturating_sub(at)));
     finished(status, took);
 }
@@ -186,9 +186,18 @@ mod tests {
                 .expect("a count line")
         };
         let before = count();
-        opened("tasks-test-latency", now_us().saturating_sub(5_000));
-        reported("tasks-test-latency", ReportStatus::Partial);
-        reported("tasks-test-latency", ReportStatus::Partial);
+        opened(
+            &chorus_bus::TaskId::from("tasks-test-latency"),
+            now_us().saturating_sub(5_000),
+        );
+        reported(
+            &chorus_bus::TaskId::from("tasks-test-latency"),
+            ReportStatus::Partial,
+        );
+        reported(
+            &chorus_bus::TaskId::from("tasks-test-latency"),
+            ReportStatus::Partial,
+        );
         assert_eq!(count(), before + 1);
     }
 }

@@ -5,7 +5,7 @@
 //! are off, so instrumenting with it costs nothing then (the consumer span is `None`:
 //! the runtime keeps its own log span).
 
-use chorus_bus::{Delivery, Message, Payload};
+use chorus_bus::{Delivery, Message, Payload, StepId, TaskId};
 use tracing::{Span, field::Empty, info_span};
 
 use super::{enabled, follow};
@@ -95,7 +95,7 @@ pub fn publish(msg: &Message) -> Span {
 
 /// The span `execute_tool <tool>` of a pool agent's tool call (GenAI conventions),
 /// the parent of the MCP server's `tools/call` span. Record `error.type` on failure.
-pub fn execute_tool(tool: &str, server: &str, task_id: &str, step_id: &str) -> Span {
+pub fn execute_tool(tool: &str, server: &str, task_id: &TaskId, step_id: &StepId) -> Span {
     if !enabled() {
         return Span::none();
     }

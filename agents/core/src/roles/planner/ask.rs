@@ -4,8 +4,8 @@
 //! one way in for answers passed it on).
 
 use chorus_bus::{
-    ClarificationAnswer, ClarificationNeeded, Delivery, Message, Payload, PlanReady, TaskRequest,
-    Topic, now_ms,
+    ClarificationAnswer, ClarificationNeeded, Delivery, Language, Message, Payload, PlanReady,
+    TaskRequest, Topic, now_ms,
 };
 use chorus_heuristic::{Question, messages};
 use tracing::info;
@@ -25,7 +25,7 @@ impl Planner {
         msg: &Message,
         request: &TaskRequest,
         question: Question,
-        language: &str,
+        language: Language,
         number: u32,
     ) -> Result<(), HandleError> {
         let task = &msg.task_id;
@@ -38,7 +38,7 @@ impl Planner {
             question: question.text.clone(),
             options: question.options.clone(),
             part: question.part.clone(),
-            language: language.to_owned(),
+            language,
             number,
             query: request.query.clone(),
             session_id: request.context.session_id.clone(),
@@ -129,7 +129,7 @@ impl Planner {
         if let Some(deadline) = msg.deadline_ms {
             state.unpause(task, number, deadline).await?;
         }
-        let language = waiting.question.language.clone();
+        let language = waiting.question.language;
         let request = match chorus_heuristic::resume(
             &waiting.request.query,
             &waiting.asked,
@@ -143,11 +143,11 @@ impl Planner {
                 let mut again = waiting.asked.clone();
                 again.text = format!(
                     "{} {}",
-                    messages::not_settled(&answer.answer, &language),
+                    messages::not_settled(&answer.answer, language.as_str()),
                     waiting.asked.text
                 );
                 return self
-                    .ask_or_refuse(msg, &waiting.request, again, &language, number)
+                    .ask_or_refuse(msg, &waiting.request, again, language, number)
                     .await;
             }
         };
@@ -155,7 +155,7 @@ impl Planner {
         match self.plan(msg, &request).await? {
             Decision::Plan(ready) => self.publish_plan(msg, *ready).await,
             Decision::Ask(question, language) => {
-                self.ask_or_refuse(msg, &request, *question, &language, number)
+                self.ask_or_refuse(msg, &request, *question, language, number)
                     .await
             }
         }
@@ -168,23 +168,27 @@ impl Planner {
         msg: &Message,
         request: &TaskRequest,
         question: Question,
-        language: &str,
+        language: Language,
         asked: u32,
     ) -> Result<(), HandleError> {
         if asked < self.questions.max {
             return self.ask(msg, request, question, language, asked + 1).await;
         }
         let live = self.live().await?;
-        let reason = messages::unsettled_after(asked, &question.text, language);
+        let reason = messages::unsettled_after(asked, &question.text, language.as_str());
         let mut ready: PlanReady = plan_ready(
             request,
             chorus_heuristic::PlanOutcome::Unplannable {
-                message: messages::with_capabilities(&reason, language, &live.capabilities),
-                language: language.to_owned(),
+                message: messages::with_capabilities(
+                    &reason,
+                    language.as_str(),
+                    &live.capabilities,
+                ),
+                language: language.as_str().to_owned(),
                 pool_down: None,
             },
         );
-        ready.language = language.to_owned();
+        ready.language = language;
         self.publish_plan(msg, ready).await
     }
 }
