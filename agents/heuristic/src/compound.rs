@@ -178,6 +178,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::shifts::hours_between(toks))
         .or_else(|| crate::shifts::overtime(toks))
         .or_else(|| crate::shares::parse(toks))
+        .or_else(|| crate::proportion::parse(toks))
+        .or_else(|| crate::exchange::parse(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);

@@ -15,6 +15,7 @@ pub mod compound;
 pub mod coverage;
 pub mod dates;
 pub mod everyday;
+pub mod exchange;
 pub mod expr;
 pub mod filler;
 pub mod formula;
@@ -25,6 +26,7 @@ pub mod messages;
 pub mod normalise;
 pub mod numbers;
 pub mod places;
+pub mod proportion;
 pub mod question;
 pub mod rates;
 pub mod recall;
@@ -552,6 +554,17 @@ impl Planning<'_> {
                     return self.outcome(Understanding::Plan(plan, failed), &language);
                 }
             }
+        }
+        // One amount converted into a currency with no rate said: the rate is asked
+        // (there is no rate service), never guessed.
+        if reading.misses() > 0
+            && self.ask
+            && let Some(end) = crate::exchange::rate_asked_after(&toks)
+        {
+            return PlanOutcome::Question {
+                question: Box::new(question::exchange_rate(&query[..end], &language)),
+                language,
+            };
         }
         // A request outside every tool (`convert 100 usd to euros at today's rate`) is
         // refused, never asked about.

@@ -326,6 +326,26 @@ pub fn missing_operand(part: &str, language: &str) -> Question {
     }
 }
 
+/// Which exchange rate converts the amount of `asked` (the request up to the currency
+/// asked): there is no rate service, so the user's rate is asked and put right after
+/// it (`convert 1,850 USD to VND 25400 for my form`).
+pub fn exchange_rate(asked: &str, language: &str) -> Question {
+    let text = match vi(language) {
+        true => "Chorus không có dịch vụ tỷ giá: tỷ giá bao nhiêu? (một đơn vị tiền gốc đổi được bao nhiêu, ví dụ 25400)".to_owned(),
+        false => {
+            "Chorus has no currency rate service: what exchange rate should I use? (how much one unit is worth in the currency asked, e.g. 25400)"
+                .to_owned()
+        }
+    };
+    Question {
+        text,
+        options: Vec::new(),
+        part: asked.trim().to_owned(),
+        fill: Fill::After(asked.trim_end().to_owned()),
+        expect: Expect::Number,
+    }
+}
+
 /// Words that make an event someone's own (`my wedding`, `our anniversary`).
 const OWNERS: &[&str] = &["my", "our", "your", "his", "her", "their"];
 

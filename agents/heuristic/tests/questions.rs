@@ -391,3 +391,25 @@ fn an_amount_referred_to_with_nothing_before_it_is_asked_as_how_much() {
     // A missing price is asked with "how much".
     assert!(asked("take 15% off").text.contains("how much is the price"));
 }
+
+#[test]
+fn a_conversion_without_its_rate_asks_the_rate_and_the_answer_converts() {
+    let q = "Please convert 1,850 USD to VND for my reimbursement form.";
+    let question = asked(q);
+    assert!(question.text.contains("exchange rate"), "{question:?}");
+    assert_eq!(
+        answered(q, "25,350"),
+        vec![r#"s1 math/multiply a="1850" b="25350" *"#]
+    );
+    let question = asked("đổi 500 euro sang tiền Việt giúp mình với");
+    assert!(question.text.contains("tỷ giá bao nhiêu"), "{question:?}");
+    // A live rate is still refused: there is no rate service.
+    assert!(matches!(
+        plan(
+            "convert 250 usd to euros at today's rate",
+            &TaskContext::default(),
+            &tools()
+        ),
+        PlanOutcome::Unplannable { .. }
+    ));
+}

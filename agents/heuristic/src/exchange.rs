@@ -1,0 +1,215 @@
+//! An amount converted at a rate the message states, read over the whole request:
+//! `if 1 aud = 17,150 vnd how much is $250 in dong` is 250 × 17150; `đổi 1.500 đô sang
+//! tiền Việt, tỷ giá 25.420` 1500 × 25420; `hd 980 eur ti gia 27.500 ra bn vnd`.
+//!
+//! Without a rate in the message a conversion is outside every tool (there is no rate
+//! service): it is refused or asked about elsewhere, never guessed.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Token, words_at};
+
+/// Words naming the rate before it: (phrase).
+const RATE: &[&[&str]] = &[
+    &["tỷ", "giá"],
+    &["tỉ", "giá"],
+    &["exchange", "rate"],
+    &["rate"],
+    &["at"],
+];
+
+/// Words between the rate's name and the rate (`rate is 25,400`, `tỷ giá là 25.420`).
+const BETWEEN: &[&str] = &["is", "of", "là", "=", ":"];
+
+/// Currency words: a conversion names one (`đô`, `tệ`, `yên` are left out: their
+/// folded spellings are common words, and the fold lexicon learns every word here).
+const CURRENCIES: &[&str] = &[
+    "vnd", "đồng", "dong", "usd", "dollar", "dollars", "eur", "euro", "euros", "aud", "cad", "sgd",
+    "jpy", "yen", "krw", "won", "gbp", "pound", "pounds", "việt",
+];
+
+/// The converted amount `toks` ask, if a conversion at a stated rate is what they ask.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks)
+        || !toks
+            .iter()
+            .any(|t| t.word().is_some_and(|w| CURRENCIES.contains(&w)))
+    {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    // `1 aud = 17150 vnd`: the rate after one unit of a currency.
+    let one_equals = nums.iter().copied().find(|&k| {
+        toks[k].number() == Some("1")
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| CURRENCIES.contains(&w) || w.len() == 3)
+            && toks.get(k + 2).is_some_and(|t| t.is_sym('='))
+    });
+    // `convert 100 usd to vnd 25400`: the rate answered to the question below, after
+    // the currency asked.
+    let answered = into_currency(toks)
+        .map(|c| c + 1)
+        .filter(|&k| toks.get(k).is_some_and(|t| t.number().is_some()));
+    let rate = match one_equals {
+        Some(k) => nums.iter().copied().find(|&r| r > k + 2)?,
+        None if answered.is_some() && stated_rate(toks).is_none() => answered?,
+        None => stated_rate(toks)?,
+    };
+    let amounts: Vec<usize> = nums
+        .iter()
+        .copied()
+        .filter(|&k| k != rate && Some(k) != one_equals)
+        .collect();
+    let [amount] = amounts.as_slice() else {
+        return None;
+    };
+    Some(Expr::bin(
+        MathOp::Multiply,
+        Expr::Num(toks[*amount].number()?.to_owned()),
+        Expr::Num(toks[rate].number()?.to_owned()),
+    ))
+}
+
+/// Words before the currency a conversion asks.
+const CONVERT: &[&str] = &["in", "into", "to", "sang", "ra"];
+
+/// Where the currency asked stands: the first currency word within three words after a
+/// word of converting (`to VND`, `sang tiền Việt`).
+fn into_currency(toks: &[Token]) -> Option<usize> {
+    let currency = |k: &usize| {
+        toks.get(*k)
+            .and_then(Token::word)
+            .is_some_and(|w| CURRENCIES.contains(&w))
+    };
+    (0..toks.len()).find_map(|i| {
+        toks[i].word().filter(|w| CONVERT.contains(w))?;
+        (i + 1..(i + 4).min(toks.len())).find(currency)
+    })
+}
+
+/// Where the currency asked ends in `src` (`toks` lexed from it) when `toks` ask one
+/// amount converted with no rate said — the rate is then asked, and its answer put
+/// right after: `convert 1,850 USD to VND` + ` 25350`.
+pub fn rate_asked_after(toks: &[Token]) -> Option<usize> {
+    asks_rate(toks)
+        .then(|| into_currency(toks))
+        .flatten()
+        .map(|k| toks[k].end)
+}
+
+/// Whether `toks` ask one amount converted into another currency with no rate said:
+/// the rate is then asked (there is no rate service), never guessed.
+///
+/// The amount stands beside its currency (`1,850 USD`), a currency follows a word of
+/// converting (`to VND`, `sang tiền Việt`), and no live rate is asked (`at today's
+/// rate` is refused: there is no rate service).
+pub fn asks_rate(toks: &[Token]) -> bool {
+    let currency = |k: usize| {
+        toks.get(k)
+            .and_then(Token::word)
+            .is_some_and(|w| CURRENCIES.contains(&w))
+    };
+    let nums = crate::lexer::number_positions(toks);
+    let [amount] = nums.as_slice() else {
+        return false;
+    };
+    // (Normalisation drops a currency after its amount: `500 euro` reads `500`; a verb
+    // of converting says it then.)
+    let priced = currency(amount + 1)
+        || amount.checked_sub(1).is_some_and(currency)
+        || toks.iter().any(|t| {
+            t.word()
+                .is_some_and(|w| matches!(w, "convert" | "đổi" | "exchange"))
+        });
+    let into = into_currency(toks).is_some();
+    let live = (0..toks.len()).any(|i| {
+        toks[i].word().is_some_and(|w| {
+            matches!(
+                w,
+                "today" | "today's" | "todays" | "current" | "live" | "now"
+            )
+        }) || words_at(toks, i, &["hôm", "nay"])
+    });
+    priced
+        && into
+        && !live
+        && stated_rate(toks).is_none()
+        && !crate::lexer::has_percent_or_date(toks)
+}
+
+/// Where the rate named in `toks` stands (`tỷ giá 25420`, `at 25,400`).
+fn stated_rate(toks: &[Token]) -> Option<usize> {
+    (0..toks.len()).find_map(|i| {
+        let phrase = RATE.iter().find(|p| words_at(toks, i, p))?;
+        let mut j = i + phrase.len();
+        while toks.get(j).is_some_and(|t| {
+            t.word().is_some_and(|w| BETWEEN.contains(&w)) || t.is_sym('=') || t.is_sym(':')
+        }) {
+            j += 1;
+        }
+        toks.get(j)?.number().map(|_| j)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn times(a: &str, b: &str) -> Option<Expr> {
+        Some(Expr::bin(
+            MathOp::Multiply,
+            Expr::Num(a.into()),
+            Expr::Num(b.into()),
+        ))
+    }
+
+    #[test]
+    fn an_amount_at_the_rate_stated() {
+        let read = |q: &str| parse(&lex(q));
+        assert_eq!(
+            read("if 1 aud = 17150 vnd how much is 250 in dong"),
+            times("250", "17150")
+        );
+        assert_eq!(
+            read("đổi 1500 đô sang tiền Việt, tỷ giá 25420"),
+            times("1500", "25420")
+        );
+        assert_eq!(
+            read("hd 980 eur tỷ giá 27500 ra bn vnd"),
+            times("980", "27500")
+        );
+        assert_eq!(
+            read("take 230.4, then ok and in vnd at 25400"),
+            times("230.4", "25400")
+        );
+    }
+
+    #[test]
+    fn a_rate_answered_after_the_currency_asked() {
+        let read = |q: &str| parse(&lex(q));
+        assert_eq!(
+            read("convert 1850 usd to vnd 25350"),
+            times("1850", "25350")
+        );
+        assert!(asks_rate(&lex(
+            "Please convert 1850 USD to VND for my reimbursement form."
+        )));
+        assert!(asks_rate(&lex("đổi 500 euro sang tiền việt giúp mình với")));
+        assert!(!asks_rate(&lex(
+            "đổi 500 euro sang tiền việt, tỷ giá 27000"
+        )));
+        assert!(!asks_rate(&lex("what is 500 plus 20")));
+        assert!(!asks_rate(&lex("who won the world cup in 2022")));
+        assert!(!asks_rate(&lex("convert 250 usd to euros at today's rate")));
+    }
+
+    #[test]
+    fn without_a_rate_or_a_currency_it_is_another_question() {
+        let read = |q: &str| parse(&lex(q));
+        assert_eq!(read("convert 100 usd to vnd"), None);
+        assert_eq!(read("3 apples at 2 each"), None);
+        assert_eq!(read("1500 usd, 25420 and 100 eur at 27000"), None);
+    }
+}
