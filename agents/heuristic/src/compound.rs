@@ -135,9 +135,13 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `tenant in unit 2 is behind 3 months`, `phòng 1 3tr5, phòng 2 4tr2`: a number
     // that names a unit or a room is part of its name, no amount.
     // `cá thu 220k một ký, mua 7 lạng`: a weight in its price's unit (0.7 ký).
+    // `15 working days from today`, `5 ngày nữa, không tính t7 cn`: working days.
     if let Some(without) = without_asides(toks)
         .or_else(|| with_labels(toks))
         .or_else(|| crate::weights::in_price_unit(toks))
+        .or_else(|| crate::workdays::merged(toks))
+        // (Each rewrite changes the tokens, or reading them again would never end.)
+        && without.as_slice() != toks
     {
         return parse_request(&without, src);
     }
@@ -178,6 +182,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::shifts::hours_between(toks))
         .or_else(|| crate::shifts::overtime(toks))
         .or_else(|| crate::shares::parse(toks))
+        .or_else(|| crate::shares::percent_of_count(toks))
         .or_else(|| crate::proportion::parse(toks))
         .or_else(|| crate::exchange::parse(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))

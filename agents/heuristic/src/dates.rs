@@ -874,6 +874,8 @@ fn unit(word: &str) -> Option<&'static str> {
     Some(match word {
         // `how many sleeps till christmas`: nights, counted as days.
         "day" | "days" | "ngày" | "sleeps" => "days",
+        // Monday to Friday (`crate::workdays`).
+        crate::workdays::WORD => "working_days",
         "week" | "weeks" | "tuần" => "weeks",
         "month" | "months" | "tháng" => "months",
         "year" | "years" | "năm" => "years",
@@ -1064,7 +1066,10 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         if let ([], [(amount, unit)]) = (dates.as_slice(), durations.as_slice())
             && counted_in.is_none()
             && !has(Flag::Age)
-            && matches!(*unit, "days" | "weeks" | "months" | "years")
+            && matches!(
+                *unit,
+                "days" | "working_days" | "weeks" | "months" | "years"
+            )
             && has(Flag::Later) != has(Flag::Ago)
             && matches!(anchor, Anchor::Named { .. })
         {
@@ -1414,7 +1419,7 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
         if let (Some(n), Some(u)) = (
             toks[i].number().and_then(|n| n.parse::<i64>().ok()),
             toks.get(i + 1).and_then(Token::word).and_then(unit),
-        ) && matches!(u, "days" | "weeks" | "months" | "years")
+        ) && matches!(u, "days" | "working_days" | "weeks" | "months" | "years")
         {
             if duration.replace((n, u, i)).is_some() {
                 return None;
@@ -1695,7 +1700,10 @@ fn decide(
                 (false, true) => false,
                 _ => return None,
             };
-            let dated = matches!(*unit, "days" | "weeks" | "months" | "years");
+            let dated = matches!(
+                *unit,
+                "days" | "working_days" | "weeks" | "months" | "years"
+            );
             Some(DateQuery::Shift {
                 add,
                 amount: *amount,

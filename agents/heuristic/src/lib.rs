@@ -40,6 +40,7 @@ pub mod template;
 pub mod tolerant;
 pub mod weights;
 pub mod wording;
+pub mod workdays;
 
 use chorus_bus::{Plan, TaskContext};
 

@@ -5,7 +5,8 @@
 //!
 //! Exactly two numbers: the count, followed by what it counts, and the amount; the
 //! question names one of what was counted (`per trip`, `a month`, `mỗi cuốc`, `each
-//! one`).
+//! one`). Likewise a part of a count asked as a percentage of it
+//! ([`percent_of_count`]).
 
 use crate::expr::{Expr, MathOp};
 use crate::lexer::{Token, words_at};
@@ -107,6 +108,53 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     ))
 }
 
+/// Words asking a percentage.
+const PERCENT_ASKED: &[&[&str]] = &[
+    &["what", "percent"],
+    &["what", "percentage"],
+    &["how", "many", "percent"],
+    &["bao", "nhiêu", "phần", "trăm"],
+    &["mấy", "phần", "trăm"],
+    &["bn", "phần", "trăm"],
+];
+
+/// A part of a count as a percentage of it, read over the whole request: `lớp có 52
+/// sinh viên, 39 em đậu, tỉ lệ đậu bao nhiêu phần trăm` is 39 × 100 ÷ 52; `120 students
+/// and 18 of them failed, what percentage failed` 18 × 100 ÷ 120. The count comes first,
+/// the part after it (never larger); `of` between them is the other reading's
+/// (`39 is what percent of 52`).
+pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks)
+        || !(0..toks.len()).any(|i| PERCENT_ASKED.iter().any(|p| words_at(toks, i, p)))
+    {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    let [whole, part] = nums.as_slice() else {
+        return None;
+    };
+    // (`39 is what percent of 52`: the part first, `of` the whole.)
+    if toks[*part - 1]
+        .word()
+        .is_some_and(|w| matches!(w, "of" | "của" | "trên"))
+    {
+        return None;
+    }
+    let value = |k: usize| toks[k].number().and_then(|n| n.parse::<f64>().ok());
+    if value(*part)? > value(*whole)? {
+        return None;
+    }
+    Some(Expr::bin(
+        MathOp::Divide,
+        Expr::bin(
+            MathOp::Multiply,
+            Expr::Num(toks[*part].number()?.to_owned()),
+            Expr::Num("100".into()),
+        ),
+        Expr::Num(toks[*whole].number()?.to_owned()),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +189,32 @@ mod tests {
             read("fees are 12600000 for the year in 4 instalments, how much is each one"),
             div("12600000", "4")
         );
+    }
+
+    #[test]
+    fn a_part_of_a_count_as_a_percentage() {
+        let read = |q: &str| percent_of_count(&lex(q));
+        let pct = |part: &str, whole: &str| {
+            Some(Expr::bin(
+                MathOp::Divide,
+                Expr::bin(
+                    MathOp::Multiply,
+                    Expr::Num(part.into()),
+                    Expr::Num("100".into()),
+                ),
+                Expr::Num(whole.into()),
+            ))
+        };
+        assert_eq!(
+            read("Lớp có 52 sinh viên, 39 em đậu. Tỉ lệ đậu là bao nhiêu phần trăm?"),
+            pct("39", "52")
+        );
+        assert_eq!(
+            read("I have 120 students and 18 of them failed. What percentage failed?"),
+            pct("18", "120")
+        );
+        assert_eq!(read("39 is what percent of 52"), None);
+        assert_eq!(read("52 and 390, what percent"), None);
     }
 
     #[test]

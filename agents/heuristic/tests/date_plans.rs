@@ -761,3 +761,20 @@ fn a_lunar_day_named_beside_its_date_in_full() {
         vec![r#"s1 date/days_until date="2027-02-20" *"#]
     );
 }
+
+#[test]
+fn working_days_are_counted_by_the_date_tool() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        common::steps("what date is 8 business days from now"),
+        vec![r#"s1 date/add_duration amount=8 unit="working_days" *"#]
+    );
+    assert_eq!(
+        common::steps("12 ngày làm việc nữa là ngày nào"),
+        vec![r#"s1 date/add_duration amount=12 unit="working_days" *"#]
+    );
+    assert_eq!(
+        common::steps("date in 20 days, not counting weekends"),
+        vec![r#"s1 date/add_duration amount=20 unit="working_days" *"#]
+    );
+}

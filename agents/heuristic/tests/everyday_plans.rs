@@ -450,3 +450,34 @@ fn session_31_work_time_coverage_weights_deposits_and_rounding_sentences() {
         ]
     );
 }
+
+#[test]
+fn session_31_halves_counts_as_percentages_proportions_and_stated_rates() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("nho 60k một ký, lấy 2 ký rưỡi"),
+        vec![r#"s1 math/multiply a="2.5" b="60000" *"#]
+    );
+    assert_eq!(
+        steps("the team has 40 people and 30 came, what percent came"),
+        vec![
+            r#"s1 math/multiply a="30" b="100""#,
+            r#"s2 math/divide a=$s1 b="40" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("the van does 8 litres per 100 km, the trip is 350 km, how many litres"),
+        vec![
+            r#"s1 math/multiply a="8" b="350""#,
+            r#"s2 math/divide a=$s1 b="100" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("change 200 usd to vnd, rate is 25,100"),
+        vec![r#"s1 math/multiply a="200" b="25100" *"#]
+    );
+    assert_eq!(
+        steps("tiền học 9 triệu chia 3 đợt, mỗi đợt bao nhiêu"),
+        vec![r#"s1 math/divide a="9000000" b="3" *"#]
+    );
+}

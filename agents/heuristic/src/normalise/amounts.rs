@@ -201,7 +201,34 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         }
         i = last + 1;
     }
+    and_a_half(&mut pieces);
     pieces
+}
+
+/// `3 ký rưỡi`, `4 lit ruoi`, `2 tiếng rưỡi`: a whole number, its unit, then `rưỡi`
+/// (and a half) is the number and a half of that unit (`3.5 ký`).
+fn and_a_half(pieces: &mut [Piece]) {
+    for i in 0..pieces.len() {
+        let whole = pieces[i].kind == Kind::Number
+            && !pieces[i].text.is_empty()
+            && pieces[i].text.chars().all(|c| c.is_ascii_digit());
+        if !whole {
+            continue;
+        }
+        let Some(unit) = next_word(pieces, i) else {
+            continue;
+        };
+        if scale(&pieces[unit].lower()).is_some() {
+            continue;
+        }
+        if let Some(h) = next_word(pieces, unit)
+            .filter(|&h| matches!(pieces[h].lower().as_str(), "rưỡi" | "ruoi"))
+        {
+            let half = format!("{}.5", pieces[i].text);
+            pieces[i].set(half);
+            clear(pieces, unit + 1..=h);
+        }
+    }
 }
 
 /// Words that may follow the digits after a scale (`2 triệu 4 chia 3`): they count
@@ -422,6 +449,9 @@ mod tests {
         );
         assert_eq!(canon("2 trieu ruoi", Reading::Vietnamese), "2500000");
         assert_eq!(canon("3 nghìn rưỡi", Reading::Vietnamese), "3500");
+        // A unit and a half.
+        assert_eq!(canon("lấy 3 ký rưỡi", Reading::Vietnamese), "lấy 3.5 ký");
+        assert_eq!(canon("do 4 lit ruoi", Reading::Vietnamese), "do 4.5 lit");
         assert_eq!(canon("45k 1kg", Reading::Vietnamese), "45000 1kg");
         assert_eq!(
             canon("2 triệu 4 người", Reading::Vietnamese),

@@ -1,5 +1,5 @@
 //! `add_duration {amount, unit, date?, day_first?, now?, timezone?}` → a date
-//! (days, weeks, months, years) or a date-time (hours, minutes) later.
+//! (days, working days, weeks, months, years) or a date-time (hours, minutes) later.
 
 use chorus_mcp_common::{ToolDef, ToolReply, args::Args};
 use jiff::{Span, civil::Date};
@@ -17,6 +17,8 @@ use crate::{
 pub enum DurationUnit {
     /// Calendar days.
     Days,
+    /// Working days: Monday to Friday, weekends skipped (no public holidays).
+    WorkingDays,
     /// Weeks of 7 days.
     Weeks,
     /// Calendar months (Jan 31 + 1 month = Feb 28/29).
@@ -35,6 +37,9 @@ impl DurationUnit {
         let lower = text.trim().to_ascii_lowercase();
         Ok(match lower.strip_suffix('s').unwrap_or(&lower) {
             "day" => DurationUnit::Days,
+            "working_day" | "working day" | "business_day" | "business day" | "weekday" => {
+                DurationUnit::WorkingDays
+            }
             "week" => DurationUnit::Weeks,
             "month" => DurationUnit::Months,
             "year" => DurationUnit::Years,
@@ -52,7 +57,7 @@ impl DurationUnit {
     fn span(self, amount: i64) -> Result<Span, DateError> {
         let span = Span::new();
         let result = match self {
-            DurationUnit::Days => span.try_days(amount),
+            DurationUnit::Days | DurationUnit::WorkingDays => span.try_days(amount),
             DurationUnit::Weeks => span.try_weeks(amount),
             DurationUnit::Months => span.try_months(amount),
             DurationUnit::Years => span.try_years(amount),
@@ -67,7 +72,7 @@ impl DurationUnit {
 pub fn def() -> ToolDef {
     definition(
         "add_duration",
-        "Add an amount of days, weeks, months, years, hours or minutes to a date (default: today/now in the time zone). Days and larger units give a date (YYYY-MM-DD); hours and minutes give an RFC 3339 date-time. Months clamp to the month's end (2026-01-31 + 1 month = 2026-02-28). Example: add_duration(amount=10, unit=\"days\", date=\"2026-11-22\") = \"2026-12-02\".",
+        "Add an amount of days, working days (Monday to Friday; weekends skipped, no public holidays), weeks, months, years, hours or minutes to a date (default: today/now in the time zone). Days and larger units give a date (YYYY-MM-DD); hours and minutes give an RFC 3339 date-time. Months clamp to the month's end (2026-01-31 + 1 month = 2026-02-28). Example: add_duration(amount=10, unit=\"days\", date=\"2026-11-22\") = \"2026-12-02\"; add_duration(amount=5, unit=\"working_days\", date=\"2026-11-23\") = \"2026-11-30\".",
     )
 }
 
@@ -79,7 +84,7 @@ pub(crate) fn definition(name: &'static str, description: &'static str) -> ToolD
         input_schema: object_schema(
             json!({
                 "amount": {"type": "integer", "description": "How many units (may be negative)."},
-                "unit": {"type": "string", "enum": ["days", "weeks", "months", "years", "hours", "minutes"]},
+                "unit": {"type": "string", "enum": ["days", "working_days", "weeks", "months", "years", "hours", "minutes"]},
                 "date": {"type": "string", "description": "Start date YYYY-MM-DD or RFC 3339 date-time. Default: today (or now for hours/minutes)."},
                 "day_first": day_first_property(),
             }),
@@ -143,9 +148,37 @@ pub fn add_duration(
             .map_err(|_| DateError::OutOfRange);
     }
     let date = date_of(start);
+    if unit == DurationUnit::WorkingDays {
+        return working_days_after(date, amount).map(When::Date);
+    }
     date.checked_add(span)
         .map(When::Date)
         .map_err(|_| DateError::OutOfRange)
+}
+
+/// Most working days moved at once (about 400 years): beyond it, out of range.
+const MAX_WORKING_DAYS: i64 = 100_000;
+
+/// `date` moved by `amount` working days (Monday to Friday), counting from the day
+/// after (or before) it: Monday + 5 is the next Monday, Friday + 1 the next Monday.
+fn working_days_after(date: Date, amount: i64) -> Result<Date, DateError> {
+    if amount.abs() > MAX_WORKING_DAYS {
+        return Err(DateError::OutOfRange);
+    }
+    let step = if amount < 0 { -1 } else { 1 };
+    let (mut day, mut left) = (date, amount.abs());
+    while left > 0 {
+        day = day
+            .checked_add(Span::new().days(step))
+            .map_err(|_| DateError::OutOfRange)?;
+        if !matches!(
+            day.weekday(),
+            jiff::civil::Weekday::Saturday | jiff::civil::Weekday::Sunday
+        ) {
+            left -= 1;
+        }
+    }
+    Ok(day)
 }
 
 fn date_of(when: &When) -> Date {
