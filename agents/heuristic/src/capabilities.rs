@@ -114,8 +114,8 @@ const TOOL_WORDS: &[(&str, &str, &str)] = &[
     ("now", "the time now", "giờ hiện tại"),
     (
         "add_duration",
-        "the date some days, weeks, months or years from now or from a date",
-        "ngày sau một số ngày, tuần, tháng hay năm",
+        "the date some days, working days, weeks, months or years from now or from a date",
+        "ngày sau một số ngày, ngày làm việc, tuần, tháng hay năm",
     ),
     (
         "subtract_duration",
