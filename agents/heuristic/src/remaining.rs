@@ -18,6 +18,7 @@ const LEFT: &[&[&str]] = &[
     &["remain"],
     &["remains"],
     &["still", "owe"],
+    &["còn", "nợ"],
     &["balance"],
     &["còn", "lại"],
 ];
@@ -35,11 +36,22 @@ const PAID_FOR: &[&str] = &["for", "worth", "mua", "hết", "bought", "cost", "c
 /// Words saying the first amount is had (or owed, or budgeted).
 const HAD: &[&str] = &[
     "had", "have", "has", "got", "budget", "owe", "owed", "started", "start", "saved", "có",
-    "wallet", "behind", "owes",
+    "wallet", "behind", "owes", "vay", "borrowed", "loan",
 ];
 
 /// Periods an amount owed may be counted in (`behind 3 months at 1,850/mo`).
-const PERIODS: &[&str] = &["months", "month", "weeks", "week", "tháng", "tuần"];
+const PERIODS: &[&str] = &[
+    "months",
+    "month",
+    "weeks",
+    "week",
+    "tháng",
+    "tuần",
+    "instalments",
+    "installments",
+    "payments",
+    "đợt",
+];
 
 /// Words between a count of periods and its rate (`3 months at 1850`, `3 tháng, mỗi
 /// tháng 1tr8`).
@@ -75,48 +87,57 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             .iter()
             .any(|t| t.word().is_some_and(|w| table.contains(&w)))
     };
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
+    // The amounts, in order: one number, or a count of periods at a rate (`behind 3
+    // months at 1,850/mo`, `trả 5 tháng mỗi tháng 3 triệu`), each with the index of its
+    // first and last number.
+    let mut amounts: Vec<(Expr, usize, usize)> = Vec::new();
+    let mut j = 0;
+    while j < nums.len() {
+        let k = nums[j];
+        let periods = nums.get(j + 1).is_some_and(|&r| {
+            toks.get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| PERIODS.contains(&w))
+                && toks[k + 2..r].iter().all(|t| match &t.tok {
+                    Tok::Word(w) => AT_RATE.contains(&w.as_str()),
+                    Tok::Sym(c) => AT_RATE.contains(&c.to_string().as_str()),
+                    _ => false,
+                })
+        });
+        match periods {
+            true => {
+                let r = nums[j + 1];
+                amounts.push((Expr::bin(MathOp::Multiply, num(k)?, num(r)?), k, r));
+                j += 2;
+            }
+            false => {
+                amounts.push((num(k)?, k, k));
+                j += 1;
+            }
+        }
+    }
+    // Words of another question, outside the amounts' own words (`mỗi tháng`).
+    let inside = |i: usize| amounts.iter().any(|(_, a, b)| (*a..=*b).contains(&i));
+    let other =
+        (0..toks.len()).any(|i| !inside(i) && toks[i].word().is_some_and(|w| OTHER.contains(&w)));
     let percent = toks.iter().any(|t| t.is_sym('%'));
     let dated = toks.iter().any(|t| matches!(t.tok, Tok::Date(_)));
-    let other = toks
-        .iter()
-        .any(|t| t.word().is_some_and(|w| OTHER.contains(&w)));
     // Two amounts or more, all before the question; the first one had, the next one
     // after a word of spending.
-    let (&first, rest) = nums.split_first()?;
-    let (&second, _) = rest.split_first()?;
+    let mut amounts = amounts.into_iter();
+    let (had, _, had_end) = amounts.next()?;
+    let taken: Vec<(Expr, usize, usize)> = amounts.collect();
+    let (_, next, _) = taken.first()?;
     let before_question = nums.iter().all(|&k| k < asked);
     if percent || dated || other || !before_question {
         return None;
     }
-    if !word_in(0, first, had_words) {
+    if !word_in(0, nums[0], had_words) || !word_in(had_end + 1, *next, taken_words) {
         return None;
     }
-    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
-    // What was had: one amount, or a count of periods at a rate (`behind 3 months at
-    // 1,850/mo`).
-    let periods = toks
-        .get(first + 1)
-        .and_then(Token::word)
-        .is_some_and(|w| PERIODS.contains(&w))
-        && toks[first + 2..second].iter().all(|t| match &t.tok {
-            Tok::Word(w) => AT_RATE.contains(&w.as_str()),
-            Tok::Sym(c) => AT_RATE.contains(&c.to_string().as_str()),
-            _ => false,
-        });
-    let (had, taken) = match periods {
-        true => (
-            Expr::bin(MathOp::Multiply, num(first)?, num(second)?),
-            &rest[1..],
-        ),
-        false => (num(first)?, rest),
-    };
-    let (&next, _) = taken.split_first()?;
-    let after_had = if periods { second } else { first };
-    if !word_in(after_had + 1, next, taken_words) {
-        return None;
-    }
-    taken.iter().try_fold(had, |left, &k| {
-        Some(Expr::bin(MathOp::Subtract, left, num(k)?))
+    taken.into_iter().try_fold(had, |left, (e, _, _)| {
+        Some(Expr::bin(MathOp::Subtract, left, e))
     })
 }
 
@@ -150,6 +171,18 @@ mod tests {
         assert_eq!(
             read("we owe the bank 9000. paid 2500 already. how much do we still owe"),
             Some(minus(n("9000"), "2500"))
+        );
+    }
+
+    #[test]
+    fn what_was_paid_may_be_periods_at_a_rate_too() {
+        assert_eq!(
+            read("tổng vay 36000000, đã trả 5 tháng mỗi tháng 3000000, còn nợ bao nhiêu"),
+            Some(Expr::bin(
+                MathOp::Subtract,
+                n("36000000"),
+                Expr::bin(MathOp::Multiply, n("5"), n("3000000"))
+            ))
         );
     }
 

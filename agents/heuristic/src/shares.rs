@@ -144,16 +144,42 @@ pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
     if value(*part)? > value(*whole)? {
         return None;
     }
+    let whole_n = Expr::Num(toks[*whole].number()?.to_owned());
+    let part_n = Expr::Num(toks[*part].number()?.to_owned());
+    // `18 of them failed, what percentage passed`: the rest of the count is asked.
+    let outcome = |i: usize| {
+        toks.get(i).and_then(Token::word).and_then(|w| {
+            OUTCOMES
+                .iter()
+                .position(|pair| pair.contains(&w))
+                .map(|p| (p, w))
+        })
+    };
+    let stated = (*part + 1..toks.len()).find_map(outcome);
+    let asked = (0..toks.len())
+        .rev()
+        .find_map(outcome)
+        .filter(|_| stated.is_some());
+    let rest =
+        matches!((stated, asked), (Some((p, said)), Some((q, wanted))) if p == q && said != wanted);
+    let counted = match rest {
+        true => Expr::bin(MathOp::Subtract, whole_n.clone(), part_n),
+        false => part_n,
+    };
     Some(Expr::bin(
         MathOp::Divide,
-        Expr::bin(
-            MathOp::Multiply,
-            Expr::Num(toks[*part].number()?.to_owned()),
-            Expr::Num("100".into()),
-        ),
-        Expr::Num(toks[*whole].number()?.to_owned()),
+        Expr::bin(MathOp::Multiply, counted, Expr::Num("100".into())),
+        whole_n,
     ))
 }
+
+/// Outcomes that split a count in two: (one, the other). (Vietnamese pairs are left
+/// out: `đậu` and `đỗ` fold to `dau` and `do`, which the fold lexicon reads otherwise.)
+const OUTCOMES: &[&[&str]] = &[
+    &["passed", "failed"],
+    &["pass", "fail"],
+    &["present", "absent"],
+];
 
 #[cfg(test)]
 mod tests {
@@ -212,6 +238,23 @@ mod tests {
         assert_eq!(
             read("I have 120 students and 18 of them failed. What percentage failed?"),
             pct("18", "120")
+        );
+        // The rest of the count, when the other outcome is asked.
+        assert_eq!(
+            read("I have 120 students and 18 of them failed. What percentage passed?"),
+            Some(Expr::bin(
+                MathOp::Divide,
+                Expr::bin(
+                    MathOp::Multiply,
+                    Expr::bin(
+                        MathOp::Subtract,
+                        Expr::Num("120".into()),
+                        Expr::Num("18".into())
+                    ),
+                    Expr::Num("100".into())
+                ),
+                Expr::Num("120".into()),
+            ))
         );
         assert_eq!(read("39 is what percent of 52"), None);
         assert_eq!(read("52 and 390, what percent"), None);

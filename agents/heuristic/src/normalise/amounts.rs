@@ -193,9 +193,12 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             {
                 clear(&mut pieces, last + 1..=s);
             }
-            if let Some(s) =
-                prev_sign(&pieces, i).filter(|&s| currency(&pieces[s].lower()).is_some())
-            {
+            // (`đồng`, `dong` never come before their amount: `đóng 4 đợt` typed
+            // without marks is no `4 đồng`.)
+            if let Some(s) = prev_sign(&pieces, i).filter(|&s| {
+                let word = pieces[s].lower();
+                currency(&word).is_some() && !matches!(word.as_str(), "dong" | "đồng")
+            }) {
                 clear(&mut pieces, s..=i - 1);
             }
         }
@@ -449,6 +452,11 @@ mod tests {
         );
         assert_eq!(canon("2 trieu ruoi", Reading::Vietnamese), "2500000");
         assert_eq!(canon("3 nghìn rưỡi", Reading::Vietnamese), "3500");
+        // `dong` before a number is the verb `đóng`, no currency.
+        assert_eq!(
+            canon("mỗi đợt 3tr150, dong 4 đợt", Reading::Vietnamese),
+            "mỗi đợt 3150000, dong 4 đợt"
+        );
         // A unit and a half.
         assert_eq!(canon("lấy 3 ký rưỡi", Reading::Vietnamese), "lấy 3.5 ký");
         assert_eq!(canon("do 4 lit ruoi", Reading::Vietnamese), "do 4.5 lit");

@@ -342,6 +342,9 @@ mod tests {
     /// stay `thi`, `vé máy bay` made `may` stay `may`).
     #[test]
     fn everyday_folded_words_keep_their_reading() {
+        // (`nợ`, a debt, folds like `nó`, "it": the word before decides.)
+        assert_eq!(restored("can bac hai cua no"), "căn bậc hai của nó");
+        assert_eq!(restored("con no bao nhieu"), "còn nợ bao nhiêu");
         assert_eq!(
             restored("8h sang o Ha Noi thi o New York la may gio"),
             "8h sáng ở Hà Nội thì ở New York là mấy giờ"

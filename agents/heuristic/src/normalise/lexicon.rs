@@ -9,6 +9,12 @@ use super::fold::fold;
 
 include!(concat!(env!("OUT_DIR"), "/vocabulary.rs"));
 
+/// Word pairs people type that the planner's literals do not hold side by side,
+/// declared here (this folder's literals are not learnt): where a folded word reads
+/// two ways, the word before it decides (`cua no` is `của nó`, "of it", never `của
+/// nợ`; `con no` is `còn nợ`, "still owe").
+const DECLARED_PAIRS: &[(&str, &str)] = &[("của", "nó"), ("còn", "nợ"), ("đã", "trả")];
+
 /// The indexed vocabulary.
 pub struct Lexicon {
     /// Folded Vietnamese word → the words it folds from (a word without marks among them
@@ -60,7 +66,7 @@ fn build() -> Lexicon {
     Lexicon {
         folded,
         uses,
-        pairs: VI_PAIRS.iter().copied().collect(),
+        pairs: VI_PAIRS.iter().chain(DECLARED_PAIRS).copied().collect(),
         english,
         english_by_len,
         folded_by_len,
