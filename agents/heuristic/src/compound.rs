@@ -166,6 +166,16 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             failed: Vec::new(),
         });
     }
+    // `check in 23/12, check out 27/12, how many nights`: the days between two days.
+    if let Some(q) = crate::dates::between_day_months(toks) {
+        return Ok(Parsed {
+            parts: vec![ParsedPart {
+                text: quote(toks, src),
+                query: PartQuery::Date(q),
+            }],
+            failed: Vec::new(),
+        });
+    }
     // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
     // An amount per one period asked per another (`4200 a month, how much a year`).
@@ -185,6 +195,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::shares::percent_of_count(toks))
         .or_else(|| crate::proportion::parse(toks))
         .or_else(|| crate::exchange::parse(toks))
+        .or_else(|| crate::coverage::periods_needed(toks))
+        .or_else(|| crate::averages::parse(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);
@@ -688,7 +700,9 @@ fn with_labels(toks: &[Token]) -> Option<Vec<Token>> {
                 .number()
                 .is_some_and(|n| n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()))
             && match toks.get(k + 1).map(|t| &t.tok) {
-                None | Some(Tok::Num(_) | Tok::Sym(_)) => true,
+                // (`phòng 23/12`: a date, no label.)
+                Some(Tok::Sym(c)) => ",;)?!".contains(*c),
+                None | Some(Tok::Num(_)) => true,
                 Some(Tok::Word(w)) => AFTER_LABEL.contains(&w.as_str()),
                 Some(Tok::Date(_)) => false,
             }

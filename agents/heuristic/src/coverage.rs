@@ -4,6 +4,9 @@
 //! and one box covers 1.44 m2, how many boxes` (4.8 × 3.6) ÷ 1.44 rounded up — with
 //! the area first when it is asked too (`1) area 2) how many boxes`).
 //!
+//! Likewise the periods an amount per period takes to reach a total
+//! ([`periods_needed`]).
+//!
 //! One of them is said to hold an amount (a verb of holding after a single one), the
 //! total is the one other amount (or two sides multiplied), and a count is asked.
 
@@ -92,6 +95,69 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     })
 }
 
+/// Periods an amount is saved or paid per, and what asks their count.
+const PERIODS: &[(&str, &[&str])] = &[
+    ("week", &["weeks", "tuần"]),
+    ("month", &["months", "tháng"]),
+    ("day", &["days", "ngày"]),
+    ("tuần", &["weeks", "tuần"]),
+    ("tháng", &["months", "tháng"]),
+    ("ngày", &["days", "ngày"]),
+];
+
+/// How many periods an amount per period takes to reach a total, rounded up: `phone
+/// costs 8 triệu, i save 150k a week, how many weeks` is ⌈8000000 ÷ 150000⌉; `tiết kiệm
+/// mỗi tháng 2 triệu, mua xe 45 triệu thì mất mấy tháng`.
+pub fn periods_needed(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks) {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    let [a, b] = nums.as_slice() else {
+        return None;
+    };
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    // The amount per period: `150000 a week`, `150000/week`, `mỗi tháng 2000000`.
+    let per = |k: usize| -> Option<&'static [&'static str]> {
+        let after = matches!(
+            word(k + 1),
+            Some("a" | "an" | "per" | "every" | "each" | "một" | "mỗi")
+        ) || toks.get(k + 1).is_some_and(|t| t.is_sym('/'));
+        let named = |i: usize| {
+            PERIODS
+                .iter()
+                .find(|(p, _)| word(i) == Some(p))
+                .map(|(_, asked)| *asked)
+        };
+        match after {
+            true => named(k + 2),
+            false => k
+                .checked_sub(2)
+                .filter(|&i| matches!(word(i), Some("mỗi" | "every" | "each")))
+                .and_then(|i| named(i + 1)),
+        }
+    };
+    let (rate, total, asked) = match (per(*a), per(*b)) {
+        (Some(asked), None) => (*a, *b, asked),
+        (None, Some(asked)) => (*b, *a, asked),
+        _ => return None,
+    };
+    // `how many weeks`, `mất mấy tháng`, `bao nhiêu tuần`.
+    let counted = (0..toks.len()).any(|i| {
+        COUNT_ASKED.iter().any(|p| words_at(toks, i, p))
+            && (i + 1..(i + 4).min(toks.len())).any(|j| word(j).is_some_and(|w| asked.contains(&w)))
+    });
+    if !counted {
+        return None;
+    }
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
+    Some(Expr::round_up(Expr::bin(
+        MathOp::Divide,
+        num(total)?,
+        num(rate)?,
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +200,22 @@ mod tests {
             ),
             Some(vec![area("4.8", "3.6"), up(area("4.8", "3.6"), "1.44")])
         );
+    }
+
+    #[test]
+    fn periods_to_save_a_total_are_rounded_up() {
+        let read = |s: &str| periods_needed(&lex(s));
+        assert_eq!(
+            read("phone costs 8000000, i save 150000 a week, how many weeks"),
+            Some(up(n("8000000"), "150000"))
+        );
+        assert_eq!(
+            read("tiết kiệm mỗi tháng 2000000, mua xe 45000000 thì mất mấy tháng"),
+            Some(up(n("45000000"), "2000000"))
+        );
+        // A rate converted, or no count asked: other questions.
+        assert_eq!(read("150000 a week, how much a year"), None);
+        assert_eq!(read("save 150000 a week for 8 weeks"), None);
     }
 
     #[test]

@@ -48,6 +48,14 @@ pub enum DateQuery {
         /// The date.
         date: String,
     },
+    /// Whole days between two days written without a year (`check in 23/12, check out
+    /// 27/12, how many nights`): each found by `next_date`, then their difference.
+    DaysBetweenDays {
+        /// The first day: (month, day).
+        from: (i64, i64),
+        /// The second day: (month, day).
+        to: (i64, i64),
+    },
     /// Days from a past date until today (`how many days since 19 May 2026`, `từ
     /// 19/5/2026 đến nay`): today, then the difference from the date to it.
     DaysSince {
@@ -1094,10 +1102,11 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             },
         ) = (dates.as_slice(), durations.as_slice(), anchor)
             && has(Flag::Between)
-            && let Some(from) = to
-                .get(..4)
-                .and_then(|y| y.parse::<i32>().ok())
-                .and_then(|y| iso_date(y, month as u32, day as u32))
+            && let Some(year) = to.get(..4).and_then(|y| y.parse::<i32>().ok())
+            && let Some(from) = iso_date(year, month as u32, day as u32)
+                // (`từ 23/11 đến 15/1/2027`: the day before the date, in the year before.)
+                .filter(|from| from.as_str() <= to.as_str())
+                .or_else(|| iso_date(year - 1, month as u32, day as u32))
         {
             return DateParse::Query(DateQuery::Difference {
                 from,
@@ -1593,6 +1602,49 @@ fn month_name_date(toks: &[Token], i: usize) -> Option<(Option<String>, usize)> 
     Some((iso_date(y, m, d), k + 1))
 }
 
+/// Words asking the days or nights between two days.
+const DAYS_ASKED: &[&[&str]] = &[
+    &["how", "many", "days"],
+    &["how", "many", "nights"],
+    &["days", "between"],
+    &["nights", "between"],
+    &["bao", "nhiêu", "ngày"],
+    &["bao", "nhiêu", "đêm"],
+    &["mấy", "ngày"],
+    &["mấy", "đêm"],
+    &["bn", "ngày"],
+    &["bn", "đêm"],
+];
+
+/// Two days written without a year and the days (or nights) between them asked:
+/// `check in 23/12, check out 27/12, how many nights`, `how many days from dec 23 to
+/// dec 27`, `khách nhận phòng 23/12, trả phòng 27/12, ở mấy đêm`. No other number.
+pub fn between_day_months(toks: &[Token]) -> Option<DateQuery> {
+    if !(0..toks.len()).any(|i| DAYS_ASKED.iter().any(|p| words_at(toks, i, p))) {
+        return None;
+    }
+    let mut days = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if let Some((m, d, next)) = month_day(toks, i) {
+            days.push((m, d));
+            i = next;
+            continue;
+        }
+        if toks[i].number().is_some() || matches!(toks[i].tok, Tok::Date(_)) {
+            return None;
+        }
+        i += 1;
+    }
+    match days.as_slice() {
+        [from, to] => Some(DateQuery::DaysBetweenDays {
+            from: *from,
+            to: *to,
+        }),
+        _ => None,
+    }
+}
+
 /// A month and a day with no year at `i` (`July 4`, `4th of July`, `31 tháng 12`): the
 /// month, the day and the index after them. A year after them makes it a full date
 /// ([`written_date`]), not this.
@@ -1763,6 +1815,7 @@ impl DateQuery {
                 after + anchor_steps(anchor)
             }
             DateQuery::DaysSince { .. } => 2,
+            DateQuery::DaysBetweenDays { .. } => 3,
             _ => 1,
         }
     }
@@ -1859,6 +1912,21 @@ impl DateQuery {
             plan.push(part, DATE_POOL, then_tool, vec![("date", date)], true);
             return;
         }
+        if let DateQuery::DaysBetweenDays { from, to } = self {
+            let found = |plan: &mut PlanBuilder, (month, day): (i64, i64)| {
+                let args = vec![("month", int(month)), ("day", int(day))];
+                plan.push(part, DATE_POOL, "next_date", args, false)
+            };
+            let (a, b) = (found(plan, *from), found(plan, *to));
+            plan.push(
+                part,
+                DATE_POOL,
+                "difference",
+                vec![("from", a), ("to", b)],
+                true,
+            );
+            return;
+        }
         if let DateQuery::DaysSince { date } = self {
             let today = plan.push(part, DATE_POOL, "today", vec![], false);
             let args = vec![("from", text(date)), ("to", today)];
@@ -1901,7 +1969,9 @@ impl DateQuery {
                 "convert_time",
                 vec![("time", text(time)), ("from", text(from)), ("to", text(to))],
             ),
-            DateQuery::Anchored { .. } | DateQuery::DaysSince { .. } => return, // lowered above
+            DateQuery::Anchored { .. }
+            | DateQuery::DaysSince { .. }
+            | DateQuery::DaysBetweenDays { .. } => return, // lowered above
         };
         // `hôm nay thứ mấy`: the weekday answers; today's date is a step.
         let shown = !matches!(self, DateQuery::Today { weekday: true });

@@ -2,6 +2,9 @@
 //! `if 1 aud = 17,150 vnd how much is $250 in dong` is 250 × 17150; `đổi 1.500 đô sang
 //! tiền Việt, tỷ giá 25.420` 1500 × 25420; `hd 980 eur ti gia 27.500 ra bn vnd`.
 //!
+//! Any unit converted at a factor the message states reads alike: `35 km to miles if 1
+//! km = 0.621 miles` is 35 × 0.621.
+//!
 //! Without a rate in the message a conversion is outside every tool (there is no rate
 //! service): it is refused or asked about elsewhere, never guessed.
 
@@ -29,23 +32,21 @@ const CURRENCIES: &[&str] = &[
 
 /// The converted amount `toks` ask, if a conversion at a stated rate is what they ask.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
+    let nums = crate::lexer::number_positions(toks);
+    // `1 aud = 17150 vnd`, `1 km = 0.621 miles`: the rate after one unit of anything.
+    let one_equals = nums.iter().copied().find(|&k| {
+        toks[k].number() == Some("1")
+            && toks.get(k + 1).and_then(Token::word).is_some()
+            && toks.get(k + 2).is_some_and(|t| t.is_sym('='))
+    });
     if crate::lexer::has_percent_or_date(toks)
-        || !toks
-            .iter()
-            .any(|t| t.word().is_some_and(|w| CURRENCIES.contains(&w)))
+        || one_equals.is_none()
+            && !toks
+                .iter()
+                .any(|t| t.word().is_some_and(|w| CURRENCIES.contains(&w)))
     {
         return None;
     }
-    let nums = crate::lexer::number_positions(toks);
-    // `1 aud = 17150 vnd`: the rate after one unit of a currency.
-    let one_equals = nums.iter().copied().find(|&k| {
-        toks[k].number() == Some("1")
-            && toks
-                .get(k + 1)
-                .and_then(Token::word)
-                .is_some_and(|w| CURRENCIES.contains(&w) || w.len() == 3)
-            && toks.get(k + 2).is_some_and(|t| t.is_sym('='))
-    });
     // `convert 100 usd to vnd 25400`: the rate answered to the question below, after
     // the currency asked.
     let answered = into_currency(toks)

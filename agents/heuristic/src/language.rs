@@ -51,6 +51,10 @@ const VI_PHRASES: &[&[&str]] = &[
     &["mấy", "tuổi"],
 ];
 
+/// Amount words written with Vietnamese letters in requests otherwise English (`8
+/// triệu`, `500 nghìn`, `200.000 đồng`).
+const AMOUNT_WORDS: &[&str] = &["triệu", "nghìn", "ngàn", "đồng", "tỷ", "tỉ", "đ", "vnđ"];
+
 /// `vi` when `hint` says so or the text is Vietnamese, else `en`. A hint such as
 /// `vi-VN` or `en-US` wins over the text.
 pub fn detect_language(query: &str, hint: Option<&str>) -> String {
@@ -60,7 +64,18 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
             return primary;
         }
     }
-    if query.chars().any(is_vietnamese_letter) {
+    // A Vietnamese letter makes it Vietnamese — unless only amounts are written so (`i
+    // save 150k a week and the phone is 8 triệu`): the other words then decide.
+    let marked_words = query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().any(is_vietnamese_letter));
+    let mut only_amounts = true;
+    let mut any_marked = false;
+    for w in marked_words {
+        any_marked = true;
+        only_amounts &= AMOUNT_WORDS.contains(&w.to_lowercase().as_str());
+    }
+    if any_marked && !only_amounts {
         return "vi".to_owned();
     }
     let words: Vec<String> = query

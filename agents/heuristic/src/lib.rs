@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod arith;
+pub mod averages;
 pub mod builder;
 pub mod capabilities;
 pub mod change;

@@ -116,13 +116,18 @@ const PERCENT_ASKED: &[&[&str]] = &[
     &["bao", "nhiêu", "phần", "trăm"],
     &["mấy", "phần", "trăm"],
     &["bn", "phần", "trăm"],
+    &["occupancy"],
+    &["as", "a", "percent"],
+    &["as", "a", "percentage"],
+    &["tỉ", "lệ"],
+    &["tỷ", "lệ"],
 ];
 
 /// A part of a count as a percentage of it, read over the whole request: `lớp có 52
 /// sinh viên, 39 em đậu, tỉ lệ đậu bao nhiêu phần trăm` is 39 × 100 ÷ 52; `120 students
-/// and 18 of them failed, what percentage failed` 18 × 100 ÷ 120. The count comes first,
-/// the part after it (never larger); `of` between them is the other reading's
-/// (`39 is what percent of 52`).
+/// and 18 of them failed, what percentage failed` 18 × 100 ÷ 120 (`… passed` the rest,
+/// 120 − 18); `6 of 8 rooms are booked, what's the occupancy` 6 × 100 ÷ 8. The count
+/// comes first, or after `of`; the part is never larger.
 pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
     if crate::lexer::has_percent_or_date(toks)
         || !(0..toks.len()).any(|i| PERCENT_ASKED.iter().any(|p| words_at(toks, i, p)))
@@ -130,16 +135,18 @@ pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
         return None;
     }
     let nums = crate::lexer::number_positions(toks);
-    let [whole, part] = nums.as_slice() else {
+    let [first, second] = nums.as_slice() else {
         return None;
     };
-    // (`39 is what percent of 52`: the part first, `of` the whole.)
-    if toks[*part - 1]
+    // `6 of 8 rooms are booked`, `39 is what percent of 52`: the part first, `of` the
+    // whole; else the count first (`52 sinh viên, 39 em đậu`).
+    let of_whole = toks[*second - 1]
         .word()
-        .is_some_and(|w| matches!(w, "of" | "của" | "trên"))
-    {
-        return None;
-    }
+        .is_some_and(|w| matches!(w, "of" | "trên"));
+    let (whole, part) = match of_whole {
+        true => (second, first),
+        false => (first, second),
+    };
     let value = |k: usize| toks[k].number().and_then(|n| n.parse::<f64>().ok());
     if value(*part)? > value(*whole)? {
         return None;
@@ -256,7 +263,11 @@ mod tests {
                 Expr::Num("120".into()),
             ))
         );
-        assert_eq!(read("39 is what percent of 52"), None);
+        assert_eq!(read("39 is what percent of 52"), pct("39", "52"));
+        assert_eq!(
+            read("6 of 8 rooms are booked tonight, what's the occupancy"),
+            pct("6", "8")
+        );
         assert_eq!(read("52 and 390, what percent"), None);
     }
 

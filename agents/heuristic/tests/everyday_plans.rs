@@ -481,3 +481,28 @@ fn session_31_halves_counts_as_percentages_proportions_and_stated_rates() {
         vec![r#"s1 math/divide a="9000000" b="3" *"#]
     );
 }
+
+#[test]
+fn session_31_saving_lots_occupancy_and_factors() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("the bike is 30 triệu and I put away 2 triệu a month, how many months"),
+        vec![
+            r#"s1 math/divide a="30000000" b="2000000""#,
+            r#"s2 math/round mode="up" places="0" x=$s1 *"#,
+        ]
+    );
+    let s = steps("got 50 shares at 12.5 then 150 shares at 10.5, average price?");
+    assert_eq!(s.last().unwrap(), r#"s5 math/divide a=$s3 b=$s4 *"#, "{s:?}");
+    assert_eq!(
+        steps("12 out of 16 rooms are taken, occupancy?"),
+        vec![
+            r#"s1 math/multiply a="12" b="100""#,
+            r#"s2 math/divide a=$s1 b="16" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("20 miles in km, 1 mile = 1.609 km"),
+        vec![r#"s1 math/multiply a="20" b="1.609" *"#]
+    );
+}

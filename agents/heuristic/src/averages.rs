@@ -1,0 +1,89 @@
+//! A mean weighted by quantities, read over the whole request: `bought 100 shares at
+//! 25,000 and 200 at 28,000, what's my average price` is (100 × 25000 + 200 × 28000)
+//! ÷ (100 + 200); `mua 500 cp giá 21.5 rồi 300 cp giá 19, giá vốn trung bình bao nhiêu`.
+//!
+//! Two lots or more, each a quantity and a price joined by `at`, `@`, `giá`; an average
+//! asked; nothing else numbered.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Token, words_at};
+
+/// Words joining a quantity to its price.
+const AT: &[&str] = &["at", "@", "giá", "for"];
+
+/// Words asking an average.
+const AVERAGE: &[&[&str]] = &[&["average"], &["avg"], &["mean"], &["trung", "bình"]];
+
+/// The weighted mean `toks` ask, if that is what they ask.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks)
+        || !(0..toks.len()).any(|i| AVERAGE.iter().any(|p| words_at(toks, i, p)))
+    {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    if nums.len() < 4 || nums.len() % 2 == 1 {
+        return None;
+    }
+    // Each lot: a quantity, up to two words (`shares`, `cp`), a joining word, a price.
+    let joined = |q: usize, p: usize| {
+        let between = &toks[q + 1..p];
+        between.len() <= 3
+            && between
+                .iter()
+                .any(|t| t.is_sym('@') || t.word().is_some_and(|w| AT.contains(&w)))
+            && between.iter().all(|t| t.word().is_some() || t.is_sym('@'))
+    };
+    let mut lots = Vec::new();
+    for pair in nums.chunks(2) {
+        let (q, p) = (pair[0], pair[1]);
+        if !joined(q, p) {
+            return None;
+        }
+        let num = |k: usize| Expr::Num(toks[k].number().unwrap_or("0").to_owned());
+        lots.push((num(q), num(p)));
+    }
+    let paid = Expr::chain(
+        MathOp::Sum,
+        lots.iter()
+            .map(|(q, p)| Expr::bin(MathOp::Multiply, q.clone(), p.clone())),
+    )?;
+    let counted = Expr::chain(MathOp::Sum, lots.iter().map(|(q, _)| q.clone()))?;
+    Some(Expr::bin(MathOp::Divide, paid, counted))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn n(s: &str) -> Expr {
+        Expr::Num(s.into())
+    }
+
+    #[test]
+    fn lots_at_prices_average_by_quantity() {
+        let read = |q: &str| parse(&lex(q));
+        let mean = |lots: &[(&str, &str)]| {
+            let paid = Expr::chain(
+                MathOp::Sum,
+                lots.iter()
+                    .map(|(q, p)| Expr::bin(MathOp::Multiply, n(q), n(p))),
+            )
+            .unwrap();
+            let count = Expr::chain(MathOp::Sum, lots.iter().map(|(q, _)| n(q))).unwrap();
+            Some(Expr::bin(MathOp::Divide, paid, count))
+        };
+        assert_eq!(
+            read("bought 100 shares at 25000 and 200 shares at 28000, what's my average price"),
+            mean(&[("100", "25000"), ("200", "28000")])
+        );
+        assert_eq!(
+            read("mua 500 cp giá 21.5 rồi 300 cp giá 19, giá vốn trung bình bao nhiêu"),
+            mean(&[("500", "21.5"), ("300", "19")])
+        );
+        // A plain average, or lots without prices, are other questions.
+        assert_eq!(read("average of 4, 8, 15 and 16"), None);
+        assert_eq!(read("100 shares and 200 shares, average"), None);
+    }
+}
