@@ -634,6 +634,137 @@ fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {
     dropped.then_some(out)
 }
 
+/// Words a request's context cannot drop: they change what is asked (a negation, a
+/// direction in time, an operation, a day).
+const MEANING: &[&str] = &[
+    "not",
+    "no",
+    "không",
+    "chưa",
+    "ago",
+    "trước",
+    "sau",
+    "after",
+    "before",
+    "since",
+    "until",
+    "till",
+    "từ",
+    "đến",
+    "tới",
+    "if",
+    "nếu",
+    "plus",
+    "minus",
+    "times",
+    "cộng",
+    "trừ",
+    "nhân",
+    "chia",
+    "half",
+    "double",
+    "percent",
+    "tax",
+    "thuế",
+    "discount",
+    "giảm",
+    "tăng",
+    "next",
+    "last",
+    "this",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "mai",
+    "qua",
+    "nay",
+    "week",
+    "tuần",
+    "month",
+    "tháng",
+    "year",
+    "năm",
+    "ngày",
+    "day",
+    "days",
+    "hôm",
+    "tonight",
+    "morning",
+    "evening",
+    "sáng",
+    "chiều",
+    "tối",
+    "at",
+    "lúc",
+    "in",
+    "ở",
+    "bên",
+    "tại",
+    "for",
+    "of",
+    // (A follow-up's lead words join it to the conversation: never context.)
+    "and",
+    "then",
+    "now",
+    "but",
+    "so",
+    "và",
+    "còn",
+    "rồi",
+    "thế",
+    "vậy",
+];
+
+/// The request read after words of context said before it (`em gái ở Frankfurt giờ
+/// này mấy giờ rồi`, `deadline khách vancouver 22/12 là thứ mấy`), when the whole did
+/// not read: the shortest run of leading words (at most six, words only, none that
+/// could change the question) whose dropping leaves a request read whole.
+pub fn after_context(toks: &[Token], src: &str) -> Option<Parsed> {
+    // (`will it rain tomorrow`, `giá vàng hôm nay bao nhiêu`: what was dropped would be
+    // the question, outside every tool.)
+    let language = crate::language::detect_language(src, None);
+    if crate::scope::outside_tools(src, &language).is_some() {
+        return None;
+    }
+    // The rest must ask something itself (`mấy giờ`, `thứ mấy`, `how many`).
+    let asks = |rest: &[Token]| {
+        rest.iter().any(|t| {
+            t.is_sym('?')
+                || t.word().is_some_and(|w| {
+                    matches!(
+                        w,
+                        "mấy" | "bao" | "bn" | "what" | "whats" | "how" | "when" | "which"
+                    )
+                })
+        })
+    };
+    let droppable = |t: &Token| match &t.tok {
+        Tok::Word(w) => !MEANING.contains(&w.as_str()),
+        Tok::Sym(c) => *c == ',' || *c == ':',
+        _ => false,
+    };
+    let most = toks.iter().take(6).take_while(|t| droppable(t)).count();
+    (1..=most.min(toks.len().saturating_sub(3))).find_map(|k| {
+        let rest = &toks[k..];
+        let question = rest.iter().filter(|t| !t.is_sym('?')).count() >= 3 && asks(rest);
+        // (A place of more than three words took in the context: `in oslo said
+        // something about 9am`.)
+        let plain_place = |p: &ParsedPart| match &p.query {
+            PartQuery::Date(DateQuery::TimeIn { place }) => place.split_whitespace().count() <= 3,
+            PartQuery::Date(DateQuery::ConvertTime { from, to, .. }) => {
+                from.split_whitespace().count() <= 3 && to.split_whitespace().count() <= 3
+            }
+            _ => true,
+        };
+        question
+            .then(|| parse_request(rest, src))
+            .and_then(Result::ok)
+            .filter(|p| {
+                !p.parts.is_empty() && p.failed.is_empty() && p.parts.iter().all(plain_place)
+            })
+    })
+}
+
 /// The request before its last sentence and the decimal places that sentence asks to
 /// round to, when it only asks that (`round to 1 decimal`, `1 decimal is fine`, `làm
 /// tròn 2 số thập phân`).

@@ -647,7 +647,12 @@ impl Planning<'_> {
         let parsed = match compound::parse_request(toks, query) {
             Ok(parsed) if parsed.parts.is_empty() => return Understanding::Nothing,
             Ok(parsed) => parsed,
-            Err(e) => return Understanding::Unread(e),
+            // Words of context before a question (`em gái ở Frankfurt giờ này mấy giờ
+            // rồi`): the question after them.
+            Err(e) => match compound::after_context(toks, query) {
+                Some(parsed) => parsed,
+                None => return Understanding::Unread(e),
+            },
         };
         let steps: usize = parsed.parts.iter().map(|p| p.query.step_count()).sum();
         if steps > self.limits.max_steps {

@@ -145,6 +145,23 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
         match &toks[i].tok {
             Tok::Num(_) => {}
             _ if signed => {}
+            Tok::Word(w) if crate::normalise::WEEKDAY_LABELS.contains(&w.as_str()) => {
+                // `mon 3.5, tue 4, thu off`: the day an item is of only labels it; a
+                // day off holds no item.
+                let next = toks.get(i + 1);
+                if next.is_some_and(|t| t.word() == Some("off")) {
+                    i += 2;
+                    if toks.get(i).is_some_and(|t| t.is_sym(',')) {
+                        i += 1;
+                    }
+                    continue;
+                }
+                if !next.is_some_and(|t| t.number().is_some()) {
+                    return None;
+                }
+                i += 1;
+                continue;
+            }
             Tok::Word(w) => {
                 // `128cm, 134cm`: a unit glued to an item only decorates it.
                 let glued = i > 0
@@ -233,7 +250,7 @@ fn counted_before(toks: &[Token]) -> Option<usize> {
 
 /// Words before a period that make it the time the numbers belong to (`sales this
 /// week`, `the average per day`, `doanh số mỗi tháng`), not a date question.
-const PERIOD_BEFORE: &[&str] = &["this", "last", "per", "each", "every", "a", "mỗi"];
+const PERIOD_BEFORE: &[&str] = &["this", "last", "per", "each", "every", "a", "the", "mỗi"];
 
 /// Words after a period that do the same (`tuần này`, `tháng trước`, `tuần vừa rồi`).
 const PERIOD_AFTER: &[&str] = &["này", "trước", "qua", "vừa"];
@@ -263,10 +280,18 @@ fn period_decoration(toks: &[Token], i: usize) -> bool {
         toks[i].word(),
         Some("hour" | "hours" | "minutes" | "minute")
     );
-    (unit || time_unit && after_cue)
+    // (`avg of my shift hours this month: 6, 7.5, 5`: the unit before the colon that
+    // opens the list names its numbers.)
+    let before_colon = (i + 1..(i + 7).min(toks.len())).any(|k| toks[k].is_sym(':'))
+        && toks[i + 1..]
+            .iter()
+            .take_while(|t| !t.is_sym(':'))
+            .all(|t| t.word().is_some() || t.is_sym('\''));
+    (unit || time_unit && (after_cue || before_colon))
         && (word(i.checked_sub(1)).is_some_and(|w| PERIOD_BEFORE.contains(&w))
             || word(Some(i + 1)).is_some_and(|w| PERIOD_AFTER.contains(&w))
-            || after_cue)
+            || after_cue
+            || before_colon)
 }
 
 /// Whether the tokens between two items only join them: one separator (`,` `;` `/` `+`
@@ -276,6 +301,15 @@ fn joined(between: &[Token]) -> bool {
         matches!(t.tok, Tok::Sym(',' | ';' | '/' | '+' | '&'))
             || t.word().is_some_and(|w| JOINS.contains(&w))
     };
+    // (`mon 3.5, tue 4`, `…, thu off, fri 1.02`: the days labelling the items.)
+    let label = |t: &Token| {
+        t.word()
+            .is_some_and(|w| crate::normalise::WEEKDAY_LABELS.contains(&w) || w == "off")
+    };
+    let kept: Vec<&Token> = between.iter().filter(|t| !label(t)).collect();
+    if kept.len() < between.len() {
+        return kept.iter().all(|t| sep(t)) && kept.len() <= 2;
+    }
     match between {
         // `điểm của em là 8 9 7 10 6`: numbers side by side.
         [] => true,

@@ -784,8 +784,14 @@ fn the_days_between_two_days_without_a_year() {
     // (Session 31, phrasings of our own.)
     let s = common::steps("arrive dec 20 leave jan 2, how many nights is that");
     assert_eq!(s.len(), 3, "{s:?}");
-    assert!(s[0].contains("next_date") && s[0].contains("day=20"), "{s:?}");
-    assert!(s[1].contains("next_date") && s[1].contains("day=2 "), "{s:?}");
+    assert!(
+        s[0].contains("next_date") && s[0].contains("day=20"),
+        "{s:?}"
+    );
+    assert!(
+        s[1].contains("next_date") && s[1].contains("day=2 "),
+        "{s:?}"
+    );
     assert_eq!(s[2], "s3 date/difference from=$s1 to=$s2 *", "{s:?}");
     // A day and month before a full date is in the year that keeps it before.
     assert_eq!(

@@ -493,7 +493,11 @@ fn session_31_saving_lots_occupancy_and_factors() {
         ]
     );
     let s = steps("got 50 shares at 12.5 then 150 shares at 10.5, average price?");
-    assert_eq!(s.last().unwrap(), r#"s5 math/divide a=$s3 b=$s4 *"#, "{s:?}");
+    assert_eq!(
+        s.last().unwrap(),
+        r#"s5 math/divide a=$s3 b=$s4 *"#,
+        "{s:?}"
+    );
     assert_eq!(
         steps("12 out of 16 rooms are taken, occupancy?"),
         vec![
@@ -505,4 +509,40 @@ fn session_31_saving_lots_occupancy_and_factors() {
         steps("20 miles in km, 1 mile = 1.609 km"),
         vec![r#"s1 math/multiply a="20" b="1.609" *"#]
     );
+}
+
+#[test]
+fn session_31_lists_labelled_by_weekday_and_millions_among_money() {
+    // (Session 31, phrasings of our own.)
+    let s = steps("tips this week: mon 35, tue 42.5, wed off, thu 28. average?");
+    assert_eq!(
+        s.last().unwrap(),
+        r#"s3 math/divide a=$s2 b="3" *"#,
+        "{s:?}"
+    );
+    let s = steps("takings: fri 2.4m, sat 3.1m, sun 950k, total?");
+    assert_eq!(
+        s.last().unwrap(),
+        r#"s2 math/sum a=$s1 b="950000" *"#,
+        "{s:?}"
+    );
+    assert!(s[0].contains(r#"a="2400000" b="3100000""#), "{s:?}");
+}
+
+#[test]
+fn session_31_context_before_a_question_is_left_aside() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("chị Lan ở Tokyo giờ này mấy giờ rồi"),
+        vec![r#"s1 date/time_in place="Tokyo" *"#]
+    );
+    // A question outside every tool is never answered by what is left of it.
+    assert!(matches!(
+        chorus_heuristic::plan(
+            "will it snow tomorrow?",
+            &chorus_bus::TaskContext::default(),
+            &chorus_heuristic::Capabilities::default_tools()
+        ),
+        chorus_heuristic::PlanOutcome::Unplannable { .. }
+    ));
 }

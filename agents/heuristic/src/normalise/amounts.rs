@@ -81,6 +81,31 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
     named.sort();
     named.dedup();
     let drop_currency = named.len() <= 1;
+    // `fri 1.02m, sat 1.1m` beside `820k`: `m` after a number is a million where other
+    // amounts are money and nothing is measured (`4.8m x 3.6m`, `m2`).
+    let money = pieces.iter().enumerate().any(|(k, p)| {
+        let after_number = k > 0 && pieces[k - 1].kind == Kind::Number;
+        after_number && matches!(p.lower().as_str(), "k" | "tr" | "triệu" | "nghìn" | "ngàn")
+            || currency(&p.lower()).is_some()
+    });
+    let measured = pieces.iter().enumerate().any(|(k, p)| {
+        let word = p.lower();
+        let squared = word == "m"
+            && pieces
+                .get(k + 1)
+                .is_some_and(|n| n.text.starts_with(['2', '²', '3', '³']))
+            || word == "m" && k > 0 && pieces[k - 1].text == "/";
+        squared
+            || matches!(
+                word.as_str(),
+                "x" | "by" | "m2" | "m²" | "×" | "metres" | "meters" | "cm"
+            )
+    });
+    let million_m = money && !measured;
+    let scale = |word: &str| match word {
+        "m" if million_m => Some(6),
+        _ => scale(word),
+    };
     let decimals = pieces
         .iter()
         .any(|p| p.kind == Kind::Word && DECIMAL_CUES.contains(&p.lower().as_str()));
@@ -456,6 +481,16 @@ mod tests {
         assert_eq!(
             canon("mỗi đợt 3tr150, dong 4 đợt", Reading::Vietnamese),
             "mỗi đợt 3150000, dong 4 đợt"
+        );
+        // `m` after a number is a million among money, a metre among measures.
+        assert_eq!(
+            canon("mon 820k, fri 1.02m", Reading::English),
+            "mon 820000, fri 1020000"
+        );
+        assert_eq!(canon("4.8m x 3.6m", Reading::English), "4.8m x 3.6m");
+        assert_eq!(
+            canon("18.5 m2 of tile @ $42.80/m2", Reading::English),
+            "18.5 m2 of tile @ 42.80/m2"
         );
         // A unit and a half.
         assert_eq!(canon("lấy 3 ký rưỡi", Reading::Vietnamese), "lấy 3.5 ký");

@@ -131,6 +131,37 @@ impl Normalised {
     }
 }
 
+/// Days of the week labelling the items of a list (`mon 820k, tue 760k`, `t2 500k`).
+/// Kept here because this folder's literals are not learnt as vocabulary: `thu`, `mon`,
+/// `sat` and `cn` typed without marks are Vietnamese words (`thứ`, `món`, `sát`) the
+/// normaliser must still restore.
+pub const WEEKDAY_LABELS: &[&str] = &[
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "t2",
+    "t3",
+    "t4",
+    "t5",
+    "t6",
+    "t7",
+    "cn",
+];
+
 /// Normalises `query`; `hint` is the client's language hint (`vi`, `en-US`, …).
 pub fn normalise(query: &str, hint: Option<&str>) -> Normalised {
     let mut pieces = unicode::pieces(query);

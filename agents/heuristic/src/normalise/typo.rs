@@ -71,6 +71,8 @@ pub(crate) const SHORTHAND_VI: &[(&str, &str)] = &[
     ("h", "giờ"),
     ("z", "vậy"),
     ("v", "vậy"),
+    ("r", "rồi"),
+    ("nx", "nữa"),
 ];
 
 /// Operation words, and the operation each names: a typo never turns one into a word
