@@ -156,7 +156,7 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                     }
                     continue;
                 }
-                if !next.is_some_and(|t| t.number().is_some()) {
+                if next.is_none_or(|t| t.number().is_none()) {
                     return None;
                 }
                 i += 1;
