@@ -3,7 +3,7 @@
 //! ÷ (100 + 200); `mua 500 cp giá 21.5 rồi 300 cp giá 19, giá vốn trung bình bao nhiêu`.
 //!
 //! Two lots or more, each a quantity and a price joined by `at`, `@`, `giá`; an average
-//! asked; nothing else numbered.
+//! asked; nothing else numbered. Likewise what lots come to ([`total`]).
 
 use crate::expr::{Expr, MathOp};
 use crate::lexer::{Token, words_at};
@@ -22,16 +22,71 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         return None;
     }
     let nums = crate::lexer::number_positions(toks);
-    if nums.len() < 4 || nums.len() % 2 == 1 {
+    if nums.len() < 4 {
+        return None;
+    }
+    let lots = lots(toks, &nums)?;
+    let paid = Expr::chain(
+        MathOp::Sum,
+        lots.iter()
+            .map(|(q, p)| Expr::bin(MathOp::Multiply, q.clone(), p.clone())),
+    )?;
+    let counted = Expr::chain(MathOp::Sum, lots.iter().map(|(q, _)| q.clone()))?;
+    Some(Expr::bin(MathOp::Divide, paid, counted))
+}
+
+/// Words asking what lots come to.
+const TOTAL: &[&[&str]] = &[
+    &["total"],
+    &["tổng"],
+    &["bao", "nhiêu", "tiền"],
+    &["how", "much"],
+    &["hết", "bao", "nhiêu"],
+];
+
+/// What lots at prices come to: `bán được 24 ký cam giá 35k, bao nhiêu tiền` is 24 ×
+/// 35000; `37 ký xoài giá 42k với 18 ký cam giá 35k, tổng thu` adds the lots.
+pub fn total(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks)
+        || !(0..toks.len()).any(|i| TOTAL.iter().any(|p| words_at(toks, i, p)))
+        || (0..toks.len()).any(|i| AVERAGE.iter().any(|p| words_at(toks, i, p)))
+    {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    // (Only `giá` joins a single lot: `3 at 5` alone is the multiplication readers'.)
+    let priced = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| crate::normalise::fold::fold(w) == "gia")
+    }) || nums.len() >= 4;
+    if !priced {
+        return None;
+    }
+    let lots = lots(toks, &nums)?;
+    Expr::chain(
+        MathOp::Sum,
+        lots.into_iter()
+            .map(|(q, p)| Expr::bin(MathOp::Multiply, q, p)),
+    )
+}
+
+/// The lots `nums` (in `toks`) form: each a quantity, a word or two, a joining word and
+/// a price; `None` unless every number is in one.
+fn lots(toks: &[Token], nums: &[usize]) -> Option<Vec<(Expr, Expr)>> {
+    if nums.is_empty() || nums.len() % 2 == 1 {
         return None;
     }
     // Each lot: a quantity, up to two words (`shares`, `cp`), a joining word, a price.
     let joined = |q: usize, p: usize| {
         let between = &toks[q + 1..p];
         between.len() <= 3
-            && between
-                .iter()
-                .any(|t| t.is_sym('@') || t.word().is_some_and(|w| AT.contains(&w)))
+            && between.iter().any(|t| {
+                t.is_sym('@')
+                    || t.word().is_some_and(|w| {
+                        // (`gia` typed without its mark, which no phrase restores.)
+                        AT.contains(&w) || crate::normalise::fold::fold(w) == "gia"
+                    })
+            })
             && between.iter().all(|t| t.word().is_some() || t.is_sym('@'))
     };
     let mut lots = Vec::new();
@@ -43,13 +98,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         let num = |k: usize| Expr::Num(toks[k].number().unwrap_or("0").to_owned());
         lots.push((num(q), num(p)));
     }
-    let paid = Expr::chain(
-        MathOp::Sum,
-        lots.iter()
-            .map(|(q, p)| Expr::bin(MathOp::Multiply, q.clone(), p.clone())),
-    )?;
-    let counted = Expr::chain(MathOp::Sum, lots.iter().map(|(q, _)| q.clone()))?;
-    Some(Expr::bin(MathOp::Divide, paid, counted))
+    Some(lots)
 }
 
 #[cfg(test)]
@@ -82,6 +131,22 @@ mod tests {
             read("mua 500 cp giá 21.5 rồi 300 cp giá 19, giá vốn trung bình bao nhiêu"),
             mean(&[("500", "21.5"), ("300", "19")])
         );
+        let total = |q: &str| super::total(&lex(q));
+        assert_eq!(
+            total("bán được 24 ký cam giá 35000, bao nhiêu tiền"),
+            Some(Expr::bin(MathOp::Multiply, n("24"), n("35000")))
+        );
+        assert_eq!(
+            total(
+                "hôm nay bán được 37 ký xoài giá 42000 với 18 ký cam giá 35000, tổng thu bao nhiêu"
+            ),
+            Some(Expr::bin(
+                MathOp::Sum,
+                Expr::bin(MathOp::Multiply, n("37"), n("42000")),
+                Expr::bin(MathOp::Multiply, n("18"), n("35000"))
+            ))
+        );
+        assert_eq!(total("3 at 5, how much"), None);
         // A plain average, or lots without prices, are other questions.
         assert_eq!(read("average of 4, 8, 15 and 16"), None);
         assert_eq!(read("100 shares and 200 shares, average"), None);

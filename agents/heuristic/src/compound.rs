@@ -193,10 +193,12 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::shifts::overtime(toks))
         .or_else(|| crate::shares::parse(toks))
         .or_else(|| crate::shares::percent_of_count(toks))
+        .or_else(|| crate::shares::total_of_average(toks))
         .or_else(|| crate::proportion::parse(toks))
         .or_else(|| crate::exchange::parse(toks))
         .or_else(|| crate::coverage::periods_needed(toks))
         .or_else(|| crate::averages::parse(toks))
+        .or_else(|| crate::averages::total(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);

@@ -108,6 +108,44 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     ))
 }
 
+/// Words saying an amount is an average.
+const AVERAGING: &[&[&str]] = &[
+    &["averaging"],
+    &["average"],
+    &["avg"],
+    &["on", "average"],
+    &["trung", "bình"],
+];
+
+/// Words asking a total.
+const TOTAL_ASKED: &[&[&str]] = &[&["total"], &["tổng"], &["altogether"], &["in", "all"]];
+
+/// A count times the average each came to, read over the whole request: `18 trips
+/// yesterday averaging 62,000 each, total fares?` is 18 × 62000; `chạy 17 cuốc, trung
+/// bình 58 nghìn một cuốc, tổng bao nhiêu` 17 × 58000.
+pub fn total_of_average(toks: &[Token]) -> Option<Expr> {
+    let has =
+        |table: &[&[&str]]| (0..toks.len()).any(|i| table.iter().any(|p| words_at(toks, i, p)));
+    if crate::lexer::has_percent_or_date(toks) || !has(AVERAGING) || !has(TOTAL_ASKED) {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    let [count, amount] = nums.as_slice() else {
+        return None;
+    };
+    // The count counts things (`18 trips`), the average comes after an averaging word.
+    let thing = toks.get(count + 1).and_then(Token::word).map(singular)?;
+    let averaged = (count + 2..*amount).any(|i| AVERAGING.iter().any(|p| words_at(toks, i, p)));
+    if !averaged || matches!(thing, "k" | "đồng" | "dong" | "usd" | "vnd") {
+        return None;
+    }
+    Some(Expr::bin(
+        MathOp::Multiply,
+        Expr::Num(toks[*count].number()?.to_owned()),
+        Expr::Num(toks[*amount].number()?.to_owned()),
+    ))
+}
+
 /// Words asking a percentage.
 const PERCENT_ASKED: &[&[&str]] = &[
     &["what", "percent"],
@@ -222,6 +260,27 @@ mod tests {
             read("fees are 12600000 for the year in 4 instalments, how much is each one"),
             div("12600000", "4")
         );
+    }
+
+    #[test]
+    fn a_count_times_its_average_is_the_total() {
+        let read = |q: &str| total_of_average(&lex(q));
+        let times = |a: &str, b: &str| {
+            Some(Expr::bin(
+                MathOp::Multiply,
+                Expr::Num(a.into()),
+                Expr::Num(b.into()),
+            ))
+        };
+        assert_eq!(
+            read("uncle did 18 trips yesterday averaging 62000 each, total fares?"),
+            times("18", "62000")
+        );
+        assert_eq!(
+            read("hôm nay chạy 17 cuốc, trung bình 58000 một cuốc, tổng bao nhiêu"),
+            times("17", "58000")
+        );
+        assert_eq!(read("18 trips and 62000, total?"), None);
     }
 
     #[test]

@@ -287,6 +287,13 @@ fn period_decoration(toks: &[Token], i: usize) -> bool {
             .iter()
             .take_while(|t| !t.is_sym(':'))
             .all(|t| t.word().is_some() || t.is_sym('\''));
+    // (`how many hrs total`: the unit the sum is counted in.)
+    let counted = word(i.checked_sub(1)) == Some("many") && word(i.checked_sub(2)) == Some("how");
+    // (`5, 6.5, 7 and 4.5 hrs`: the unit after an item names the items'.)
+    let after_item = i > 0 && toks[i - 1].number().is_some();
+    if (unit || time_unit) && (counted || after_item) {
+        return true;
+    }
     (unit || time_unit && (after_cue || before_colon))
         && (word(i.checked_sub(1)).is_some_and(|w| PERIOD_BEFORE.contains(&w))
             || word(Some(i + 1)).is_some_and(|w| PERIOD_AFTER.contains(&w))

@@ -546,3 +546,18 @@ fn session_31_context_before_a_question_is_left_aside() {
         chorus_heuristic::PlanOutcome::Unplannable { .. }
     ));
 }
+
+#[test]
+fn session_31_totals_of_lots_and_of_averages() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("bán 12 ký nho giá 90k, được bao nhiêu tiền"),
+        vec![r#"s1 math/multiply a="12" b="90000" *"#]
+    );
+    assert_eq!(
+        steps("served 40 tables averaging 350k each, total?"),
+        vec![r#"s1 math/multiply a="40" b="350000" *"#]
+    );
+    let s = steps("ran 3, 4.5 and 6 km this week, how many km total");
+    assert_eq!(s.last().unwrap(), r#"s2 math/sum a=$s1 b="6" *"#, "{s:?}");
+}
