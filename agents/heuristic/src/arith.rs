@@ -305,6 +305,8 @@ const JOIN_WORDS: &[(&str, bool)] = &[
 /// Vietnamese postfix forms: `100 chia đôi` (÷ 2), `7 nhân đôi` (× 2), `81 khai căn` (√).
 /// (`nhân ba` is not one: `một nhân ba trăm` is 1 × 300.)
 const POSTFIX_CONST: &[(&[&str], MathOp, Option<&str>)] = &[
+    // (`chia đôi ra`: `ra` only says it is split out.)
+    (&["chia", "đôi", "ra"], MathOp::Divide, Some("2")),
     (&["chia", "đôi"], MathOp::Divide, Some("2")),
     (&["nhân", "đôi"], MathOp::Multiply, Some("2")),
     (&["khai", "căn"], MathOp::Sqrt, None),
@@ -367,6 +369,7 @@ const THEN_FIXED: &[(&[&str], MathOp, &str)] = &[
     (&["triple"], MathOp::Multiply, "3"),
     (&["square"], MathOp::Power, "2"),
     (&["cube"], MathOp::Power, "3"),
+    (&["chia", "đôi", "ra"], MathOp::Divide, "2"),
     (&["chia", "đôi"], MathOp::Divide, "2"),
     (&["gấp", "đôi"], MathOp::Multiply, "2"),
     (&["nhân", "đôi"], MathOp::Multiply, "2"),

@@ -725,9 +725,9 @@ pub fn after_context(toks: &[Token], src: &str) -> Option<Parsed> {
     // (`will it rain tomorrow`, `giá vàng hôm nay bao nhiêu`: what was dropped would be
     // the question, outside every tool.)
     let language = crate::language::detect_language(src, None);
-    if crate::scope::outside_tools(src, &language).is_some() {
-        return None;
-    }
+    // (A trade's word says what was done, not what is asked, where what is left is
+    // arithmetic: `dịch 24 trang 150k/trang bn`, translated pages paid by the page.)
+    let outside = crate::scope::outside_tools(src, &language).is_some();
     // The rest must ask something itself (`mấy giờ`, `thứ mấy`, `how many`).
     let asks = |rest: &[Token]| {
         rest.iter().any(|t| {
@@ -762,7 +762,13 @@ pub fn after_context(toks: &[Token], src: &str) -> Option<Parsed> {
             .then(|| parse_request(rest, src))
             .and_then(Result::ok)
             .filter(|p| {
-                !p.parts.is_empty() && p.failed.is_empty() && p.parts.iter().all(plain_place)
+                !p.parts.is_empty()
+                    && p.failed.is_empty()
+                    && p.parts.iter().all(plain_place)
+                    && (!outside
+                        || p.parts
+                            .iter()
+                            .all(|p| matches!(p.query, PartQuery::Math(_))))
             })
     })
 }

@@ -259,6 +259,9 @@ const CUES: &[(&[&str], Cue)] = &[
     // `grab takes 20% commission, he made 1,380,000, how much does he keep`: kept
     // back from the amount, like a discount.
     (&["commission"], Cue::Less),
+    (&["takes"], Cue::Less),
+    (&["withhold"], Cue::Less),
+    (&["withholds"], Cue::Less),
     (&["hoa", "hồng"], Cue::Less),
     (&["chiết", "khấu"], Cue::Less),
     (&["dropped"], Cue::Less),

@@ -536,7 +536,20 @@ fn session_31_context_before_a_question_is_left_aside() {
         steps("chị Lan ở Tokyo giờ này mấy giờ rồi"),
         vec![r#"s1 date/time_in place="Tokyo" *"#]
     );
+    // A trade's word before arithmetic only says what was done.
+    assert_eq!(
+        steps("dịch 30 trang 120k/trang bn"),
+        vec![r#"s1 math/multiply a="30" b="120000" *"#]
+    );
     // A question outside every tool is never answered by what is left of it.
+    assert!(matches!(
+        chorus_heuristic::plan(
+            "giá vàng hôm nay bao nhiêu",
+            &chorus_bus::TaskContext::default(),
+            &chorus_heuristic::Capabilities::default_tools()
+        ),
+        chorus_heuristic::PlanOutcome::Unplannable { .. }
+    ));
     assert!(matches!(
         chorus_heuristic::plan(
             "will it snow tomorrow?",
