@@ -53,6 +53,9 @@ const LATER: &[&[&str]] = &[
 const BUY: &[&str] = &["bought", "buy", "buying", "mua", "nhập", "cost", "costs"];
 const SELL: &[&str] = &["sell", "sold", "selling", "sells", "bán", "resell"];
 
+/// Words saying the later amount is what something bought is worth now.
+const NOW: &[&str] = &["now", "currently", "today", "giờ", "nay"];
+
 /// Words asking the gain between a cost and a selling price.
 const GAIN: &[&str] = &["profit", "margin", "make", "earn", "gain", "lời", "lãi"];
 
@@ -265,7 +268,10 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         return None;
     }
     let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
-    let trade = words.iter().any(|w| BUY.contains(w)) && words.iter().any(|w| SELL.contains(w));
+    // (`bought at 25,000, now it's 28,500`: what it is worth now is the later amount.)
+    let held = words.iter().any(|w| BUY.contains(w)) && words.iter().any(|w| NOW.contains(w));
+    let trade =
+        words.iter().any(|w| BUY.contains(w)) && (words.iter().any(|w| SELL.contains(w)) || held);
     if words
         .iter()
         .any(|w| OTHER.contains(w) && !(trade && PER_ITEM.contains(w)))
@@ -312,7 +318,8 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             (Some(true), Some(false)) => true,
             (Some(false), Some(true)) => false,
             _ if by_month.is_some() => by_month?,
-            _ if trade => in_order_of(toks, &nums, BUY, SELL)?,
+            _ if trade => in_order_of(toks, &nums, BUY, SELL)
+                .or_else(|| in_order_of(toks, &nums, BUY, NOW))?,
             // No separator between them (`thang nay 856.000d thang truoc 740.000d`):
             // the first time said goes with the first amount.
             _ => in_order(toks, &nums)?,
@@ -370,6 +377,14 @@ mod tests {
             Expr::bin(MathOp::Multiply, minus(a, b), n("100")),
             n(base),
         )
+    }
+
+    #[test]
+    fn what_was_bought_against_what_it_is_worth_now() {
+        assert_eq!(
+            read("bought at 25000 now it's 28500, what % gain"),
+            Some(pct("28500", "25000", "25000"))
+        );
     }
 
     #[test]

@@ -197,6 +197,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::proportion::parse(toks))
         .or_else(|| crate::exchange::parse(toks))
         .or_else(|| crate::coverage::periods_needed(toks))
+        .or_else(|| crate::coverage::groups(toks))
         .or_else(|| crate::averages::parse(toks))
         .or_else(|| crate::averages::total(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))

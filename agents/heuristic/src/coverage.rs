@@ -95,6 +95,70 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     })
 }
 
+/// How many groups of a size hold a total, rounded up: `180 guests, tables of 10, how
+/// many tables` is ⌈180 ÷ 10⌉; `180 khách, mỗi bàn 10 người, cần bao nhiêu bàn`; `45
+/// people, each van takes 7, how many vans`.
+pub fn groups(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks) {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    let [a, b] = nums.as_slice() else {
+        return None;
+    };
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let singular = |w: &str| -> String {
+        w.strip_suffix('s')
+            .filter(|s| s.len() > 2)
+            .unwrap_or(w)
+            .to_owned()
+    };
+    // The group said with its size: `tables of 10`, `mỗi bàn (ngồi) 10`, `each van
+    // takes 7`.
+    let sized = |k: usize| -> Option<String> {
+        if word(k.checked_sub(1)?) == Some("of") {
+            let things = word(k.checked_sub(2)?)?;
+            return things.ends_with('s').then(|| singular(things));
+        }
+        let verb = |i: usize| {
+            matches!(
+                word(i),
+                Some("có" | "ngồi" | "chứa" | "holds" | "seats" | "fits" | "takes" | "is" | "gồm")
+            )
+        };
+        let at = if k >= 2 && verb(k - 1) {
+            k - 2
+        } else {
+            k.checked_sub(1)?
+        };
+        let each = matches!(
+            word(at.checked_sub(1)?),
+            Some("mỗi" | "each" | "every" | "per" | "one")
+        );
+        each.then(|| word(at).map(singular)).flatten()
+    };
+    let (size, total, thing) = match (sized(*a), sized(*b)) {
+        (Some(t), None) => (*a, *b, t),
+        (None, Some(t)) => (*b, *a, t),
+        _ => return None,
+    };
+    // Their count asked (`how many tables`, `cần bao nhiêu bàn`).
+    let asked = (0..toks.len()).any(|i| {
+        COUNT_ASKED.iter().any(|p| words_at(toks, i, p))
+            && (i + 1..(i + 4).min(toks.len()))
+                .any(|j| word(j).is_some_and(|w| singular(w) == thing))
+    });
+    if !asked {
+        return None;
+    }
+    let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
+    Some(Expr::round_up(Expr::bin(
+        MathOp::Divide,
+        num(total)?,
+        num(size)?,
+    )))
+}
+
 /// Periods an amount is saved or paid per, and what asks their count.
 const PERIODS: &[(&str, &[&str])] = &[
     ("week", &["weeks", "tuần"]),
@@ -200,6 +264,25 @@ mod tests {
             ),
             Some(vec![area("4.8", "3.6"), up(area("4.8", "3.6"), "1.44")])
         );
+    }
+
+    #[test]
+    fn groups_of_a_size_to_hold_a_total_are_rounded_up() {
+        let read = |s: &str| groups(&lex(s));
+        assert_eq!(
+            read("180 guests, tables of 10, how many tables"),
+            Some(up(n("180"), "10"))
+        );
+        assert_eq!(
+            read("185 khách, mỗi bàn 10 người, cần bao nhiêu bàn"),
+            Some(up(n("185"), "10"))
+        );
+        assert_eq!(
+            read("45 people, each van takes 7, how many vans"),
+            Some(up(n("45"), "7"))
+        );
+        // No count of the groups asked: another question.
+        assert_eq!(read("180 guests, tables of 10"), None);
     }
 
     #[test]
