@@ -213,8 +213,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // highest?`): a part each.
     // How many whole ones hold a total (`1 bag covers 2.5 m2, the wall is 45 m2, how
     // many bags`), after the area when that is asked too.
-    let found =
-        crate::tolerant::lists(filler::trim_symbols(toks)).or_else(|| crate::coverage::parse(toks));
+    // An amount split in a ratio (`split 200 triệu 60/40`): a share each.
+    let found = crate::tolerant::lists(filler::trim_symbols(toks))
+        .or_else(|| crate::coverage::parse(toks))
+        .or_else(|| crate::ratio::parse(toks));
     if let Some(found) = found {
         let text = quote(toks, src);
         let parts = found

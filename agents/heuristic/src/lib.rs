@@ -30,6 +30,7 @@ pub mod places;
 pub mod proportion;
 pub mod question;
 pub mod rates;
+pub mod ratio;
 pub mod recall;
 pub mod remaining;
 pub mod scaling;
