@@ -35,6 +35,51 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     Some(Expr::bin(MathOp::Divide, paid, counted))
 }
 
+/// Words asking a grade made of weighted parts.
+const GRADE: &[&[&str]] = &[
+    &["grade"],
+    &["overall"],
+    &["weighted"],
+    &["final", "mark"],
+    &["điểm", "tổng", "kết"],
+    &["tổng", "kết"],
+    &["điểm", "trung", "bình"],
+    &["điểm", "tổng"],
+];
+
+/// Scores weighted by percentages that make 100, paired in the order said: `6.5 on the
+/// midterm and 8 on the final, the midterm counts 30% and the final 70%` is (6.5 × 30 +
+/// 8 × 70) ÷ 100; `giữa kỳ 7,2, cuối kỳ 5,8; giữa kỳ tính 30%, cuối kỳ 70%`.
+pub fn weighted_grade(toks: &[Token]) -> Option<Expr> {
+    if !(0..toks.len()).any(|i| GRADE.iter().any(|p| words_at(toks, i, p)))
+        || toks
+            .iter()
+            .any(|t| matches!(t.tok, crate::lexer::Tok::Date(_)))
+    {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    let is_pct = |k: usize| toks.get(k + 1).is_some_and(|t| t.is_sym('%'));
+    let (weights, scores): (Vec<usize>, Vec<usize>) = nums.iter().partition(|&&k| is_pct(k));
+    if weights.len() < 2 || weights.len() != scores.len() {
+        return None;
+    }
+    let value = |k: usize| toks[k].number().and_then(|n| n.parse::<f64>().ok());
+    let total: f64 = weights.iter().map(|&k| value(k)).sum::<Option<f64>>()?;
+    if (total - 100.0).abs() > 1e-9 {
+        return None;
+    }
+    let num = |k: usize| Expr::Num(toks[k].number().unwrap_or("0").to_owned());
+    let points = Expr::chain(
+        MathOp::Sum,
+        scores
+            .iter()
+            .zip(&weights)
+            .map(|(&s, &w)| Expr::bin(MathOp::Multiply, num(s), num(w))),
+    )?;
+    Some(Expr::bin(MathOp::Divide, points, Expr::Num("100".into())))
+}
+
 /// Words asking what lots come to.
 const TOTAL: &[&[&str]] = &[
     &["total"],
@@ -147,6 +192,33 @@ mod tests {
             ))
         );
         assert_eq!(total("3 at 5, how much"), None);
+        let grade = |q: &str| weighted_grade(&lex(q));
+        let weighted = |pairs: &[(&str, &str)]| {
+            Some(Expr::bin(
+                MathOp::Divide,
+                Expr::chain(
+                    MathOp::Sum,
+                    pairs
+                        .iter()
+                        .map(|(s, w)| Expr::bin(MathOp::Multiply, n(s), n(w))),
+                )
+                .unwrap(),
+                n("100"),
+            ))
+        };
+        assert_eq!(
+            grade(
+                "she scored 6.5 on the midterm and 8 on the final. The midterm counts 30% and the final 70%, overall grade?"
+            ),
+            weighted(&[("6.5", "30"), ("8", "70")])
+        );
+        assert_eq!(
+            grade(
+                "Điểm giữa kỳ 7.2, cuối kỳ 5.8; giữa kỳ tính 30%, cuối kỳ 70%. Điểm tổng kết là bao nhiêu?"
+            ),
+            weighted(&[("7.2", "30"), ("5.8", "70")])
+        );
+        assert_eq!(grade("grade: 30% of 8 and 60% of 7"), None);
         // A plain average, or lots without prices, are other questions.
         assert_eq!(read("average of 4, 8, 15 and 16"), None);
         assert_eq!(read("100 shares and 200 shares, average"), None);

@@ -200,6 +200,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::coverage::groups(toks))
         .or_else(|| crate::averages::parse(toks))
         .or_else(|| crate::averages::total(toks))
+        .or_else(|| crate::averages::weighted_grade(toks))
         .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);
