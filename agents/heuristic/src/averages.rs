@@ -92,8 +92,13 @@ const TOTAL: &[&[&str]] = &[
 /// What lots at prices come to: `bán được 24 ký cam giá 35k, bao nhiêu tiền` is 24 ×
 /// 35000; `37 ký xoài giá 42k với 18 ký cam giá 35k, tổng thu` adds the lots.
 pub fn total(toks: &[Token]) -> Option<Expr> {
+    // (`mua 1000 cổ phiếu giá 23.500`: what was bought, the cost asked by saying it.)
+    let bought = toks
+        .first()
+        .and_then(Token::word)
+        .is_some_and(|w| matches!(w, "mua" | "bought" | "buy" | "nhập"));
     if crate::lexer::has_percent_or_date(toks)
-        || !(0..toks.len()).any(|i| TOTAL.iter().any(|p| words_at(toks, i, p)))
+        || !bought && !(0..toks.len()).any(|i| TOTAL.iter().any(|p| words_at(toks, i, p)))
         || (0..toks.len()).any(|i| AVERAGE.iter().any(|p| words_at(toks, i, p)))
     {
         return None;
@@ -102,7 +107,7 @@ pub fn total(toks: &[Token]) -> Option<Expr> {
     // (Only `giá` joins a single lot: `3 at 5` alone is the multiplication readers'.)
     let priced = toks.iter().any(|t| {
         t.word()
-            .is_some_and(|w| crate::normalise::fold::fold(w) == "gia")
+            .is_some_and(|w| crate::normalise::fold::fold(w) == crate::normalise::fold::fold("giá"))
     }) || nums.len() >= 4;
     if !priced {
         return None;
@@ -129,7 +134,9 @@ fn lots(toks: &[Token], nums: &[usize]) -> Option<Vec<(Expr, Expr)>> {
                 t.is_sym('@')
                     || t.word().is_some_and(|w| {
                         // (`gia` typed without its mark, which no phrase restores.)
-                        AT.contains(&w) || crate::normalise::fold::fold(w) == "gia"
+                        AT.contains(&w)
+                            || crate::normalise::fold::fold(w)
+                                == crate::normalise::fold::fold("giá")
                     })
             })
             && between.iter().all(|t| t.word().is_some() || t.is_sym('@'))

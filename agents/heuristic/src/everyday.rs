@@ -211,6 +211,8 @@ const CUES: &[(&[&str], Cue)] = &[
     // `30% goes on rent`, `bảo hiểm 10,5% thì mất bao nhiêu`: a share of the amount (not
     // `đóng`: as a literal it would fold `dong`, the currency, into it).
     (&["goes"], Cue::Of),
+    // `cọc trước 30%`: a deposit is a share of the amount.
+    (&["cọc"], Cue::Of),
     (&["spend"], Cue::Of),
     (&["spent"], Cue::Of),
     (&["nộp"], Cue::Of),

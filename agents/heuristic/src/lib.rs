@@ -344,6 +344,13 @@ pub fn plan_turn(
             return found;
         }
     }
+    // `còn lại bao nhiêu` after `cọc trước 30% thì bao nhiêu`: the amount less the share.
+    if let Some(text) = recall::rest_after_share(query, questions, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
     // `6pm there is what time in hanoi` after a question about the time in Los Angeles.
     if let Some(text) = recall::place_there(query, questions) {
         let found = planning(false).plan(&text);

@@ -1955,6 +1955,51 @@ const TWO_ANSWERS_DRESSING: &[&str] = &[
     "tổng", "total",
 ];
 
+/// `A − B` when `query` only asks what is left (`còn lại bao nhiêu`, `what's left`,
+/// `and the rest?`) after a share of an amount was the last answer: the amount before
+/// it (A, the answer before) less the share (B, the last answer). Only when the last
+/// question took a percentage (`cọc trước 30% thì bao nhiêu`).
+pub fn rest_after_share(
+    query: &str,
+    questions: &[String],
+    conversation: &Conversation,
+) -> Option<String> {
+    const REST: &[&[&str]] = &[
+        &["còn", "lại"],
+        &["left"],
+        &["rest"],
+        &["remaining"],
+        &["remainder"],
+        &["balance"],
+    ];
+    // (Laid out by hand: the vocabulary is learnt line by line, and `bao`, `sao` are
+    // Vietnamese only beside a word with its marks.)
+    #[rustfmt::skip]
+    const DRESSING: &[&str] = &[
+        "what", "whats", "what's", "is", "s", "the", "and", "how", "much", "left", "rest",
+        "remaining", "remainder", "balance", "so", "then", "of", "it",
+        "còn", "lại", "bao", "nhiêu", "phần", "là", "thì", "sao", "vậy", "số", "tiền",
+    ];
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let asks_rest = (0..toks.len()).any(|i| REST.iter().any(|p| words_at(&toks, i, p)));
+    let only = toks.iter().all(|t| {
+        t.is_sym('?') || t.is_sym('\'') || t.word().is_some_and(|w| DRESSING.contains(&w))
+    });
+    let shared = questions.last().is_some_and(|q| q.contains('%'));
+    let numeric: Vec<&String> = conversation
+        .answers
+        .iter()
+        .rev()
+        .filter(|a| a.parse::<f64>().is_ok())
+        .take(2)
+        .collect();
+    match (asks_rest && only && shared, numeric.as_slice()) {
+        (true, [share, amount]) => Some(format!("{amount} - {share}")),
+        _ => None,
+    }
+}
+
 /// `query` adding (or multiplying) the conversation's last two numeric answers: `cộng
 /// hai kết quả đó lại giúp mình` after 630000 and 720000 → `630000 + 720000`, with the
 /// two values; `None` unless every other word only dresses it.

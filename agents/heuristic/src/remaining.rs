@@ -36,7 +36,7 @@ const PAID_FOR: &[&str] = &["for", "worth", "mua", "hết", "bought", "cost", "c
 /// Words saying the first amount is had (or owed, or budgeted).
 const HAD: &[&str] = &[
     "had", "have", "has", "got", "budget", "owe", "owed", "started", "start", "saved", "có",
-    "wallet", "behind", "owes", "vay", "borrowed", "loan",
+    "wallet", "behind", "owes", "borrowed", "loan", "nợ",
 ];
 
 /// Periods an amount owed may be counted in (`behind 3 months at 1,850/mo`).
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn what_was_paid_may_be_periods_at_a_rate_too() {
         assert_eq!(
-            read("tổng vay 36000000, đã trả 5 tháng mỗi tháng 3000000, còn nợ bao nhiêu"),
+            read("nợ 36000000, đã trả 5 tháng mỗi tháng 3000000, còn nợ bao nhiêu"),
             Some(Expr::bin(
                 MathOp::Subtract,
                 n("36000000"),

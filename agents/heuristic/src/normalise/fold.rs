@@ -342,6 +342,9 @@ mod tests {
     /// stay `thi`, `vé máy bay` made `may` stay `may`).
     #[test]
     fn everyday_folded_words_keep_their_reading() {
+        // (Word lists laid out one per line once made `sao` English: `chia 3 thi sao`
+        // stayed unmarked.)
+        assert_eq!(restored("chia 3 thi sao"), "chia 3 thì sao");
         // (`nợ`, a debt, folds like `nó`, "it": the word before decides.)
         assert_eq!(restored("can bac hai cua no"), "căn bậc hai của nó");
         assert_eq!(restored("con no bao nhieu"), "còn nợ bao nhiêu");
