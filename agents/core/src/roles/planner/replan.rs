@@ -21,7 +21,11 @@ impl Planner {
     /// live agent (or the deadline is near); every other result is carried over. A
     /// redelivery after the new plan was stored publishes that plan (each message once);
     /// a request for an older attempt, or for a task whose report is out, does nothing.
-    pub(super) async fn replan(&self, msg: &Message, ask: &RenavigateRequest) -> Result<(), HandleError> {
+    pub(super) async fn replan(
+        &self,
+        msg: &Message,
+        ask: &RenavigateRequest,
+    ) -> Result<(), HandleError> {
         let task = &msg.task_id;
         let state = &self.ctx.state;
         let Some(plan) = state.plan(task).await? else {
