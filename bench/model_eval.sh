@@ -92,7 +92,7 @@ def ask(query, now, tz, with_model):
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHORUS__LLM__")}
     if with_model:
         env.update(MODEL_ENV)
-    env["CHORUS_LOG"] = "warn,chorus_agents::roles::planner=info,chorus_llm=info"
+    env["CHORUS_LOG"] = "warn,chorus_core::roles::planner=info,chorus_llm=info"
     args = [BIN, "ask", "--local", "--json", "--timeout", "400"]
     if now: args += ["--now", now]
     if tz: args += ["--timezone", tz]

@@ -4,7 +4,7 @@
 //! here is stopped by PID when the cluster is stopped or dropped. Processes are started
 //! by the launcher the end-to-end tests use (`chorus_testkit::launcher`).
 //!
-//! With `acl`, Redis loads the ACL file `chorus acl` builds (`chorus_agents::acl::file`,
+//! With `acl`, Redis loads the ACL file `chorus acl` builds (`chorus_core::acl::file`,
 //! random passwords) and every role connects as its own user; the benchmark's client
 //! connects as an extra user, `bench` (see [`bench_user`]). With `tls`, Redis serves
 //! TLS only (`--port 0 --tls-port …`) with a CA and a server certificate made by the
@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use chorus_agents::acl::{self, AclUser};
-use chorus_agents::topology::{Role, Topology};
 use chorus_bus::BusSettings;
+use chorus_core::acl::{self, AclUser};
+use chorus_core::topology::{Role, Topology};
 use chorus_testkit::free_port;
 use chorus_testkit::launcher::{self, Output, Proc};
 

@@ -12,8 +12,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chorus_agents::topology::{Role, Topology};
 use chorus_bus::{Bus, Message, Topic, TopicKind};
+use chorus_core::topology::{Role, Topology};
 
 use super::BenchError;
 use super::stats::Percentiles;

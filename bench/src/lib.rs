@@ -24,7 +24,7 @@ use chorus_bus::BusError;
 use chorus_bus_redis::RedisBus;
 use clap::Args;
 
-use chorus_agents::settings::Settings;
+use chorus_core::settings::Settings;
 use cluster::{Cluster, ClusterOptions, redis_answers};
 use procstat::ProcSample;
 use redis_info::RedisInfo;
@@ -189,7 +189,7 @@ pub async fn run_bench(args: BenchArgs, settings: &Settings) -> Result<(), Bench
     // Ctrl-C or SIGTERM still stops every process this run started.
     let result = tokio::select! {
         r = measure(&args, settings, client_settings, cluster.as_mut()) => r,
-        _ = chorus_agents::runtime::stop_signal() => Err(BenchError::Interrupted),
+        _ = chorus_core::runtime::stop_signal() => Err(BenchError::Interrupted),
     };
     if let Some(c) = cluster {
         c.stop();

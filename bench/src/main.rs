@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use chorus_agents::settings::Settings;
 use chorus_bench::BenchArgs;
+use chorus_core::settings::Settings;
 use clap::Parser;
 
 /// Benchmark Chorus through its real pipeline: every role and both MCP servers as their

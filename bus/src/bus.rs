@@ -141,7 +141,7 @@ pub trait Watcher: Send {
 /// Raw payloads published by outside clients on a topic's channel (`PUBLISH
 /// task_available '{"query": …}'`): the PUBLISH ingress. The transport only carries
 /// them; what they become (a task, a dead letter, nothing for the bus's own mirror) is
-/// decided by the one way in (`chorus_agents::door`).
+/// decided by the one way in (`chorus_core::door`).
 #[async_trait]
 pub trait IngressFeed: Send {
     /// The next payload, as published (invalid UTF-8 replaced); `None` when the

@@ -5,7 +5,7 @@
 //! in-memory transport. The Redis Streams transport is its own crate (`chorus-bus-redis`,
 //! in `bus/redis`), so this one compiles without `redis`: the planners and the model
 //! crate, which need only plans and reports, never build a transport. It knows nothing
-//! of what agents do with messages; agent logic lives in `chorus-agents`.
+//! of what agents do with messages; agent logic lives in `chorus-core`.
 
 pub mod bus;
 pub mod counts;

@@ -7,14 +7,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use chorus_agents::door::{Limits, run_publish_ingress};
-use chorus_agents::roles::pool::Connector;
-use chorus_agents::runtime::Shutdown;
-use chorus_agents::settings::{PoolSettings, Settings};
-use chorus_agents::state::TaskState;
-use chorus_agents::system::{Infra, RoleError, join_all, run_role};
-use chorus_agents::topology::Role;
 use chorus_bus_redis::RedisBus;
+use chorus_core::door::{Limits, run_publish_ingress};
+use chorus_core::roles::pool::Connector;
+use chorus_core::runtime::Shutdown;
+use chorus_core::settings::{PoolSettings, Settings};
+use chorus_core::state::TaskState;
+use chorus_core::system::{Infra, RoleError, join_all, run_role};
+use chorus_core::topology::Role;
 use chorus_mcp_common::client::{McpClient, McpError};
 use tokio::task::JoinSet;
 
@@ -132,7 +132,7 @@ pub async fn spawn_metrics(
     shutdown: Shutdown,
 ) -> anyhow::Result<()> {
     use chorus_telemetry::metrics::streams;
-    let topics = chorus_agents::topology::Topology::new(&settings.pool_names()).reads(role);
+    let topics = chorus_core::topology::Topology::new(&settings.pool_names()).reads(role);
     let mut stop = shutdown.clone();
     let sampling = streams::sample(bus, role.group(), topics, streams::SAMPLE_EVERY);
     tokio::spawn(async move {

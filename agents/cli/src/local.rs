@@ -10,13 +10,13 @@ use chorus_heuristic::dates::DATE_POOL;
 use chorus_heuristic::expr::MATH_POOL;
 use chorus_mcp_common::client::McpClient;
 
-use chorus_agents::registry::Registry;
-use chorus_agents::roles::pool::Connector;
-use chorus_agents::runtime::{Shutdown, ShutdownTrigger};
-use chorus_agents::settings::Settings;
-use chorus_agents::state::TaskState;
-use chorus_agents::system::{Infra, run_role};
-use chorus_agents::topology::{Role, Topology};
+use chorus_core::registry::Registry;
+use chorus_core::roles::pool::Connector;
+use chorus_core::runtime::{Shutdown, ShutdownTrigger};
+use chorus_core::settings::Settings;
+use chorus_core::state::TaskState;
+use chorus_core::system::{Infra, run_role};
+use chorus_core::topology::{Role, Topology};
 
 /// A running one-process system.
 pub struct LocalSystem {

@@ -12,7 +12,7 @@ use chorus_cli::local;
 
 use std::path::PathBuf;
 
-use chorus_agents::settings::Settings;
+use chorus_core::settings::Settings;
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// mimalloc: the agents allocate many small JSON strings and maps per message, and glibc

@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use chorus_agents::client::{Reply, answer, ask_turn};
-use chorus_agents::settings::Settings;
-use chorus_agents::state::TaskState;
 use chorus_bus::{Bus, FinalReport, ReportStatus, TaskContext};
 use chorus_cli::local::LocalSystem;
+use chorus_core::client::{Reply, answer, ask_turn};
+use chorus_core::settings::Settings;
+use chorus_core::state::TaskState;
 use futures::StreamExt;
 
 /// Requests in flight at once.

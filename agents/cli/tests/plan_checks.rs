@@ -9,9 +9,9 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use chorus_agents::settings::Settings;
 use chorus_bus::{Deadline, Message, Payload, PlanReady, ReportStatus, Topic, Watcher};
 use chorus_cli::local::LocalSystem;
+use chorus_core::settings::Settings;
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use serde_json::{Value, json};

@@ -8,9 +8,9 @@ mod suite;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_agents::door::{Ingested, Limits, ingest, run_publish_ingress};
 use chorus_bus::*;
 use chorus_bus_redis::*;
+use chorus_core::door::{Ingested, Limits, ingest, run_publish_ingress};
 use chorus_testkit::RedisServer;
 use suite::{collect, dead_letters, test_settings};
 use tokio::sync::Notify;

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chorus_agents::runtime::{HandleError, Handler, Shutdown, run_loop};
 use chorus_bus::*;
+use chorus_core::runtime::{HandleError, Handler, Shutdown, run_loop};
 use serde_json::json;
 
 /// Counts the deliveries it handled per task, taking `takes` for each.

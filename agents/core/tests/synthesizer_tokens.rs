@@ -9,12 +9,12 @@ mod fake_model;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_agents::llm::Limits;
-use chorus_agents::roles::Ctx;
-use chorus_agents::roles::synthesizer::Synthesizer;
-use chorus_agents::runtime::{HandleError, Handler};
-use chorus_agents::state::TaskState;
 use chorus_bus::*;
+use chorus_core::llm::Limits;
+use chorus_core::roles::Ctx;
+use chorus_core::roles::synthesizer::Synthesizer;
+use chorus_core::runtime::{HandleError, Handler};
+use chorus_core::state::TaskState;
 use chorus_llm::{LlmSettings, LlmSynthesizer, Prompts};
 use fake_model::{FakeModel, Reply, Script};
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! docs/topics.md carries the topology table generated from the code; this fails when
 //! the copy is stale (`CHORUS_BLESS=1` rewrites it).
 
-use chorus_agents::topology::Topology;
+use chorus_core::topology::Topology;
 
 const BEGIN: &str = "<!-- topology:begin -->\n";
 const END: &str = "<!-- topology:end -->";
@@ -21,6 +21,6 @@ fn the_topology_table_in_docs_topics_md_is_the_codes() {
     assert_eq!(
         &doc[start..end],
         want,
-        "docs/topics.md is stale: run CHORUS_BLESS=1 cargo test -p chorus-agents --test topology_doc"
+        "docs/topics.md is stale: run CHORUS_BLESS=1 cargo test -p chorus-core --test topology_doc"
     );
 }

@@ -6,12 +6,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_agents::door::{self, Limits, Submission, SubmitError};
-use chorus_agents::settings::Settings;
-use chorus_agents::state::TaskState;
-use chorus_agents::system::Infra;
-use chorus_agents::topology::Topology;
 use chorus_bus::{Bus, TaskContext};
+use chorus_core::door::{self, Limits, Submission, SubmitError};
+use chorus_core::settings::Settings;
+use chorus_core::state::TaskState;
+use chorus_core::system::Infra;
+use chorus_core::topology::Topology;
 use chorus_telemetry::metrics::tasks::Door;
 
 use crate::auth::Auth;
@@ -72,7 +72,7 @@ impl ApiState {
             answer_timeout: settings.answer_timeout(),
             max_query_chars: chorus_heuristic::MAX_QUERY_CHARS,
             instance: format!("chief-{}", uuid::Uuid::now_v7().simple()),
-            tokens: chorus_agents::llm::writes_reports(&settings.llm),
+            tokens: chorus_core::llm::writes_reports(&settings.llm),
             topology: Topology::new(&pools),
             auth: Auth::or_broken(&settings.http),
             limiter: Limiter::from_settings(&settings.http),

@@ -11,7 +11,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use chorus_agents::settings::HttpSettings;
+use chorus_core::settings::HttpSettings;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 

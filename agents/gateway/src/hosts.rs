@@ -17,7 +17,7 @@ use axum::http::uri::Authority;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::Response;
-use chorus_agents::settings::HttpSettings;
+use chorus_core::settings::HttpSettings;
 use chorus_mcp_common::http::default_allowed_hosts;
 
 use crate::auth::refusal;

@@ -8,8 +8,8 @@
 //! planned again), then the request (planned or not). A task none of them knows is
 //! unknown, or expired.
 
-use chorus_agents::state::TaskState;
 use chorus_bus::{BusError, ClarificationNeeded, FinalReport, TaskId};
+use chorus_core::state::TaskState;
 
 /// Where a task is.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
-use chorus_agents::settings::HttpSettings;
+use chorus_core::settings::HttpSettings;
 use chorus_mcp_common::timeouts::{self, BodyError, Timeouts};
 use tokio::net::TcpListener;
 

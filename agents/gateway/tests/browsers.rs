@@ -38,7 +38,7 @@ async fn send(
 const JSON: (&str, &str) = ("content-type", "application/json");
 
 /// A bare gateway (nobody plans) holding task `t-1`.
-async fn with_task(settings: chorus_agents::settings::Settings) -> System {
+async fn with_task(settings: chorus_core::settings::Settings) -> System {
     let system = System::bare_with(settings).await;
     let (status, body) = send(
         &system,
@@ -306,7 +306,7 @@ async fn a_native_task_is_its_own_a2a_context_unless_it_has_a_conversation() {
 
 #[test]
 fn allowed_hosts_load_as_a_list_or_as_one_comma_separated_string() {
-    use chorus_agents::settings::Settings;
+    use chorus_core::settings::Settings;
     let dir = std::env::temp_dir();
     for (name, text) in [
         (

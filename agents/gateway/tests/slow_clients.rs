@@ -9,9 +9,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chorus_agents::state::TaskState;
-use chorus_agents::system::Infra;
 use chorus_bus::memory::MemoryBus;
+use chorus_core::state::TaskState;
+use chorus_core::system::Infra;
 use chorus_gateway::{ApiState, serve_on};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -24,7 +24,7 @@ async fn serve() -> (
     oneshot::Sender<()>,
     JoinHandle<std::io::Result<()>>,
 ) {
-    let mut settings = chorus_agents::settings::Settings::default();
+    let mut settings = chorus_core::settings::Settings::default();
     settings.http.header_timeout_ms = 300;
     settings.http.body_timeout_ms = 600;
     settings.http.idle_timeout_ms = 1_200;

@@ -1,7 +1,7 @@
 //! The PUBLISH ingress feed: a subscription to a topic's Pub/Sub channel, handing on the
 //! raw payloads outside clients publish (and the bus's own mirror of every envelope,
 //! which the reader tells apart). What a payload becomes is not decided here: that is
-//! the one way in's job (`chorus_agents::door`).
+//! the one way in's job (`chorus_core::door`).
 
 use async_trait::async_trait;
 use chorus_bus::{BusError, IngressFeed, Topic};

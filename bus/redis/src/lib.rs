@@ -5,6 +5,10 @@
 //! Cluster (`bus.redis_mode = "cluster"`) every script and pipeline touches one slot:
 //! commands on several streams go as one pipeline per slot, sent at once, and
 //! publish-once takes two steps (`claim.rs`).
+//!
+//! [`RedisBus`] is the `Bus`: its writes are in `write.rs`, over what writers and
+//! readers share (`shared.rs`: the write connection, acks, the replica wait); reading
+//! is `subscriber.rs`, `watcher.rs`, `ingress.rs` and `tokens.rs`.
 
 mod claim;
 mod conn;
@@ -15,18 +19,19 @@ mod ingress;
 mod publish;
 mod reply;
 mod sentinel;
+mod shared;
 mod slots;
 mod stats;
 mod store;
 mod subscriber;
 mod tokens;
 mod watcher;
+mod write;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use redis::Script;
 
 pub use conn::{Connection, client};
 pub use error::RedisBusError;
@@ -42,184 +47,11 @@ use chorus_bus::settings::BusSettings;
 use chorus_bus::tokens::{ReportToken, TokenReader};
 use chorus_bus::topic::Topic;
 use error::bus_err;
-use publish::{add_publish, publish_guarded_script, publish_once_script};
+use publish::{publish_guarded_script, publish_once_script};
+use shared::Shared;
 use subscriber::RedisSubscriber;
 use tokens::RedisTokenReader;
 use watcher::RedisWatcher;
-
-/// The streams `msgs` go to.
-fn topics_of(msgs: &[Message]) -> Vec<&str> {
-    msgs.iter().map(|m| m.topic.as_str()).collect()
-}
-
-/// The keys a guarded publish writes: the guard (unless empty), each once-key and each
-/// stream.
-fn guarded_keys<'a>(guard: &'a str, items: &'a [(String, Message)]) -> Vec<&'a str> {
-    let mut keys: Vec<&str> = (!guard.is_empty()).then_some(guard).into_iter().collect();
-    for (key, msg) in items {
-        keys.push(key);
-        keys.push(msg.topic.as_str());
-    }
-    keys
-}
-
-/// Most messages sent in one pipeline by `publish_many`.
-const PIPELINE_CHUNK: usize = 1000;
-
-pub(crate) struct Shared {
-    backend: conn::Backend,
-    conn: Connection,
-    settings: BusSettings,
-    publish_once: Script,
-    publish_guarded: Script,
-    claims: claim::ClaimScripts,
-}
-
-/// The entry ids of `tokens`, per stream.
-fn by_topic(tokens: &[chorus_bus::AckToken]) -> std::collections::BTreeMap<&str, Vec<&str>> {
-    let mut by_topic: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
-    for t in tokens {
-        by_topic
-            .entry(t.topic.as_str())
-            .or_default()
-            .push(t.entry_id.as_str());
-    }
-    by_topic
-}
-
-impl Shared {
-    /// XACKs `tokens` for `role`'s group, one XACK per stream, in one pipeline.
-    pub(crate) async fn ack(
-        &self,
-        role: &str,
-        tokens: &[chorus_bus::AckToken],
-    ) -> Result<(), BusError> {
-        if tokens.is_empty() {
-            return Ok(());
-        }
-        if self.conn.is_cluster() {
-            let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
-                .into_iter()
-                .map(|(topic, ids)| {
-                    let mut cmd = redis::cmd("XACK");
-                    cmd.arg(topic).arg(role).arg(ids);
-                    (topic.to_owned(), cmd)
-                })
-                .collect();
-            return slots::exec(&self.conn, &cmds).await.map_err(bus_err);
-        }
-        let mut pipe = redis::pipe();
-        for (topic, ids) in &by_topic(tokens) {
-            publish::add_ack(&mut pipe, topic, role, ids);
-        }
-        conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
-            .await
-            .map_err(bus_err)?;
-        Ok(())
-    }
-
-    /// XCLAIMs `tokens` of `role` for `consumer` with min-idle 0 and JUSTID (idle time
-    /// reset, delivery count kept), one XCLAIM per stream, in one pipeline.
-    pub(crate) async fn keep_alive(
-        &self,
-        role: &str,
-        consumer: &str,
-        tokens: &[chorus_bus::AckToken],
-    ) -> Result<(), BusError> {
-        if tokens.is_empty() {
-            return Ok(());
-        }
-        let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
-            .into_iter()
-            .map(|(topic, ids)| {
-                let mut cmd = redis::cmd("XCLAIM");
-                cmd.arg(topic)
-                    .arg(role)
-                    .arg(consumer)
-                    .arg(0)
-                    .arg(ids)
-                    .arg("JUSTID");
-                (topic.to_owned(), cmd)
-            })
-            .collect();
-        slots::exec(&self.conn, &cmds).await.map_err(bus_err)
-    }
-
-    /// A clone of the shared write connection (clones share one multiplexed socket).
-    fn conn(&self) -> Connection {
-        self.conn.clone()
-    }
-
-    /// Whether the bus runs on a Cluster.
-    fn cluster(&self) -> bool {
-        self.conn.is_cluster()
-    }
-
-    /// Which connection writes go to now (in Sentinel mode, its generation; the primary
-    /// can change under the shared connection), taken before a publish writes.
-    fn epoch(&self) -> Option<u64> {
-        match &self.conn {
-            Connection::Sentinel(c) => c.generation(),
-            _ => None,
-        }
-    }
-
-    /// With `bus.replica_acks` > 0: waits (`WAIT`) until that many replicas have this
-    /// connection's writes to the primaries owning `keys`, failing when they do not
-    /// within `bus.replica_ack_timeout_ms`. Nothing (no round trip) with 0. In Sentinel
-    /// mode the `WAIT` goes only to the connection of `epoch` (the one current before the
-    /// writes): when the primary changed since, the publish fails (a `WAIT` on the new
-    /// primary's connection would count none of the writes).
-    async fn replicated(&self, epoch: Option<u64>, keys: &[&str]) -> Result<(), BusError> {
-        let want = self.settings.replica_acks;
-        if want == 0 {
-            return Ok(());
-        }
-        let timeout = self.settings.replica_ack_timeout_ms;
-        let mut wait = redis::cmd("WAIT");
-        wait.arg(want).arg(timeout);
-        let mut acked = Vec::new();
-        match &self.conn {
-            Connection::Cluster(c) => {
-                let slots: std::collections::BTreeSet<u16> =
-                    keys.iter().map(|k| chorus_bus::keys::slot(k)).collect();
-                for slot in slots {
-                    let route = redis::cluster_routing::RoutingInfo::SingleNode(
-                        redis::cluster_routing::SingleNodeRoutingInfo::SpecificNode(
-                            redis::cluster_routing::Route::new(
-                                slot,
-                                redis::cluster_routing::SlotAddr::Master,
-                            ),
-                        ),
-                    );
-                    let n = c
-                        .clone()
-                        .route_command(wait.clone(), route)
-                        .await
-                        .map_err(bus_err)?;
-                    acked.push(redis::from_redis_value::<i64>(n).map_err(|e| bus_err(e.into()))?);
-                }
-            }
-            Connection::Sentinel(c) => {
-                let n = c.query_on(epoch, &wait).await.map_err(bus_err)?;
-                acked.push(redis::from_redis_value::<i64>(n).map_err(|e| bus_err(e.into()))?);
-            }
-            conn => {
-                let n: i64 = wait.query_async(&mut conn.clone()).await.map_err(bus_err)?;
-                acked.push(n);
-            }
-        }
-        match acked.iter().min() {
-            Some(&n) if n < i64::from(want) => Err(error::RedisBusError::NotReplicated {
-                acked: n,
-                wanted: want,
-                within_ms: timeout,
-            }
-            .into()),
-            _ => Ok(()),
-        }
-    }
-}
 
 /// The Redis Streams bus. Clones share the connection.
 #[derive(Clone)]
@@ -250,8 +82,8 @@ impl RedisBus {
                 backend,
                 conn,
                 settings,
-                publish_once: publish_once_script(),
-                publish_guarded: publish_guarded_script(),
+                once_script: publish_once_script(),
+                guarded_script: publish_guarded_script(),
                 claims: claim::ClaimScripts::default(),
             }),
         })
@@ -288,60 +120,6 @@ impl RedisBus {
             .map_err(bus_err)?;
         Ok(id)
     }
-
-    fn encode(&self, msg: &Message) -> Result<String, BusError> {
-        Ok(msg.encode_within(self.shared.settings.max_message_bytes)?)
-    }
-
-    /// `publish_once_many` on a Cluster: the items grouped by their once-keys' slot, one
-    /// claim per slot, all at once.
-    async fn publish_once_many_on_cluster(
-        &self,
-        items: &[(String, Message)],
-        ttl_ms: u64,
-    ) -> Result<Vec<bool>, BusError> {
-        let encoded = items
-            .iter()
-            .map(|(_, m)| self.encode(m))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut by_slot: std::collections::BTreeMap<u16, Vec<usize>> = Default::default();
-        for (i, (key, _)) in items.iter().enumerate() {
-            by_slot
-                .entry(chorus_bus::keys::slot(key))
-                .or_default()
-                .push(i);
-        }
-        let maxlen = self.shared.settings.stream_maxlen;
-        let ttl = claim::Ttl::new(ttl_ms, &self.shared.settings);
-        let runs = by_slot.into_values().map(|indices| {
-            let claims: Vec<claim::Item<'_>> = indices
-                .iter()
-                .map(|&i| claim::Item {
-                    key: &items[i].0,
-                    stream: items[i].1.topic.as_str(),
-                    data: &encoded[i],
-                })
-                .collect();
-            async move {
-                let set = self
-                    .shared
-                    .claims
-                    .publish_once(&self.shared.conn, &claims, ttl, maxlen)
-                    .await?;
-                Ok::<_, redis::RedisError>(indices.into_iter().zip(set).collect::<Vec<_>>())
-            }
-        });
-        let mut out = vec![false; items.len()];
-        for (i, set) in futures::future::try_join_all(runs)
-            .await
-            .map_err(bus_err)?
-            .into_iter()
-            .flatten()
-        {
-            out[i] = set;
-        }
-        Ok(out)
-    }
 }
 
 #[async_trait]
@@ -364,84 +142,15 @@ impl Bus for RedisBus {
     }
 
     async fn publish(&self, msg: &Message) -> Result<String, BusError> {
-        let epoch = self.shared.epoch();
-        let data = self.encode(msg)?;
-        let mut pipe = redis::pipe();
-        add_publish(
-            &mut pipe,
-            msg.topic.as_str(),
-            &data,
-            self.shared.settings.stream_maxlen,
-        );
-        let (id,): (String,) =
-            conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await })
-                .await
-                .map_err(bus_err)?;
-        self.shared.replicated(epoch, &[msg.topic.as_str()]).await?;
-        Ok(id)
+        self.shared.publish(msg).await
     }
 
     async fn announce(&self, msg: &Message) -> Result<(), BusError> {
-        let data = self.encode(msg)?;
-        let mut cmd = redis::cmd("PUBLISH");
-        cmd.arg(msg.topic.as_str()).arg(data);
-        conn::retry_writes(|| async { cmd.exec_async(&mut self.shared.conn()).await })
-            .await
-            .map_err(bus_err)?;
-        Ok(())
+        self.shared.announce(msg).await
     }
 
     async fn publish_many(&self, msgs: &[Message]) -> Result<(), BusError> {
-        let epoch = self.shared.epoch();
-        let encoded = msgs
-            .iter()
-            .map(|m| self.encode(m))
-            .collect::<Result<Vec<_>, _>>()?;
-        let maxlen = self.shared.settings.stream_maxlen;
-        if self.shared.cluster() {
-            for chunk in msgs
-                .iter()
-                .zip(&encoded)
-                .collect::<Vec<_>>()
-                .chunks(PIPELINE_CHUNK)
-            {
-                let mut cmds = Vec::with_capacity(chunk.len() * 2);
-                for (msg, data) in chunk {
-                    let topic = msg.topic.as_str();
-                    let mut xadd = redis::cmd("XADD");
-                    xadd.arg(topic)
-                        .arg("MAXLEN")
-                        .arg("~")
-                        .arg(publish::cap(topic, maxlen))
-                        .arg("*")
-                        .arg(DATA_FIELD)
-                        .arg(data.as_str());
-                    let mut mirror = redis::cmd("PUBLISH");
-                    mirror.arg(topic).arg(data.as_str());
-                    cmds.push((topic.to_owned(), xadd));
-                    cmds.push((topic.to_owned(), mirror));
-                }
-                slots::exec(&self.shared.conn, &cmds)
-                    .await
-                    .map_err(bus_err)?;
-            }
-            return self.shared.replicated(epoch, &topics_of(msgs)).await;
-        }
-        for chunk in msgs
-            .iter()
-            .zip(&encoded)
-            .collect::<Vec<_>>()
-            .chunks(PIPELINE_CHUNK)
-        {
-            let mut pipe = redis::pipe();
-            for (msg, data) in chunk {
-                add_publish(&mut pipe, msg.topic.as_str(), data, maxlen);
-            }
-            conn::retry_writes(|| async { pipe.exec_async(&mut self.shared.conn()).await })
-                .await
-                .map_err(bus_err)?;
-        }
-        self.shared.replicated(epoch, &topics_of(msgs)).await
+        self.shared.publish_many(msgs).await
     }
 
     async fn publish_once(
@@ -450,45 +159,7 @@ impl Bus for RedisBus {
         ttl: Duration,
         msg: &Message,
     ) -> Result<bool, BusError> {
-        let epoch = self.shared.epoch();
-        let data = self.encode(msg)?;
-        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
-        if self.shared.cluster() {
-            let item = claim::Item {
-                key,
-                stream: msg.topic.as_str(),
-                data: &data,
-            };
-            let set = self
-                .shared
-                .claims
-                .publish_once(
-                    &self.shared.conn,
-                    &[item],
-                    claim::Ttl::new(ttl_ms, &self.shared.settings),
-                    self.shared.settings.stream_maxlen,
-                )
-                .await
-                .map_err(bus_err)?;
-            self.shared
-                .replicated(epoch, &[key, msg.topic.as_str()])
-                .await?;
-            return Ok(set.first().copied().unwrap_or(false));
-        }
-        let mut invocation = self.shared.publish_once.key(key);
-        invocation
-            .key(msg.topic.as_str())
-            .arg(ttl_ms)
-            .arg(self.shared.settings.stream_maxlen)
-            .arg(&data);
-        let id: Option<String> =
-            conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
-                .await
-                .map_err(bus_err)?;
-        self.shared
-            .replicated(epoch, &[key, msg.topic.as_str()])
-            .await?;
-        Ok(id.is_some())
+        self.shared.publish_once(key, ttl, msg).await
     }
 
     async fn publish_guarded(
@@ -498,60 +169,7 @@ impl Bus for RedisBus {
         items: &[(String, Message)],
         ttl: Duration,
     ) -> Result<Option<Vec<bool>>, BusError> {
-        let epoch = self.shared.epoch();
-        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
-        if self.shared.cluster() {
-            let encoded = items
-                .iter()
-                .map(|(_, m)| self.encode(m))
-                .collect::<Result<Vec<_>, _>>()?;
-            let claims: Vec<claim::Item<'_>> = items
-                .iter()
-                .zip(&encoded)
-                .map(|((key, msg), data)| claim::Item {
-                    key,
-                    stream: msg.topic.as_str(),
-                    data,
-                })
-                .collect();
-            let sent = self
-                .shared
-                .claims
-                .publish_guarded(
-                    &self.shared.conn,
-                    guard,
-                    value,
-                    &claims,
-                    claim::Ttl::new(ttl_ms, &self.shared.settings),
-                    self.shared.settings.stream_maxlen,
-                )
-                .await
-                .map_err(bus_err)?;
-            self.shared
-                .replicated(epoch, &guarded_keys(guard, items))
-                .await?;
-            return Ok(sent);
-        }
-        let mut invocation = self.shared.publish_guarded.key(guard);
-        invocation
-            .arg(ttl_ms)
-            .arg(self.shared.settings.stream_maxlen)
-            .arg(value);
-        for (key, msg) in items {
-            let data = self.encode(msg)?;
-            invocation
-                .key(key.as_str())
-                .key(msg.topic.as_str())
-                .arg(data);
-        }
-        let sent: Option<Vec<i64>> =
-            conn::retry_writes(|| async { invocation.invoke_async(&mut self.shared.conn()).await })
-                .await
-                .map_err(bus_err)?;
-        self.shared
-            .replicated(epoch, &guarded_keys(guard, items))
-            .await?;
-        Ok(sent.map(|v| v.into_iter().map(|n| n == 1).collect()))
+        self.shared.publish_guarded(guard, value, items, ttl).await
     }
 
     async fn publish_once_many(
@@ -559,58 +177,7 @@ impl Bus for RedisBus {
         items: &[(String, Message)],
         ttl: Duration,
     ) -> Result<Vec<bool>, BusError> {
-        let epoch = self.shared.epoch();
-        if items.is_empty() {
-            return Ok(Vec::new());
-        }
-        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
-        if self.shared.cluster() {
-            let sent = self.publish_once_many_on_cluster(items, ttl_ms).await?;
-            self.shared
-                .replicated(epoch, &guarded_keys("", items))
-                .await?;
-            return Ok(sent);
-        }
-        let script = &self.shared.publish_once;
-        let mut invocations = Vec::with_capacity(items.len());
-        for (key, msg) in items {
-            let data = self.encode(msg)?;
-            let mut invocation = script.key(key.as_str());
-            invocation
-                .key(msg.topic.as_str())
-                .arg(ttl_ms)
-                .arg(self.shared.settings.stream_maxlen)
-                .arg(data);
-            invocations.push(invocation);
-        }
-        // One round trip (EVALSHA per item); when the server does not know the script
-        // yet (first use, or after a restart), load it and run the pipeline again.
-        let run = |load: bool| {
-            let mut pipe = redis::pipe();
-            if load {
-                pipe.load_script(script).ignore();
-            }
-            for invocation in &invocations {
-                pipe.invoke_script(invocation);
-            }
-            pipe
-        };
-        let pipe = run(false);
-        let first: Result<Vec<Option<String>>, redis::RedisError> =
-            conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await }).await;
-        let ids = match first {
-            Err(e) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
-                let pipe = run(true);
-                conn::retry_writes(|| async { pipe.query_async(&mut self.shared.conn()).await })
-                    .await
-                    .map_err(bus_err)?
-            }
-            other => other.map_err(bus_err)?,
-        };
-        self.shared
-            .replicated(epoch, &guarded_keys("", items))
-            .await?;
-        Ok(ids.into_iter().map(|id| id.is_some()).collect())
+        self.shared.publish_once_many(items, ttl).await
     }
 
     async fn subscribe(&self, sub: Subscription) -> Result<Box<dyn Subscriber>, BusError> {

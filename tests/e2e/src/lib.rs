@@ -436,7 +436,7 @@ pub async fn wait_on(bus: &dyn Bus, topic: &Topic, task: &str, within: Duration)
 /// Asks `query` (a full envelope, no context) and waits up to 20 s for its report;
 /// returns the task id and the report. Panics with the query when none came.
 pub async fn ask_for(bus: &dyn Bus, query: &str) -> (String, chorus_bus::FinalReport) {
-    let (task, r) = chorus_agents::client::ask(
+    let (task, r) = chorus_core::client::ask(
         bus,
         query,
         chorus_bus::TaskContext::default(),

@@ -5,8 +5,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use chorus_agents::client::ask;
 use chorus_bus::{Bus, Message, Payload, TaskContext, TaskRequest, Topic};
+use chorus_core::client::ask;
 use chorus_e2e::{Cluster, ClusterOptions, bin};
 
 /// `chorus ask --local …` with no Redis configured.

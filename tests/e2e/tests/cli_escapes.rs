@@ -8,8 +8,8 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::Duration;
 
-use chorus_agents::client::ask;
 use chorus_bus::{Bus, Message, Payload, TaskContext, TaskRequest, Topic};
+use chorus_core::client::ask;
 use chorus_e2e::{Cluster, ClusterOptions, poll_task};
 
 /// Clears the screen and turns red (ESC), the same by a C1 CSI, and a bidi override.

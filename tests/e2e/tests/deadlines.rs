@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use chorus_agents::client::ask;
 use chorus_bus::{FinalReport, Message, Payload, ReportStatus, TaskContext, Topic};
+use chorus_core::client::ask;
 use chorus_e2e::{Cluster, ClusterOptions, answers, of_task, wait_on};
 
 const COMPOUND: &str = "compute (2+4)*3 and tell me the weekday of 2026-12-25";

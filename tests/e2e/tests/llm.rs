@@ -12,8 +12,8 @@ mod fake_model;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use chorus_agents::client::ask;
 use chorus_bus_redis::RedisBus;
+use chorus_core::client::ask;
 
 use chorus_bus::{Bus, TaskContext, Topic};
 use chorus_bus::{FinalReport, Payload, PlanReady, PlannerKind, ReportStatus};

@@ -214,7 +214,7 @@ async fn a_real_small_model_plans_or_falls_back_with_its_reason_and_streams_a_re
             "planner",
             None,
             cluster.env(),
-            "warn,chorus_agents::roles::planner=info,chorus_llm=info",
+            "warn,chorus_core::roles::planner=info,chorus_llm=info",
         ),
         Output::File(log.clone()),
     )

@@ -4,8 +4,8 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use chorus_agents::client::ask;
 use chorus_bus_redis::RedisBus;
+use chorus_core::client::ask;
 
 use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, TaskContext, Topic};
 use chorus_e2e::{Cluster, ClusterOptions, answers};

@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chorus_agents::acl;
-use chorus_agents::registry::Registry;
-use chorus_agents::state::TaskState;
-use chorus_agents::topology::Topology;
 use chorus_bus::{AgentHeartbeat, BusSettings, ReportStatus, ToolInfo, keys};
 use chorus_bus_redis::RedisBus;
+use chorus_core::acl;
+use chorus_core::registry::Registry;
+use chorus_core::state::TaskState;
+use chorus_core::topology::Topology;
 use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for, bin};
 use chorus_testkit::launcher::{self, Output, Proc};
 use chorus_testkit::{RedisOptions, RedisServer};
@@ -116,7 +116,7 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     })
     .await
     .expect("connect as client");
-    let first = chorus_agents::client::ask(
+    let first = chorus_core::client::ask(
         &bus,
         "(2+4)*3 and the weekday of 2026-12-25",
         chorus_bus::TaskContext::default(),
@@ -136,7 +136,7 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     assert_eq!(answers(&r), vec!["6"]);
 
     // A question asked back is answered by the client too.
-    let (asked, reply) = chorus_agents::client::ask_turn(
+    let (asked, reply) = chorus_core::client::ask_turn(
         &bus,
         "what is 7 times?",
         chorus_bus::TaskContext::default(),
@@ -145,14 +145,14 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     )
     .await
     .expect("ask a question back");
-    let chorus_agents::client::Reply::Question(q) = reply else {
+    let chorus_core::client::Reply::Question(q) = reply else {
         panic!("no question: {reply:?}");
     };
-    let state = chorus_agents::state::TaskState::new(
+    let state = chorus_core::state::TaskState::new(
         std::sync::Arc::new(bus.store()),
         Duration::from_secs(60),
     );
-    let reply = chorus_agents::client::answer(
+    let reply = chorus_core::client::answer(
         &bus,
         &state,
         &asked,
@@ -168,7 +168,7 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
             cluster.redis.cli(&["ACL", "LOG"])
         )
     });
-    let chorus_agents::client::Reply::Report(r) = reply else {
+    let chorus_core::client::Reply::Report(r) = reply else {
         panic!("no report: {reply:?}");
     };
     assert_eq!(answers(&r), vec!["42"], "{}", r.text);
@@ -608,7 +608,7 @@ async fn every_role_on_its_own_user_answers_on_a_redis_cluster() {
     })
     .await
     .expect("connect as client");
-    let asked = chorus_agents::client::ask(
+    let asked = chorus_core::client::ask(
         &bus,
         "(2+4)*3 and the weekday of 2026-12-25",
         chorus_bus::TaskContext::default(),

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use chorus_agents::client::ask;
 use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, TaskContext, Topic, keys};
+use chorus_core::client::ask;
 use chorus_e2e::{Cluster, ClusterOptions, answers, of_task};
 use serde_json::json;
 

@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use chorus_agents::door::{Limits, Submission, SubmitError, submit};
 use chorus_bus::{BusSettings, ReportStatus, Topic};
 use chorus_bus_redis::RedisBus;
+use chorus_core::door::{Limits, Submission, SubmitError, submit};
 use chorus_e2e::{Cluster, ClusterOptions, answers, final_reports_by_task, numbered_task};
 
 /// Tasks submitted in all.
@@ -106,7 +106,7 @@ async fn run_through_a_failover(
         .expect("connect the client"),
     );
     // Warm-up: the pipeline answers before anything is killed.
-    let (_, r) = chorus_agents::client::ask(
+    let (_, r) = chorus_core::client::ask(
         bus.as_ref(),
         "2+4",
         Default::default(),

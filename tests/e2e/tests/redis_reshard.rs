@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use chorus_agents::door::{Limits, Submission, SubmitError, submit};
 use chorus_bus::{ReportStatus, Topic};
 use chorus_bus_redis::RedisBus;
+use chorus_core::door::{Limits, Submission, SubmitError, submit};
 use chorus_e2e::{Cluster, ClusterOptions, answers, final_reports_by_task, numbered_task};
 
 /// Tasks submitted before the reshard starts.
@@ -87,7 +87,7 @@ async fn a_reshard_under_load_leaves_every_task_exactly_one_report() {
     let nodes = cluster.redis_cluster.as_ref().expect("redis cluster");
     let bus = Arc::new(cluster.bus().await);
     // Warm-up: the pipeline answers before anything moves.
-    let (_, r) = chorus_agents::client::ask(
+    let (_, r) = chorus_core::client::ask(
         bus.as_ref(),
         "2+4",
         Default::default(),

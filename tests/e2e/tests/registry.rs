@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use chorus_agents::client::ask;
 use chorus_bus_redis::RedisBus;
+use chorus_core::client::ask;
 
 use chorus_bus::{FinalReport, ReportStatus, StepOutcome, TaskContext};
 use chorus_e2e::{Cluster, ClusterOptions};

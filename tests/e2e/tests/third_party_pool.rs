@@ -17,12 +17,12 @@ mod fake_model;
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use chorus_agents::client::ask;
 use chorus_bus::{
     FinalReport, Payload, PlanReady, PlannerKind, ReportStatus, StepOutcome, StepReport,
     TaskContext, Topic,
 };
 use chorus_bus_redis::RedisBus;
+use chorus_core::client::ask;
 use chorus_e2e::{Cluster, ClusterOptions, wait_on};
 use fake_model::{FakeModel, Reply, Script};
 use serde_json::{Value, json};

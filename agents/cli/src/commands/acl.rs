@@ -4,9 +4,9 @@
 //! `CHORUS_ACL_PASSWORD_POOL_MATH`); the file holds them, so it is printed only when
 //! asked for. `--rules-only` prints every user `off` without a password, for review.
 
-use chorus_agents::acl;
-use chorus_agents::settings::Settings;
-use chorus_agents::topology::Topology;
+use chorus_core::acl;
+use chorus_core::settings::Settings;
+use chorus_core::topology::Topology;
 use clap::Args;
 
 /// Arguments of `chorus acl`.

@@ -1,9 +1,9 @@
 //! `chorus agent ROLE`: runs one role against Redis until Ctrl-C or SIGTERM (what
 //! deploy/run-local.sh and docker-compose start), with its doors beside the Chief.
 
-use chorus_agents::runtime::Shutdown;
-use chorus_agents::settings::Settings;
-use chorus_agents::topology::Role;
+use chorus_core::runtime::Shutdown;
+use chorus_core::settings::Settings;
+use chorus_core::topology::Role;
 use clap::Args;
 
 use crate::compose;
@@ -38,7 +38,7 @@ pub async fn run(args: AgentArgs, settings: &Settings) -> anyhow::Result<()> {
     infra.bus = chorus_telemetry::traces::bus::traced(infra.bus);
     let (trigger, shutdown) = Shutdown::new();
     tokio::spawn(async move {
-        chorus_agents::runtime::stop_signal().await;
+        chorus_core::runtime::stop_signal().await;
         trigger.trigger();
     });
     compose::spawn_metrics(&role, sampled, settings, shutdown.clone()).await?;

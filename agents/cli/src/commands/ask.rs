@@ -11,11 +11,11 @@ use std::collections::VecDeque;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
-use chorus_agents::client::{AskError, Reply, answer, ask_turn};
-use chorus_agents::door::AnswerError;
-use chorus_agents::settings::Settings;
-use chorus_agents::state::TaskState;
 use chorus_bus::{Bus, ClarificationNeeded, FinalReport, ReportStatus, TaskContext, TaskId};
+use chorus_core::client::{AskError, Reply, answer, ask_turn};
+use chorus_core::door::AnswerError;
+use chorus_core::settings::Settings;
+use chorus_core::state::TaskState;
 use clap::Args;
 
 use super::preflight;

@@ -1,13 +1,13 @@
 //! `chorus cancel ID`: cancels a running task through the one way in for cancellations
-//! (`chorus_agents::door::cancel`), against the Redis in the settings, and prints the
+//! (`chorus_core::door::cancel`), against the Redis in the settings, and prints the
 //! task's one report (status `canceled`: what had finished by then).
 //!
 //! Exit codes: 0 canceled; 1 refused (unknown task, finished or canceled already, too
 //! long a reason), with the reason on stderr; 2 the Redis is unreachable.
 
-use chorus_agents::door::{CancelError, CancelSubmission, cancel};
-use chorus_agents::settings::Settings;
-use chorus_agents::state::TaskState;
+use chorus_core::door::{CancelError, CancelSubmission, cancel};
+use chorus_core::settings::Settings;
+use chorus_core::state::TaskState;
 use clap::Args;
 
 use super::preflight;

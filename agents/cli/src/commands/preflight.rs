@@ -3,11 +3,11 @@
 //! `watch`, that the live registry has the roles an answer needs — instead of waiting
 //! a whole timeout for a report nobody will write.
 
-use chorus_agents::registry::{Registry, missing_roles};
-use chorus_agents::settings::Settings;
-use chorus_agents::state::TaskState;
-use chorus_agents::system::Infra;
-use chorus_agents::topology::{Role, Topology};
+use chorus_core::registry::{Registry, missing_roles};
+use chorus_core::settings::Settings;
+use chorus_core::state::TaskState;
+use chorus_core::system::Infra;
+use chorus_core::topology::{Role, Topology};
 
 use crate::compose;
 

@@ -1,6 +1,6 @@
 //! `chorus trace TASK_ID`: a task's messages in order across all topics, with the time
 //! since the previous message and since the first, or a Mermaid sequence diagram. The
-//! messages and their rows come from [`chorus_agents::hops`], shared with the web view.
+//! messages and their rows come from [`chorus_core::hops`], shared with the web view.
 
 use std::fmt::Write as _;
 
@@ -10,10 +10,10 @@ use clap::Args;
 use super::error::CliError;
 use crate::view::format::sent_us;
 use crate::view::{mermaid, safe};
-pub use chorus_agents::hops::collect;
-use chorus_agents::hops::rows;
-use chorus_agents::settings::Settings;
-use chorus_agents::system::Infra;
+pub use chorus_core::hops::collect;
+use chorus_core::hops::rows;
+use chorus_core::settings::Settings;
+use chorus_core::system::Infra;
 
 /// Arguments of `chorus trace`.
 #[derive(Debug, Clone, Args)]

@@ -14,8 +14,8 @@ use super::error::CliError;
 use crate::view::format::{clock, sent_us, summary};
 use crate::view::roles::{hop, short_agent};
 use crate::view::safe;
-use chorus_agents::settings::Settings;
-use chorus_agents::system::Infra;
+use chorus_core::settings::Settings;
+use chorus_core::system::Infra;
 
 /// Arguments of `chorus watch`.
 #[derive(Debug, Clone, Args)]
@@ -109,7 +109,7 @@ pub async fn run(args: WatchArgs, infra: Infra, pools: &[String]) -> Result<(), 
     let deadline = args
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
-    let stop = chorus_agents::runtime::stop_signal();
+    let stop = chorus_core::runtime::stop_signal();
     tokio::pin!(stop);
     let mut printed = 0usize;
     if args.count == Some(0) {

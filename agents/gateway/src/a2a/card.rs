@@ -17,7 +17,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use chorus_agents::registry::Registry;
+use chorus_core::registry::Registry;
 use chorus_heuristic::capabilities::{DATE_TOOLS, MATH_TOOLS};
 use chorus_heuristic::dates::DATE_POOL;
 use chorus_heuristic::expr::MATH_POOL;

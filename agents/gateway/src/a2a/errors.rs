@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use a2a::errordetails::{PROTOCOL_DOMAIN, TypedDetail};
 use a2a::{A2AError, error_code, error_reason};
-use chorus_agents::door::{AnswerError, CancelError, SubmitError};
 use chorus_bus::BusError;
+use chorus_core::door::{AnswerError, CancelError, SubmitError};
 
 use super::wire::JsonRpcError;
 

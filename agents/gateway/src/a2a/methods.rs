@@ -26,10 +26,10 @@
 //!   then its updates, through its questions, to the report. A terminal task is
 //!   refused (`UnsupportedOperation`), as the specification says.
 
-use chorus_agents::door::{
+use chorus_bus::TaskId;
+use chorus_core::door::{
     AnswerError, AnswerSubmission, CancelSubmission, answer as answer_door, cancel as cancel_door,
 };
-use chorus_bus::TaskId;
 
 use super::errors::RpcError;
 use super::state::{self, Snapshot};

@@ -90,7 +90,7 @@ async fn request(api: &ApiState, id: &TaskId, phase: &Phase) -> Result<TaskReque
     if let Some(waiting) = state.waiting(id).await? {
         return Ok(waiting.request);
     }
-    let key = chorus_agents::state::once::accepted(id);
+    let key = chorus_core::state::once::accepted(id);
     let recorded = state.store().get(&key).await?;
     let query = match phase {
         Phase::Done(report) => report.query.clone(),

@@ -28,10 +28,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_agents::state::TaskState;
 use chorus_bus::{
     Bus, ClarificationNeeded, FinalReport, Message, Payload, PlanReady, StepId, StepResult, TaskId,
 };
+use chorus_core::state::TaskState;
 use tokio::sync::broadcast::{self, Receiver, error::RecvError};
 use tokio::time::{Instant, timeout_at};
 

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_agents::settings::Settings;
-use chorus_agents::state::TaskState;
-use chorus_agents::system::Infra;
 use chorus_bus::memory::MemoryBus;
 use chorus_bus::{FinalReport, Message, Payload, PlanReady, StepResult, TaskId, Topic};
+use chorus_core::settings::Settings;
+use chorus_core::state::TaskState;
+use chorus_core::system::Infra;
 use serde_json::json;
 
 use super::{Follower, Progress, listen};

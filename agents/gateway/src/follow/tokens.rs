@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use chorus_agents::report;
 use chorus_bus::{FinalReport, ReportStatus, ReportToken, TokenReader};
+use chorus_core::report;
 use tokio::time::{Instant, timeout_at};
 
 use super::{Follower, Progress, Replacement};

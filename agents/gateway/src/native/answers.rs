@@ -1,6 +1,6 @@
 //! `POST /tasks/{id}/answer`: the answer to the question a task asked (it waits in
 //! state `input_required`), handed to the one way in for answers
-//! (`chorus_agents::door::answer`), which checks it against the task's open question
+//! (`chorus_core::door::answer`), which checks it against the task's open question
 //! and settles that question once. 202 when it does; each refusal is the JSON error of
 //! the gateway with the door's code and the status `errors` gives it.
 
@@ -8,7 +8,7 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use chorus_agents::door::{AnswerSubmission, answer as answer_door};
+use chorus_core::door::{AnswerSubmission, answer as answer_door};
 
 use super::errors::ApiError;
 use super::wire::{AnswerAccepted, NewAnswer};

@@ -1,12 +1,12 @@
 //! `DELETE /tasks/{id}`: cancels a task through the one way in for cancellations
-//! (`chorus_agents::door::cancel`). 200 with the task's one report, status `canceled`
+//! (`chorus_core::door::cancel`). 200 with the task's one report, status `canceled`
 //! (what had finished by then); 404 for an unknown task, 409 for a finished or
 //! already canceled one, each a JSON error with the door's code. An optional
 //! `?reason=…` is shown in the report.
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use chorus_agents::door::{CancelSubmission, cancel as cancel_door};
+use chorus_core::door::{CancelSubmission, cancel as cancel_door};
 
 use super::errors::ApiError;
 use super::wire::{CancelQuery, TaskStatus};

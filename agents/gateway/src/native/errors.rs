@@ -46,8 +46,8 @@ impl ApiError {
     /// From the one way in's refusal, with its code: 409 for a task id taken by another
     /// request, 422 for an unusable context field, 400 for another bad request, 503 when
     /// the bus failed.
-    pub fn from_submit(e: chorus_agents::door::SubmitError) -> Self {
-        use chorus_agents::door::SubmitError as E;
+    pub fn from_submit(e: chorus_core::door::SubmitError) -> Self {
+        use chorus_core::door::SubmitError as E;
         let status = match &e {
             E::Bus(_) => return ApiError::from_bus_ref(&e),
             E::TaskIdTaken { .. } => StatusCode::CONFLICT,
@@ -65,8 +65,8 @@ impl ApiError {
     /// long answer, 404 for an unknown task, 409 for a task not waiting for this answer
     /// (`task_finished`, `nothing_asked`, `already_answered`, `no_such_question`), 503
     /// when the bus failed.
-    pub fn from_answer(e: chorus_agents::door::AnswerError) -> Self {
-        use chorus_agents::door::AnswerError as E;
+    pub fn from_answer(e: chorus_core::door::AnswerError) -> Self {
+        use chorus_core::door::AnswerError as E;
         let status = match &e {
             E::Empty | E::TooLong { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             E::UnknownTask(_) => StatusCode::NOT_FOUND,
@@ -86,8 +86,8 @@ impl ApiError {
     /// From the one way in for cancellations' refusal, with its code: 404 for an
     /// unknown task, 409 for a finished or canceled one, 422 for a too long reason, 503
     /// when the bus failed.
-    pub fn from_cancel(e: chorus_agents::door::CancelError) -> Self {
-        use chorus_agents::door::CancelError as E;
+    pub fn from_cancel(e: chorus_core::door::CancelError) -> Self {
+        use chorus_core::door::CancelError as E;
         let status = match &e {
             E::ReasonTooLong { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             E::UnknownTask(_) => StatusCode::NOT_FOUND,
@@ -102,7 +102,7 @@ impl ApiError {
     }
 
     /// 503 for a refusal that is the bus's fault.
-    fn from_bus_ref(e: &chorus_agents::door::SubmitError) -> Self {
+    fn from_bus_ref(e: &chorus_core::door::SubmitError) -> Self {
         ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
             code: "bus_unavailable",
@@ -142,8 +142,8 @@ pub async fn not_found() -> ApiError {
 
 #[cfg(test)]
 mod tests {
-    use chorus_agents::door::{AnswerError, CancelError};
     use chorus_bus::BusError;
+    use chorus_core::door::{AnswerError, CancelError};
 
     use super::*;
 

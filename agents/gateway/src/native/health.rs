@@ -5,7 +5,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use chorus_agents::registry::{Registry, missing_roles};
+use chorus_core::registry::{Registry, missing_roles};
 use serde_json::{Value, json};
 
 use crate::api::ApiState;

@@ -6,8 +6,8 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use chorus_agents::door::{AnswerError, SubmitError};
 use chorus_bus::{BusError, TaskId};
+use chorus_core::door::{AnswerError, SubmitError};
 use serde_json::json;
 
 /// Why a request to the OpenAI-compatible endpoint was not answered.

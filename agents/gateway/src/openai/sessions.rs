@@ -14,15 +14,15 @@
 //! whose turns are first copied from it ([`branch`]), so two conversations that share a
 //! beginning and then diverge never see each other's later turns.
 
-use chorus_agents::state::TaskState;
 use chorus_bus::{BusError, DecodeError, now_ms};
+use chorus_core::state::TaskState;
 use serde::{Deserialize, Serialize};
 
 /// The field of a conversation's record that holds the session of a report.
 const LATEST: &str = "latest";
 
 /// At most this many of a session's latest turns are copied into a branch (a follow-up
-/// refers to the last three answered ones: `chorus_agents::session::RECALLED_TURNS`).
+/// refers to the last three answered ones: `chorus_core::session::RECALLED_TURNS`).
 pub const MAX_COPIED_TURNS: usize = 32;
 
 /// The field of a conversation's record for a reply that was `task`'s question.
@@ -135,8 +135,8 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use chorus_agents::session::Turn;
     use chorus_bus::{FinalReport, MemoryStore, ReportStatus};
+    use chorus_core::session::Turn;
 
     use super::*;
 

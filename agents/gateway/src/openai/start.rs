@@ -16,9 +16,9 @@
 //! Whatever the reply, it is recorded ([`Turn::remember`]) before the client sees
 //! its end, so the next request of the conversation always finds it.
 
-use chorus_agents::door::{self, AnswerError, AnswerSubmission};
-use chorus_agents::question::TIMED_OUT;
 use chorus_bus::{FinalReport, TaskContext, TaskId};
+use chorus_core::door::{self, AnswerError, AnswerSubmission};
+use chorus_core::question::TIMED_OUT;
 
 use super::conversation::Chat;
 use super::error::OpenAiError;

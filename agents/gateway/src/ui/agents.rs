@@ -4,9 +4,9 @@
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use chorus_agents::hops::format::{clock, sent_us};
-use chorus_agents::registry::Registry;
 use chorus_bus::{Payload, Topic, now_ms};
+use chorus_core::hops::format::{clock, sent_us};
+use chorus_core::registry::Registry;
 use serde::{Deserialize, Serialize};
 
 use super::tasks::ListQuery;

@@ -8,7 +8,7 @@ use std::convert::Infallible;
 
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use chorus_agents::hops::Row;
+use chorus_core::hops::Row;
 use futures::Stream;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -18,7 +18,7 @@ use crate::native::ApiError;
 
 /// The event carrying one message.
 fn message_event(msg: &chorus_bus::Message) -> Event {
-    let t = chorus_agents::hops::format::sent_us(msg);
+    let t = chorus_core::hops::format::sent_us(msg);
     let live = LiveMessage::of(msg, Row::of(msg, t, t));
     Event::default()
         .event("message")

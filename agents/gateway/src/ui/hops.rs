@@ -1,14 +1,14 @@
 //! `GET /tasks/{id}/hops`: a task's messages in the order they were sent, each with the
 //! row `chorus trace` prints (time, ms since the previous and the first message, topic,
 //! from → to, summary) and its payload, from which the page draws the plan's graph.
-//! Reads the last `scan` entries of each topic ([`chorus_agents::hops::collect`]).
+//! Reads the last `scan` entries of each topic ([`chorus_core::hops::collect`]).
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use chorus_agents::hops::{Row, collect};
 use chorus_bus::Message;
 use chorus_bus::TaskId;
+use chorus_core::hops::{Row, collect};
 use serde::{Deserialize, Serialize};
 
 use crate::api::ApiState;
@@ -109,7 +109,7 @@ pub async fn task_hops(
             "no message of task {id:?} in the last {scan} entries of each topic"
         )));
     }
-    let rows = chorus_agents::hops::rows(&msgs);
+    let rows = chorus_core::hops::rows(&msgs);
     let span_ms = rows.last().map(|r| r.since_start_ms).unwrap_or(0.0);
     let hops = msgs
         .iter()

@@ -50,7 +50,7 @@ pub(crate) fn is_asset(path: &str) -> bool {
 /// The hub of the live feed: every topic a task's messages travel on (as
 /// `chorus trace` reads them) for `pools`, watched only while a page listens.
 pub(crate) fn feed(bus: Arc<dyn Bus>, pools: &[String]) -> Hub {
-    Hub::on(bus, chorus_agents::hops::topics(pools))
+    Hub::on(bus, chorus_core::hops::topics(pools))
 }
 
 /// A list route's `limit`, at most [`MAX_LIMIT`], `default` when absent.

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use chorus_agents::hops::format::{first_line, sent_us, value};
 use chorus_bus::{FinalReport, Message, Payload, TaskId, Topic};
+use chorus_core::hops::format::{first_line, sent_us, value};
 use serde::{Deserialize, Serialize};
 
 use crate::api::ApiState;

@@ -1,182 +1,21 @@
-//! Least privilege on Redis: one ACL user per role, built from the topology table.
-//! `chorus acl` prints these users as a file for `redis-server --aclfile`; each process
-//! connects as its role's user (`bus.redis_user`, password from the variable
-//! `bus.redis_password_env` names). docs/security.md explains what each can and cannot do.
-//!
-//! A role may read (with its consumer group: XREADGROUP, XACK, XCLAIM, XPENDING, XGROUP)
-//! the streams it reads in the table, append to the streams it writes (and mirror them
-//! on the channel of the same name), write `dead_letter` and `agent_heartbeat`, and touch
-//! the state keys its job needs. A pool agent reads its own pool's stream only and
-//! writes its results and tool events: it cannot publish a plan or a report.
-//!
-//! Appends go through a selector of their own (Redis 7 ACL selectors): a user's root
-//! rules hold the commands that read and the keys of the streams it reads, and one
-//! selector holds the appending commands (`XADD`, `ZADD`, and `EVAL`/`EVALSHA` for the
-//! once-scripts) with the streams it writes. Redis asks read *and* write permission for
-//! the keys a script declares, so the streams a role writes through the once-scripts
-//! need `~` (not `%W~`); in the selector, `~` lets only those commands at them, and a
-//! script's own commands are checked one by one against the root and the selector. So a
-//! role cannot read (XREAD, XRANGE, XREADGROUP, XCLAIM, …) a stream it only writes, nor
-//! append to one it only reads. In the registry each role writes its own group's hash
-//! only (`chorus:registry:<group>`) and may add its group to the index (`ZADD`).
+//! The users the topology table makes: one per role (a pool's agents share their
+//! pool's), the client and the watcher, each with the keys and channels its job needs.
 
 use chorus_bus::Topic;
 use chorus_bus::keys::{self, patterns};
 use chorus_bus::tokens::TOKEN_STREAM_PREFIX;
 
+use super::commands::{
+    APPEND_COMMANDS, CLIENT_COMMANDS, POOL_COMMANDS, ROLE_COMMANDS, WATCHER_COMMANDS,
+};
+use super::rule::{AclUser, Selector, ro, rw, wo};
 use crate::topology::{Role, Topology};
-
-/// The prefix of the environment variables holding the users' passwords:
-/// `CHORUS_ACL_PASSWORD_PLANNER`, `CHORUS_ACL_PASSWORD_POOL_MATH`, …
-pub const PASSWORD_ENV_PREFIX: &str = "CHORUS_ACL_PASSWORD_";
 
 /// The name of the user a client (`chorus ask`, `chorus cancel`, an outside program)
 /// connects as.
 pub const CLIENT_USER: &str = "client";
 /// The name of the read-only user of `chorus watch` and `chorus trace`.
 pub const WATCHER_USER: &str = "watcher";
-
-/// Commands of every role's process apart from its appends ([`APPEND_COMMANDS`]): its
-/// consumer groups, the mirrors, the state scripts (EVAL/EVALSHA/SCRIPT LOAD), the
-/// atomic dead-letter pipeline (MULTI/EXEC), the state store and the PUBLISH ingress
-/// (SUBSCRIBE). Key patterns limit what each command may touch.
-const ROLE_COMMANDS: &[&str] = &[
-    "ping",
-    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
-    // `bus.replica_acks` sends WAIT.
-    "role",
-    "wait",
-    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
-    // redirection with ASKING.
-    "cluster|slots",
-    "asking",
-    "publish",
-    "subscribe",
-    "unsubscribe",
-    "xreadgroup",
-    "xack",
-    "xclaim",
-    "xpending",
-    "xgroup|create",
-    "xgroup|delconsumer",
-    "xinfo|consumers",
-    "xinfo|groups",
-    "xread",
-    "xrange",
-    "xrevrange",
-    "xlen",
-    "eval",
-    "evalsha",
-    "script|load",
-    "multi",
-    "exec",
-    "discard",
-    "get",
-    "mget",
-    "exists",
-    "set",
-    "del",
-    "hset",
-    "hsetnx",
-    "hdel",
-    "hgetall",
-    "pexpire",
-    "zadd",
-    "zrangebyscore",
-    "zrem",
-];
-
-/// Commands of a pool agent apart from its appends ([`APPEND_COMMANDS`]): its group,
-/// the mirrors, the dead-letter pipeline, its heartbeat in the registry, and the length
-/// of its stream (`XLEN`, sampled for `chorus_stream_length`).
-const POOL_COMMANDS: &[&str] = &[
-    "ping",
-    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
-    // `bus.replica_acks` sends WAIT.
-    "role",
-    "wait",
-    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
-    // redirection with ASKING.
-    "cluster|slots",
-    "asking",
-    "publish",
-    "xreadgroup",
-    "xack",
-    "xclaim",
-    "xpending",
-    "xgroup|create",
-    "xgroup|delconsumer",
-    "xinfo|consumers",
-    "xinfo|groups",
-    "xlen",
-    "script|load",
-    "multi",
-    "exec",
-    "discard",
-    "get",
-    "set",
-    "hset",
-    "hdel",
-    "hgetall",
-    "pexpire",
-];
-
-/// Commands of the client apart from its appends ([`APPEND_COMMANDS`]): read what the
-/// task says (its once-keys and the registry).
-const CLIENT_COMMANDS: &[&str] = &[
-    "ping",
-    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE;
-    // `bus.replica_acks` sends WAIT.
-    "role",
-    "wait",
-    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
-    // redirection with ASKING.
-    "cluster|slots",
-    "asking",
-    "publish",
-    "script|load",
-    "zrangebyscore",
-    "get",
-    "set",
-    "hgetall",
-    "xread",
-    "xrange",
-    "xrevrange",
-    "subscribe",
-    "unsubscribe",
-];
-
-/// Commands of the append selector: append to a stream (plain, or through a
-/// once-script, whose declared keys need `~`), add a group to the registry's index.
-/// None of them reads a stream.
-const APPEND_COMMANDS: &[&str] = &["xadd", "zadd", "eval", "evalsha"];
-
-/// Commands of the watcher: reading only, and `MONITOR` (every command live, as
-/// `redis-cli MONITOR` shows it; Redis leaves `AUTH` and `HELLO … AUTH` out of it).
-const WATCHER_COMMANDS: &[&str] = &[
-    "ping",
-    // Sentinel mode: redis-rs checks the primary the sentinels name with ROLE.
-    "role",
-    // Cluster mode: redis-rs learns the slots with CLUSTER SLOTS and follows an ASK
-    // redirection with ASKING.
-    "cluster|slots",
-    "asking",
-    "monitor",
-    "xread",
-    "xrange",
-    "xrevrange",
-    "xlen",
-    "xinfo|stream",
-    "xinfo|groups",
-    "xinfo|consumers",
-    "xpending",
-    "subscribe",
-    "unsubscribe",
-    "get",
-    "mget",
-    "hgetall",
-    "zrangebyscore",
-];
 
 /// The topics a client submits to.
 const CLIENT_WRITES: &[&str] = &[
@@ -192,132 +31,9 @@ const CLIENT_READS: &[&str] = &[
     Topic::TOOL_RESPONSE,
 ];
 
-/// One Redis ACL user.
-#[derive(Clone, PartialEq, Eq)]
-pub struct AclUser {
-    /// The user name (`planner`, `pool-math`, `client`, …).
-    pub name: String,
-    /// Allowed commands (`xadd`, `xgroup|create`, …).
-    pub commands: Vec<&'static str>,
-    /// Key patterns with their permission prefix (`~k` read and write, `%R~k`, `%W~k`).
-    pub keys: Vec<String>,
-    /// Channel patterns (without the `&`).
-    pub channels: Vec<String>,
-    /// Further permission sets (Redis 7 selectors): a command is allowed when the root
-    /// rules or one selector allow it with every key it names.
-    pub selectors: Vec<Selector>,
-}
-
-/// A Redis 7 ACL selector: commands and the keys they may touch, apart from the user's
-/// root rules.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Selector {
-    /// Allowed commands.
-    pub commands: Vec<&'static str>,
-    /// Key patterns with their permission prefix.
-    pub keys: Vec<String>,
-}
-
-impl Selector {
-    /// The selector as an ACL rule: `(+cmd … ~key …)`.
-    pub fn rule(&self) -> String {
-        let parts: Vec<String> = self
-            .commands
-            .iter()
-            .map(|c| format!("+{c}"))
-            .chain(self.keys.iter().cloned())
-            .collect();
-        format!("({})", parts.join(" "))
-    }
-}
-
-impl std::fmt::Debug for AclUser {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.rules())
-    }
-}
-
-impl AclUser {
-    /// The environment variable holding this user's password
-    /// (`CHORUS_ACL_PASSWORD_POOL_MATH` for `pool-math`).
-    pub fn password_env(&self) -> String {
-        password_env(&self.name)
-    }
-
-    /// The rules after the user's name and password: commands, keys, channels,
-    /// selectors.
-    pub fn rules(&self) -> String {
-        let mut out = String::from("resetkeys resetchannels clearselectors -@all");
-        for c in &self.commands {
-            out.push_str(" +");
-            out.push_str(c);
-        }
-        for k in &self.keys {
-            out.push(' ');
-            out.push_str(k);
-        }
-        for c in &self.channels {
-            out.push_str(" &");
-            out.push_str(c);
-        }
-        for s in &self.selectors {
-            out.push(' ');
-            out.push_str(&s.rule());
-        }
-        out
-    }
-
-    /// Whether the user's root rules or a selector grant `pattern` (as written, with its
-    /// permission prefix).
-    pub fn grants(&self, pattern: &str) -> bool {
-        self.keys.iter().any(|k| k == pattern)
-            || self
-                .selectors
-                .iter()
-                .any(|s| s.keys.iter().any(|k| k == pattern))
-    }
-
-    /// The user's line in an ACL file: `on` with `password`, or `off` (no password,
-    /// cannot log in) when there is none.
-    pub fn line(&self, password: Option<&str>) -> String {
-        match password {
-            Some(p) => format!("user {} on >{p} {}", self.name, self.rules()),
-            None => format!("user {} off {}", self.name, self.rules()),
-        }
-    }
-}
-
-/// The environment variable holding the password of `user`.
-pub fn password_env(user: &str) -> String {
-    let tail: String = user
-        .chars()
-        .map(|c| match c {
-            'a'..='z' => c.to_ascii_uppercase(),
-            'A'..='Z' | '0'..='9' => c,
-            _ => '_',
-        })
-        .collect();
-    format!("{PASSWORD_ENV_PREFIX}{tail}")
-}
-
 /// The ACL user a role's processes connect as (its consumer group's name).
 pub fn user_of(role: &Role) -> String {
     role.group()
-}
-
-/// Full access (`~`) to `pattern`.
-fn rw(pattern: &str) -> String {
-    format!("~{pattern}")
-}
-
-/// Read-only access to `pattern`.
-fn ro(pattern: &str) -> String {
-    format!("%R~{pattern}")
-}
-
-/// Write-only access to `pattern`.
-fn wo(pattern: &str) -> String {
-    format!("%W~{pattern}")
 }
 
 /// Pushes `item` unless it is there already.
@@ -502,68 +218,10 @@ pub fn users(topology: &Topology) -> Vec<AclUser> {
     out
 }
 
-/// Passwords that were needed but not found: the variables' names.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no password for {}: set {}", .users.join(", "), .variables.join(", "))]
-pub struct MissingPasswords {
-    /// The users without a password.
-    pub users: Vec<String>,
-    /// The environment variables to set.
-    pub variables: Vec<String>,
-}
-
-/// The file's last line. The `default` user cannot log in (`off`, no password: a
-/// connection without a user gets NOAUTH) but keeps every permission, because Redis
-/// 7.0 replays the AOF's MULTI/EXEC blocks as the default user and re-checks its rules
-/// at EXEC (redis/redis#14541, fixed upstream by #14545): with `-@all` every
-/// transaction in the AOF, final reports among them, is dropped on a restart.
-pub const DEFAULT_USER: &str = "user default off resetpass ~* &* +@all\n";
-
-/// The ACL file: every user with the password `password(variable)` gives for its
-/// variable, then `user default off`. With `password` returning `None` for a user, the
-/// error names every such variable (no partial file).
-pub fn file(
-    topology: &Topology,
-    password: impl Fn(&str) -> Option<String>,
-) -> Result<String, MissingPasswords> {
-    let mut out = String::new();
-    let mut missing = MissingPasswords {
-        users: Vec::new(),
-        variables: Vec::new(),
-    };
-    for user in users(topology) {
-        let var = user.password_env();
-        match password(&var).filter(|p| !p.is_empty()) {
-            Some(p) if p.chars().all(|c| c.is_ascii_graphic()) => {
-                out.push_str(&user.line(Some(&p)));
-                out.push('\n');
-            }
-            _ => {
-                missing.users.push(user.name.clone());
-                missing.variables.push(var);
-            }
-        }
-    }
-    if !missing.users.is_empty() {
-        return Err(missing);
-    }
-    out.push_str(DEFAULT_USER);
-    Ok(out)
-}
-
-/// The rules without passwords, every user `off`: for review or a diff.
-pub fn rules_only(topology: &Topology) -> String {
-    let mut out: String = users(topology)
-        .iter()
-        .map(|u| u.line(None) + "\n")
-        .collect();
-    out.push_str(DEFAULT_USER);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::acl::password_env;
 
     fn topology() -> Topology {
         Topology::new(&["math".into(), "date".into()])
@@ -755,23 +413,5 @@ mod tests {
         for write in ["xadd", "publish", "set", "eval", "del", "hset", "xack"] {
             assert!(!watcher.commands.contains(&write), "{write}");
         }
-    }
-
-    #[test]
-    fn the_file_needs_every_password_and_turns_default_off() {
-        let err = file(&topology(), |v| {
-            (v != "CHORUS_ACL_PASSWORD_ROUTER").then(|| "pw".to_owned())
-        })
-        .expect_err("missing");
-        assert_eq!(err.variables, ["CHORUS_ACL_PASSWORD_ROUTER"]);
-        assert!(!err.to_string().contains("pw"), "{err}");
-        let text = file(&topology(), |v| Some(format!("secret-{}", v.len()))).expect("file");
-        assert!(text.starts_with("user chief on >secret-"), "{text}");
-        assert!(text.ends_with(DEFAULT_USER));
-        assert!(DEFAULT_USER.contains(" off "), "nothing logs in as default");
-        assert_eq!(text.lines().count(), 10);
-        let review = rules_only(&topology());
-        assert!(!review.contains('>'), "{review}");
-        assert!(review.contains("user pool-date off"), "{review}");
     }
 }

@@ -17,45 +17,32 @@
 //! makes the plan of attempt n + 1: the same steps, where only those that failed for a
 //! reason that can pass and what depends on them run again; every other result is
 //! carried over, not recomputed. When the request carries a plan (the model's
-//! iteration advisor, after a model check said REITERATE), attempt n + 1 runs that plan.
+//! iteration advisor, after a model check said REITERATE), attempt n + 1 runs that plan.//!
+//! The parts: how a request becomes a plan or a question (`decide`: the live tools, the
+//! heuristic planner and the model), asking and resuming (`ask`), and the plan of the
+//! next attempt (`replan`); this file holds the handler and the publishing.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use chorus_bus::{
-    AgentHeartbeat, Delivery, Language, Message, Payload, PlanReady, PlannerKind,
-    RenavigateRequest, TaskRequest, Topic,
-};
-use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, Question};
-use chorus_llm::{LlmPlanner, PlanFallback, PlanPath, PoolTool, plan_with_fallback};
+use chorus_bus::{Delivery, Message, Payload, PlanReady, TaskRequest, Topic};
+use chorus_llm::LlmPlanner;
 use tokio::sync::Mutex;
-use tracing::{Instrument, field, info, info_span, warn};
+use tracing::info;
 
 mod ask;
+mod decide;
+mod replan;
+
+pub use decide::{Decision, decide, plan_ready};
 
 use super::{Ctx, dispatch};
 use crate::llm;
-use crate::registry::{Registry, capabilities_of};
-use crate::runtime::{self, HandleError, Handler};
+use crate::registry::Registry;
+use crate::runtime::{HandleError, Handler};
 use crate::state::once;
-use crate::verdict;
-
-/// How long a read of the live registry is reused.
-const CAPABILITIES_MAX_AGE: Duration = Duration::from_millis(200);
-
-/// How often the registry is read while waiting for a pool.
-const POOL_POLL: Duration = Duration::from_millis(100);
-
-/// Time kept back from the deadline when waiting for a pool (for the steps themselves).
-const POOL_WAIT_RESERVE: Duration = Duration::from_millis(500);
-
-/// What live agents offer, as the heuristic planner and the model see it.
-#[derive(Clone)]
-struct Live {
-    capabilities: Capabilities,
-    tools: Vec<PoolTool>,
-}
+use decide::Live;
 
 /// The Planner's handler for `task_available`.
 pub struct Planner {
@@ -84,25 +71,6 @@ impl Default for Questions {
         Questions {
             max: 3,
             answer_timeout: Duration::from_secs(300),
-        }
-    }
-}
-
-/// What the Planner does with a request: publish a plan, or ask.
-#[derive(Debug, Clone)]
-pub enum Decision {
-    /// Publish this plan (possibly with no steps and a message).
-    Plan(Box<PlanReady>),
-    /// Ask the user this question, in this language.
-    Ask(Box<Question>, Language),
-}
-
-impl Decision {
-    /// The plan, when the decision is to publish one.
-    pub fn into_plan(self) -> Option<PlanReady> {
-        match self {
-            Decision::Plan(ready) => Some(*ready),
-            Decision::Ask(..) => None,
         }
     }
 }
@@ -140,218 +108,12 @@ impl Planner {
         self
     }
 
-    /// Waits until a live agent of `pool` offers tools, at most `at_most` and never
-    /// within [`POOL_WAIT_RESERVE`] of the task's deadline, without holding the role's
-    /// permit (the runtime keeps the delivery alive however long it takes). Returns
-    /// whether it came.
-    async fn wait_for_pool(
-        &self,
-        msg: &Message,
-        pool: &str,
-        at_most: Duration,
-    ) -> Result<bool, HandleError> {
-        let deadline = llm::task_deadline_ms(msg, self.limits.deadline);
-        let budget = at_most.min(deadline.remaining().saturating_sub(POOL_WAIT_RESERVE));
-        let until = Instant::now() + budget;
-        runtime::without_permit(async {
-            loop {
-                let at = Instant::now();
-                let agents = self.registry.live().await?;
-                if agents
-                    .iter()
-                    .any(|a| a.pool.as_deref() == Some(pool) && !a.tools.is_empty())
-                {
-                    self.remember(at, &agents).await;
-                    return Ok(true);
-                }
-                if Instant::now() + POOL_POLL > until {
-                    return Ok(false);
-                }
-                tokio::time::sleep(POOL_POLL).await;
-            }
-        })
-        .await
-    }
-
     /// The same planner, asking `llm` (when given) for what the heuristic cannot plan,
     /// each call within half the task's remaining time and `limits`.
     pub fn with_llm(mut self, llm: Option<LlmPlanner>, limits: llm::Limits) -> Self {
         self.llm = llm;
         self.limits = limits;
         self
-    }
-
-    /// The live capabilities and tools, read at most every [`CAPABILITIES_MAX_AGE`].
-    async fn live(&self) -> Result<Arc<Live>, HandleError> {
-        if let Some((at, live)) = self.cached.lock().await.as_ref()
-            && at.elapsed() < CAPABILITIES_MAX_AGE
-        {
-            return Ok(Arc::clone(live));
-        }
-        let at = Instant::now();
-        let agents = self.registry.live().await?;
-        Ok(self.remember(at, &agents).await)
-    }
-
-    /// Caches what `agents` (read at `at`) offer, unless a read started later is
-    /// cached already: a slow read from before a pool came back never hides it.
-    async fn remember(&self, at: Instant, agents: &[AgentHeartbeat]) -> Arc<Live> {
-        let live = Arc::new(Live {
-            capabilities: capabilities_of(agents),
-            tools: llm::pool_tools(agents),
-        });
-        let mut cached = self.cached.lock().await;
-        if cached.as_ref().is_none_or(|(t, _)| *t <= at) {
-            *cached = Some((at, Arc::clone(&live)));
-        }
-        live
-    }
-
-    /// The conversation `request` belongs to: the session's last answers, and its last
-    /// requests (for an ellipsis), read only when it names a session.
-    async fn conversation(
-        &self,
-        request: &TaskRequest,
-    ) -> Result<(Conversation, Vec<String>), HandleError> {
-        match request.context.session_id.as_deref() {
-            Some(session) => {
-                let recall = self.ctx.state.recall(session).await?;
-                let conversation = Conversation {
-                    session: true,
-                    answers: recall.answers,
-                };
-                Ok((conversation, recall.questions))
-            }
-            None => Ok((Conversation::none(), Vec::new())),
-        }
-    }
-
-    /// What to do with `request`: its plan (and the way it was made: the heuristic
-    /// planner alone without a model; with one, [`plan_with_fallback`] bounded by the
-    /// task's deadline), or a question.
-    async fn plan(&self, msg: &Message, request: &TaskRequest) -> Result<Decision, HandleError> {
-        let (conversation, questions) = self.conversation(request).await?;
-        let heuristic = |caps: &Capabilities| {
-            chorus_heuristic::plan_turn(
-                &request.query,
-                &request.context,
-                caps,
-                &conversation,
-                &questions,
-            )
-        };
-        let mut live = self.live().await?;
-        let mut outcome = heuristic(&live.capabilities);
-        if let PlanOutcome::Unplannable {
-            pool_down: Some(pool),
-            ..
-        } = &outcome
-        {
-            info!(task_id = %msg.task_id, %pool, "no live agent in the pool; waiting for one");
-            if self.wait_for_pool(msg, pool, self.pool_wait).await? {
-                live = self.live().await?;
-                outcome = heuristic(&live.capabilities);
-            }
-        }
-        let Some(model) = &self.llm else {
-            return Ok(decide(request, outcome));
-        };
-        let deadline_ms = llm::task_deadline_ms(msg, self.limits.deadline);
-        let budget = llm::plan_budget(
-            model.settings(),
-            llm::remaining(Some(deadline_ms)),
-            &self.limits,
-        );
-        let span = info_span!("plan", path = field::Empty, fallback = field::Empty);
-        let call = plan_with_fallback(
-            Some(model),
-            &request.query,
-            &request.context,
-            &live.tools,
-            &conversation,
-            &questions,
-        );
-        let (outcome, path) = if budget < llm::MIN_MODEL_BUDGET {
-            // Too close to the deadline for a model call: the heuristic alone.
-            heuristic_past_deadline(outcome, budget)
-        } else {
-            match tokio::time::timeout(budget, call)
-                .instrument(span.clone())
-                .await
-            {
-                Ok(done) => done,
-                Err(_) => heuristic_past_deadline(outcome, budget),
-            }
-        };
-        span.record("path", path.label());
-        if let PlanPath::FellBack(reason) = &path {
-            span.record("fallback", field::display(reason));
-            warn!(parent: &span, task_id = %msg.task_id, path = %path.label(), reason = %reason,
-                "model plan not used; heuristic answer published");
-        } else {
-            info!(parent: &span, task_id = %msg.task_id, path = %path.label(), "plan path");
-        }
-        let mut decision = decide(request, outcome);
-        if let Decision::Plan(ready) = &mut decision {
-            ready.planner = path.planner_kind();
-        }
-        Ok(decision)
-    }
-}
-
-/// The heuristic `outcome` when the model call was cut short by the deadline (or not
-/// made for lack of time). When the heuristic is certain the model was never needed.
-fn heuristic_past_deadline(outcome: PlanOutcome, budget: Duration) -> (PlanOutcome, PlanPath) {
-    let path = match &outcome {
-        PlanOutcome::Unplannable { .. }
-        | PlanOutcome::Planned {
-            unplanned: Some(_), ..
-        } => PlanPath::FellBack(PlanFallback::Call(llm::deadline_timeout(budget))),
-        _ => PlanPath::Heuristic,
-    };
-    (outcome, path)
-}
-
-/// What to do with a planner outcome: ask its question, or publish it as `plan_ready`.
-pub fn decide(request: &TaskRequest, outcome: PlanOutcome) -> Decision {
-    match outcome {
-        PlanOutcome::Question { language, question } => {
-            Decision::Ask(question, crate::language::of_heuristic(&language))
-        }
-        other => Decision::Plan(Box::new(plan_ready(request, other))),
-    }
-}
-
-/// Turns a planner outcome into the `plan_ready` payload (a question becomes a plan
-/// with no steps and the question as its message, for callers that cannot ask).
-pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> PlanReady {
-    let (plan, language, unplanned, reply) = match outcome {
-        PlanOutcome::Planned {
-            plan,
-            language,
-            unplanned,
-        } => (plan, language, unplanned, None),
-        PlanOutcome::Question { language, question } => {
-            (Default::default(), language, Some(question.text), None)
-        }
-        PlanOutcome::Unplannable {
-            language, message, ..
-        } => (Default::default(), language, Some(message), None),
-        PlanOutcome::Capabilities { language, message } => {
-            (Default::default(), language, None, Some(message))
-        }
-    };
-    PlanReady {
-        query: request.query.clone(),
-        context: request.context.clone(),
-        language: crate::language::of_heuristic(&language),
-        plan,
-        planner: PlannerKind::Heuristic,
-        unplanned,
-        reply,
-        dispatched: false,
-        iteration: 1,
-        retried: Vec::new(),
     }
 }
 
@@ -418,67 +180,6 @@ impl Planner {
                 self.publish(msg, stored, false).await?;
             }
         }
-        Ok(())
-    }
-
-    /// Makes and publishes the plan of the attempt after `ask.iteration`: the steps
-    /// that failed for a reason that can pass (read from the stored results, not taken
-    /// from the message) and what depends on them run again, after their pools have a
-    /// live agent (or the deadline is near); every other result is carried over. A
-    /// redelivery after the new plan was stored publishes that plan (each message once);
-    /// a request for an older attempt, or for a task whose report is out, does nothing.
-    async fn replan(&self, msg: &Message, ask: &RenavigateRequest) -> Result<(), HandleError> {
-        let task = &msg.task_id;
-        let state = &self.ctx.state;
-        let Some(plan) = state.plan(task).await? else {
-            return Ok(()); // expired or foreign
-        };
-        if state.is_reported(task).await? {
-            return Ok(());
-        }
-        let next = ask.iteration + 1;
-        let plan = if plan.iteration == ask.iteration
-            && let Some(advised) = &ask.plan
-        {
-            // The model's iteration advisor suggested a whole new plan (checked against
-            // the live tools when it was made): attempt n + 1 runs it from scratch.
-            let next_plan = verdict::advised_attempt(&plan, advised.clone(), &ask.reason);
-            state.replace_plan(task, &next_plan).await?;
-            next_plan
-        } else if plan.iteration == ask.iteration {
-            let results = state.results(task, ask.iteration).await?;
-            let failed = verdict::failed_for_now(&plan, &results);
-            if failed.is_empty() {
-                return Ok(());
-            }
-            let mut pools: Vec<&str> = failed.iter().map(|f| f.pool.as_str()).collect();
-            pools.sort_unstable();
-            pools.dedup();
-            // The failed steps have no other way to their answers: their pools are
-            // waited for up to the deadline, not just `pool_wait`.
-            for pool in pools {
-                self.wait_for_pool(msg, pool, Duration::MAX).await?;
-            }
-            let again = verdict::rerun(&plan, &failed);
-            for kept in verdict::kept(&results, &again, next) {
-                state.put_result(task, &kept).await?;
-            }
-            let next_plan = verdict::next_attempt(&plan, &failed);
-            state.replace_plan(task, &next_plan).await?;
-            next_plan
-        } else if plan.iteration == next {
-            plan
-        } else {
-            return Ok(());
-        };
-        let results = state.results(task, next).await?;
-        let me = &self.ctx.instance;
-        let out = msg.reply(Topic::plan_ready(), me, Payload::PlanReady(plan.clone()));
-        let mut batch = dispatch::next_steps(&out, me, &plan, &results, &self.pools);
-        let steps = batch.len();
-        batch.insert(0, (once::replanned(task, next), out));
-        self.ctx.bus.publish_once_many(&batch, state.ttl()).await?;
-        info!(task_id = %task, iteration = next, steps, "re-planned");
         Ok(())
     }
 
