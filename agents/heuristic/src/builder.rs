@@ -77,6 +77,17 @@ impl PlanBuilder {
         }
     }
 
+    /// The last step's result as an argument, no longer shown as an answer: what the
+    /// next step turns into the answer (days into weeks).
+    pub fn take_last_as_input(&mut self) -> Option<Arg> {
+        let k = self.last?;
+        let step = self.steps.get_mut(k)?;
+        step.output = false;
+        Some(Arg::Ref {
+            step: step.id.clone(),
+        })
+    }
+
     /// The finished plan.
     pub fn finish(self) -> Plan {
         Plan { steps: self.steps }

@@ -48,6 +48,10 @@ pub enum DateQuery {
         /// The date.
         date: String,
     },
+    /// A count of days asked in weeks (`how many weeks until 20/12/2026`, `how many
+    /// weeks between September 7, 2026 and January 11, 2027`): the days, then ÷ 7 by
+    /// the math tool.
+    InWeeks(Box<DateQuery>),
     /// Whole days between two days written without a year (`check in 23/12, check out
     /// 27/12, how many nights`): each found by `next_date`, then their difference.
     DaysBetweenDays {
@@ -1108,10 +1112,15 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 .filter(|from| from.as_str() <= to.as_str())
                 .or_else(|| iso_date(year - 1, month as u32, day as u32))
         {
-            return DateParse::Query(DateQuery::Difference {
+            let days = DateQuery::Difference {
                 from,
                 to: to.clone(),
-            });
+            };
+            return match counted_in {
+                None => DateParse::Query(days),
+                Some("weeks") => DateParse::Query(DateQuery::InWeeks(Box::new(days))),
+                Some(_) => DateParse::NotDate,
+            };
         }
         if !dates.is_empty() || !durations.is_empty() || counted_in.is_some() || has(Flag::Age) {
             return DateParse::NotDate;
@@ -1187,6 +1196,11 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         return DateParse::NotDate;
     }
     match decide(&dates, &durations, &flags) {
+        Some(q @ (DateQuery::Difference { .. } | DateQuery::DaysUntil { .. }))
+            if counted_in == Some("weeks") =>
+        {
+            DateParse::Query(DateQuery::InWeeks(Box::new(q)))
+        }
         Some(DateQuery::Difference { .. } | DateQuery::DaysUntil { .. })
             if counted_in.is_some() =>
         {
@@ -1254,7 +1268,7 @@ const YEARS_ASKS: &[&[&str]] = &[
 ];
 
 /// Words saying a date is a birth date.
-const BIRTH_WORDS: &[&str] = &["born", "birth", "sinh", "dob"];
+const BIRTH_WORDS: &[&str] = &["born", "birth", "sinh", "dob", "bday", "birthday"];
 
 /// What a date stated among other words is asked about.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1816,6 +1830,7 @@ impl DateQuery {
             }
             DateQuery::DaysSince { .. } => 2,
             DateQuery::DaysBetweenDays { .. } => 3,
+            DateQuery::InWeeks(days) => days.step_count() + 1,
             _ => 1,
         }
     }
@@ -1912,6 +1927,14 @@ impl DateQuery {
             plan.push(part, DATE_POOL, then_tool, vec![("date", date)], true);
             return;
         }
+        if let DateQuery::InWeeks(days) = self {
+            days.lower_into(plan, part);
+            if let Some(counted) = plan.take_last_as_input() {
+                let args = vec![("a", counted), ("b", text("7"))];
+                plan.push(part, crate::expr::MATH_POOL, "divide", args, true);
+            }
+            return;
+        }
         if let DateQuery::DaysBetweenDays { from, to } = self {
             let found = |plan: &mut PlanBuilder, (month, day): (i64, i64)| {
                 let args = vec![("month", int(month)), ("day", int(day))];
@@ -1971,7 +1994,8 @@ impl DateQuery {
             ),
             DateQuery::Anchored { .. }
             | DateQuery::DaysSince { .. }
-            | DateQuery::DaysBetweenDays { .. } => return, // lowered above
+            | DateQuery::DaysBetweenDays { .. }
+            | DateQuery::InWeeks(_) => return, // lowered above
         };
         // `hôm nay thứ mấy`: the weekday answers; today's date is a step.
         let shown = !matches!(self, DateQuery::Today { weekday: true });

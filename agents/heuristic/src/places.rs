@@ -398,6 +398,17 @@ pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
                 k += 1;
             }
         }
+    } else if let Some(part) = (word(k) == Some("in") && word(k + 1) == Some("the"))
+        .then(|| word(k + 2))
+        .flatten()
+        .filter(|w| matches!(*w, "morning" | "afternoon" | "evening"))
+    {
+        // `9 in the morning`, `3 in the afternoon`.
+        let hour = match part {
+            "morning" => h % 12,
+            _ => h % 12 + 12,
+        };
+        return (hour < 24).then(|| (format!("{hour:02}:00"), k + 3));
     } else if !matches!(word(k), Some("am" | "pm" | "a" | "p")) {
         return None; // a bare number is not a time
     }

@@ -159,9 +159,22 @@ fn the_vietnamese_written_date_form_is_a_date() {
 }
 
 #[test]
-fn counting_in_weeks_or_months_is_not_answered_in_days() {
-    let m = common::refusal("how many weeks until 2026-12-25");
-    assert!(m.starts_with("I could not understand"), "{m}");
+fn counting_in_weeks_is_days_over_seven_and_in_months_is_not_answered_in_days() {
+    // (Session 31: weeks are days ÷ 7; months, of varying length, are still refused.)
+    assert_eq!(
+        steps("how many weeks until 2026-12-25"),
+        vec![
+            r#"s1 date/days_until date="2026-12-25""#,
+            r#"s2 math/divide a=$s1 b="7" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("how many weeks between September 7, 2026 and January 11, 2027"),
+        vec![
+            r#"s1 date/difference from="2026-09-07" to="2027-01-11""#,
+            r#"s2 math/divide a=$s1 b="7" *"#,
+        ]
+    );
     assert!(common::refusal("còn bao nhiêu tháng đến 25/12/2026").starts_with("Tôi không hiểu"));
 }
 
@@ -797,5 +810,18 @@ fn the_days_between_two_days_without_a_year() {
     assert_eq!(
         common::steps("từ 20/12 đến 10/1/2027 là bao nhiêu ngày"),
         vec![r#"s1 date/difference from="2026-12-20" to="2027-01-10" *"#]
+    );
+}
+
+#[test]
+fn an_hour_in_the_morning_and_a_bday_are_read() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("when it's 8 in the evening in Tokyo what time is it in London"),
+        vec![r#"s1 date/convert_time from="Tokyo" time="20:00" to="London" *"#]
+    );
+    assert_eq!(
+        steps("how old is she, bday 3 March 2012"),
+        vec![r#"s1 date/age born="2012-03-03" *"#]
     );
 }
