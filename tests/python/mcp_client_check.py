@@ -66,6 +66,7 @@ DATE_TOOLS = {
     "iso_week",
     "time_in",
     "convert_time",
+    "time_difference",
 }
 
 

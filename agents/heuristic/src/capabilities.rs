@@ -30,6 +30,7 @@ pub const DATE_TOOLS: &[&str] = &[
     "iso_week",
     "time_in",
     "convert_time",
+    "time_difference",
 ];
 
 /// An example request shown in the capabilities list, when its tools are available.
@@ -156,6 +157,11 @@ const TOOL_WORDS: &[(&str, &str, &str)] = &[
     ),
     ("iso_week", "the week number", "tuần thứ mấy trong năm"),
     ("time_in", "the time in a city", "giờ ở một thành phố"),
+    (
+        "time_difference",
+        "how many hours one city is ahead of another",
+        "hai thành phố lệch nhau mấy tiếng",
+    ),
     (
         "convert_time",
         "a time in one city in another's time",

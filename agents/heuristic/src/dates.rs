@@ -99,6 +99,16 @@ pub enum DateQuery {
         /// The place as the user wrote it (the tool resolves it to a time zone).
         place: String,
     },
+    /// How many hours the clocks at `to` are ahead of those at `from` now
+    /// (`time_difference`), or how far apart they are (`absolute`: then `abs`).
+    TimeDifference {
+        /// The place counted from.
+        from: String,
+        /// The place compared.
+        to: String,
+        /// The distance asked either way (`time difference between X and Y`).
+        absolute: bool,
+    },
     /// A wall-clock time at one place as the time at another (`convert_time`).
     ConvertTime {
         /// `HH:MM`, 24-hour.
@@ -1831,6 +1841,7 @@ impl DateQuery {
             DateQuery::DaysSince { .. } => 2,
             DateQuery::DaysBetweenDays { .. } => 3,
             DateQuery::InWeeks(days) => days.step_count() + 1,
+            DateQuery::TimeDifference { absolute: true, .. } => 2,
             _ => 1,
         }
     }
@@ -1927,6 +1938,20 @@ impl DateQuery {
             plan.push(part, DATE_POOL, then_tool, vec![("date", date)], true);
             return;
         }
+        if let DateQuery::TimeDifference { from, to, absolute } = self {
+            let args = vec![("from", text(from)), ("to", text(to))];
+            let hours = plan.push(part, DATE_POOL, "time_difference", args, !absolute);
+            if *absolute {
+                plan.push(
+                    part,
+                    crate::expr::MATH_POOL,
+                    "abs",
+                    vec![("x", hours)],
+                    true,
+                );
+            }
+            return;
+        }
         if let DateQuery::InWeeks(days) = self {
             days.lower_into(plan, part);
             if let Some(counted) = plan.take_last_as_input() {
@@ -1995,7 +2020,8 @@ impl DateQuery {
             DateQuery::Anchored { .. }
             | DateQuery::DaysSince { .. }
             | DateQuery::DaysBetweenDays { .. }
-            | DateQuery::InWeeks(_) => return, // lowered above
+            | DateQuery::InWeeks(_)
+            | DateQuery::TimeDifference { .. } => return, // lowered above
         };
         // `hôm nay thứ mấy`: the weekday answers; today's date is a step.
         let shown = !matches!(self, DateQuery::Today { weekday: true });

@@ -825,3 +825,19 @@ fn an_hour_in_the_morning_and_a_bday_are_read() {
         vec![r#"s1 date/age born="2012-03-03" *"#]
     );
 }
+
+#[test]
+fn the_hours_between_two_places_clocks() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("how many hours ahead of london is tokyo"),
+        vec![r#"s1 date/time_difference from="london" to="tokyo" *"#]
+    );
+    assert_eq!(
+        steps("time difference between Chicago and Hanoi?"),
+        vec![
+            r#"s1 date/time_difference from="Chicago" to="Hanoi""#,
+            r#"s2 math/abs x=$s1 *"#,
+        ]
+    );
+}

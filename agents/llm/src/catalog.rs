@@ -173,6 +173,10 @@ const POINTERS: &[(&str, &[&str])] = &[
     ),
     ("age", &["old", "born", "birthday", "age"]),
     ("time_in", &["time", "in", "clock"]),
+    (
+        "time_difference",
+        &["difference", "ahead", "behind", "hours"],
+    ),
 ];
 
 /// Words too common to point at anything.

@@ -8,7 +8,7 @@ use chorus_mcp_date::DateServer;
 use serde_json::json;
 use support::*;
 
-const TOOLS: [&str; 15] = [
+const TOOLS: [&str; 16] = [
     "today",
     "now",
     "add_duration",
@@ -24,6 +24,7 @@ const TOOLS: [&str; 15] = [
     "iso_week",
     "time_in",
     "convert_time",
+    "time_difference",
 ];
 
 async fn assert_lists_every_tool(client: &McpClient) {

@@ -21,6 +21,7 @@ pub mod iso_week;
 pub mod next_date;
 pub mod now;
 pub mod subtract_duration;
+pub mod time_difference;
 pub mod time_in;
 pub mod today;
 pub mod weekday;
@@ -48,6 +49,7 @@ pub fn registry() -> &'static [(ToolDef, Runner)] {
             (iso_week::def(), iso_week::run),
             (time_in::def(), time_in::run),
             (convert_time::def(), convert_time::run),
+            (time_difference::def(), time_difference::run),
         ]
     })
 }
