@@ -190,6 +190,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     if let Some(e) = crate::change::parse(toks)
         .or_else(|| crate::rates::parse(toks))
         .or_else(|| crate::rates::months_of(toks))
+        .or_else(|| crate::rates::over_periods(toks))
         .or_else(|| crate::scaling::parse(toks))
         .or_else(|| crate::remaining::parse(toks))
         .or_else(|| crate::shifts::hours_between(toks))
@@ -581,7 +582,18 @@ fn with_levy_asked(toks: &[Token], text: String, e: Expr) -> Vec<ParsedPart> {
         },
         _ => None,
     };
-    const LEVIES: &[&str] = &["tax", "gst", "vat", "hst", "tip", "thuế", "phí", "boa"];
+    const LEVIES: &[&str] = &[
+        "tax",
+        "gst",
+        "vat",
+        "hst",
+        "tip",
+        "super",
+        "superannuation",
+        "thuế",
+        "phí",
+        "boa",
+    ];
     let asked = |i: usize| {
         // (`VAT 10% là bao nhiêu`: its rate between.)
         let rated = toks.get(i + 1).is_some_and(|t| t.number().is_some())
@@ -592,6 +604,8 @@ fn with_levy_asked(toks: &[Token], text: String, e: Expr) -> Vec<ParsedPart> {
             // (`what's` lexes as `what`.)
             || i >= 2 && (words_at(toks, i - 2, &["what", "the"]) || words_at(toks, i - 2, &["whats", "the"]))
             || i >= 3 && words_at(toks, i - 3, &["how", "much", "is"])
+            // (`how much super is that`.)
+            || i >= 2 && words_at(toks, i - 2, &["how", "much"])
     };
     let levy_asked =
         (0..toks.len()).any(|i| toks[i].word().is_some_and(|w| LEVIES.contains(&w)) && asked(i));
@@ -599,6 +613,11 @@ fn with_levy_asked(toks: &[Token], text: String, e: Expr) -> Vec<ParsedPart> {
         .iter()
         .any(|t| t.word().is_some_and(|w| matches!(w, "total" | "tổng")));
     match share {
+        // `super is 12% on top of that, how much super is that`: the levy alone.
+        Some(share) if levy_asked && !total_asked => vec![ParsedPart {
+            text,
+            query: PartQuery::Math(share),
+        }],
         Some(share) if levy_asked && total_asked => vec![
             ParsedPart {
                 text: text.clone(),

@@ -263,6 +263,8 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["commission"], Cue::Less),
     (&["takes"], Cue::Less),
     (&["withhold"], Cue::Less),
+    // `10% of 4,860 gets withheld, how much is that`: the share withheld.
+    (&["withheld"], Cue::Of),
     (&["withholds"], Cue::Less),
     (&["hoa", "hồng"], Cue::Less),
     (&["chiết", "khấu"], Cue::Less),

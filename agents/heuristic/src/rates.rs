@@ -129,6 +129,81 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     }
 }
 
+/// An amount per period times a count of periods, a total asked: `mỗi tháng trả góp
+/// 1tr750, 24 tháng thì tổng cộng bao nhiêu` is 1750000 × 24; `2,100 a month for 18
+/// months, total?` 2100 × 18.
+pub fn over_periods(toks: &[Token]) -> Option<Expr> {
+    if crate::lexer::has_percent_or_date(toks) {
+        return None;
+    }
+    let total_asked = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "total" | "tổng" | "altogether" | "overall"))
+    });
+    // (`1 tháng 2100000`: the one period only ties the amount to it.)
+    let nums: Vec<usize> = crate::lexer::number_positions(toks)
+        .into_iter()
+        .filter(|&k| !(toks[k].number() == Some("1") && period_at(toks, k + 1).is_some()))
+        .collect();
+    let [a, b] = nums.as_slice() else {
+        return None;
+    };
+    if !total_asked {
+        return None;
+    }
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    // The period an amount is per: `1750000 a month`, `1750000/tháng`, `mỗi tháng
+    // 1750000`, `1 tháng 2100000`.
+    // (Words may stand between: `mỗi tháng trả góp 1750000`.)
+    let per = |k: usize| {
+        rate_after(toks, k).or_else(|| {
+            (k.saturating_sub(5)..k).find_map(|j| {
+                let tied =
+                    word(j).is_some_and(|w| TIES.contains(&w)) || toks[j].number() == Some("1");
+                let (p, next) = period_at(toks, j + 1).filter(|_| tied)?;
+                toks[next..k]
+                    .iter()
+                    .all(|t| t.word().is_some())
+                    .then_some(p)
+            })
+        })
+    };
+    // The count of periods: `24 tháng`, `18 months`.
+    let count = |k: usize| {
+        period_at(toks, k + 1).map(|(p, _)| p).or_else(|| {
+            let plural = word(k + 1)?.strip_suffix('s')?;
+            PERIODS
+                .iter()
+                .find(|(w, _)| w.len() == 1 && w[0] == plural)
+                .map(|(_, p)| *p)
+        })
+    };
+    let (amount, periods) = match (per(*a), count(*b), per(*b), count(*a)) {
+        (Some(p), Some(q), _, _) if p == q => (*a, *b),
+        (_, _, Some(p), Some(q)) if p == q => (*b, *a),
+        _ => return None,
+    };
+    Some(Expr::bin(
+        MathOp::Multiply,
+        Expr::Num(toks[amount].number()?.to_owned()),
+        Expr::Num(toks[periods].number()?.to_owned()),
+    ))
+}
+
+/// The period a rate is given per right after the amount at `k` (`4200 a month`,
+/// `4200/month`, `4200 monthly`).
+fn rate_after(toks: &[Token], k: usize) -> Option<Period> {
+    let tied = toks
+        .get(k + 1)
+        .is_some_and(|t| t.is_sym('/') || t.word().is_some_and(|w| TIES.contains(&w)));
+    match tied {
+        true => period_at(toks, k + 2).map(|(p, _)| p),
+        false => period_at(toks, k + 1)
+            .filter(|_| adverb(toks, k + 1))
+            .map(|(p, _)| p),
+    }
+}
+
 /// Words naming an amount counted in months of rent.
 const DEPOSITS: &[&str] = &["deposit", "bond", "cọc", "đặt", "security"];
 
@@ -246,6 +321,24 @@ mod tests {
             read("spend 12 per day, what's that weekly"),
             op(MathOp::Multiply, "12", "7")
         );
+    }
+
+    #[test]
+    fn an_amount_per_period_over_a_count_of_periods() {
+        let read = |q: &str| over_periods(&lex(q));
+        assert_eq!(
+            read("mỗi tháng trả góp 1750000, 24 tháng thì tổng cộng bao nhiêu"),
+            op(MathOp::Multiply, "1750000", "24")
+        );
+        assert_eq!(
+            read("1 tháng trả góp 2100000, 18 tháng tổng bao nhiêu"),
+            op(MathOp::Multiply, "2100000", "18")
+        );
+        assert_eq!(
+            read("2100 a month for 18 months, total?"),
+            op(MathOp::Multiply, "2100", "18")
+        );
+        assert_eq!(read("2100 a month for 18 weeks, total?"), None);
     }
 
     #[test]

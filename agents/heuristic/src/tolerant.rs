@@ -289,8 +289,15 @@ fn period_decoration(toks: &[Token], i: usize) -> bool {
             .all(|t| t.word().is_some() || t.is_sym('\''));
     // (`how many hrs total`: the unit the sum is counted in.)
     let counted = word(i.checked_sub(1)) == Some("many") && word(i.checked_sub(2)) == Some("how");
-    // (`5, 6.5, 7 and 4.5 hrs`: the unit after an item names the items'.)
-    let after_item = i > 0 && toks[i - 1].number().is_some();
+    // (`5, 6.5, 7 and 4.5 hrs`: the unit after an item names the items' — unless an
+    // amount is per that unit: `mỗi tháng 1tr750, 24 tháng` counts the months.)
+    let per_unit = (1..toks.len()).any(|k| {
+        toks[k].word() == toks[i].word()
+            && toks[k - 1]
+                .word()
+                .is_some_and(|w| matches!(w, "mỗi" | "per" | "a" | "an" | "every" | "một"))
+    });
+    let after_item = i > 0 && toks[i - 1].number().is_some() && !per_unit;
     if (unit || time_unit) && (counted || after_item) {
         return true;
     }

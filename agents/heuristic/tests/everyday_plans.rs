@@ -574,3 +574,20 @@ fn session_31_totals_of_lots_and_of_averages() {
     let s = steps("ran 3, 4.5 and 6 km this week, how many km total");
     assert_eq!(s.last().unwrap(), r#"s2 math/sum a=$s1 b="6" *"#, "{s:?}");
 }
+
+#[test]
+fn session_31_levies_alone_withheld_shares_and_instalments_over_periods() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("paid 2,000 and super is 11% on top, how much super is that"),
+        vec![r#"s1 math/percent of="2000" percent="11" *"#]
+    );
+    assert_eq!(
+        steps("15% of 3,000 gets withheld, how much is that"),
+        vec![r#"s1 math/percent of="3000" percent="15" *"#]
+    );
+    assert_eq!(
+        steps("mỗi tháng góp 2tr, 10 tháng thì tổng bao nhiêu"),
+        vec![r#"s1 math/multiply a="2000000" b="10" *"#]
+    );
+}
