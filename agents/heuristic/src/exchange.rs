@@ -27,8 +27,12 @@ const BETWEEN: &[&str] = &["is", "of", "là", "=", ":"];
 /// folded spellings are common words, and the fold lexicon learns every word here).
 const CURRENCIES: &[&str] = &[
     "vnd", "đồng", "dong", "usd", "dollar", "dollars", "eur", "euro", "euros", "aud", "cad", "sgd",
-    "jpy", "yen", "krw", "won", "gbp", "pound", "pounds", "việt",
+    "jpy", "yen", "krw", "gbp", "pound", "pounds", "việt",
 ];
+
+/// The home currency's words, folded (`vnd`, `đồng`, `tiền việt`): a conversion into
+/// another currency divides an amount in them by the rate.
+const HOME: &[&str] = &["vnd", "vnđ", "dong", "viet", "đ"];
 
 /// The converted amount `toks` ask, if a conversion at a stated rate is what they ask.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
@@ -52,24 +56,81 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let answered = into_currency(toks)
         .map(|c| c + 1)
         .filter(|&k| toks.get(k).is_some_and(|t| t.number().is_some()));
+    // (`the rate is 25,000 vnd to 1 usd`: the rate before one unit of the other.)
+    let reverse = nums.iter().copied().find(|&r| one_after(toks, r).is_some());
     let rate = match one_equals {
         Some(k) => nums.iter().copied().find(|&r| r > k + 2)?,
+        None if reverse.is_some() => reverse?,
         None if answered.is_some() && stated_rate(toks).is_none() => answered?,
         None => stated_rate(toks)?,
     };
     let amounts: Vec<usize> = nums
         .iter()
         .copied()
-        .filter(|&k| k != rate && Some(k) != one_equals)
+        .filter(|&k| k != rate && Some(k) != one_equals && Some(k) != one_after(toks, rate))
         .collect();
     let [amount] = amounts.as_slice() else {
         return None;
     };
+    // Which way: an amount in the unit the rate is quoted in (`1 eur = 29,500 vnd`, a
+    // room of 1,180,000 vnd), or the home currency into another asked (`bao nhiêu
+    // đô`, `in usd`), is divided by the rate; anything else multiplied.
+    let folded = |k: usize| word_at(toks, k).map(crate::normalise::fold::fold);
+    let quote = folded(rate + 1);
+    let base = one_equals.and_then(|k| folded(k + 1));
+    let unit = folded(*amount + 1);
+    let target =
+        asked_currency(toks).map(|k| crate::normalise::fold::fold(toks[k].word().unwrap_or("")));
+    let home = |w: &Option<String>| w.as_deref().is_some_and(|w| HOME.contains(&w));
+    let divide = match (&target, one_equals.is_some()) {
+        (Some(t), true) => base.as_deref() == Some(t.as_str()) || unit.is_some() && unit == quote,
+        (Some(_), false) => !home(&target),
+        (None, true) => unit.is_some() && unit == quote,
+        (None, false) => home(&unit),
+    };
+    let op = if divide {
+        MathOp::Divide
+    } else {
+        MathOp::Multiply
+    };
     Some(Expr::bin(
-        MathOp::Multiply,
+        op,
         Expr::Num(toks[*amount].number()?.to_owned()),
         Expr::Num(toks[rate].number()?.to_owned()),
     ))
+}
+
+/// The word at `k`, lowercase.
+fn word_at(toks: &[Token], k: usize) -> Option<&str> {
+    toks.get(k).and_then(Token::word)
+}
+
+/// `25,000 vnd to 1 usd`: the index of the `1` after a rate and its unit.
+fn one_after(toks: &[Token], rate: usize) -> Option<usize> {
+    let k = rate + 3;
+    (toks.get(k).and_then(Token::number) == Some("1")
+        && matches!(
+            word_at(toks, rate + 2),
+            Some("to" | "per" | "for" | "=" | "một" | "cho")
+        ))
+    .then_some(k)
+}
+
+/// Where the currency asked stands: after a word of converting, or after `bao
+/// nhiêu`/`how many` (`bao nhiêu đô`, `how many euros`).
+fn asked_currency(toks: &[Token]) -> Option<usize> {
+    let foreign = |k: usize| {
+        word_at(toks, k).is_some_and(|w| {
+            let f = crate::normalise::fold::fold(w);
+            CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro" | "eur")
+        })
+    };
+    into_currency(toks).or_else(|| {
+        (0..toks.len()).find_map(|i| {
+            let asked = words_at(toks, i, &["bao", "nhiêu"]) || words_at(toks, i, &["how", "many"]);
+            (asked && foreign(i + 2)).then_some(i + 2)
+        })
+    })
 }
 
 /// Words before the currency a conversion asks.
