@@ -262,6 +262,7 @@ const CUES: &[(&[&str], Cue)] = &[
     // back from the amount, like a discount.
     (&["commission"], Cue::Less),
     (&["takes"], Cue::Less),
+    (&["surcharge"], Cue::More),
     (&["withhold"], Cue::Less),
     // `10% of 4,860 gets withheld, how much is that`: the share withheld.
     (&["withheld"], Cue::Of),

@@ -73,10 +73,16 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         _ => return None,
     };
     let unit = units[other];
-    if matches!(
-        unit,
-        "k" | "đồng" | "dong" | "usd" | "vnd" | "x" | "times" | "nhân" | "chia"
-    ) {
+    // (`5 plus 1 minus 0`: operations are no units.)
+    let operation = |u: &str| {
+        crate::normalise::typo::operation(u).is_some()
+            || crate::tolerant::VI_OTHER_OPS.contains(&u)
+            || matches!(
+                u,
+                "k" | "đồng" | "dong" | "usd" | "vnd" | "x" | "cộng" | "and" | "và" | "or"
+            )
+    };
+    if units.iter().any(|u| operation(u)) {
         return None;
     }
     // The given one is the one of the pair tied to the other unit's number: only the
@@ -148,6 +154,7 @@ mod tests {
     fn other_units_or_no_unit_asked_are_other_questions() {
         let read = |q: &str| parse(&lex(q));
         assert_eq!(read("2.1 litres per 100km and 148km"), None);
+        assert_eq!(read("what is 5 plus 1 minus 0 minus two"), None);
         assert_eq!(read("3 kg and 5 kg and 2 bags, how many bags"), None);
         assert_eq!(
             read("12 apples and 3 apples and 4 pears, how many pears"),

@@ -36,7 +36,7 @@ const PAID_FOR: &[&str] = &["for", "worth", "mua", "hết", "bought", "cost", "c
 /// Words saying the first amount is had (or owed, or budgeted).
 const HAD: &[&str] = &[
     "had", "have", "has", "got", "budget", "owe", "owed", "started", "start", "saved", "có",
-    "wallet", "behind", "owes", "borrowed", "loan", "nợ",
+    "wallet", "behind", "owes", "borrowed", "loan", "nợ", "tổng", "phí", "budget", "total",
 ];
 
 /// Periods an amount owed may be counted in (`behind 3 months at 1,850/mo`).
@@ -62,7 +62,7 @@ const AT_RATE: &[&str] = &[
 /// Words saying a later amount was taken away.
 const TAKEN: &[&str] = &[
     "paid", "pay", "spent", "spend", "used", "bought", "gave", "lost", "withdrew", "trả", "tiêu",
-    "mua", "hết", "mất",
+    "mua", "hết", "mất", "cọc", "deposit",
 ];
 
 /// Words of another question: income added, a share, a percentage, a date.

@@ -81,18 +81,18 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     })?;
     // (An amount per the thing is a rate, no total: `3 kg at 25000 a kg`.)
     let thing = counted(count);
+    // (`1150 eur mỗi người`: a currency may stand between.)
     let rate = counted(amount) == thing
-        || PER.iter().any(|p| {
-            words_at(toks, amount + 1, p)
-                && toks
-                    .get(amount + 1 + p.len())
-                    .and_then(Token::word)
-                    .map(singular)
-                    == thing
+        || (amount + 1..amount + 3).any(|j| {
+            PER.iter().any(|p| {
+                words_at(toks, j, p)
+                    && toks.get(j + p.len()).and_then(Token::word).map(singular) == thing
+            })
         });
     // (`3 kg táo, mỗi kg 45 nghìn`: an amount after one of the things is its price.)
     // (`mỗi đêm phụ cấp 350k`: a word may name the price between.)
-    let priced = (amount.saturating_sub(4)..amount).any(|i| {
+    // (`mỗi tuần em để dành 120 nghìn`: any words between.)
+    let priced = (0..amount).any(|i| {
         PER.iter().any(|p| {
             words_at(toks, i, p)
                 && toks.get(i + p.len()).and_then(Token::word).map(singular) == thing

@@ -188,6 +188,8 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                 continue;
             }
             Tok::Date(_) => return None,
+            // (`96,400,000 + 5% service charge`: a percentage is no item.)
+            Tok::Sym('%') => return None,
             Tok::Sym(_) => {
                 i += 1;
                 continue;

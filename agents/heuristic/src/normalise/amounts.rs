@@ -49,6 +49,7 @@ const SCALES: &[(&str, u32)] = &[
     ("triệu", 6),
     ("trieu", 6),
     ("million", 6),
+    ("mil", 6),
     ("millions", 6),
     ("tỷ", 9),
     ("tỉ", 9),

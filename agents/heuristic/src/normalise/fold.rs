@@ -345,6 +345,8 @@ mod tests {
         // (Word lists laid out one per line once made `sao` English: `chia 3 thi sao`
         // stayed unmarked.)
         assert_eq!(restored("chia 3 thi sao"), "chia 3 thì sao");
+        // (A cue `phụ thu`, surcharge, once made `thu` a word of its own: `thu 6` stayed.)
+        assert!(restored("thu 6 tuan nay la ngay may").starts_with("thứ 6 tuần"));
         // (`nợ`, a debt, folds like `nó`, "it": the word before decides.)
         assert_eq!(restored("can bac hai cua no"), "căn bậc hai của nó");
         assert_eq!(restored("con no bao nhieu"), "còn nợ bao nhiêu");
