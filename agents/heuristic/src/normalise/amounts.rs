@@ -49,7 +49,6 @@ const SCALES: &[(&str, u32)] = &[
     ("triệu", 6),
     ("trieu", 6),
     ("million", 6),
-    ("mil", 6),
     ("millions", 6),
     ("tỷ", 9),
     ("tỉ", 9),
@@ -103,8 +102,21 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             )
     });
     let million_m = money && !measured;
+    // `cake 4.2 mil, flowers 18.5 mil`: `mil` is a million after a decimal or said more
+    // than once (a lone `1 mil 1` may be a typo of `min`).
+    let mils: Vec<usize> = (0..pieces.len())
+        .filter(|&k| pieces[k].lower() == "mil")
+        .collect();
+    let million_mil = mils.len() >= 2
+        || mils.iter().any(|&k| {
+            (0..k)
+                .rev()
+                .find(|&j| pieces[j].kind != Kind::Space)
+                .is_some_and(|j| pieces[j].kind == Kind::Number && pieces[j].text.contains('.'))
+        });
     let scale = |word: &str| match word {
         "m" if million_m => Some(6),
+        "mil" if million_mil => Some(6),
         _ => scale(word),
     };
     let decimals = pieces
@@ -489,6 +501,14 @@ mod tests {
             "mon 820000, fri 1020000"
         );
         assert_eq!(canon("4.8m x 3.6m", Reading::English), "4.8m x 3.6m");
+        assert_eq!(
+            canon("cake 4.2 mil, mc 6 mil", Reading::English),
+            "cake 4200000, mc 6000000"
+        );
+        assert_eq!(
+            canon("what is 1 mil 1", Reading::English),
+            "what is 1 mil 1"
+        );
         assert_eq!(
             canon("18.5 m2 of tile @ $42.80/m2", Reading::English),
             "18.5 m2 of tile @ 42.80/m2"
