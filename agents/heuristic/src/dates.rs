@@ -896,6 +896,8 @@ fn unit(word: &str) -> Option<&'static str> {
     Some(match word {
         // `how many sleeps till christmas`: nights, counted as days.
         "day" | "days" | "ngày" | "sleeps" => "days",
+        // A stay's nights move the date a day each (`check in dec 29 for 5 nights`).
+        "night" | "nights" | "đêm" => "days",
         // Monday to Friday (`crate::workdays`).
         crate::workdays::WORD => "working_days",
         "week" | "weeks" | "tuần" => "weeks",
@@ -1420,6 +1422,11 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
         &["completion", "date"],
         &["due", "date"],
         &["when", "is", "it", "due"],
+        &["checkout", "date"],
+        &["check", "out", "date"],
+        &["checkout", "day"],
+        &["when", "do", "they", "leave"],
+        &["trả", "phòng"],
         &["what", "date"],
         &["ngày", "nào"],
         &["ngày", "mấy"],

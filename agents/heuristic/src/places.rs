@@ -113,6 +113,10 @@ const STOP: &[&str] = &[
     "there",
     "back",
     "over",
+    "tomorrow",
+    "tonight",
+    "today",
+    "yesterday",
 ];
 
 /// Words that open a conversion.
@@ -540,6 +544,12 @@ pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
             }
         }
         _ => {}
+    }
+    // (`7 giờ tối nay`, `9am tomorrow`: the day after the time only says which day.)
+    if matches!(word(k), Some("tonight" | "tomorrow" | "today"))
+        || part_of_day.is_some() && matches!(word(k), Some("nay" | "mai"))
+    {
+        k += 1;
     }
     (hour < 24 && m < 60).then(|| (format!("{hour:02}:{m:02}"), k))
 }

@@ -841,3 +841,23 @@ fn the_hours_between_two_places_clocks() {
         ]
     );
 }
+
+#[test]
+fn stays_counted_in_nights_and_times_said_with_their_day() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("they check in on feb 3 for 4 nights, whats the checkout date"),
+        vec![
+            "s1 date/next_date day=3 month=2",
+            r#"s2 date/add_duration amount=4 date=$s1 unit="days" *"#,
+        ]
+    );
+    assert_eq!(
+        steps("if its 6pm in paris tomorrow what time is it in tokyo"),
+        vec![r#"s1 date/convert_time from="paris" time="18:00" to="tokyo" *"#]
+    );
+    assert_eq!(
+        steps("8 gio toi nay o ha noi thi o paris la may gio"),
+        vec![r#"s1 date/convert_time from="hà nội" time="20:00" to="paris" *"#]
+    );
+}

@@ -109,6 +109,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("Trung Quốc", "Asia/Shanghai"),
     ("China", "Asia/Shanghai"),
     ("Việt Nam", "Asia/Ho_Chi_Minh"),
+    ("VN", "Asia/Ho_Chi_Minh"),
     ("Vietnam", "Asia/Ho_Chi_Minh"),
     ("Thái Lan", "Asia/Bangkok"),
     ("Thailand", "Asia/Bangkok"),

@@ -13,7 +13,15 @@ include!(concat!(env!("OUT_DIR"), "/vocabulary.rs"));
 /// declared here (this folder's literals are not learnt): where a folded word reads
 /// two ways, the word before it decides (`cua no` is `của nó`, "of it", never `của
 /// nợ`; `con no` is `còn nợ`, "still owe").
-const DECLARED_PAIRS: &[(&str, &str)] = &[("của", "nó"), ("còn", "nợ"), ("đã", "trả")];
+const DECLARED_PAIRS: &[(&str, &str)] = &[
+    ("của", "nó"),
+    ("còn", "nợ"),
+    ("đã", "trả"),
+    ("tối", "nay"),
+    ("chiều", "nay"),
+    ("sáng", "mai"),
+    ("tối", "mai"),
+];
 
 /// The indexed vocabulary.
 pub struct Lexicon {
