@@ -537,6 +537,22 @@ fn another_place(text: &str, previous: Option<&ParsedPart>) -> Option<ParsedPart
     })
 }
 
+/// Whether `toks` ask what is left of an amount once a share of it is paid (`still
+/// owe`, `còn lại`, `the balance`, `left to pay`).
+fn asks_what_is_left(toks: &[Token]) -> bool {
+    const LEFT: &[&[&str]] = &[
+        &["still", "owe"],
+        &["still", "owed"],
+        &["left", "to", "pay"],
+        &["balance"],
+        &["remaining"],
+        &["còn", "lại"],
+        &["còn", "phải", "trả"],
+        &["còn", "nợ"],
+    ];
+    (0..toks.len()).any(|i| LEFT.iter().any(|p| words_at(toks, i, p)))
+}
+
 /// Whether `toks` ask a day and then, after `and`, the days until it by a word that
 /// points back at it (`… and how many days left till then`, `… và còn mấy ngày nữa
 /// đến ngày đó`).
@@ -573,6 +589,34 @@ fn whole_problem(toks: &[Token], src: &str, e: Expr) -> Parsed {
 
 /// The part `e` (`text`), or the levy it adds and then `e` when `toks` ask both.
 fn with_levy_asked(toks: &[Token], text: String, e: Expr) -> Vec<ParsedPart> {
+    // `venue wants 40% upfront on 460 million, how much do we still owe after the
+    // deposit`: what is left of the amount once its share is paid.
+    if let Expr::Op(crate::expr::MathOp::Percent, args) = &e
+        && let [_, amount] = args.as_slice()
+        && asks_what_is_left(toks)
+    {
+        let rest = Expr::bin(crate::expr::MathOp::Subtract, amount.clone(), e.clone());
+        // (`25% của 640k là bao nhiêu, còn lại bao nhiêu`: the share asked too.)
+        let asks = (0..toks.len())
+            .filter(|&i| {
+                words_at(toks, i, &["bao", "nhiêu"]) || words_at(toks, i, &["how", "much"])
+            })
+            .count();
+        let rest = ParsedPart {
+            text: text.clone(),
+            query: PartQuery::Math(rest),
+        };
+        return match asks >= 2 {
+            true => vec![
+                ParsedPart {
+                    text,
+                    query: PartQuery::Math(e),
+                },
+                rest,
+            ],
+            false => vec![rest],
+        };
+    }
     let share = match &e {
         Expr::Op(crate::expr::MathOp::Sum, args) => match args.as_slice() {
             [a, p @ Expr::Op(crate::expr::MathOp::Percent, pa)] if pa.get(1) == Some(a) => {

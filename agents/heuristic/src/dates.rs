@@ -1667,8 +1667,17 @@ pub fn between_day_months(toks: &[Token]) -> Option<DateQuery> {
         }
         i += 1;
     }
+    // (`từ hôm nay tới 31/12 …, mà 31/12 là thứ mấy`: one day said twice, counted from
+    // today, and a weekday asked — other questions.)
+    let other = (0..toks.len()).any(|i| {
+        words_at(toks, i, &["hôm", "nay"])
+            || words_at(toks, i, &["thứ", "mấy"])
+            || toks[i]
+                .word()
+                .is_some_and(|w| matches!(w, "today" | "now" | "weekday"))
+    });
     match days.as_slice() {
-        [from, to] => Some(DateQuery::DaysBetweenDays {
+        [from, to] if from != to && !other => Some(DateQuery::DaysBetweenDays {
             from: *from,
             to: *to,
         }),

@@ -591,3 +591,22 @@ fn session_31_levies_alone_withheld_shares_and_instalments_over_periods() {
         vec![r#"s1 math/multiply a="2000000" b="10" *"#]
     );
 }
+
+#[test]
+fn session_31_what_is_left_once_a_share_is_paid() {
+    // (Session 31, phrasings of our own.)
+    assert_eq!(
+        steps("they want 25% upfront on 80,000, how much is still owed after that"),
+        vec![
+            r#"s1 math/percent of="80000" percent="25""#,
+            r#"s2 math/subtract a="80000" b=$s1 *"#,
+        ]
+    );
+    assert_eq!(
+        steps("20% của 500k là bao nhiêu, còn lại bao nhiêu"),
+        vec![
+            r#"s1 math/percent of="500000" percent="20" *"#,
+            r#"s2 math/subtract a="500000" b=$s1 *"#,
+        ]
+    );
+}
