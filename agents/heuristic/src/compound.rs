@@ -168,8 +168,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     // `check in 23/12, check out 27/12, how many nights`: the days between two days.
     // `how many hours ahead of hanoi is seoul`: the hours between two places' clocks.
-    if let Some(q) =
-        crate::dates::between_day_months(toks).or_else(|| crate::places::time_difference(toks, src))
+    // `giờ chicago mấy giờ rồi`: the time at a place named without a preposition.
+    if let Some(q) = crate::dates::between_day_months(toks)
+        .or_else(|| crate::places::time_difference(toks, src))
+        .or_else(|| crate::places::time_named(toks, src))
     {
         return Ok(Parsed {
             parts: vec![ParsedPart {

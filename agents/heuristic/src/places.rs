@@ -478,6 +478,56 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
     })
 }
 
+/// The time now at a place named without a preposition: `giờ chicago mấy giờ rồi`,
+/// `giờ singapore bây giờ là mấy giờ`, `singapore time now?`, `tokyo time rn`. The whole
+/// request is that shape; the place one to three words.
+pub fn time_named(toks: &[Token], src: &str) -> Option<DateQuery> {
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let words: Vec<usize> = (0..toks.len()).filter(|&k| !toks[k].is_sym('?')).collect();
+    if words.len() != toks.iter().filter(|t| t.word().is_some()).count() {
+        return None;
+    }
+    let place = |lo: usize, hi: usize| -> Option<String> {
+        let span = &toks[lo..hi];
+        let plain = !span.is_empty()
+            && span.len() <= 3
+            && span.iter().all(|t| {
+                t.word()
+                    .is_some_and(|w| !STOP.contains(&w) && !NOW_WORDS.contains(&w) && w != "mấy")
+            });
+        plain.then(|| src[span[0].start..span[span.len() - 1].end].to_owned())
+    };
+    // `giờ X (bây giờ) (là) mấy giờ (rồi)`.
+    if word(0) == Some("giờ") {
+        let end = (1..toks.len()).find(|&k| matches!(word(k), Some("bây" | "là" | "mấy")))?;
+        let rest: Vec<&str> = toks[end..].iter().filter_map(Token::word).collect();
+        let asked = matches!(
+            rest.as_slice(),
+            ["mấy", "giờ"]
+                | ["mấy", "giờ", "rồi"]
+                | ["là", "mấy", "giờ"]
+                | ["là", "mấy", "giờ", "rồi"]
+                | ["bây", "giờ", "là", "mấy", "giờ"]
+                | ["bây", "giờ", "mấy", "giờ"]
+        );
+        return asked
+            .then(|| place(1, end))
+            .flatten()
+            .map(|place| DateQuery::TimeIn { place });
+    }
+    // `X time (now|rn|right now)?`.
+    let time = (1..toks.len()).find(|&k| word(k) == Some("time"))?;
+    let tail_ok = toks[time + 1..].iter().all(|t| {
+        t.is_sym('?')
+            || t.word()
+                .is_some_and(|w| matches!(w, "now" | "rn" | "right"))
+    });
+    tail_ok
+        .then(|| place(0, time))
+        .flatten()
+        .map(|place| DateQuery::TimeIn { place })
+}
+
 /// A time of day at `i`: `09:00`, `9:30 pm`, `9am`, `9 p.m.`, `9h30`, `9 giờ 30`,
 /// `3 giờ chiều`. As `HH:MM` (24-hour) and the index after it.
 pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
@@ -575,6 +625,17 @@ mod tests {
             from: from.into(),
             to: to.into(),
         })
+    }
+
+    #[test]
+    fn the_time_at_a_place_named_without_a_preposition() {
+        let named = |q: &str| time_named(&lex(q), q);
+        let at = |p: &str| Some(DateQuery::TimeIn { place: p.into() });
+        assert_eq!(named("giờ chicago mấy giờ rồi"), at("chicago"));
+        assert_eq!(named("giờ singapore bây giờ là mấy giờ"), at("singapore"));
+        assert_eq!(named("singapore time now?"), at("singapore"));
+        assert_eq!(named("what time now?"), None);
+        assert_eq!(named("giờ là mấy giờ"), None);
     }
 
     #[test]

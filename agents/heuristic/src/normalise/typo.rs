@@ -254,6 +254,8 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
     if !word.chars().all(char::is_alphabetic) {
         return None;
     }
+    // Words a place is one edit from (`paris` → `pairs`): never a typo's target.
+    const NOT_TARGETS: &[&str] = &["pairs"];
     let first = word.chars().next()?;
     let mut found: Vec<String> = Vec::new();
     for n in len.saturating_sub(d)..=len + d {
@@ -262,6 +264,7 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
                 words
                     .iter()
                     .filter(|w| w.starts_with(first) && w.chars().count() >= 4)
+                    .filter(|w| !NOT_TARGETS.contains(w))
                     .filter(|w| osa_distance(word, w) <= d)
                     .map(|w| (*w).to_owned()),
             );
@@ -332,6 +335,11 @@ mod tests {
             "what percent of 160 is 36"
         );
         assert_eq!(fixed("85, 90 & 92"), "85, 90  and  92");
+    }
+
+    #[test]
+    fn a_city_alone_is_never_corrected_into_a_word() {
+        assert_eq!(fixed("paris?"), "paris?");
     }
 
     #[test]
