@@ -6,7 +6,7 @@
 //! asked; nothing else numbered. Likewise what lots come to ([`total`]).
 
 use crate::expr::{Expr, MathOp};
-use crate::lexer::{Token, words_at};
+use crate::lexer::Token;
 
 /// Words joining a quantity to its price.
 const AT: &[&str] = &["at", "@", "giá", "for"];
@@ -16,9 +16,7 @@ const AVERAGE: &[&[&str]] = &[&["average"], &["avg"], &["mean"], &["trung", "bì
 
 /// The weighted mean `toks` ask, if that is what they ask.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
-    if crate::lexer::has_percent_or_date(toks)
-        || !(0..toks.len()).any(|i| AVERAGE.iter().any(|p| words_at(toks, i, p)))
-    {
+    if crate::lexer::has_percent_or_date(toks) || !crate::lexer::says(toks, AVERAGE) {
         return None;
     }
     let nums = crate::lexer::number_positions(toks);
@@ -51,7 +49,7 @@ const GRADE: &[&[&str]] = &[
 /// midterm and 8 on the final, the midterm counts 30% and the final 70%` is (6.5 × 30 +
 /// 8 × 70) ÷ 100; `giữa kỳ 7,2, cuối kỳ 5,8; giữa kỳ tính 30%, cuối kỳ 70%`.
 pub fn weighted_grade(toks: &[Token]) -> Option<Expr> {
-    if !(0..toks.len()).any(|i| GRADE.iter().any(|p| words_at(toks, i, p)))
+    if !crate::lexer::says(toks, GRADE)
         || toks
             .iter()
             .any(|t| matches!(t.tok, crate::lexer::Tok::Date(_)))
@@ -98,8 +96,8 @@ pub fn total(toks: &[Token]) -> Option<Expr> {
         .and_then(Token::word)
         .is_some_and(|w| matches!(w, "mua" | "bought" | "buy" | "nhập"));
     if crate::lexer::has_percent_or_date(toks)
-        || !bought && !(0..toks.len()).any(|i| TOTAL.iter().any(|p| words_at(toks, i, p)))
-        || (0..toks.len()).any(|i| AVERAGE.iter().any(|p| words_at(toks, i, p)))
+        || !bought && !crate::lexer::says(toks, TOTAL)
+        || crate::lexer::says(toks, AVERAGE)
     {
         return None;
     }

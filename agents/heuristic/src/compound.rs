@@ -552,7 +552,7 @@ fn asks_what_is_left(toks: &[Token]) -> bool {
         &["còn", "phải", "trả"],
         &["còn", "nợ"],
     ];
-    (0..toks.len()).any(|i| LEFT.iter().any(|p| words_at(toks, i, p)))
+    crate::lexer::says(toks, LEFT)
 }
 
 /// Whether `toks` ask a day and then, after `and`, the days until it by a word that

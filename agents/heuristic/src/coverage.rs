@@ -59,7 +59,7 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     let one = (v.saturating_sub(5)..v).find(|&k| {
         toks[k].number() == Some("1") || word(k).is_some_and(|w| ONE[1..].contains(&w))
     })?;
-    if !(0..toks.len()).any(|i| COUNT_ASKED.iter().any(|p| words_at(toks, i, p))) {
+    if !crate::lexer::says(toks, COUNT_ASKED) {
         return None;
     }
     // What one holds: the first number after the verb.
@@ -107,15 +107,10 @@ pub fn groups(toks: &[Token]) -> Option<Expr> {
         return None;
     };
     let word = |k: usize| toks.get(k).and_then(Token::word);
-    let singular = |w: &str| -> String {
-        w.strip_suffix('s')
-            .filter(|s| s.len() > 2)
-            .unwrap_or(w)
-            .to_owned()
-    };
     // The group said with its size: `tables of 10`, `mỗi bàn (ngồi) 10`, `each van
     // takes 7`.
-    let sized = |k: usize| -> Option<String> {
+    let singular = crate::shares::singular;
+    let sized = |k: usize| -> Option<&str> {
         if word(k.checked_sub(1)?) == Some("of") {
             let things = word(k.checked_sub(2)?)?;
             return things.ends_with('s').then(|| singular(things));

@@ -1178,7 +1178,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     let born = toks
         .iter()
         .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")))
-        || (0..toks.len()).any(|i| WHOSE_BIRTH.iter().any(|p| words_at(toks, i, p)));
+        || crate::lexer::says(toks, WHOSE_BIRTH);
     if born && dates.is_empty() {
         return DateParse::NotDate;
     }
@@ -1301,8 +1301,7 @@ enum Asked {
 /// found nothing, with exactly one date and no other number, and no word asking
 /// something else of it.
 pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
-    let has =
-        |table: &[&[&str]]| (0..toks.len()).any(|i| table.iter().any(|p| words_at(toks, i, p)));
+    let has = |table: &[&[&str]]| crate::lexer::says(toks, table);
     let word = |w: &str| toks.iter().any(|t| t.word() == Some(w));
     let born = BIRTH_WORDS.iter().any(|w| word(w));
     // `t sinh 17/3/2009, còn bao nhiêu ngày nữa là sinh nhật t`: the days until the next
@@ -1432,7 +1431,7 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
         &["ngày", "mấy"],
         &["hết", "hạn"],
     ];
-    if !(0..toks.len()).any(|i| ENDS.iter().any(|p| words_at(toks, i, p))) {
+    if !crate::lexer::says(toks, ENDS) {
         return None;
     }
     let mut date: Option<(Anchor, usize, usize)> = None;
@@ -1651,7 +1650,7 @@ const DAYS_ASKED: &[&[&str]] = &[
 /// `check in 23/12, check out 27/12, how many nights`, `how many days from dec 23 to
 /// dec 27`, `khách nhận phòng 23/12, trả phòng 27/12, ở mấy đêm`. No other number.
 pub fn between_day_months(toks: &[Token]) -> Option<DateQuery> {
-    if !(0..toks.len()).any(|i| DAYS_ASKED.iter().any(|p| words_at(toks, i, p))) {
+    if !crate::lexer::says(toks, DAYS_ASKED) {
         return None;
     }
     let mut days = Vec::new();

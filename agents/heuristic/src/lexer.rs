@@ -74,6 +74,11 @@ pub fn words_at(toks: &[Token], i: usize, phrase: &[&str]) -> bool {
         .all(|(k, w)| toks.get(i + k).and_then(Token::word) == Some(*w))
 }
 
+/// Whether `toks` hold one of `phrases` anywhere (`how many hours`, `mấy tiếng`).
+pub fn says(toks: &[Token], phrases: &[&[&str]]) -> bool {
+    (0..toks.len()).any(|i| phrases.iter().any(|p| words_at(toks, i, p)))
+}
+
 /// Whether `toks` hold a clock time written with a colon (`10:00`, `7:30`): an hour
 /// and two digits of minutes, never a ratio or a division to compute.
 pub fn has_clock_time(toks: &[Token]) -> bool {

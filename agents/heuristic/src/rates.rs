@@ -250,16 +250,7 @@ pub fn amount_asked_again(question: &[Token], follow: &[Token]) -> Option<String
         return None;
     };
     let k = *k;
-    let given = match question.get(k + 1) {
-        Some(t) if t.is_sym('/') || t.word().is_some_and(|w| TIES.contains(&w)) => {
-            period_at(question, k + 2)?.0
-        }
-        _ => {
-            period_at(question, k + 1)
-                .filter(|_| adverb(question, k + 1))?
-                .0
-        }
-    };
+    let given = rate_after(question, k)?;
     // `and the deposit is 1.5 months rent` counts months of the amount given.
     let months_counted = given == Period::Month
         && follow

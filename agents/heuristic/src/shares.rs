@@ -33,7 +33,7 @@ const EACH: &[&[&str]] = &[
 const INSTALMENTS: &[&str] = &["instalment", "installment", "payment", "part", "đợt", "kỳ"];
 
 /// What a count counts in its singular (`trips` → `trip`).
-fn singular(word: &str) -> &str {
+pub(crate) fn singular(word: &str) -> &str {
     word.strip_suffix('s')
         .filter(|w| w.len() > 2)
         .unwrap_or(word)
@@ -68,7 +68,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             })
         })
     };
-    let each = (0..toks.len()).any(|i| EACH.iter().any(|p| words_at(toks, i, p)));
+    let each = crate::lexer::says(toks, EACH);
     let (count, amount) = [(*a, *b), (*b, *a)].into_iter().find(|&(c, _)| {
         counted(c).is_some_and(|thing| {
             !matches!(thing, "k" | "đồng" | "dong" | "usd" | "vnd" | "dollar")
@@ -124,8 +124,7 @@ const TOTAL_ASKED: &[&[&str]] = &[&["total"], &["tổng"], &["altogether"], &["i
 /// yesterday averaging 62,000 each, total fares?` is 18 × 62000; `chạy 17 cuốc, trung
 /// bình 58 nghìn một cuốc, tổng bao nhiêu` 17 × 58000.
 pub fn total_of_average(toks: &[Token]) -> Option<Expr> {
-    let has =
-        |table: &[&[&str]]| (0..toks.len()).any(|i| table.iter().any(|p| words_at(toks, i, p)));
+    let has = |table: &[&[&str]]| crate::lexer::says(toks, table);
     if crate::lexer::has_percent_or_date(toks) || !has(AVERAGING) || !has(TOTAL_ASKED) {
         return None;
     }
@@ -167,9 +166,7 @@ const PERCENT_ASKED: &[&[&str]] = &[
 /// 120 − 18); `6 of 8 rooms are booked, what's the occupancy` 6 × 100 ÷ 8. The count
 /// comes first, or after `of`; the part is never larger.
 pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
-    if crate::lexer::has_percent_or_date(toks)
-        || !(0..toks.len()).any(|i| PERCENT_ASKED.iter().any(|p| words_at(toks, i, p)))
-    {
+    if crate::lexer::has_percent_or_date(toks) || !crate::lexer::says(toks, PERCENT_ASKED) {
         return None;
     }
     let nums = crate::lexer::number_positions(toks);

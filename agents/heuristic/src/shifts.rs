@@ -36,7 +36,7 @@ const PLACED: &[&str] = &["in", "ở", "bên", "tại"];
 
 /// The hours between the two clock times `toks` hold, when hours are asked.
 pub fn hours_between(toks: &[Token]) -> Option<Expr> {
-    if !(0..toks.len()).any(|i| HOURS_ASKED.iter().any(|p| words_at(toks, i, p))) {
+    if !crate::lexer::says(toks, HOURS_ASKED) {
         return None;
     }
     let mut times = Vec::new();
@@ -155,7 +155,7 @@ const HOURS: &[&str] = &["hours", "hour", "hrs", "hr", "h", "tiếng", "giờ"];
 /// The pay for overtime `toks` ask: the rate times the multiple, times the hours when
 /// some are said.
 pub fn overtime(toks: &[Token]) -> Option<Expr> {
-    if !(0..toks.len()).any(|i| OVERTIME.iter().any(|p| words_at(toks, i, p))) {
+    if !crate::lexer::says(toks, OVERTIME) {
         return None;
     }
     if crate::lexer::has_percent_or_date(toks) {
