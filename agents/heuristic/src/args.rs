@@ -48,6 +48,12 @@ pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -
         {
             get("x").map(|x| format!("⌈{x}⌉"))
         }
+        // Rounded down: the full groups.
+        "round"
+            if get("mode").as_deref() == Some("down") && get("places").as_deref() == Some("0") =>
+        {
+            get("x").map(|x| format!("⌊{x}⌋"))
+        }
         "min" | "max" => match (get("a"), get("b")) {
             (Some(a), Some(b)) => Some(format!("{tool}({a}, {b})")),
             _ => None,

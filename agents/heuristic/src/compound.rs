@@ -582,6 +582,22 @@ fn counts_to_it(toks: &[Token]) -> bool {
 /// tip added is asked by its name as well as the total (`invoice is 12,840 before 5% GST.
 /// whats the GST and the total`, `báo giá 45 triệu, VAT 10% là bao nhiêu, tổng cộng bao
 /// nhiêu`): the share, then the total (its step shared).
+/// `toks` read as one quantity frame ([`crate::frames`]): a part per answer asked.
+pub fn frames_reading(toks: &[Token], src: &str) -> Option<Parsed> {
+    let text = quote(toks, src);
+    let parts = crate::frames::parse(toks)?
+        .into_iter()
+        .map(|e| ParsedPart {
+            text: text.clone(),
+            query: PartQuery::Math(e),
+        })
+        .collect();
+    Some(Parsed {
+        parts,
+        failed: Vec::new(),
+    })
+}
+
 fn whole_problem(toks: &[Token], src: &str, e: Expr) -> Parsed {
     Parsed {
         parts: with_levy_asked(toks, quote(toks, src), e),

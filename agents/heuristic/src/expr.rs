@@ -26,8 +26,9 @@ pub enum MathOp {
     Percent,
     /// `round {x, places}`.
     Round,
-    /// `round {x, places, mode: "up"}`: x rounded up (boxes needed to hold it); its
-    /// operands are x, the places and the mode [`Expr::UP`].
+    /// `round {x, places, mode}`: x rounded up (boxes needed to hold it) or down (the
+    /// full groups); its operands are x, the places and the mode, [`Expr::UP`] or
+    /// [`Expr::DOWN`].
     RoundUp,
     /// `sqrt {x}`.
     Sqrt,
@@ -116,6 +117,18 @@ impl Expr {
         Expr::Op(
             MathOp::RoundUp,
             vec![x, Expr::Num("0".into()), Expr::Num(Self::UP.into())],
+        )
+    }
+
+    /// The rounding mode that rounds down (towards −∞), with [`MathOp::RoundUp`]'s
+    /// operands.
+    pub const DOWN: &'static str = "down";
+
+    /// `x` rounded down to a whole number (the full groups a count makes).
+    pub fn round_down(x: Expr) -> Expr {
+        Expr::Op(
+            MathOp::RoundUp,
+            vec![x, Expr::Num("0".into()), Expr::Num(Self::DOWN.into())],
         )
     }
 

@@ -94,6 +94,13 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
         {
             format!("⌈{}⌉", operand("x", None))
         }
+        // Rounded down to a whole number (the full groups): the floor brackets.
+        "round"
+            if step.arguments.get("mode").map(value_text).as_deref() == Some("down")
+                && step.arguments.get("places").map(value_text).as_deref() == Some("0") =>
+        {
+            format!("⌊{}⌋", operand("x", None))
+        }
         "round" => format!(
             "round({}, {})",
             operand("x", None),

@@ -20,6 +20,7 @@ pub mod exchange;
 pub mod expr;
 pub mod filler;
 pub mod formula;
+pub mod frames;
 pub mod help;
 pub mod language;
 pub mod lexer;
@@ -565,6 +566,17 @@ impl Planning<'_> {
                 }
             }
         }
+        // The last reading of an everyday problem before asking or refusing: every
+        // number given one role, the roles fitting one frame (`frames.rs`). The request
+        // as typed only, never an earlier answer put into it.
+        // (A part outside every tool is named, never read into a frame.)
+        if reading.misses() > 0
+            && scope::outside_tools(query, &language).is_none()
+            && let Some(parsed) = compound::frames_reading(&toks, query)
+            && let found @ Understanding::Plan(..) = self.lower(parsed)
+        {
+            return self.outcome(found, &language);
+        }
         // One amount converted into a currency with no rate said: the rate is asked
         // (there is no rate service), never guessed.
         if reading.misses() > 0
@@ -662,6 +674,11 @@ impl Planning<'_> {
                 None => return Understanding::Unread(e),
             },
         };
+        self.lower(parsed)
+    }
+
+    /// The plan of the parts `parsed` read, with the parts it could not.
+    fn lower(&self, parsed: compound::Parsed) -> Understanding {
         let steps: usize = parsed.parts.iter().map(|p| p.query.step_count()).sum();
         if steps > self.limits.max_steps {
             return Understanding::TooManySteps(steps);

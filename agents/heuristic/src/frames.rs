@@ -1,0 +1,823 @@
+//! Quantity frames: the last reading of an everyday problem before a request is asked
+//! about or refused. Every number is given one role from the words beside it — a
+//! percentage, a rate (`1,250,000 per head`, `700k/đêm`, `mỗi bàn 8tr9`), a count of
+//! something (`180 guests`, `4 đêm`), the size of a group (`tables of 10`, `bàn 10
+//! người`) or a bare amount — and the roles together must fit exactly one frame:
+//!
+//! - **a rate times its counts**, then any percentages said with a cue
+//!   (`staff meal 25 staff x 80k, plus 10% tip on top, total`; `Ăn sáng 50.000đ một
+//!   khách, 3 khách ăn 5 buổi sáng`), or one amount and its percentages alone (`phí
+//!   phục vụ 5% trên 221 triệu`, `booking ăn 15% trên 4tr5 thì mình còn bao nhiêu`);
+//! - **an amount shared by a count** (`tip pool is 4,500,000 split evenly among 18
+//!   staff`, `12,600,000 from 18 room nights, avg per night`);
+//! - **groups of a size for a count of people** (`137 guests, tables of 10, how many
+//!   tables`, `khách 256 người, bàn 10 người, cần bao nhiêu bàn`), rounded up, or the
+//!   full groups and who is left over when both are asked;
+//! - **a part of a whole as a percentage** (`5 of our 8 rooms are booked, occupancy in
+//!   %`, `168 đêm trên tổng số 240 đêm, bao nhiêu phần trăm`).
+//!
+//! Words are compared folded (without marks), so a word typed without its marks that
+//! the normaliser could not settle still counts; for the same reason this file's words
+//! are not taught to the normaliser (`build.rs` skips it). A number no role explains, an operator
+//! between numbers, a date, a clock time or an age leave the request to be asked about
+//! or refused: never a guess.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token};
+use crate::normalise::fold::fold;
+
+/// Words that count people (folded and singular when compared).
+const PEOPLE: &[&str] = &[
+    "guest",
+    "people",
+    "person",
+    "ppl",
+    "pax",
+    "head",
+    "staff",
+    "employee",
+    "worker",
+    "friend",
+    "member",
+    "kid",
+    "child",
+    "children",
+    "student",
+    "adult",
+    "customer",
+    "client",
+    "tourist",
+    "passenger",
+    "người",
+    "khách",
+    "suất",
+    "đứa",
+    "ng",
+    "nv",
+    "nhân",
+    "học",
+];
+
+/// What people sit or travel in: the groups of a size.
+const GROUPS: &[&str] = &[
+    "table", "room", "car", "van", "boat", "bus", "buse", "group", "team", "box", "boxe", "bag",
+    "tray", "row", "taxi", "bàn", "mâm", "phòng", "xe", "thuyền", "nhóm", "đội", "hộp", "thùng",
+    "khay",
+];
+
+/// Periods and occasions a rate is paid again for (`5 buổi sáng`, `4 nights`).
+const PERIODS: &[&str] = &[
+    "night", "day", "morning", "evening", "week", "month", "year", "time", "shift", "hour", "trip",
+    "session", "meal", "lesson", "đêm", "ngày", "buổi", "tuần", "tháng", "năm", "lần", "ca", "giờ",
+    "tiếng", "chuyến", "bữa", "hôm", "tối", "sáng",
+];
+
+/// Words for one and the same thing: a rate per one of them meets a count of another.
+const SAME: &[&[&str]] = &[
+    &["night", "đêm"],
+    &["kg", "kilo", "kilogram", "ký", "kí", "cân"],
+    &["day", "ngày", "hôm"],
+    &["table", "bàn", "mâm"],
+    &["room", "phòng"],
+    &["week", "tuần"],
+    &["month", "tháng"],
+    &["hour", "giờ", "tiếng", "hr"],
+    &["bottle", "chai"],
+    &["cup", "ly", "cốc"],
+    &["box", "boxe", "hộp", "thùng"],
+    &["ticket", "vé"],
+    &["morning", "buổi", "sáng"],
+];
+
+/// What an amount can be shared among besides people (`chia 2 nhà`, `2 families`).
+const SHARERS: &[&str] = &[
+    "way",
+    "family",
+    "familie",
+    "household",
+    "side",
+    "part",
+    "instalment",
+    "installment",
+    "nhà",
+    "bên",
+    "phần",
+    "đợt",
+    "kỳ",
+    "gia",
+    "hộ",
+];
+
+/// Words that tie a number to the one thing it is paid for (`per head`, `700k/đêm`).
+const TIES: &[&str] = &["per", "a", "an", "every", "mỗi", "một", "1", "/"];
+
+/// Words after a number that say it is paid for each one (`35k each`).
+const EACH: &[&str] = &["each", "apiece", "ea"];
+
+/// Words joining a count and a price (`25 staff x 80k`, `180 guests at 1,250,000`).
+const TIMES: &[&str] = &["x", "*", "at", "@"];
+
+/// Words that never name what a number counts.
+const NOT_NOUNS: &[&str] = &[
+    "and", "or", "to", "of", "at", "for", "in", "on", "the", "is", "are", "was", "from", "with",
+    "so", "plus", "minus", "more", "then", "but", "now", "total", "tip", "each", "per", "x", "lol",
+    "ok", "pls", "what", "whats", "how", "much", "và", "hay", "là", "thì", "trên", "còn", "nữa",
+    "rồi", "thôi", "tổng", "mà", "cho", "với", "của", "bao", "nhiêu", "mấy", "split", "among",
+    "between", "by", "off", "discount", "deposit", "extra", "more",
+];
+
+/// Cues for a percentage added on top.
+const UP: &[&[&str]] = &[
+    &["tip"],
+    &["tips"],
+    &["service"],
+    &["svc"],
+    &["vat"],
+    &["tax"],
+    &["gst"],
+    &["surcharge"],
+    &["markup"],
+    &["extra"],
+    &["on", "top"],
+    &["add"],
+    &["plus"],
+    &["phụ", "thu"],
+    &["phục", "vụ"],
+    &["dịch", "vụ"],
+    &["phí"],
+    &["thuế"],
+    &["boa"],
+    &["thêm"],
+    &["cộng"],
+    &["tăng"],
+];
+
+/// Cues for a percentage taken off.
+const DOWN: &[&[&str]] = &[
+    &["discount"],
+    &["off"],
+    &["commission"],
+    &["minus"],
+    &["less"],
+    &["deduct"],
+    &["giảm"],
+    &["hoa", "hồng"],
+    &["chiết", "khấu"],
+    &["trừ"],
+    &["bớt"],
+    &["ăn"],
+    &["lấy"],
+];
+
+/// Cues for a percentage that is a share paid (`20% deposit`, `trả 55%`).
+const SHARE: &[&[&str]] = &[
+    &["deposit"],
+    &["upfront"],
+    &["down", "payment"],
+    &["pay"],
+    &["pays"],
+    &["cọc"],
+    &["trả"],
+    &["chịu"],
+];
+
+/// Words asking what is left once a percentage is taken.
+const LEFT: &[&[&str]] = &[
+    &["left"],
+    &["remaining"],
+    &["remain"],
+    &["keep"],
+    &["net"],
+    &["take", "home"],
+    &["còn"],
+    &["còn", "lại"],
+    &["nhận", "được"],
+];
+
+/// Words asking the whole after a percentage (`final number`, `giá cuối tuần`).
+const WHOLE: &[&[&str]] = &[
+    &["total"],
+    &["final"],
+    &["altogether"],
+    &["in", "all"],
+    &["price"],
+    &["bill"],
+    &["new"],
+    &["tổng"],
+    &["hết"],
+];
+
+/// Cues for an amount shared by a count.
+const SPLIT: &[&[&str]] = &[
+    &["split"],
+    &["divide"],
+    &["divided"],
+    &["among"],
+    &["between"],
+    &["evenly"],
+    &["each"],
+    &["avg"],
+    &["average"],
+    &["per"],
+    &["chia"],
+    &["đều"],
+    &["mỗi"],
+    &["trung", "bình"],
+];
+
+/// Words asking how many.
+const HOW_MANY: &[&[&str]] = &[
+    &["how", "many"],
+    &["bao", "nhiêu"],
+    &["mấy"],
+    &["bn"],
+    &["need"],
+    &["cần"],
+];
+
+/// Words asking for the full groups (with who is left over).
+const FULL: &[&[&str]] = &[&["full"], &["đủ"], &["chẵn"]];
+
+/// Words asking who is left over.
+const LEFT_OVER: &[&[&str]] = &[
+    &["left", "over"],
+    &["leftover"],
+    &["left"],
+    &["remainder"],
+    &["dư"],
+    &["lẻ"],
+    &["thừa"],
+];
+
+/// Words asking a percentage.
+const PERCENT_ASKED: &[&[&str]] = &[
+    &["percent"],
+    &["percentage"],
+    &["pct"],
+    &["phần", "trăm"],
+    &["occupancy"],
+    &["công", "suất"],
+];
+
+/// Words that make the request another question (a date, an age, a time, a change).
+const OTHER_QUESTION: &[&[&str]] = &[
+    &["born"],
+    &["age"],
+    &["old"],
+    &["weekday"],
+    &["date"],
+    &["sinh"],
+    &["tuổi"],
+    &["thứ", "mấy"],
+    &["ngày", "mấy"],
+    &["mấy", "giờ"],
+    &["what", "time"],
+    &["tỉ", "giá"],
+    &["tỷ", "giá"],
+    &["bought"],
+    &["sold"],
+    &["lãi"],
+    &["lỗ"],
+    &["interest"],
+    &["went"],
+    &["exchange"],
+    &["am"],
+    &["pm"],
+    &["tonight"],
+    &["book", "me"],
+    &["reserve"],
+];
+
+/// What a number is in the request.
+#[derive(Debug, Clone, PartialEq)]
+enum Role {
+    /// `15%`.
+    Percent,
+    /// Paid for each one of `unit` (`None`: each of whatever is counted).
+    Rate(Option<String>),
+    /// A count of what the one or two words after it name (`18 room nights`).
+    Count(Vec<String>),
+    /// The size of a group of `group`.
+    GroupSize(String),
+    /// A bare amount.
+    Amount,
+}
+
+/// One number and its role.
+#[derive(Debug, Clone)]
+struct Quantity {
+    value: String,
+    at: usize,
+    role: Role,
+}
+
+/// The request's words, folded and singular, with the tokens' positions.
+struct Words<'a> {
+    toks: &'a [Token],
+    keys: Vec<Option<String>>,
+}
+
+impl<'a> Words<'a> {
+    fn new(toks: &'a [Token]) -> Self {
+        let keys = toks
+            .iter()
+            .map(|t| match &t.tok {
+                Tok::Word(w) => Some(key(w)),
+                Tok::Sym(c) if matches!(c, '/' | '*' | '@') => Some(c.to_string()),
+                _ => None,
+            })
+            .collect();
+        Words { toks, keys }
+    }
+
+    fn word(&self, i: usize) -> Option<&str> {
+        self.keys.get(i).and_then(|k| k.as_deref())
+    }
+
+    /// Whether the phrase `p` (compared folded) starts at `i`.
+    fn at(&self, i: usize, p: &[&str]) -> bool {
+        p.iter()
+            .enumerate()
+            .all(|(k, w)| self.word(i + k) == Some(key(w).as_str()))
+    }
+
+    /// Whether any of `phrases` is said anywhere.
+    fn says(&self, phrases: &[&[&str]]) -> bool {
+        (0..self.toks.len()).any(|i| phrases.iter().any(|p| self.at(i, p)))
+    }
+
+    /// Whether any of `phrases` is said within `before` tokens before `i` or `after`
+    /// tokens after it.
+    fn near(&self, i: usize, before: usize, after: usize, phrases: &[&[&str]]) -> bool {
+        let end = (i + after + 1).min(self.toks.len());
+        (i.saturating_sub(before)..end).any(|k| k != i && phrases.iter().any(|p| self.at(k, p)))
+    }
+}
+
+/// `w` folded and singular (`guests` → `guest`, `khách` → `khach`).
+fn key(w: &str) -> String {
+    let f = fold(&w.to_lowercase());
+    let keep = ["ss", "us", "is"].iter().any(|e| f.ends_with(e));
+    if f.len() > 3 && f.ends_with('s') && !keep {
+        f[..f.len() - 1].to_owned()
+    } else {
+        f
+    }
+}
+
+fn is_in(list: &[&str], k: &str) -> bool {
+    list.iter().any(|w| key(w) == k)
+}
+
+fn is_person(k: &str) -> bool {
+    is_in(PEOPLE, k)
+}
+
+fn is_group(k: &str) -> bool {
+    is_in(GROUPS, k)
+}
+
+fn is_period(k: &str) -> bool {
+    is_in(PERIODS, k)
+}
+
+/// Whether a rate per `unit` is paid for each of a count of `noun`.
+fn same_thing(unit: &str, noun: &str) -> bool {
+    unit == noun
+        || (is_person(unit) && is_person(noun))
+        || SAME.iter().any(|set| is_in(set, unit) && is_in(set, noun))
+}
+
+/// Whether a word can name what a number counts.
+fn is_noun(k: &str) -> bool {
+    !is_in(NOT_NOUNS, k) && !is_in(TIES, k) && k.chars().all(char::is_alphabetic)
+}
+
+/// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
+pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
+    let w = Words::new(toks);
+    if toks.iter().any(|t| matches!(t.tok, Tok::Date(_)))
+        || crate::lexer::has_clock_time(toks)
+        || w.says(OTHER_QUESTION)
+        || operator_between_numbers(toks)
+        || from_to(&w)
+    {
+        return None;
+    }
+    let quantities = roles(&w)?;
+    if quantities.len() < 2 {
+        return None;
+    }
+    groups(&w, &quantities)
+        .or_else(|| part_of_whole(&w, &quantities))
+        .or_else(|| shared(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
+}
+
+/// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
+fn operator_between_numbers(toks: &[Token]) -> bool {
+    toks.windows(3).any(|t| {
+        t[0].number().is_some()
+            && matches!(t[1].tok, Tok::Sym('+' | '-' | '^' | '='))
+            && t[2].number().is_some()
+    }) || toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Sym('(' | ')' | '^' | '=')))
+}
+
+/// Whether a change is told (`went from 180 to 212`, `từ 21.000 lên 23.520`).
+fn from_to(w: &Words) -> bool {
+    let n = w.toks.len();
+    (0..n).any(|i| {
+        matches!(w.word(i), Some("from" | "tu"))
+            && w.toks.get(i + 1).and_then(Token::number).is_some()
+            && matches!(w.word(i + 2), Some("to" | "len" | "xuong"))
+    })
+}
+
+/// Every number with its role; `None` when a number reads as none.
+fn roles(w: &Words) -> Option<Vec<Quantity>> {
+    let toks = w.toks;
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let Some(value) = t.number() else { continue };
+        let next = w.word(i + 1);
+        let role = if toks.get(i + 1).is_some_and(|t| t.is_sym('%')) {
+            Role::Percent
+        } else if let Some(g) = group_size(w, i) {
+            Role::GroupSize(g)
+        } else if next.is_some_and(|n| is_in(EACH, n)) {
+            Role::Rate(None)
+        } else if let Some(unit) = tied_unit(w, i) {
+            Role::Rate(Some(unit))
+        } else if i >= 2 && w.word(i - 2) == Some("moi") && w.word(i - 1).is_some_and(is_noun) {
+            Role::Rate(w.word(i - 1).map(str::to_owned))
+        } else if let Some(noun) = next.filter(|n| is_noun(n)) {
+            let mut nouns = vec![noun.to_owned()];
+            nouns.extend(w.word(i + 2).filter(|n| is_noun(n)).map(str::to_owned));
+            Role::Count(nouns)
+        } else {
+            Role::Amount
+        };
+        out.push(Quantity {
+            value: value.to_owned(),
+            at: i,
+            role,
+        });
+    }
+    Some(out)
+}
+
+/// The one thing the number at `i` is paid for: `per head`, `a night`, `/đêm`, `một
+/// người` or `1 khách` after an amount of money.
+fn tied_unit(w: &Words, i: usize) -> Option<String> {
+    let value = w.toks[i].number()?;
+    let tie = match (w.word(i + 1), w.toks.get(i + 1).and_then(Token::number)) {
+        (Some(t), _) if is_in(TIES, t) => t,
+        (None, Some("1")) => "1",
+        _ => return None,
+    };
+    // (`1 khách` after an amount is a rate's one; `3 một ngày` is no price.)
+    if matches!(tie, "1" | "mot") && !big(value) {
+        return None;
+    }
+    w.word(i + 2).filter(|u| is_noun(u)).map(str::to_owned)
+}
+
+/// Whether `value` is an amount of money rather than a count of a few.
+fn big(value: &str) -> bool {
+    value.parse::<f64>().is_ok_and(|v| v >= 1000.0)
+}
+
+/// Whether `value` is a small whole number (a group's size).
+fn small_whole(value: &str) -> bool {
+    value.parse::<u32>().is_ok_and(|v| (2..100).contains(&v))
+}
+
+/// The group the number at `i` gives the size of: `tables of 10`, `10 per table`, `10
+/// người một bàn`, `bàn 10 người`.
+fn group_size(w: &Words, i: usize) -> Option<String> {
+    let value = w.toks[i].number()?;
+    if !small_whole(value) {
+        return None;
+    }
+    let word = |k: usize| w.word(k);
+    // `tables of 10`
+    if i >= 2 && word(i - 1) == Some("of") && word(i - 2).is_some_and(is_group) {
+        return word(i - 2).map(str::to_owned);
+    }
+    // `bàn 10 người`
+    if i >= 1 && word(i - 1).is_some_and(is_group) && word(i + 1).is_some_and(is_person) {
+        return word(i - 1).map(str::to_owned);
+    }
+    // `10 per table`, `10 người một bàn`, `10 người/bàn`
+    let after = match word(i + 1) {
+        Some(n) if is_person(n) => i + 2,
+        _ => i + 1,
+    };
+    if word(after).is_some_and(|t| is_in(TIES, t) || t == "a")
+        && let Some(g) = word(after + 1).filter(|g| is_group(g))
+    {
+        return Some(g.to_owned());
+    }
+    None
+}
+
+/// The full groups and who is left over, or the groups needed (rounded up).
+fn groups(w: &Words, q: &[Quantity]) -> Option<Vec<Expr>> {
+    let [size] = only(q, |r| matches!(r, Role::GroupSize(_)))[..] else {
+        return None;
+    };
+    let others: Vec<&Quantity> = q.iter().filter(|x| x.at != size.at).collect();
+    let [total] = others[..] else { return None };
+    let people = matches!(&total.role, Role::Count(n) if n.iter().any(|n| is_person(n)))
+        || total.role == Role::Amount;
+    if !people || !w.says(HOW_MANY) {
+        return None;
+    }
+    let t = Expr::Num(total.value.clone());
+    let s = Expr::Num(size.value.clone());
+    if w.says(FULL) && w.says(LEFT_OVER) {
+        let full = Expr::round_down(Expr::bin(MathOp::Divide, t.clone(), s.clone()));
+        return Some(vec![full, Expr::bin(MathOp::Modulo, t, s)]);
+    }
+    Some(vec![Expr::round_up(Expr::bin(MathOp::Divide, t, s))])
+}
+
+/// A part of a whole as a percentage: two numbers, `of`/`out of`/`trên` between them,
+/// a percentage asked and none given.
+fn part_of_whole(w: &Words, q: &[Quantity]) -> Option<Vec<Expr>> {
+    let [a, b] = q else { return None };
+    if a.role == Role::Percent || b.role == Role::Percent {
+        return None;
+    }
+    let asks_percent = w.says(PERCENT_ASKED)
+        || w.toks
+            .iter()
+            .enumerate()
+            .any(|(i, t)| t.is_sym('%') && (i == 0 || w.toks[i - 1].number().is_none()));
+    let between = (a.at + 1..b.at).any(|k| matches!(w.word(k), Some("of" | "tren" | "/")));
+    (asks_percent && between).then(|| {
+        let part = Expr::Num(a.value.clone());
+        let whole = Expr::Num(b.value.clone());
+        vec![Expr::bin(
+            MathOp::Multiply,
+            Expr::bin(MathOp::Divide, part, whole),
+            Expr::Num("100".into()),
+        )]
+    })
+}
+
+/// The quantities whose role `pick` accepts.
+fn only(q: &[Quantity], pick: impl Fn(&Role) -> bool) -> Vec<&Quantity> {
+    q.iter().filter(|x| pick(&x.role)).collect()
+}
+
+/// An amount shared by a count of people (or of what can share): amount ÷ count.
+fn shared(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.iter()
+        .any(|x| matches!(x.role, Role::Percent | Role::Rate(_)))
+    {
+        return None;
+    }
+    let [amount, count] = q else { return None };
+    let (amount, count) = match (&amount.role, &count.role) {
+        (Role::Amount, Role::Count(_)) => (amount, count),
+        (Role::Count(_), Role::Amount) => (count, amount),
+        _ => return None,
+    };
+    let Role::Count(nouns) = &count.role else {
+        return None;
+    };
+    let sharer = nouns
+        .iter()
+        .any(|n| is_person(n) || is_in(SHARERS, n) || is_period(n));
+    if !sharer || !w.says(SPLIT) {
+        return None;
+    }
+    Some(Expr::bin(
+        MathOp::Divide,
+        Expr::Num(amount.value.clone()),
+        Expr::Num(count.value.clone()),
+    ))
+}
+
+/// A rate times what it is paid for (or one amount), then each percentage with its cue.
+fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    let percents = only(q, |r| *r == Role::Percent);
+    let rest: Vec<&Quantity> = q.iter().filter(|x| x.role != Role::Percent).collect();
+    let base = base(w, &rest)?;
+    if percents.is_empty() {
+        // A product alone must be one: a rate times its counts.
+        return matches!(base, Expr::Op(..)).then_some(base);
+    }
+    let mut e = base;
+    for p in &percents {
+        let pct = Expr::Num(p.value.clone());
+        let share = Expr::bin(MathOp::Percent, pct, e.clone());
+        let up = w.near(p.at, 5, 4, UP);
+        let down = w.near(p.at, 5, 4, DOWN);
+        let paid = w.near(p.at, 5, 4, SHARE);
+        if [up, down, paid].iter().filter(|c| **c).count() > 1 {
+            return None;
+        }
+        let left = w.says(LEFT);
+        // (`giá` is the price asked, `giá trị` only the value a fee is taken on.)
+        let whole = w.says(WHOLE) || w.says(&[&["giá"]]) && !w.says(&[&["giá", "trị"]]);
+        e = if up && (whole || percents.len() > 1 || w.says(&[&["on", "top"]])) {
+            Expr::bin(MathOp::Sum, e, share)
+        } else if (down || paid) && left || down && whole {
+            Expr::bin(MathOp::Subtract, e, share)
+        } else if up || down || paid {
+            if percents.len() > 1 {
+                return None;
+            }
+            share
+        } else {
+            return None;
+        };
+    }
+    Some(e)
+}
+
+/// What the percentages apply to: a rate times its counts, or the one amount.
+fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
+    let rates: Vec<&&Quantity> = rest
+        .iter()
+        .filter(|x| matches!(x.role, Role::Rate(_)))
+        .collect();
+    let counts: Vec<&&Quantity> = rest
+        .iter()
+        .filter(|x| matches!(x.role, Role::Count(_)))
+        .collect();
+    let amounts: Vec<&&Quantity> = rest.iter().filter(|x| x.role == Role::Amount).collect();
+    if rest.iter().any(|x| matches!(x.role, Role::GroupSize(_))) {
+        return None;
+    }
+    match (rates.as_slice(), amounts.as_slice()) {
+        ([rate], []) => product(rate, &counts),
+        // `25 staff x 80k`, `180 guests at 1,250,000`: the amount is paid for each.
+        ([], [amount]) if !counts.is_empty() => {
+            let joined = counts.iter().any(|c| {
+                let (a, b) = (c.at.min(amount.at), c.at.max(amount.at));
+                (a + 1..b).any(|k| w.word(k).is_some_and(|x| is_in(TIMES, x)))
+            });
+            if !joined {
+                return None;
+            }
+            let rate = Quantity {
+                role: Role::Rate(None),
+                ..(**amount).clone()
+            };
+            product(&rate, &counts)
+        }
+        ([], [amount]) => Some(Expr::Num(amount.value.clone())),
+        _ => None,
+    }
+}
+
+/// `rate` times each count it is paid for; `None` when a count is of something else.
+fn product(rate: &Quantity, counts: &[&&Quantity]) -> Option<Expr> {
+    if counts.is_empty() {
+        return None;
+    }
+    let Role::Rate(unit) = &rate.role else {
+        return None;
+    };
+    let mut factors = vec![Expr::Num(rate.value.clone())];
+    let mut paired = false;
+    for c in counts {
+        let Role::Count(nouns) = &c.role else {
+            return None;
+        };
+        let fits = match unit {
+            Some(u) => nouns.iter().any(|n| same_thing(u, n)),
+            None => !paired,
+        };
+        let again = nouns
+            .iter()
+            .any(|n| is_period(n) || is_person(n) && unit.as_deref().is_some_and(is_period));
+        if fits && !paired {
+            paired = true;
+        } else if !again {
+            return None;
+        }
+        factors.push(Expr::Num(c.value.clone()));
+    }
+    if !paired {
+        return None;
+    }
+    Expr::chain(MathOp::Multiply, factors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn read(q: &str) -> Option<Vec<String>> {
+        let n = crate::normalise::normalise(q, None);
+        parse(&lex(&n.text)).map(|es| es.iter().map(|e| format!("{e:?}")).collect())
+    }
+
+    fn value(e: &Expr) -> f64 {
+        match e {
+            Expr::Num(n) => n.parse().unwrap(),
+            Expr::Op(op, a) => {
+                let x = |k: usize| value(&a[k]);
+                match op {
+                    MathOp::Sum => x(0) + x(1),
+                    MathOp::Subtract => x(0) - x(1),
+                    MathOp::Multiply => x(0) * x(1),
+                    MathOp::Divide => x(0) / x(1),
+                    MathOp::Percent => x(0) * x(1) / 100.0,
+                    MathOp::Modulo => x(0) % x(1),
+                    MathOp::RoundUp if a[2] == Expr::Num(Expr::DOWN.into()) => x(0).floor(),
+                    MathOp::RoundUp => x(0).ceil(),
+                    _ => panic!("{op:?}"),
+                }
+            }
+        }
+    }
+
+    fn values(q: &str) -> Option<Vec<f64>> {
+        let n = crate::normalise::normalise(q, None);
+        parse(&lex(&n.text)).map(|es| es.iter().map(value).collect())
+    }
+
+    #[test]
+    fn a_rate_times_its_counts() {
+        assert_eq!(
+            values("the caterer charges 900k per head for 40 guests, total?"),
+            Some(vec![36_000_000.0])
+        );
+        assert_eq!(
+            values("bữa trưa 60.000đ một khách, 4 khách ăn 2 buổi, tổng bao nhiêu"),
+            Some(vec![480_000.0])
+        );
+        assert_eq!(
+            values("hotel is 95 per night for 3 nights"),
+            Some(vec![285.0])
+        );
+        assert_eq!(values("lunch 12 staff x 45k"), Some(vec![540_000.0]));
+    }
+
+    #[test]
+    fn percentages_by_their_cue() {
+        assert_eq!(
+            values("dinner for 6 ppl at 30 each plus 10% tip on top, total"),
+            Some(vec![198.0])
+        );
+        assert_eq!(
+            values("phí dịch vụ 8% trên 50 triệu"),
+            Some(vec![4_000_000.0])
+        );
+        assert_eq!(
+            values("grab takes 20% commission on 300k, how much do i keep"),
+            Some(vec![240_000.0])
+        );
+        assert_eq!(
+            values("the supplier wants a 30% deposit on 12,000,000"),
+            Some(vec![3_600_000.0])
+        );
+    }
+
+    #[test]
+    fn shared_groups_and_parts() {
+        assert_eq!(
+            values("the tips came to 2,400,000, split evenly among 12 staff"),
+            Some(vec![200_000.0])
+        );
+        assert_eq!(
+            values("95 guests, tables of 8, how many tables"),
+            Some(vec![12.0])
+        );
+        assert_eq!(
+            values("khach 61 nguoi, ban 6 nguoi, can bao nhieu ban"),
+            Some(vec![11.0])
+        );
+        assert_eq!(
+            values("61 guests at 6 per table, how many full tables and how many left over"),
+            Some(vec![10.0, 1.0])
+        );
+        assert_eq!(
+            values("3 of our 12 rooms are empty, what percent"),
+            Some(vec![25.0])
+        );
+    }
+
+    #[test]
+    fn never_a_guess() {
+        // A number no role explains, a date, an operator, another question.
+        assert_eq!(
+            read("room 700k a night, 3 nights, 2 rooms, 5 bottles"),
+            None
+        );
+        assert_eq!(read("she was born in 1990 and has 3 kids, how old"), None);
+        assert_eq!(read("5 + 3 guests"), None);
+        assert_eq!(read("bought 100 shares at 25, sold at 30"), None);
+        assert_eq!(read("10% of what"), None);
+        // Two cues for one percentage.
+        assert_eq!(read("200k with 10% discount and tip"), None);
+    }
+}
