@@ -582,10 +582,15 @@ fn counts_to_it(toks: &[Token]) -> bool {
 /// tip added is asked by its name as well as the total (`invoice is 12,840 before 5% GST.
 /// whats the GST and the total`, `báo giá 45 triệu, VAT 10% là bao nhiêu, tổng cộng bao
 /// nhiêu`): the share, then the total (its step shared).
-/// `toks` read as one quantity frame ([`crate::frames`]): a part per answer asked.
-pub fn frames_reading(toks: &[Token], src: &str) -> Option<Parsed> {
+/// `toks` read as one quantity frame ([`crate::frames`]): a part per answer asked;
+/// with `last`, as a follow-up of that answer ([`crate::frames::parse_after`]).
+pub fn frames_reading(toks: &[Token], src: &str, last: Option<&str>) -> Option<Parsed> {
     let text = quote(toks, src);
-    let parts = crate::frames::parse(toks)?
+    let found = match last {
+        Some(value) => crate::frames::parse_after(value, toks),
+        None => crate::frames::parse(toks),
+    };
+    let parts = found?
         .into_iter()
         .map(|e| ParsedPart {
             text: text.clone(),

@@ -126,7 +126,8 @@ const NOT_NOUNS: &[&str] = &[
     "between", "by", "off", "discount", "deposit", "extra", "more",
 ];
 
-/// Cues for a percentage added on top.
+/// Cues for a levy (`10% tip`, `phí phục vụ 5%`): added when the whole is asked, else
+/// the levy itself.
 const UP: &[&[&str]] = &[
     &["tip"],
     &["tips"],
@@ -138,33 +139,43 @@ const UP: &[&[&str]] = &[
     &["surcharge"],
     &["markup"],
     &["extra"],
-    &["on", "top"],
-    &["add"],
-    &["plus"],
     &["phụ", "thu"],
     &["phục", "vụ"],
     &["dịch", "vụ"],
     &["phí"],
     &["thuế"],
     &["boa"],
+];
+
+/// Cues that add a percentage whatever is asked (`add 10% service`, `thêm 5%`).
+const ADD: &[&[&str]] = &[
+    &["on", "top"],
+    &["add"],
+    &["plus"],
     &["thêm"],
     &["cộng"],
     &["tăng"],
 ];
 
-/// Cues for a percentage taken off.
+/// Cues for a percentage taken off what is paid (`minus 15%`, `giảm 10%`).
 const DOWN: &[&[&str]] = &[
     &["discount"],
     &["off"],
-    &["commission"],
     &["minus"],
     &["less"],
     &["deduct"],
     &["giảm"],
-    &["hoa", "hồng"],
     &["chiết", "khấu"],
     &["trừ"],
     &["bớt"],
+];
+
+/// Cues for a percentage someone takes (`15% commission`, `Booking lấy 15%`): the
+/// share itself, unless what is left is asked.
+const TAKEN: &[&[&str]] = &[
+    &["commission"],
+    &["fee"],
+    &["hoa", "hồng"],
     &["ăn"],
     &["lấy"],
 ];
@@ -414,6 +425,32 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
         .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
 }
 
+/// The parts a follow-up asks of the last answer `value`, read as one quantity frame
+/// with `value` as its amount: `add 10% service`, `minus booking's 15%`, `split that
+/// between the 2 families`. The follow-up itself gives no amount of its own.
+pub fn parse_after(value: &str, toks: &[Token]) -> Option<Vec<Expr>> {
+    let own = roles(&Words::new(toks))?;
+    if own.is_empty() || own.iter().any(|q| q.role == Role::Amount) {
+        return None;
+    }
+    let first = Token {
+        tok: Tok::Num(value.to_owned()),
+        start: 0,
+        end: 0,
+    };
+    // (A comma after it: the answer is an amount, never a count of the next word.)
+    let comma = Token {
+        tok: Tok::Sym(','),
+        start: 0,
+        end: 0,
+    };
+    let with: Vec<Token> = [first, comma]
+        .into_iter()
+        .chain(toks.iter().cloned())
+        .collect();
+    parse(&with)
+}
+
 /// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
 fn operator_between_numbers(toks: &[Token]) -> bool {
     toks.windows(3).any(|t| {
@@ -615,20 +652,21 @@ fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
     for p in &percents {
         let pct = Expr::Num(p.value.clone());
         let share = Expr::bin(MathOp::Percent, pct, e.clone());
-        let up = w.near(p.at, 5, 4, UP);
+        let added = w.near(p.at, 5, 4, ADD);
+        let up = added || w.near(p.at, 5, 4, UP);
         let down = w.near(p.at, 5, 4, DOWN);
-        let paid = w.near(p.at, 5, 4, SHARE);
+        let paid = w.near(p.at, 5, 4, SHARE) || w.near(p.at, 5, 4, TAKEN);
         if [up, down, paid].iter().filter(|c| **c).count() > 1 {
             return None;
         }
         let left = w.says(LEFT);
         // (`giá` is the price asked, `giá trị` only the value a fee is taken on.)
         let whole = w.says(WHOLE) || w.says(&[&["giá"]]) && !w.says(&[&["giá", "trị"]]);
-        e = if up && (whole || percents.len() > 1 || w.says(&[&["on", "top"]])) {
+        e = if up && (added || whole || percents.len() > 1) {
             Expr::bin(MathOp::Sum, e, share)
-        } else if (down || paid) && left || down && whole {
+        } else if down || paid && left {
             Expr::bin(MathOp::Subtract, e, share)
-        } else if up || down || paid {
+        } else if up || paid {
             if percents.len() > 1 {
                 return None;
             }
@@ -804,6 +842,27 @@ mod tests {
             values("3 of our 12 rooms are empty, what percent"),
             Some(vec![25.0])
         );
+    }
+
+    fn after(value: &str, q: &str) -> Option<Vec<f64>> {
+        let n = crate::normalise::normalise(q, None);
+        parse_after(value, &lex(&n.text)).map(|es| es.iter().map(super::tests::value).collect())
+    }
+
+    #[test]
+    fn a_follow_up_on_the_last_answer() {
+        assert_eq!(
+            after("2340000", "minus the platform's 15%"),
+            Some(vec![1_989_000.0])
+        );
+        assert_eq!(after("600000", "add 10% service"), Some(vec![660_000.0]));
+        assert_eq!(
+            after("900", "split that between the 3 families"),
+            Some(vec![300.0])
+        );
+        // A follow-up with an amount of its own is no follow-up of this kind.
+        assert_eq!(after("900", "and 40 split between 3 people"), None);
+        assert_eq!(after("900", "thanks"), None);
     }
 
     #[test]

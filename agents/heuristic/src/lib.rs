@@ -570,12 +570,30 @@ impl Planning<'_> {
         // number given one role, the roles fitting one frame (`frames.rs`). The request
         // as typed only, never an earlier answer put into it.
         // (A part outside every tool is named, never read into a frame.)
-        if reading.misses() > 0
-            && scope::outside_tools(query, &language).is_none()
-            && let Some(parsed) = compound::frames_reading(&toks, query)
-            && let found @ Understanding::Plan(..) = self.lower(parsed)
-        {
-            return self.outcome(found, &language);
+        // In a conversation, a follow-up with no amount of its own is read on the last
+        // answer (`add 10% service`), after every reading of its own.
+        let last = match self.continuations {
+            true => self
+                .conversation
+                .answers
+                .iter()
+                .rev()
+                .find(|v| !recall::is_weekday(v)),
+            false => None,
+        };
+        if reading.misses() > 0 && scope::outside_tools(query, &language).is_none() {
+            if let Some(parsed) = compound::frames_reading(&toks, query, None)
+                && let found @ Understanding::Plan(..) = self.lower(parsed)
+            {
+                return self.outcome(found, &language);
+            }
+            if let Some(value) = last
+                && let Some(parsed) = compound::frames_reading(&toks, query, Some(value))
+                && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
+            {
+                recall::mark(&mut plan, value, query);
+                return self.outcome(Understanding::Plan(plan, failed), &language);
+            }
         }
         // One amount converted into a currency with no rate said: the rate is asked
         // (there is no rate service), never guessed.
