@@ -406,6 +406,10 @@ fn is_noun(k: &str) -> bool {
 
 /// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
 pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
+    // (A weight in another unit than its price's is read in the price's unit first:
+    // `3 tạ … 98.500đ/kg` is 300 kg.)
+    let rewritten = crate::weights::in_price_unit(toks);
+    let toks = rewritten.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
     if toks.iter().any(|t| matches!(t.tok, Tok::Date(_)))
         || crate::lexer::has_clock_time(toks)
@@ -798,6 +802,10 @@ mod tests {
             Some(vec![285.0])
         );
         assert_eq!(values("lunch 12 staff x 45k"), Some(vec![540_000.0]));
+        assert_eq!(
+            values("ban 2 ta ca phe gia 90.000d/kg dc bn tien"),
+            Some(vec![18_000_000.0])
+        );
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Weights bought in another unit than their price's: `cá thu 220k một ký, mua 7 lạng`
 //! buys 0.7 ký, `táo 35k 1kg, mua 500g` 0.5 kg.
 //!
-//! (Units folded words could be mistaken for — `tạ`, `tấn`, `cân` typed without marks
-//! are `ta`, `tan`, `can` — are left out: the fold lexicon learns every word here.)
+//! (Units folded words could be mistaken for — `tạ`, `tấn`, `yến` typed without marks
+//! are `ta`, `tan`, `yen` — are matched folded by `normalise::lexicon::heavy_weight`,
+//! whose words are never taught to the fold lexicon; `cân` is left out.) A weight in
+//! tonnes or tấn priced per kg is rewritten in kg: `3.2 tons at 98,500 a kg`.
 //!
 //! A quantity's unit is rewritten into the price's unit, as amounts are canonicalised
 //! (`1tr2` is 1200000): a shift of the decimal point, exact, never a computation the
@@ -22,13 +24,22 @@ const UNITS: &[(&str, i32)] = &[
     ("kí", 3),
     ("kilo", 3),
     ("kilos", 3),
+    ("kgs", 3),
+    ("ton", 6),
+    ("tons", 6),
+    ("tonne", 6),
+    ("tonnes", 6),
 ];
 
 /// Words tying a price to one unit (`220k một ký`, `35k/kg`, `$4 a kilo`).
 const PER: &[&str] = &["một", "mỗi", "1", "/", "a", "per", "each"];
 
 fn power(word: &str) -> Option<i32> {
-    UNITS.iter().find(|(w, _)| *w == word).map(|(_, p)| *p)
+    UNITS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(_, p)| *p)
+        .or_else(|| crate::normalise::lexicon::heavy_weight(word))
 }
 
 /// `toks` with every weight in another unit than the price's rewritten in the price's
@@ -126,5 +137,12 @@ mod tests {
         // The same unit, or no price per weight: nothing to rewrite.
         assert_eq!(rewritten("thịt 160000 một ký, mua 1.5 ký"), None);
         assert_eq!(rewritten("mua 7 lạng và 500g"), None);
+        // Heavy weights priced per kg, typed with or without marks.
+        let toks = rewritten("sold 3.2 tons at 98500 a kg").unwrap();
+        assert!(toks.contains(&Tok::Num("3200".into())), "{toks:?}");
+        let toks = rewritten("ban 3 ta ca phe gia 98500/kg").unwrap();
+        assert!(toks.contains(&Tok::Num("300".into())), "{toks:?}");
+        let toks = rewritten("2 tấn giá 97000 một ký").unwrap();
+        assert!(toks.contains(&Tok::Num("2000".into())), "{toks:?}");
     }
 }
