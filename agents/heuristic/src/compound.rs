@@ -181,6 +181,13 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             failed: Vec::new(),
         });
     }
+    // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa
+    // thuế`): the whole request is one frame, never its first sentence's percentage.
+    if crate::frames::asks_before_levy(toks)
+        && let Some(parsed) = frames_reading(toks, src, None)
+    {
+        return Ok(parsed);
+    }
     // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
     // 856.000đ, tăng bao nhiêu`): one part over the whole request.
     // An amount per one period asked per another (`4200 a month, how much a year`).

@@ -157,6 +157,11 @@ const CUES: &[(&[&str], Cue)] = &[
     (&["total"], Cue::Plus),
     (&["kèm"], Cue::Plus),
     (&["thêm"], Cue::Plus),
+    // A markup added to a cost (`cộng lãi 30%`, `lấy lãi 25%`): the selling price.
+    (&["cộng", "lãi"], Cue::More),
+    (&["lấy", "lãi"], Cue::More),
+    (&["markup"], Cue::More),
+    (&["mark", "up"], Cue::More),
     (&["cộng"], Cue::Plus),
     (&["how", "much", "off"], Cue::OffAsked),
     (&["save"], Cue::OffAsked),
@@ -849,6 +854,11 @@ pub fn answer_unit(part: &str, language: &str) -> &'static str {
 
 /// Reads `toks` (lexed from `src`) as an everyday problem, when exactly one form fits.
 pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
+    // The price before a levy, from the price with it (`giá đã gồm VAT 10% là 236.500,
+    // giá chưa thuế`): a division none of these forms makes; the quantity frames read it.
+    if crate::frames::asks_before_levy(toks) {
+        return None;
+    }
     // A booking (`book me a table for 4 at 7pm`) is no sum of its numbers (a hotel's
     // price per night is: `hotel is 189 a night`).
     let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();

@@ -82,6 +82,38 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let target =
         asked_currency(toks).map(|k| crate::normalise::fold::fold(toks[k].word().unwrap_or("")));
     let home = |w: &Option<String>| w.as_deref().is_some_and(|w| HOME.contains(&w));
+    // A rate said per one of a currency (`17,120 vnd to the dollar`, `16,950 vnd per
+    // aud`): an amount in that currency, or the rate's own currency asked, is
+    // multiplied; an amount in the rate's currency, or that currency asked, divided.
+    if one_equals.is_none()
+        && let Some(per) = per_currency(toks, rate)
+        && let Some(quoted) = quote.as_deref()
+    {
+        let asked = how_many_currency(toks).map(|k| fold_currency(toks, k));
+        let unit = unit.as_deref();
+        let by_unit = match unit {
+            Some(u) if same_currency(u, &per) => Some(false),
+            Some(u) if same_currency(u, quoted) => Some(true),
+            _ => None,
+        };
+        let by_asked = match asked.as_deref() {
+            Some(a) if same_currency(a, quoted) => Some(false),
+            Some(a) if same_currency(a, &per) => Some(true),
+            _ => None,
+        };
+        if let Some(divide) = by_unit.or(by_asked) {
+            let op = if divide {
+                MathOp::Divide
+            } else {
+                MathOp::Multiply
+            };
+            return Some(Expr::bin(
+                op,
+                Expr::Num(toks[*amount].number()?.to_owned()),
+                Expr::Num(toks[rate].number()?.to_owned()),
+            ));
+        }
+    }
     let divide = match (&target, one_equals.is_some()) {
         (Some(t), true) => base.as_deref() == Some(t.as_str()) || unit.is_some() && unit == quote,
         (Some(_), false) => !home(&target),
@@ -98,6 +130,60 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         Expr::Num(toks[*amount].number()?.to_owned()),
         Expr::Num(toks[rate].number()?.to_owned()),
     ))
+}
+
+/// The currency a rate at `rate` is quoted per (`17120 vnd to the dollar`, `16950 per
+/// aud`, `25k một đô`), folded.
+fn per_currency(toks: &[Token], rate: usize) -> Option<String> {
+    let tie = (rate + 1..=rate + 2).find(|&k| {
+        word_at(toks, k).is_some_and(|w| matches!(w, "to" | "per" | "a" | "một" | "mỗi"))
+            || toks.get(k).is_some_and(|t| t.is_sym('/'))
+    })?;
+    let at = if word_at(toks, tie + 1) == Some("the") {
+        tie + 2
+    } else {
+        tie + 1
+    };
+    let w = word_at(toks, at)?;
+    let f = crate::normalise::fold::fold(w);
+    (CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro" | "eur"))
+        .then(|| fold_currency(toks, at))
+}
+
+/// The currency asked after `how many`/`how much`/`bao nhiêu` (`how many dong`, `how
+/// much aud is that`, `bao nhiêu đô`).
+fn how_many_currency(toks: &[Token]) -> Option<usize> {
+    (0..toks.len()).find_map(|i| {
+        let asked = words_at(toks, i, &["bao", "nhiêu"])
+            || words_at(toks, i, &["how", "many"])
+            || words_at(toks, i, &["how", "much"]);
+        let k = i + 2;
+        let w = word_at(toks, k)?;
+        let f = crate::normalise::fold::fold(w);
+        (asked && (CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro")))
+            .then_some(k)
+    })
+}
+
+/// The currency word at `k`, folded and in one spelling: every word of the home
+/// currency is `vnd`, a plural is its singular.
+fn fold_currency(toks: &[Token], k: usize) -> String {
+    let f = crate::normalise::fold::fold(word_at(toks, k).unwrap_or(""));
+    let f = f.strip_suffix('s').map(str::to_owned).unwrap_or(f);
+    if HOME.contains(&f.as_str()) || f == "vnd" || f == "d" {
+        "vnd".to_owned()
+    } else {
+        f
+    }
+}
+
+/// Whether two folded currency words name the same currency (any dollar is a dollar:
+/// `A$300 … to the dollar`).
+fn same_currency(a: &str, b: &str) -> bool {
+    let dollar = |c: &str| matches!(c, "dollar" | "usd" | "aud" | "cad" | "sgd" | "do");
+    let a = if a == "dong" { "vnd" } else { a };
+    let b = if b == "dong" { "vnd" } else { b };
+    a == b || dollar(a) && dollar(b)
 }
 
 /// The word at `k`, lowercase.
@@ -251,6 +337,22 @@ mod tests {
         assert_eq!(
             read("take 230.4, then ok and in vnd at 25400"),
             times("230.4", "25400")
+        );
+        // A rate per one of a currency reads its direction from what is asked.
+        assert_eq!(
+            read("sending a$ 200, rate 17000 vnd to the dollar, how many dong does she get"),
+            times("200", "17000")
+        );
+        let divided = |a: &str, b: &str| {
+            Some(Expr::bin(
+                MathOp::Divide,
+                Expr::Num(a.into()),
+                Expr::Num(b.into()),
+            ))
+        };
+        assert_eq!(
+            read("mum sent 5000000, rate is 17000 vnd per aud, how much aud is that"),
+            divided("5000000", "17000")
         );
     }
 

@@ -192,6 +192,45 @@ const SHARE: &[&[&str]] = &[
     &["chịu"],
 ];
 
+/// Words asking the price before a levy that a price includes (`giá chưa thuế`,
+/// `before tax`, `excluding GST`).
+const BEFORE_LEVY: &[&[&str]] = &[
+    &["before", "tax"],
+    &["pre", "tax"],
+    &["pretax"],
+    &["excluding"],
+    &["excl"],
+    &["ex", "gst"],
+    &["ex", "vat"],
+    &["without", "tax"],
+    &["without", "vat"],
+    &["without", "gst"],
+    &["chưa", "thuế"],
+    &["chưa", "vat"],
+    &["trước", "thuế"],
+    &["chưa", "tính", "thuế"],
+];
+
+/// Words saying a price includes its levy (`đã gồm VAT`, `incl. GST`).
+const INCLUDES: &[&[&str]] = &[
+    &["including"],
+    &["incl"],
+    &["inclusive"],
+    &["includes"],
+    &["included"],
+    &["with", "tax"],
+    &["đã", "gồm"],
+    &["bao", "gồm"],
+    &["gồm"],
+    &["đã", "có"],
+];
+
+/// Whether `toks` ask the price before a levy the price includes.
+pub fn asks_before_levy(toks: &[Token]) -> bool {
+    let w = Words::new(toks);
+    w.says(BEFORE_LEVY) && w.says(INCLUDES) && toks.iter().any(|t| t.is_sym('%'))
+}
+
 /// Words asking what is left once a percentage is taken.
 const LEFT: &[&[&str]] = &[
     &["left"],
@@ -260,15 +299,11 @@ const LEFT_OVER: &[&[&str]] = &[
     &["thừa"],
 ];
 
-/// Words asking a percentage.
-const PERCENT_ASKED: &[&[&str]] = &[
-    &["percent"],
-    &["percentage"],
-    &["pct"],
-    &["phần", "trăm"],
-    &["occupancy"],
-    &["công", "suất"],
-];
+/// Words saying a number is a percentage (`15 percent`, `20 phần trăm`).
+const PERCENT_WORDS: &[&[&str]] = &[&["percent"], &["percentage"], &["pct"], &["phần", "trăm"]];
+
+/// Words asking a percentage (besides the percentage words themselves).
+const PERCENT_ASKED: &[&[&str]] = &[&["occupancy"], &["công", "suất"]];
 
 /// Words that make the request another question (a date, an age, a time, a change).
 const OTHER_QUESTION: &[&[&str]] = &[
@@ -483,7 +518,8 @@ fn roles(w: &Words) -> Option<Vec<Quantity>> {
     for (i, t) in toks.iter().enumerate() {
         let Some(value) = t.number() else { continue };
         let next = w.word(i + 1);
-        let role = if toks.get(i + 1).is_some_and(|t| t.is_sym('%')) {
+        let percent_word = PERCENT_WORDS.iter().any(|p| w.at(i + 1, p));
+        let role = if toks.get(i + 1).is_some_and(|t| t.is_sym('%')) || percent_word {
             Role::Percent
         } else if let Some(g) = group_size(w, i) {
             Role::GroupSize(g)
@@ -592,11 +628,12 @@ fn part_of_whole(w: &Words, q: &[Quantity]) -> Option<Vec<Expr>> {
     if a.role == Role::Percent || b.role == Role::Percent {
         return None;
     }
+    // (A percentage word or sign after no number asks one.)
+    let unattached = |i: usize| i == 0 || w.toks[i - 1].number().is_none();
     let asks_percent = w.says(PERCENT_ASKED)
-        || w.toks
-            .iter()
-            .enumerate()
-            .any(|(i, t)| t.is_sym('%') && (i == 0 || w.toks[i - 1].number().is_none()));
+        || (0..w.toks.len()).any(|i| {
+            (w.toks[i].is_sym('%') || PERCENT_WORDS.iter().any(|p| w.at(i, p))) && unattached(i)
+        });
     let between = (a.at + 1..b.at).any(|k| matches!(w.word(k), Some("of" | "tren" | "/")));
     (asks_percent && between).then(|| {
         let part = Expr::Num(a.value.clone());
@@ -651,6 +688,19 @@ fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
     if percents.is_empty() {
         // A product alone must be one: a rate times its counts.
         return matches!(base, Expr::Op(..)).then_some(base);
+    }
+    // `Giá đã gồm VAT 10% là 236.500đ, giá chưa thuế`: the price before the levy is
+    // A × 100 ÷ (100 + p).
+    if asks_before_levy(w.toks) {
+        let ([p], Expr::Num(_)) = (percents.as_slice(), &base) else {
+            return None;
+        };
+        let hundred = || Expr::Num("100".into());
+        return Some(Expr::bin(
+            MathOp::Divide,
+            Expr::bin(MathOp::Multiply, base, hundred()),
+            Expr::bin(MathOp::Sum, hundred(), Expr::Num(p.value.clone())),
+        ));
     }
     let mut e = base;
     for p in &percents {
@@ -884,6 +934,8 @@ mod tests {
         assert_eq!(read("5 + 3 guests"), None);
         assert_eq!(read("bought 100 shares at 25, sold at 30"), None);
         assert_eq!(read("10% of what"), None);
+        // A percentage said in words is a percentage, never a part of a whole.
+        assert_eq!(read("what's 15 percent of 80"), None);
         // Two cues for one percentage.
         assert_eq!(read("200k with 10% discount and tip"), None);
     }
