@@ -610,6 +610,19 @@ pub fn frames_reading(toks: &[Token], src: &str, last: Option<&str>) -> Option<P
     })
 }
 
+/// `toks` read as one operation going on from the last answer `value`
+/// ([`crate::frames::go_on`]).
+pub fn going_on(toks: &[Token], src: &str, value: &str) -> Option<Parsed> {
+    let e = crate::frames::go_on(value, toks)?;
+    Some(Parsed {
+        parts: vec![ParsedPart {
+            text: quote(toks, src),
+            query: PartQuery::Math(e),
+        }],
+        failed: Vec::new(),
+    })
+}
+
 fn whole_problem(toks: &[Token], src: &str, e: Expr) -> Parsed {
     Parsed {
         parts: with_levy_asked(toks, quote(toks, src), e),

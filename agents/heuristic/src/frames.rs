@@ -322,8 +322,8 @@ const OTHER_QUESTION: &[&[&str]] = &[
     &["tỷ", "giá"],
     &["bought"],
     &["sold"],
-    &["lãi"],
-    &["lỗ"],
+    // (`lãi` alone folds like `lại`, again: only `lãi suất`, an interest rate.)
+    &["lãi", "suất"],
     &["interest"],
     &["went"],
     &["exchange"],
@@ -488,6 +488,141 @@ pub fn parse_after(value: &str, toks: &[Token]) -> Option<Vec<Expr>> {
         .chain(toks.iter().cloned())
         .collect();
     parse(&with)
+}
+
+/// Words of an operation that goes on from the last answer with one amount (`times
+/// 15,480 won`, `minus the 150 million dad owes`, `trừ tiền sữa 420k nữa`).
+const GO_ON: &[(&[&str], MathOp)] = &[
+    (&["times"], MathOp::Multiply),
+    (&["multiply"], MathOp::Multiply),
+    (&["multiplied"], MathOp::Multiply),
+    (&["nhân"], MathOp::Multiply),
+    (&["minus"], MathOp::Subtract),
+    (&["subtract"], MathOp::Subtract),
+    (&["take", "off"], MathOp::Subtract),
+    (&["trừ"], MathOp::Subtract),
+    (&["bớt"], MathOp::Subtract),
+    (&["plus"], MathOp::Sum),
+    (&["add"], MathOp::Sum),
+    (&["cộng"], MathOp::Sum),
+    (&["thêm"], MathOp::Sum),
+    (&["divide"], MathOp::Divide),
+    (&["divided"], MathOp::Divide),
+    (&["chia"], MathOp::Divide),
+];
+
+/// Words that go on from the last answer with no amount: (phrase, operation, operand).
+const BY_ITSELF: &[(&[&str], MathOp, &str)] = &[
+    (&["halve"], MathOp::Divide, "2"),
+    (&["half"], MathOp::Divide, "2"),
+    (&["double"], MathOp::Multiply, "2"),
+    (&["triple"], MathOp::Multiply, "3"),
+    (&["chia", "đôi"], MathOp::Divide, "2"),
+    (&["một", "nửa"], MathOp::Divide, "2"),
+    (&["gấp", "đôi"], MathOp::Multiply, "2"),
+    (&["gấp", "ba"], MathOp::Multiply, "3"),
+];
+
+/// Currency words: a number they follow is an amount, not a count of them.
+const CURRENCY: &[&str] = &[
+    "won", "dong", "đồng", "vnd", "usd", "dollar", "euro", "eur", "yen", "aud", "baht", "đô",
+];
+
+/// A follow-up that goes on from the last answer `value` by one operation and at most
+/// one amount, whatever words name them (`times 15,480 won`, `add my base pay
+/// 1,848,000 to that`, `then halve it, half goes to savings`). Two operations, a
+/// count of something (`thêm 3 người nữa` adds people, not 3), a percentage, a date or
+/// another question: no reading.
+pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
+    let w = Words::new(toks);
+    if toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Date(_)) || t.is_sym('%'))
+        || crate::lexer::has_clock_time(toks)
+        || w.says(OTHER_QUESTION)
+        || operator_between_numbers(toks)
+    {
+        return None;
+    }
+    let ops: Vec<MathOp> = (0..toks.len())
+        .filter_map(|i| GO_ON.iter().find(|(p, _)| w.at(i, p)).map(|(_, op)| *op))
+        .collect();
+    let alone: Vec<(MathOp, &str)> = (0..toks.len())
+        .filter_map(|i| {
+            BY_ITSELF
+                .iter()
+                .find(|(p, _, _)| w.at(i, p))
+                .map(|(_, op, n)| (*op, *n))
+        })
+        .collect();
+    let quantities = roles(&w)?;
+    let last = Expr::Num(value.to_owned());
+    match quantities.as_slice() {
+        [] => {
+            let (op, n) = *alone.first()?;
+            let one_kind = alone.iter().all(|a| *a == (op, n)) && ops.iter().all(|o| *o == op);
+            one_kind.then(|| Expr::bin(op, last, Expr::Num(n.to_owned())))
+        }
+        [q] => {
+            let amount = match &q.role {
+                Role::Amount => true,
+                Role::Count(nouns) => big(&q.value) || nouns.iter().any(|n| is_in(CURRENCY, n)),
+                _ => false,
+            };
+            let op = *ops.first()?;
+            if !amount || !alone.is_empty() || ops.iter().any(|o| *o != op) {
+                return None;
+            }
+            // (`subtract that from 500`, `divide 1000 by it`: the answer is not first.)
+            let reversed = w.says(&[&["from"], &["into"], &["by", "that"], &["by", "it"]]);
+            if reversed && matches!(op, MathOp::Subtract | MathOp::Divide) {
+                return None;
+            }
+            let n = Expr::Num(q.value.clone());
+            // (`add that to the 40`: the amount as said, after the answer named first.)
+            let named_first = (0..q.at).any(|k| matches!(w.word(k), Some("that" | "it")));
+            Some(match op {
+                MathOp::Sum if named_first => Expr::bin(op, n, last),
+                _ => Expr::bin(op, last, n),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Words asking a total.
+const SUM_OF: &[&[&str]] = &[
+    &["tổng"],
+    &["cộng"],
+    &["total"],
+    &["add"],
+    &["sum"],
+    &["together"],
+];
+
+/// Words naming the last two answers (`both`, `cả hai`, `hai đứa`, `2 lần`).
+const BOTH: &[&[&str]] = &[
+    &["both"],
+    &["cả", "hai"],
+    &["hai", "đứa"],
+    &["hai", "lần"],
+    &["hai", "bên"],
+];
+
+/// Whether a follow-up asks the sum of the last two answers (`Cộng tiền công hai đứa
+/// lại`, `tổng 2 lần bn`, `add both up`): no number but the two it names.
+pub fn asks_both_summed(toks: &[Token]) -> bool {
+    let w = Words::new(toks);
+    let nums = crate::lexer::number_positions(toks);
+    let two = match nums.as_slice() {
+        [] => false,
+        [k] => {
+            toks[*k].number() == Some("2")
+                && matches!(w.word(k + 1), Some("lan" | "dua" | "ben" | "khoan"))
+        }
+        _ => return false,
+    };
+    w.says(SUM_OF) && (two || w.says(BOTH)) && !w.says(OTHER_QUESTION)
 }
 
 /// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
@@ -921,6 +1056,50 @@ mod tests {
         // A follow-up with an amount of its own is no follow-up of this kind.
         assert_eq!(after("900", "and 40 split between 3 people"), None);
         assert_eq!(after("900", "thanks"), None);
+    }
+
+    fn on(value: &str, q: &str) -> Option<f64> {
+        let n = crate::normalise::normalise(q, None);
+        go_on(value, &lex(&n.text)).map(|e| super::tests::value(&e))
+    }
+
+    #[test]
+    fn going_on_from_the_last_answer() {
+        assert_eq!(on("12", "times 15,480 won"), Some(185_760.0));
+        assert_eq!(
+            on("175680000", "minus the 150 million my dad owes the bank"),
+            Some(25_680_000.0)
+        );
+        assert_eq!(
+            on("230650000", "then halve it, half goes to savings"),
+            Some(115_325_000.0)
+        );
+        assert_eq!(
+            on(
+                "3750000",
+                "trừ tiền sữa với đá hết 420k nữa là còn bao nhiêu"
+            ),
+            Some(3_330_000.0)
+        );
+        assert_eq!(
+            on("252000", "add my base pay 1,848,000 to that"),
+            Some(2_100_000.0)
+        );
+        // People added, a percentage, two operations, the answer second: no reading.
+        assert_eq!(on("30000000", "them 3 nguoi nua thi bn"), None);
+        assert_eq!(on("100", "add 10%"), None);
+        assert_eq!(on("100", "add 5 and times 3"), None);
+        assert_eq!(on("100", "subtract that from 500"), None);
+    }
+
+    #[test]
+    fn both_answers_summed() {
+        let asks = |q: &str| asks_both_summed(&lex(&crate::normalise::normalise(q, None).text));
+        assert!(asks("Cộng tiền công hai đứa lại giùm chị"));
+        assert!(asks("tong 2 lan bn"));
+        assert!(asks("add both up"));
+        assert!(!asks("tong 3 lan bn"));
+        assert!(!asks("add 2 and 5"));
     }
 
     #[test]

@@ -508,6 +508,19 @@ impl Planning<'_> {
             Some(text) => (text.as_str(), lexer::lex(text)),
             None => (query, toks),
         };
+        // `Cộng tiền công hai đứa lại`, `tổng 2 lần bn`: the last two answers summed,
+        // never the last one doubled.
+        if self.continuations
+            && frames::asks_both_summed(&toks)
+            && let [.., a, b] = self.conversation.answers.as_slice()
+            && a.parse::<f64>().is_ok()
+            && b.parse::<f64>().is_ok()
+            && let Understanding::Plan(mut plan, failed) = self.understand(&format!("{a} + {b}"))
+        {
+            recall::mark(&mut plan, a, query);
+            recall::mark(&mut plan, b, query);
+            return self.outcome(Understanding::Plan(plan, failed), &language);
+        }
         let reference = recall::find(&toks, query);
         // `split it 4 ways instead` after a split: "it" is the amount split before (the
         // count is replaced below), never the share divided again.
@@ -589,6 +602,15 @@ impl Planning<'_> {
             }
             if let Some(value) = last
                 && let Some(parsed) = compound::frames_reading(&toks, query, Some(value))
+                && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
+            {
+                recall::mark(&mut plan, value, query);
+                return self.outcome(Understanding::Plan(plan, failed), &language);
+            }
+            // `times 15,480 won`, `minus the 150 million dad owes`: one operation and
+            // one amount on the last answer, whatever words name them.
+            if let Some(value) = last
+                && let Some(parsed) = compound::going_on(&toks, query, value)
                 && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
             {
                 recall::mark(&mut plan, value, query);
