@@ -140,6 +140,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| with_labels(toks))
         .or_else(|| crate::weights::in_price_unit(toks))
         .or_else(|| crate::workdays::merged(toks))
+        // `my cousins in LA, what time is it there`: the one place named, for `there`.
+        .or_else(|| crate::places::pronoun_place(toks, src))
         // (Each rewrite changes the tokens, or reading them again would never end.)
         && without.as_slice() != toks
     {

@@ -55,6 +55,7 @@ const AROUND: &[&str] = &[
     "this",
     "này",
     "back",
+    "home",
     "there",
     "then",
     "over",
@@ -117,6 +118,9 @@ const STOP: &[&str] = &[
     "tonight",
     "today",
     "yesterday",
+    "qua",
+    "về",
+    "on",
 ];
 
 /// Words that open a conversion.
@@ -192,6 +196,76 @@ fn place_at(toks: &[Token], i: usize, src: &str) -> Option<(String, usize)> {
     let first = toks.get(i)?;
     (end > i && first.word().is_some())
         .then(|| (src[first.start..toks[end - 1].end].to_owned(), end))
+}
+
+/// Words that point back to a place already named (`what time is it there`, `giờ bên
+/// đó mấy giờ`, `giờ bên họ`).
+const PRONOUNS: &[&[&str]] = &[
+    &["over", "there"],
+    &["there"],
+    &["bên", "đó"],
+    &["ở", "đó"],
+    &["bên", "ấy"],
+    &["bên", "họ"],
+    &["chỗ", "đó"],
+];
+
+/// `toks` with a pronoun for a place (`there`, `bên đó`) replaced by the one place the
+/// request names after `in`/`ở`/`bên` (`my cousins in LA, what time is it there`,
+/// `khách Mỹ ở New York, giờ bên đó mấy giờ rồi`); `None` unless exactly one place is
+/// named and a pronoun points to it. The place's tokens keep their spans, so a part is
+/// still quoted as the user wrote it.
+pub fn pronoun_place(toks: &[Token], src: &str) -> Option<Vec<Token>> {
+    let pronoun_at = |i: usize| {
+        PRONOUNS
+            .iter()
+            .find(|p| words_at(toks, i, p))
+            .map(|p| p.len())
+    };
+    // (A pronoun is no place of its own: `bên đó` names none.)
+    let mut named: Vec<(usize, usize, String)> = Vec::new();
+    for i in 0..toks.len() {
+        let names = |w: &str| AT.contains(&w) || matches!(w, "from" | "từ");
+        if toks[i].word().is_some_and(names)
+            && pronoun_at(i).is_none()
+            && pronoun_at(i + 1).is_none()
+            && let Some((place, end)) = place_at(toks, i + 1, src)
+        {
+            named.push((i, end, place.to_lowercase()));
+        }
+    }
+    let (at, end, place) = named.first()?.clone();
+    if named.iter().any(|(_, _, p)| *p != place) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut replaced = false;
+    while i < toks.len() {
+        match pronoun_at(i) {
+            Some(len) if i >= end => {
+                // (`in`/`ở` before the place, wherever it was named from: `bay từ
+                // Sydney`, then `bên đó` is `ở Sydney`; zero-width at the pronoun.)
+                let word = match toks[i].word() {
+                    Some("there" | "over") => "in",
+                    _ => "ở",
+                };
+                out.push(Token {
+                    tok: Tok::Word(word.to_owned()),
+                    start: toks[i].start,
+                    end: toks[i].start,
+                });
+                out.extend_from_slice(&toks[at + 1..end]);
+                i += len;
+                replaced = true;
+            }
+            _ => {
+                out.push(toks[i].clone());
+                i += 1;
+            }
+        }
+    }
+    replaced.then_some(out)
 }
 
 /// `what time is it in Tokyo`: every word asks for the time, but one place after `in`.
@@ -606,6 +680,30 @@ pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
 
 #[cfg(test)]
 mod tests {
+    fn rewritten(q: &str) -> Option<Vec<String>> {
+        let toks = super::pronoun_place(&lex(q), q)?;
+        Some(
+            toks.iter()
+                .filter_map(|t| t.word().map(str::to_owned))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn a_pronoun_is_the_one_place_named() {
+        let words = rewritten("my sister is in Lima, what time is it over there").unwrap();
+        assert_eq!(words[words.len() - 2..], ["in", "lima"]);
+        let words = rewritten("flying in from Oslo on friday, what time is it there").unwrap();
+        assert_eq!(words[words.len() - 2..], ["in", "oslo"]);
+        let words = rewritten("khách bay từ Sydney qua, bên đó mấy giờ").unwrap();
+        assert_eq!(words[words.len() - 4..], ["ở", "sydney", "mấy", "giờ"]);
+        // Two places named: which one `there` is cannot be told.
+        let two = "in Lima or in Quito, time there";
+        assert_eq!(pronoun_place(&lex(two), two), None);
+        // No pronoun: nothing to rewrite.
+        assert_eq!(pronoun_place(&lex("time in Lima"), "time in Lima"), None);
+    }
+
     use super::*;
     use crate::lexer::lex;
 
