@@ -194,8 +194,20 @@ fn place_at(toks: &[Token], i: usize, src: &str) -> Option<(String, usize)> {
         end += 1;
     }
     let first = toks.get(i)?;
-    (end > i && first.word().is_some())
-        .then(|| (src[first.start..toks[end - 1].end].to_owned(), end))
+    (end > i && first.word().is_some()).then(|| {
+        let text = &src[first.start..toks[end - 1].end];
+        (own_place(text).unwrap_or(text).to_owned(), end)
+    })
+}
+
+/// The user's own place as people name it (`9pm my time`, `ở đây`, `ở nhà mình`): the
+/// date tools' `here`, the call's own time zone.
+fn own_place(text: &str) -> Option<&'static str> {
+    let own = [
+        "my", "me", "mine", "here", "local", "đây", "mình", "nhà mình", "chỗ mình", "bên mình",
+        "bên này",
+    ];
+    own.contains(&text.to_lowercase().as_str()).then_some("here")
 }
 
 /// Words that point back to a place already named (`what time is it there`, `giờ bên

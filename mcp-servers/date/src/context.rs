@@ -43,6 +43,19 @@ impl Clock {
         })
     }
 
+    /// Resolves a place as [`crate::zones::resolve`] does, except `here` (or `local`):
+    /// the call's own time zone, so a time said on the user's clock (`9pm my time`)
+    /// converts from where the user is.
+    pub fn place(&self, name: &str) -> Result<crate::zones::Place, DateError> {
+        match name.trim().to_lowercase().as_str() {
+            "here" | "local" => Ok(crate::zones::Place {
+                time_zone: self.time_zone.clone(),
+                zone: self.zone_name.clone(),
+            }),
+            _ => crate::zones::resolve(name),
+        }
+    }
+
     /// A clock fixed at `now`, for tests and library callers.
     pub fn fixed(now: Zoned) -> Clock {
         let time_zone = now.time_zone().clone();

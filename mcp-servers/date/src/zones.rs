@@ -104,6 +104,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("Nhật", "Asia/Tokyo"),
     ("Nhật Bản", "Asia/Tokyo"),
     ("Hàn Quốc", "Asia/Seoul"),
+    ("Hàn", "Asia/Seoul"),
     ("Korea", "Asia/Seoul"),
     ("South Korea", "Asia/Seoul"),
     ("Trung Quốc", "Asia/Shanghai"),

@@ -9,7 +9,7 @@ use jiff::{
 use serde_json::json;
 
 use super::{days_until::days_until, object_schema, output_schema};
-use crate::{DateError, context::Clock, parse::parse_date, zones::resolve};
+use crate::{DateError, context::Clock, parse::parse_date};
 
 /// A time converted between two zones.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +24,7 @@ pub struct Converted {
 pub fn def() -> ToolDef {
     ToolDef {
         name: "convert_time",
-        description: "Converts a wall-clock time at one place to the wall-clock time at another, on a date (default: today at `from`), using each zone's rules on that date (summer time included). Places are cities (\"Hanoi\", \"London\", \"New York\") or IANA zones. Result is HH:MM (24-hour) with the date at `to` and day_shift (-1, 0 or 1; the date at `to` minus the date at `from`). Example: convert_time(time=\"9:00\", from=\"Hanoi\", to=\"London\", date=\"2026-11-23\") = \"02:00\" (day_shift 0); convert_time(time=\"23:30\", from=\"New York\", to=\"Tokyo\", date=\"2026-11-23\") = \"13:30\" (date \"2026-11-24\", day_shift 1).",
+        description: "Converts a wall-clock time at one place to the wall-clock time at another, on a date (default: today at `from`), using each zone's rules on that date (summer time included). Places are cities (\"Hanoi\", \"London\", \"New York\") or IANA zones; \"here\" is the call's own `timezone`. Result is HH:MM (24-hour) with the date at `to` and day_shift (-1, 0 or 1; the date at `to` minus the date at `from`). Example: convert_time(time=\"9:00\", from=\"Hanoi\", to=\"London\", date=\"2026-11-23\") = \"02:00\" (day_shift 0); convert_time(time=\"23:30\", from=\"New York\", to=\"Tokyo\", date=\"2026-11-23\") = \"13:30\" (date \"2026-11-24\", day_shift 1).",
         input_schema: object_schema(
             json!({
                 "time": {"type": "string", "description": "Wall-clock time at `from`: HH:MM (24-hour, e.g. 21:30 or 9:00), or 12-hour like 9am, 9 pm, 9:30pm; also noon, midnight."},
@@ -46,13 +46,11 @@ pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     args.only(&["time", "from", "to", "date", "now", "timezone"])?;
     let time = parse_time(args.str("time")?)?;
     let (from_name, to_name) = (args.str("from")?, args.str("to")?);
-    let (from, to) = (resolve(from_name)?, resolve(to_name)?);
+    let clock = Clock::from_args(args)?;
+    let (from, to) = (clock.place(from_name)?, clock.place(to_name)?);
     let date = match args.opt_str("date")? {
         Some(text) => parse_date(text, false)?,
-        None => Clock::from_args(args)?
-            .now
-            .with_time_zone(from.time_zone.clone())
-            .date(),
+        None => clock.now.with_time_zone(from.time_zone.clone()).date(),
     };
     let converted = convert_time(time, date, &from.time_zone, &to.time_zone)?;
     let result = converted.there.strftime("%H:%M").to_string();
@@ -142,7 +140,32 @@ pub fn parse_time(text: &str) -> Result<Time, DateError> {
 
 #[cfg(test)]
 mod tests {
+
+    /// `here` is the call's own time zone: 9pm in Seoul is 19:00 in Hanoi.
+    #[test]
+    fn here_is_the_calls_own_zone() {
+        let call = |from: &str, to: &str, timezone: &str| {
+            let map = match serde_json::json!({
+                "time": "21:00", "from": from, "to": to,
+                "now": "2026-11-23T09:00:00Z", "timezone": timezone,
+            }) {
+                serde_json::Value::Object(map) => map,
+                _ => unreachable!(),
+            };
+            run(&Args::new(&map)).map(|r| r.structured["result"].clone())
+        };
+        assert_eq!(
+            call("here", "Hanoi", "Asia/Seoul"),
+            Ok(serde_json::json!("19:00"))
+        );
+        assert_eq!(
+            call("Seoul", "here", "Europe/Paris"),
+            Ok(serde_json::json!("13:00"))
+        );
+        assert!(call("Gotham", "here", "UTC").is_err());
+    }
     use super::*;
+    use crate::zones::resolve;
     use jiff::civil::{date, time};
 
     fn convert(clock: &str, from: &str, to: &str, on: Date) -> (String, Date, i64) {

@@ -7,17 +7,13 @@ use jiff::Timestamp;
 use serde_json::json;
 
 use super::{object_schema, output_schema};
-use crate::{
-    DateError,
-    context::Clock,
-    zones::{Place, resolve},
-};
+use crate::{DateError, context::Clock, zones::Place};
 
 /// The tool definition.
 pub fn def() -> ToolDef {
     ToolDef {
         name: "time_difference",
-        description: "How many hours the clocks at `to` are ahead of the clocks at `from` right now (negative when behind; daylight saving as it is now), as a decimal: time_difference(from=\"Hanoi\", to=\"Seoul\") = \"2\", time_difference(from=\"Hanoi\", to=\"Paris\", now=\"2026-11-23T09:00:00Z\") = \"-6\". Places are cities or IANA time zones, as for time_in.",
+        description: "How many hours the clocks at `to` are ahead of the clocks at `from` right now (negative when behind; daylight saving as it is now), as a decimal: time_difference(from=\"Hanoi\", to=\"Seoul\") = \"2\", time_difference(from=\"Hanoi\", to=\"Paris\", now=\"2026-11-23T09:00:00Z\") = \"-6\". Places are cities or IANA time zones, as for time_in; \"here\" is the call's own `timezone`.",
         input_schema: object_schema(
             json!({
                 "from": {"type": "string", "description": "The place counted from: a city or an IANA time zone."},
@@ -36,8 +32,8 @@ pub fn def() -> ToolDef {
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     args.only(&["from", "to", "now", "timezone"])?;
     let (from_name, to_name) = (args.str("from")?, args.str("to")?);
-    let (from, to) = (resolve(from_name)?, resolve(to_name)?);
     let clock = Clock::from_args(args)?;
+    let (from, to) = (clock.place(from_name)?, clock.place(to_name)?);
     let hours = hours_ahead(clock.now.timestamp(), &from, &to);
     let text = match hours.strip_prefix('-') {
         Some(behind) => format!(
@@ -75,6 +71,7 @@ pub fn hours_ahead(now: Timestamp, from: &Place, to: &Place) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zones::resolve;
 
     fn ahead(now: &str, from: &str, to: &str) -> String {
         let now: Timestamp = now.parse().expect("instant");

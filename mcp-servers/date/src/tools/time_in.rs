@@ -6,11 +6,7 @@ use jiff::{RoundMode, Timestamp, TimestampRound, Unit, Zoned};
 use serde_json::json;
 
 use super::{object_schema, output_schema, weekday_name};
-use crate::{
-    DateError,
-    context::Clock,
-    zones::{Place, resolve},
-};
+use crate::{DateError, context::Clock, zones::Place};
 
 /// The tool definition.
 pub fn def() -> ToolDef {
@@ -34,8 +30,8 @@ pub fn def() -> ToolDef {
 pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     args.only(&["place", "now", "timezone"])?;
     let place_name = args.str("place")?;
-    let place = resolve(place_name)?;
     let clock = Clock::from_args(args)?;
+    let place = clock.place(place_name)?;
     let there = time_in(clock.now.timestamp(), &place)?;
     let time = there.strftime("%H:%M").to_string();
     let offset = there.strftime("%:z").to_string();
@@ -65,6 +61,7 @@ pub fn time_in(now: Timestamp, place: &Place) -> Result<Zoned, DateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zones::resolve;
 
     fn at(now: &str, place: &str) -> Zoned {
         let now: Timestamp = now.parse().expect("instant");
