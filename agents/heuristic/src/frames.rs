@@ -22,6 +22,7 @@
 //! between numbers, a date, a clock time or an age leave the request to be asked about
 //! or refused: never a guess.
 
+use crate::arith::{ListOp, list_expr};
 use crate::expr::{Expr, MathOp};
 use crate::lexer::{Tok, Token};
 use crate::normalise::fold::fold;
@@ -449,14 +450,25 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     if toks.iter().any(|t| matches!(t.tok, Tok::Date(_)))
         || crate::lexer::has_clock_time(toks)
         || w.says(OTHER_QUESTION)
-        || operator_between_numbers(toks)
         || from_to(&w)
     {
         return None;
     }
+    // (`9.5 + 12 + 7.5 + 11` among words: a list summed, the only frame an operator
+    // between numbers may belong to.)
+    if operator_between_numbers(toks) {
+        return only_plus_between(toks)
+            .then(|| roles(&w))
+            .flatten()
+            .and_then(|q| listed(&w, &q))
+            .map(|e| vec![e]);
+    }
     let quantities = roles(&w)?;
     if quantities.len() < 2 {
         return None;
+    }
+    if let Some(e) = listed(&w, &quantities) {
+        return Some(vec![e]);
     }
     groups(&w, &quantities)
         .or_else(|| part_of_whole(&w, &quantities))
@@ -623,6 +635,124 @@ pub fn asks_both_summed(toks: &[Token]) -> bool {
         _ => return false,
     };
     w.says(SUM_OF) && (two || w.says(BOTH)) && !w.says(OTHER_QUESTION)
+}
+
+/// List cues: (phrase, operation).
+const LIST_CUES: &[(&[&str], ListOp)] = &[
+    (&["total"], ListOp::Sum),
+    (&["sum"], ListOp::Sum),
+    (&["altogether"], ListOp::Sum),
+    (&["add", "up"], ListOp::Sum),
+    (&["tổng"], ListOp::Sum),
+    (&["cộng"], ListOp::Sum),
+    (&["average"], ListOp::Mean),
+    (&["avg"], ListOp::Mean),
+    (&["mean"], ListOp::Mean),
+    (&["gpa"], ListOp::Mean),
+    (&["trung", "bình"], ListOp::Mean),
+    (&["cheapest"], ListOp::Min),
+    (&["lowest"], ListOp::Min),
+    (&["smallest"], ListOp::Min),
+    (&["least"], ListOp::Min),
+    (&["min"], ListOp::Min),
+    (&["rẻ", "nhất"], ListOp::Min),
+    (&["thấp", "nhất"], ListOp::Min),
+    (&["nhỏ", "nhất"], ListOp::Min),
+    (&["ít", "nhất"], ListOp::Min),
+    (&["highest"], ListOp::Max),
+    (&["biggest"], ListOp::Max),
+    (&["largest"], ListOp::Max),
+    (&["most"], ListOp::Max),
+    (&["max"], ListOp::Max),
+    (&["đắt", "nhất"], ListOp::Max),
+    (&["cao", "nhất"], ListOp::Max),
+    (&["lớn", "nhất"], ListOp::Max),
+    (&["nhiều", "nhất"], ListOp::Max),
+];
+
+/// Whether every operator between two numbers is a `+`.
+fn only_plus_between(toks: &[Token]) -> bool {
+    toks.windows(3).all(|t| {
+        !(t[0].number().is_some()
+            && matches!(t[1].tok, Tok::Sym('-' | '^' | '=' | '*' | '/'))
+            && t[2].number().is_some())
+    }) && !toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Sym('(' | ')' | '^' | '=')))
+}
+
+/// A list of three or more amounts with one list operation asked (`my grades this yr:
+/// 6, 7, 5, 6, 7. whats my gpa`, `quotes from 4 shops: 640k, 615k, 655k, 620k a bag.
+/// which one is cheapest`, `Cộng giúp chị 3 hóa đơn: 2,5 triệu; 1tr2; 875.000đ`), or
+/// joined by `+` alone. A count of the items (`4 shops`, `3 hóa đơn`, `the last 4
+/// months`) and a scale (`marks out of 20`) are no items; a percentage is another
+/// question.
+fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.iter().any(|x| x.role == Role::Percent) {
+        return None;
+    }
+    let scale = |x: &Quantity| {
+        x.at >= 2 && w.word(x.at - 1) == Some("of") && w.word(x.at - 2) == Some("out")
+    };
+    let mut items: Vec<&Quantity> = q.iter().filter(|x| !scale(x)).collect();
+    // The count of the items, said before or after them.
+    let counted = |items: &[&Quantity], x: &Quantity| {
+        matches!(x.role, Role::Count(_))
+            && x.value.parse::<usize>().ok() == Some(items.len() - 1)
+            && (x.at < items[1].at || x.at > items[items.len() - 2].at)
+    };
+    if items.len() >= 4
+        && let Some(k) = items.iter().position(|x| counted(&items, x))
+    {
+        items.remove(k);
+    }
+    if items.len() < 3 {
+        return None;
+    }
+    // Items are amounts (`5 đô`, `2.3m won`, the last one's `a bag` said of all), never
+    // counts of people, groups or periods (`4 khách ăn 2 buổi` is a product).
+    // (`14 waiters 200k each plus 2 captains 500k each` is priced items, no list.)
+    let last = items.len() - 1;
+    let first_noun = |x: &Quantity| match &x.role {
+        Role::Count(nouns) => nouns.first().cloned(),
+        _ => None,
+    };
+    let all_counted_alike = items
+        .iter()
+        .all(|x| first_noun(x).is_some() && first_noun(x) == first_noun(items[0]));
+    let item = |(k, x): (usize, &&Quantity)| match &x.role {
+        Role::Amount => true,
+        Role::Rate(Some(_)) => k == last,
+        Role::Count(nouns) => {
+            let thing = nouns
+                .iter()
+                .all(|n| !is_person(n) && !is_group(n) && !is_period(n));
+            thing && (is_in(CURRENCY, &nouns[0]) || all_counted_alike)
+        }
+        _ => false,
+    };
+    if !items.iter().enumerate().all(item) {
+        return None;
+    }
+    let ops: Vec<ListOp> = (0..w.toks.len())
+        .filter_map(|i| {
+            LIST_CUES
+                .iter()
+                .find(|(p, _)| w.at(i, p))
+                .map(|(_, op)| *op)
+        })
+        .collect();
+    let plus_only = items
+        .windows(2)
+        .all(|p| p[1].at == p[0].at + 2 && w.toks[p[0].at + 1].is_sym('+'));
+    let op = match ops.first() {
+        Some(op) if ops.iter().all(|o| o == op) => *op,
+        None if plus_only => ListOp::Sum,
+        _ => return None,
+    };
+    // Only separators, labels and units between the items: no number of another kind.
+    let values = items.iter().map(|x| Expr::Num(x.value.clone())).collect();
+    list_expr(op, values)
 }
 
 /// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
@@ -959,6 +1089,8 @@ mod tests {
                     MathOp::Divide => x(0) / x(1),
                     MathOp::Percent => x(0) * x(1) / 100.0,
                     MathOp::Modulo => x(0) % x(1),
+                    MathOp::Min => x(0).min(x(1)),
+                    MathOp::Max => x(0).max(x(1)),
                     MathOp::RoundUp if a[2] == Expr::Num(Expr::DOWN.into()) => x(0).floor(),
                     MathOp::RoundUp => x(0).ceil(),
                     _ => panic!("{op:?}"),
@@ -1100,6 +1232,35 @@ mod tests {
         assert!(asks("add both up"));
         assert!(!asks("tong 3 lan bn"));
         assert!(!asks("add 2 and 5"));
+    }
+
+    #[test]
+    fn lists_with_their_operation() {
+        assert_eq!(
+            values("my marks this term: 6, 8, 7, 9. whats my gpa"),
+            Some(vec![7.5])
+        );
+        assert_eq!(
+            values("quotes from 3 shops: 40k, 35k, 38k a box. which is cheapest"),
+            Some(vec![35_000.0])
+        );
+        assert_eq!(
+            values("tests out of 10: 7 8 9 10, average?"),
+            Some(vec![8.5])
+        );
+        assert_eq!(values("overtime this week 2.5 + 3 + 1.5"), Some(vec![7.0]));
+        assert_eq!(
+            values("cộng giúp tôi 3 hóa đơn: 1tr2; 300k; 450.000đ"),
+            Some(vec![1_950_000.0])
+        );
+        // Two operations asked, or a percentage: no list frame.
+        assert_eq!(read("4, 5, 6: the lowest and the highest"), None);
+        assert_eq!(read("4, 5 and 10% total"), None);
+        // Priced items are no list of amounts.
+        assert_eq!(
+            read("tips: 12 cooks 100k each plus 3 chefs 300k each, total?"),
+            None
+        );
     }
 
     #[test]
