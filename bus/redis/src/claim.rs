@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn every_cluster_publish_script_touches_one_slot() {
-        let t = "0194e1c2-task";
+        let t = &chorus_bus::TaskId::from("0194e1c2-task");
         // The Planner: the plan's guard (the plan key), the plan and its first wave.
         let planned = once::planned(t);
         let s1 = once::dispatched(t, "s1", 1);

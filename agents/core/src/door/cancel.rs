@@ -350,7 +350,7 @@ mod tests {
             }),
         );
         assert!(
-            bus.publish_once(&once::reported("t3"), state.ttl(), &done)
+            bus.publish_once(&once::reported(&"t3".into()), state.ttl(), &done)
                 .await
                 .expect("report")
         );
