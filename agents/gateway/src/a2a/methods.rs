@@ -96,7 +96,11 @@ pub(crate) async fn start(
     let context = request.message.context_id.clone().filter(|c| !c.is_empty());
     let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
     let (snapshot, follow) = match request.message.task_id.clone() {
-        Some(task) if !task.is_empty() => answer(api, task, context, &input, progress).await?,
+        Some(task) if !task.is_empty() => {
+            // An id the client sent: read here, as `find` would (unknown when invalid).
+            let task = TaskId::parse(&task).map_err(|_| not_found(&task))?;
+            answer(api, task, context, &input, progress).await?
+        }
         _ => submit(api, context, &input, progress).await?,
     };
     Ok(Started {
@@ -130,12 +134,12 @@ async fn submit(
 /// The answer to the question task `task` asks.
 async fn answer(
     api: &ApiState,
-    task: String,
+    task: TaskId,
     context: Option<String>,
     input: &Input,
     progress: Listening,
 ) -> Result<(Snapshot, Updates), RpcError> {
-    let before = find(api, &TaskId::from(task.as_str())).await?;
+    let before = find(api, &task).await?;
     if let Some(context) = context
         && context != before.context_id
     {
@@ -151,7 +155,7 @@ async fn answer(
         )));
     }
     let submission = AnswerSubmission {
-        task_id: task.clone(),
+        task_id: task.to_string(),
         answer: input.text.clone(),
         question: None,
         from: api.instance.clone(),
@@ -160,10 +164,10 @@ async fn answer(
         Ok(answered) => (answered.message.task_id, answered.number),
         Err(AnswerError::AlreadyAnswered {
             same: true, number, ..
-        }) => (TaskId::parse(&task).map_err(|_| not_found(&task))?, number),
+        }) => (task.clone(), number),
         Err(e) => return Err(RpcError::from_answer(e)),
     };
-    let after = find(api, &TaskId::from(task.as_str())).await?;
+    let after = find(api, &task).await?;
     let asked = match &after.phase {
         Phase::InputRequired(q) => q.number.max(settled),
         _ => settled,
@@ -265,7 +269,7 @@ pub(crate) async fn subscribe(
             request.id
         )));
     }
-    let task = TaskId::parse(&snapshot.task_id).map_err(|_| not_found(&request.id))?;
+    let task = snapshot.task_id.clone();
     let mut follower = Follower::new(api, task, progress);
     if let Phase::InputRequired(question) = &snapshot.phase {
         // Shown in the task that opens the stream; the wait for its answer counts.
