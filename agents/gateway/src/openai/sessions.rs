@@ -14,7 +14,7 @@
 //! whose turns are first copied from it ([`branch`]), so two conversations that share a
 //! beginning and then diverge never see each other's later turns.
 
-use chorus_bus::{BusError, DecodeError, now_ms};
+use chorus_bus::{BusError, DecodeError, TaskId, now_ms};
 use chorus_core::state::TaskState;
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +26,7 @@ const LATEST: &str = "latest";
 pub const MAX_COPIED_TURNS: usize = 32;
 
 /// The field of a conversation's record for a reply that was `task`'s question.
-fn waiting_field(task: &str) -> String {
+fn waiting_field(task: &TaskId) -> String {
     format!("waiting:{task}")
 }
 
@@ -91,11 +91,11 @@ pub async fn remember(
     state: &TaskState,
     key: &str,
     session: &str,
-    waiting: Option<&str>,
+    waiting: Option<&TaskId>,
 ) -> Result<(), BusError> {
     let record = Record {
         session: session.to_owned(),
-        waiting: waiting.map(str::to_owned),
+        waiting: waiting.map(TaskId::to_string),
         at_ms: now_ms(),
     };
     let json = serde_json::to_string(&record).map_err(DecodeError::from)?;
@@ -207,7 +207,7 @@ mod tests {
         remember(&state, key, "s-new", None)
             .await
             .expect("remember");
-        remember(&state, key, "s-3", Some("t-3"))
+        remember(&state, key, "s-3", Some(&"t-3".into()))
             .await
             .expect("remember waiting");
         let found = find(&state, key).await.expect("find");
