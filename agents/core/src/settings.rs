@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
+use chorus_bus::PoolName;
 use serde::Deserialize;
 
 /// Settings of the agents.
@@ -170,7 +171,7 @@ pub struct Settings {
     /// The agents.
     pub agents: AgentSettings,
     /// The pools by name.
-    pub pools: BTreeMap<String, PoolSettings>,
+    pub pools: BTreeMap<PoolName, PoolSettings>,
     /// The language model (optional: without one, the heuristic planner and templates).
     pub llm: chorus_llm::LlmSettings,
     /// The Chief's HTTP doors: bearer tokens and a rate limit (both off by default).
@@ -183,7 +184,7 @@ impl Default for Settings {
     fn default() -> Self {
         let mut pools = BTreeMap::new();
         pools.insert(
-            "math".to_owned(),
+            "math".into(),
             PoolSettings {
                 mcp_url: Some("http://127.0.0.1:7301/mcp".into()),
                 mcp_command: None,
@@ -191,7 +192,7 @@ impl Default for Settings {
             },
         );
         pools.insert(
-            "date".to_owned(),
+            "date".into(),
             PoolSettings {
                 mcp_url: Some("http://127.0.0.1:7302/mcp".into()),
                 mcp_command: None,
@@ -315,7 +316,7 @@ impl Settings {
     }
 
     /// The pool names.
-    pub fn pool_names(&self) -> Vec<String> {
+    pub fn pool_names(&self) -> Vec<PoolName> {
         self.pools.keys().cloned().collect()
     }
 

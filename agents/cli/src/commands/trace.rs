@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use chorus_bus::{Message, TaskId};
+use chorus_bus::{Message, PoolName, TaskId};
 use clap::Args;
 
 use super::error::CliError;
@@ -69,7 +69,7 @@ pub async fn run_command(args: TraceArgs, settings: &Settings) -> anyhow::Result
 }
 
 /// Prints the trace; fails with [`CliError::NoMessages`] when the task has none.
-pub async fn run(args: TraceArgs, infra: Infra, pools: &[String]) -> Result<(), CliError> {
+pub async fn run(args: TraceArgs, infra: Infra, pools: &[PoolName]) -> Result<(), CliError> {
     let task = TaskId::from(args.task_id.as_str());
     let msgs = collect(&*infra.bus, &task, pools, args.scan).await?;
     if msgs.is_empty() {
