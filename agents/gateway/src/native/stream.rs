@@ -77,7 +77,7 @@ fn render(task: &TaskId, progress: Progress) -> Event {
         Progress::Step { result, .. } => event("step", &result),
         Progress::Asked { question, .. } => {
             let data = QuestionEvent {
-                task_id: task.to_string(),
+                task_id: task.clone(),
                 question,
             };
             event("question", &data)
