@@ -19,7 +19,7 @@
 //! The layout changed with Cluster support (`chorus:task:<id>:…` became
 //! `chorus:{<id>}:…`): state written by an older Chorus is not read by this one.
 
-use crate::TaskId;
+use crate::{StepId, TaskId};
 
 /// The prefix of every key Chorus owns.
 pub const PREFIX: &str = "chorus:";
@@ -139,7 +139,7 @@ pub fn outbox(once: &str) -> String {
 /// Once-keys: set atomically together with the one publish they guard. A step's keys
 /// are its attempt's own, so a step re-run in attempt n + 1 goes out again.
 pub mod once {
-    use super::{TaskId, attempt, task_key};
+    use super::{StepId, TaskId, attempt, task_key};
 
     /// The marker of the one message published under guard `guard` (a guarded publish's
     /// item): shares the guard's slot.
@@ -160,15 +160,15 @@ pub mod once {
     }
     /// The step was dispatched to its pool (or failed because of a dependency) in
     /// attempt `iteration`.
-    pub fn dispatched(task: &TaskId, step: &str, iteration: u32) -> String {
+    pub fn dispatched(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:dispatch:{step}{}", attempt(iteration)))
     }
     /// The step's tool_response event of attempt `iteration` was published.
-    pub fn response(task: &TaskId, step: &str, iteration: u32) -> String {
+    pub fn response(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:response:{step}{}", attempt(iteration)))
     }
     /// The step's result of attempt `iteration` was published.
-    pub fn result(task: &TaskId, step: &str, iteration: u32) -> String {
+    pub fn result(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:result:{step}{}", attempt(iteration)))
     }
     /// The verdict on attempt `iteration` was published.
@@ -361,9 +361,9 @@ mod tests {
             once::published(&once::accepted(task)),
             once::planned(task),
             once::replanned(task, 2),
-            once::dispatched(task, "s1", 1),
-            once::response(task, "s1", 2),
-            once::result(task, "s1", 1),
+            once::dispatched(task, &"s1".into(), 1),
+            once::response(task, &"s1".into(), 2),
+            once::result(task, &"s1".into(), 1),
             once::verdict(task, 1),
             once::renavigate(task, 1),
             once::asked(task, 1),

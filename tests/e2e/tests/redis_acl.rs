@@ -433,7 +433,7 @@ async fn a_user_reads_no_stream_it_only_writes_and_writes_no_other_roles_registr
         (
             "pool-math",
             "math_result",
-            keys::once::result(&"t1".into(), "s1", 1),
+            keys::once::result(&"t1".into(), &"s1".into(), 1),
         ),
         ("planner", "plan_ready", keys::once::planned(&"t1".into())),
         (

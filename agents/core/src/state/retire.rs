@@ -36,7 +36,7 @@ fn retirement(
             delete.push(once::replanned(task, n));
         }
         for step in &report.steps {
-            let step = step.step_id.as_str();
+            let step = &step.step_id;
             delete.push(once::dispatched(task, step, n));
             delete.push(once::response(task, step, n));
             delete.push(once::result(task, step, n));
@@ -153,8 +153,8 @@ mod tests {
         );
         for key in [
             once::planned(&"t1".into()),
-            once::dispatched(&"t1".into(), "s1", 1),
-            once::result(&"t1".into(), "s1", 1),
+            once::dispatched(&"t1".into(), &"s1".into(), 1),
+            once::result(&"t1".into(), &"s1".into(), 1),
             once::verdict(&"t1".into(), 1),
         ] {
             assert!(bus.publish_once(&key, ttl, &step).await.expect("once"));
