@@ -203,7 +203,7 @@ mod tests {
         AgentHeartbeat {
             role: "pool".into(),
             instance: format!("{pool:?}-{}", tools.len()),
-            pool: pool.map(str::to_owned),
+            pool: pool.map(chorus_bus::PoolName::from),
             tools: tools
                 .iter()
                 .map(|t| ToolInfo {

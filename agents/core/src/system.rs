@@ -173,7 +173,7 @@ impl Heartbeat {
                         Vec::new()
                     }
                 };
-                (Some(name.to_string()), tools)
+                (Some(name.clone()), tools)
             }
             _ => (None, Vec::new()),
         };

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chorus_bus::{AgentHeartbeat, BusSettings, ReportStatus, ToolInfo, keys};
+use chorus_bus::{AgentHeartbeat, BusSettings, PoolName, ReportStatus, ToolInfo, keys};
 use chorus_bus_redis::RedisBus;
 use chorus_core::acl;
 use chorus_core::registry::Registry;
@@ -364,7 +364,7 @@ fn heartbeat(role: &str, instance: &str, pool: Option<&str>, tools: &[&str]) -> 
     AgentHeartbeat {
         role: role.into(),
         instance: instance.into(),
-        pool: pool.map(str::to_owned),
+        pool: pool.map(PoolName::from),
         tools: tools
             .iter()
             .map(|t| ToolInfo {

@@ -134,10 +134,7 @@ async fn skills(api: &ApiState) -> Vec<AgentSkill> {
                 let Some(pool) = agent.pool else { continue };
                 for tool in agent.tools {
                     descriptions.insert(tool.name.clone(), tool.description);
-                    tools
-                        .entry(PoolName::from(&pool))
-                        .or_default()
-                        .insert(tool.name);
+                    tools.entry(pool.clone()).or_default().insert(tool.name);
                 }
             }
         }

@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use chorus_bus::{Payload, TaskId, Topic, now_ms};
+use chorus_bus::{Payload, PoolName, TaskId, Topic, now_ms};
 use chorus_core::hops::format::{clock, sent_us};
 use chorus_core::registry::Registry;
 use serde::{Deserialize, Serialize};
@@ -24,7 +24,7 @@ pub struct AgentEntry {
     /// Its role (`chief`, `planner`, `router`, `pool`, `synthesizer`, `verifier`).
     pub role: String,
     /// Its pool, for a pool agent.
-    pub pool: Option<String>,
+    pub pool: Option<PoolName>,
     /// The tools it offers, for a pool agent.
     pub tools: Vec<String>,
     /// When its last heartbeat was recorded, in milliseconds since the Unix epoch.
