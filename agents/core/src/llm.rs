@@ -224,7 +224,7 @@ mod tests {
             agent(Some("date"), &["weekday"]),
             agent(None, &[]),
         ];
-        let names: Vec<(String, String)> = pool_tools(&live)
+        let names: Vec<(chorus_bus::PoolName, String)> = pool_tools(&live)
             .into_iter()
             .map(|t| (t.pool, t.name))
             .collect();
