@@ -92,8 +92,8 @@ pub fn question_resumed(task: &TaskId, number: u32) -> String {
     task_key(task, &format!("question:{number}:resumed"))
 }
 
-/// A session's turns (a hash keyed by task id). The gateway's OpenAI door spells the
-/// same key today (agents/gateway/src/openai/sessions.rs).
+/// A session's turns (a hash keyed by task id), written and read through
+/// `chorus_core::session` only.
 pub fn session_turns(session: &str) -> String {
     format!("chorus:session:{session}:turns")
 }

@@ -30,11 +30,6 @@ fn waiting_field(task: &TaskId) -> String {
     format!("waiting:{task}")
 }
 
-/// Key of a session's turns, from the one key module.
-fn turns_key(session: &str) -> String {
-    chorus_bus::keys::session_turns(session)
-}
-
 /// What a conversation's reply left behind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
@@ -118,14 +113,9 @@ pub async fn branch(state: &TaskState, from: &str, excluding: &[&str]) -> Result
     let session = fresh();
     let mut turns = state.turns(from).await?;
     turns.retain(|t| !excluding.contains(&t.task_id.as_str()));
-    let key = turns_key(&session);
     let skip = turns.len().saturating_sub(MAX_COPIED_TURNS);
     for turn in turns.into_iter().skip(skip) {
-        let json = serde_json::to_string(&turn).map_err(DecodeError::from)?;
-        state
-            .store()
-            .hset(&key, &turn.task_id, &json, state.session_ttl())
-            .await?;
+        state.copy_turn(&session, &turn).await?;
     }
     Ok(session)
 }
@@ -173,12 +163,7 @@ mod tests {
             answers: Vec::new(),
             report,
         };
-        let json = serde_json::to_string(&turn).expect("json");
-        state
-            .store()
-            .hset(&turns_key(session), task, &json, state.session_ttl())
-            .await
-            .expect("hset");
+        state.copy_turn(session, &turn).await.expect("hset");
     }
 
     fn record(session: &str, waiting: Option<&str>, at_ms: u64) -> Record {
