@@ -97,7 +97,7 @@ pub(crate) async fn start(
     let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
     let (snapshot, follow) = match request.message.task_id.clone() {
         Some(task) if !task.is_empty() => {
-            // An id the client sent: read here, as `find` would (unknown when invalid).
+            // An id the client sent: read here (unknown when invalid).
             let task = TaskId::parse(&task).map_err(|_| not_found(&task))?;
             answer(api, task, context, &input, progress).await?
         }
@@ -183,9 +183,15 @@ fn not_found(task: &str) -> RpcError {
     }
 }
 
+/// The task a request names by `id` (a client's text), as the store has it; not found
+/// when `id` cannot be a task's id.
+async fn find_named(api: &ApiState, id: &str) -> Result<Snapshot, RpcError> {
+    let task = TaskId::parse(id).map_err(|_| not_found(id))?;
+    find(api, &task).await
+}
+
 /// Task `task` as the store has it, or not found.
 pub(crate) async fn find(api: &ApiState, task: &TaskId) -> Result<Snapshot, RpcError> {
-    TaskId::parse(task).map_err(|_| not_found(task))?;
     state::snapshot(api, task)
         .await
         .map_err(RpcError::from_bus)?
@@ -218,7 +224,7 @@ pub(crate) async fn get(api: &ApiState, request: GetTaskRequest) -> Result<Task,
             "historyLength must not be negative".to_owned(),
         ));
     }
-    let snapshot = find(api, &TaskId::from(request.id.as_str())).await?;
+    let snapshot = find_named(api, &request.id).await?;
     let mut task = state::to_task(&snapshot, true, wire::now());
     wire::cut_history(&mut task, request.history_length)?;
     Ok(task)
@@ -262,7 +268,7 @@ pub(crate) async fn subscribe(
 ) -> Result<Started, RpcError> {
     // Listening first: whatever the task publishes after the read below is seen.
     let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
-    let snapshot = find(api, &TaskId::from(request.id.as_str())).await?;
+    let snapshot = find_named(api, &request.id).await?;
     if snapshot.is_done() {
         return Err(RpcError::Unsupported(format!(
             "task {} is in a terminal state; GetTask returns it",
