@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use chorus_bus::BusSettings;
+use chorus_bus::{BusSettings, PoolName};
 use chorus_core::acl::{self, AclUser};
 use chorus_core::topology::{Role, Topology};
 use chorus_testkit::free_port;
@@ -51,7 +51,7 @@ pub struct ClusterOptions {
 }
 
 /// The pools the cluster starts agents for (and the ACL file has users for).
-const POOLS: [&str; 2] = ["math", "date"];
+pub(crate) const POOLS: [&str; 2] = ["math", "date"];
 
 /// The user the benchmark's own client connects as when ACLs are on.
 pub const BENCH_USER: &str = "bench";
@@ -200,7 +200,7 @@ fn make_certificates(dir: &Path) -> Result<(PathBuf, PathBuf, PathBuf), BenchErr
 /// password per user, written to `dir/users.acl`; returns its path and the passwords by
 /// variable name.
 fn write_acl_file(dir: &Path) -> Result<(PathBuf, BTreeMap<String, String>), BenchError> {
-    let pools: Vec<String> = POOLS.iter().map(|p| (*p).to_owned()).collect();
+    let pools: Vec<PoolName> = POOLS.iter().map(|p| PoolName::from(*p)).collect();
     let topology = Topology::new(&pools);
     let bench = bench_user(&topology);
     let mut passwords = BTreeMap::new();
@@ -326,9 +326,9 @@ impl Cluster {
                 .map(|r| (r.to_string(), *r, None))
                 .collect();
         for i in 0..opts.math_replicas.max(1) {
-            roles.push((format!("pool-math-{i}"), "pool", Some("math")));
+            roles.push((format!("pool-{}-{i}", POOLS[0]), "pool", Some(POOLS[0])));
         }
-        roles.push(("pool-date".into(), "pool", Some("date")));
+        roles.push((format!("pool-{}", POOLS[1]), "pool", Some(POOLS[1])));
         for (name, role, pool) in roles {
             let mut env = env.clone();
             if opts.acl {

@@ -12,7 +12,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chorus_bus::{Bus, Message, Topic, TopicKind};
+use chorus_bus::{Bus, Message, PoolName, Topic, TopicKind};
 use chorus_core::topology::{Role, Topology};
 
 use super::BenchError;
@@ -71,9 +71,11 @@ fn worker(topology: &Topology, from: &Topic, to: Option<&Topic>) -> String {
 }
 
 /// The hops, in order, each named for its two stages and who does the work.
-pub fn labels(pools: &[String]) -> Vec<String> {
-    let pool = pools.first().map_or("math", String::as_str);
-    let topology = Topology::new(&[pool.to_owned()]);
+pub fn labels(pools: &[PoolName]) -> Vec<String> {
+    let pool = pools
+        .first()
+        .map_or(super::cluster::POOLS[0], PoolName::as_str);
+    let topology = Topology::new(&[pool.into()]);
     let stages = stage_topics(pool);
     let mut out: Vec<String> = stages
         .windows(2)
@@ -124,7 +126,7 @@ fn stage_of(topic: &Topic) -> Option<(usize, bool)> {
 }
 
 /// The topics to read for the stages of tasks planned onto `pools`.
-pub fn topics(pools: &[String]) -> Vec<Topic> {
+pub fn topics(pools: &[PoolName]) -> Vec<Topic> {
     let mut t = vec![
         Topic::task_available(),
         Topic::plan_ready(),
@@ -143,7 +145,7 @@ pub fn topics(pools: &[String]) -> Vec<Topic> {
 /// saw the report), from the last `per_topic` messages of each topic.
 pub async fn measure(
     bus: &dyn Bus,
-    pools: &[String],
+    pools: &[PoolName],
     received: &HashMap<String, u64>,
     per_topic: usize,
 ) -> Result<Vec<(String, Option<Percentiles>)>, BenchError> {
@@ -159,7 +161,7 @@ pub async fn measure(
 pub fn from_messages(
     messages: &[Message],
     received: &HashMap<String, u64>,
-    pools: &[String],
+    pools: &[PoolName],
 ) -> Vec<(String, Option<Percentiles>)> {
     let wanted: HashSet<&str> = received.keys().map(String::as_str).collect();
     let mut stages: HashMap<&str, Stages> = HashMap::with_capacity(received.len());

@@ -186,6 +186,22 @@ impl FromStr for StepId {
     }
 }
 
+string_id!(
+    /// A pool's name (`math`, `date`, or any pool configured under `[pools.<name>]`):
+    /// what names its topics (`<pool>_task`, `<pool>_result`), its consumer group
+    /// (`pool-<pool>`) and its agents' registry entries. Names come from the settings,
+    /// the topology and the live registry (checked by the settings'
+    /// validation, [`crate::topic::is_pool_name`]); the plain JSON string on the wire.
+    PoolName
+);
+
+impl FromStr for PoolName {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(PoolName(s.to_owned()))
+    }
+}
+
 /// When a task must be done: milliseconds since the Unix epoch (the envelope's
 /// `deadline_ms`).
 #[derive(

@@ -19,6 +19,8 @@
 //! The layout changed with Cluster support (`chorus:task:<id>:…` became
 //! `chorus:{<id>}:…`): state written by an older Chorus is not read by this one.
 
+use crate::{StepId, TaskId};
+
 /// The prefix of every key Chorus owns.
 pub const PREFIX: &str = "chorus:";
 
@@ -41,12 +43,12 @@ pub fn registry(group: &str) -> String {
 }
 
 /// The prefix of a task's keys: `chorus:{<task id>}:`.
-pub fn task_prefix(task: &str) -> String {
+pub fn task_prefix(task: &TaskId) -> String {
     format!("chorus:{{{task}}}:")
 }
 
 /// A key of `task`'s state: `chorus:{<task id>}:<rest>`.
-fn task_key(task: &str, rest: &str) -> String {
+fn task_key(task: &TaskId, rest: &str) -> String {
     format!("chorus:{{{task}}}:{rest}")
 }
 
@@ -60,38 +62,38 @@ fn attempt(iteration: u32) -> String {
 }
 
 /// A task's `PlanReady`.
-pub fn plan(task: &str) -> String {
+pub fn plan(task: &TaskId) -> String {
     task_key(task, "plan")
 }
 
 /// A task's step results hash for attempt `iteration` (the first attempt's key has no
 /// suffix).
-pub fn results(task: &str, iteration: u32) -> String {
+pub fn results(task: &TaskId, iteration: u32) -> String {
     task_key(task, &format!("results{}", attempt(iteration)))
 }
 
 /// A task's request (for the deadline report when no plan came).
-pub fn request(task: &str) -> String {
+pub fn request(task: &TaskId) -> String {
     task_key(task, "request")
 }
 
 /// A task's final report (for `GET /tasks/{id}`).
-pub fn report(task: &str) -> String {
+pub fn report(task: &TaskId) -> String {
     task_key(task, "report")
 }
 
 /// A task's question record.
-pub fn question(task: &str) -> String {
+pub fn question(task: &TaskId) -> String {
     task_key(task, "question")
 }
 
 /// The deadline a task resumed with when question `number` was answered.
-pub fn question_resumed(task: &str, number: u32) -> String {
+pub fn question_resumed(task: &TaskId, number: u32) -> String {
     task_key(task, &format!("question:{number}:resumed"))
 }
 
-/// A session's turns (a hash keyed by task id). The gateway's OpenAI door spells the
-/// same key today (agents/gateway/src/openai/sessions.rs).
+/// A session's turns (a hash keyed by task id), written and read through
+/// `chorus_core::session` only.
 pub fn session_turns(session: &str) -> String {
     format!("chorus:session:{session}:turns")
 }
@@ -137,7 +139,7 @@ pub fn outbox(once: &str) -> String {
 /// Once-keys: set atomically together with the one publish they guard. A step's keys
 /// are its attempt's own, so a step re-run in attempt n + 1 goes out again.
 pub mod once {
-    use super::{attempt, task_key};
+    use super::{StepId, TaskId, attempt, task_key};
 
     /// The marker of the one message published under guard `guard` (a guarded publish's
     /// item): shares the guard's slot.
@@ -145,62 +147,62 @@ pub mod once {
         format!("{guard}:published")
     }
     /// The task was accepted (normalised) by the Chief.
-    pub fn accepted(task: &str) -> String {
+    pub fn accepted(task: &TaskId) -> String {
         task_key(task, "once:accepted")
     }
     /// The task was planned.
-    pub fn planned(task: &str) -> String {
+    pub fn planned(task: &TaskId) -> String {
         task_key(task, "once:planned")
     }
     /// The plan of attempt `iteration` (> 1) went out after a re-plan.
-    pub fn replanned(task: &str, iteration: u32) -> String {
+    pub fn replanned(task: &TaskId, iteration: u32) -> String {
         task_key(task, &format!("once:planned{}", attempt(iteration)))
     }
     /// The step was dispatched to its pool (or failed because of a dependency) in
     /// attempt `iteration`.
-    pub fn dispatched(task: &str, step: &str, iteration: u32) -> String {
+    pub fn dispatched(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:dispatch:{step}{}", attempt(iteration)))
     }
     /// The step's tool_response event of attempt `iteration` was published.
-    pub fn response(task: &str, step: &str, iteration: u32) -> String {
+    pub fn response(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:response:{step}{}", attempt(iteration)))
     }
     /// The step's result of attempt `iteration` was published.
-    pub fn result(task: &str, step: &str, iteration: u32) -> String {
+    pub fn result(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:result:{step}{}", attempt(iteration)))
     }
     /// The verdict on attempt `iteration` was published.
-    pub fn verdict(task: &str, iteration: u32) -> String {
+    pub fn verdict(task: &TaskId, iteration: u32) -> String {
         task_key(task, &format!("once:verdict:{iteration}"))
     }
     /// The re-plan of attempt `iteration` was asked for.
-    pub fn renavigate(task: &str, iteration: u32) -> String {
+    pub fn renavigate(task: &TaskId, iteration: u32) -> String {
         task_key(task, &format!("once:renavigate:{iteration}"))
     }
     /// Question `number` of the task went out on `clarification_needed`.
-    pub fn asked(task: &str, number: u32) -> String {
+    pub fn asked(task: &TaskId, number: u32) -> String {
         task_key(task, &format!("once:asked:{number}"))
     }
     /// The guard of question `number`: holds the answer that settled it (or the
     /// timeout's marker).
-    pub fn answered(task: &str, number: u32) -> String {
+    pub fn answered(task: &TaskId, number: u32) -> String {
         task_key(task, &format!("once:answer:{number}"))
     }
     /// The dead letter of a refused answer read from stream entry `entry` was written.
-    pub fn answer_refused(task: &str, entry: &str) -> String {
+    pub fn answer_refused(task: &TaskId, entry: &str) -> String {
         task_key(task, &format!("once:answer-refused:{entry}"))
     }
     /// The dead letter of a refused cancellation read from stream entry `entry` was
     /// written.
-    pub fn cancel_refused(task: &str, entry: &str) -> String {
+    pub fn cancel_refused(task: &TaskId, entry: &str) -> String {
         task_key(task, &format!("once:cancel-refused:{entry}"))
     }
     /// The task's one final report was published.
-    pub fn reported(task: &str) -> String {
+    pub fn reported(task: &TaskId) -> String {
         task_key(task, "once:final")
     }
     /// A Synthesizer is writing the task's report with the model.
-    pub fn writing(task: &str) -> String {
+    pub fn writing(task: &TaskId) -> String {
         task_key(task, "once:writing")
     }
 }
@@ -266,7 +268,7 @@ pub fn slot(key: &str) -> u16 {
 
 /// The Markdown table of the key layout for docs/topics.md, generated from this module.
 pub fn table_markdown() -> String {
-    let t = "<task>";
+    let t = &TaskId::from("<task>");
     let rows: Vec<(String, &str)> = vec![
         (plan(t), "the task's plan (latest attempt)"),
         (
@@ -310,7 +312,7 @@ pub fn table_markdown() -> String {
             "junk dead-lettered once per channel",
         ),
         (
-            crate::tokens::token_stream_key(&crate::TaskId::from(t)),
+            crate::tokens::token_stream_key(t),
             "the report's token stream",
         ),
     ];
@@ -345,7 +347,7 @@ mod tests {
 
     #[test]
     fn every_key_of_a_task_shares_the_task_slot() {
-        let task = "0194-abc";
+        let task = &TaskId::from("0194-abc");
         let want = slot(task);
         let keys = [
             plan(task),
@@ -359,9 +361,9 @@ mod tests {
             once::published(&once::accepted(task)),
             once::planned(task),
             once::replanned(task, 2),
-            once::dispatched(task, "s1", 1),
-            once::response(task, "s1", 2),
-            once::result(task, "s1", 1),
+            once::dispatched(task, &"s1".into(), 1),
+            once::response(task, &"s1".into(), 2),
+            once::result(task, &"s1".into(), 1),
             once::verdict(task, 1),
             once::renavigate(task, 1),
             once::asked(task, 1),
@@ -382,7 +384,7 @@ mod tests {
     #[test]
     fn a_streams_dedupe_keys_share_the_streams_slot() {
         for stream in ["task_available", "plan_ready", "math_task", "final_report"] {
-            let key = sent(stream, &once::planned("t1"));
+            let key = sent(stream, &once::planned(&"t1".into()));
             assert_eq!(slot(&key), slot(stream), "{key}");
         }
     }
@@ -390,7 +392,7 @@ mod tests {
     #[test]
     fn an_outbox_shares_its_once_keys_slot() {
         for key in [
-            once::planned("t1"),
+            once::planned(&"t1".into()),
             "chorus:plain".to_owned(),
             ingress_raw("ab"),
         ] {

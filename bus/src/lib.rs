@@ -31,7 +31,7 @@ pub use bus::{
 };
 pub use envelope::{CONTRACT_VERSION, Decoded, Message, TraceContext};
 pub use error::{BusError, DecodeError};
-pub use ids::{Deadline, StepId, TaskId, now_ms, now_us};
+pub use ids::{Deadline, PoolName, StepId, TaskId, now_ms, now_us};
 pub use language::{Language, UnknownLanguage};
 pub use memory::{MemoryBus, MemoryStore};
 pub use payload::*;

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::ids::PoolName;
 use crate::language::Language;
 use crate::plan::{Plan, StepId};
 
@@ -537,7 +538,7 @@ pub struct AgentHeartbeat {
     pub instance: String,
     /// The pool, for pool agents.
     #[serde(default)]
-    pub pool: Option<String>,
+    pub pool: Option<PoolName>,
     /// The tools offered, for pool agents.
     #[serde(default)]
     pub tools: Vec<ToolInfo>,

@@ -203,7 +203,7 @@ mod tests {
         AgentHeartbeat {
             role: "pool".into(),
             instance: format!("{pool:?}-{}", tools.len()),
-            pool: pool.map(str::to_owned),
+            pool: pool.map(chorus_bus::PoolName::from),
             tools: tools
                 .iter()
                 .map(|t| ToolInfo {
@@ -224,7 +224,7 @@ mod tests {
             agent(Some("date"), &["weekday"]),
             agent(None, &[]),
         ];
-        let names: Vec<(String, String)> = pool_tools(&live)
+        let names: Vec<(chorus_bus::PoolName, String)> = pool_tools(&live)
             .into_iter()
             .map(|t| (t.pool, t.name))
             .collect();

@@ -258,7 +258,11 @@ mod tests {
         assert_eq!(state.unanswered(u64::MAX, 10).await.expect("due"), ["t"]);
         // The answer settles question 1 and resumes the task with 9 s from now.
         store
-            .set(&once::answered("t", 1), "4", Duration::from_secs(60))
+            .set(
+                &once::answered(&"t".into(), 1),
+                "4",
+                Duration::from_secs(60),
+            )
             .await
             .expect("settle");
         let resumed = w.resumed_deadline();

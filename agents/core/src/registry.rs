@@ -224,7 +224,7 @@ mod tests {
         AgentHeartbeat {
             role: role.into(),
             instance: instance.into(),
-            pool: pool.map(str::to_owned),
+            pool: pool.map(chorus_bus::PoolName::from),
             tools: vec![ToolInfo {
                 name: "sum".into(),
                 description: String::new(),

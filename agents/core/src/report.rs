@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use chorus_bus::PoolName;
 use chorus_bus::{
     Arg, FinalReport, Language, PlanReady, ReportStatus, Step, StepId, StepReport, StepResult,
     TaskRequest,
@@ -192,11 +193,11 @@ fn literal_arguments(step: &Step) -> serde_json::Map<String, serde_json::Value> 
 /// Failed results for the steps of `plan` whose pool no agent serves (a plan from a
 /// client may name any pool). The Router and the Synthesizer both record them, with the
 /// same content, so such steps are final from the start and the fan-in still fires.
-pub fn unserved(plan: &PlanReady, pools: &[String]) -> Vec<StepResult> {
+pub fn unserved(plan: &PlanReady, pools: &[PoolName]) -> Vec<StepResult> {
     plan.plan
         .steps
         .iter()
-        .filter(|s| !pools.contains(&s.pool))
+        .filter(|s| !pools.iter().any(|p| *p == s.pool))
         .map(|s| StepResult {
             step_id: s.id.clone(),
             pool: s.pool.clone(),

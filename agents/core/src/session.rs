@@ -88,9 +88,21 @@ impl TaskState {
             answers: answers_of(report),
             report: report.clone(),
         };
-        let json = serde_json::to_string(&turn).map_err(DecodeError::from)?;
+        self.copy_turn(session, &turn).await
+    }
+
+    /// Writes `turn` into `session` as it is (its task's field of the session's turns):
+    /// how a report becomes a turn, and how a conversation that branches copies the
+    /// turns it keeps (the OpenAI door).
+    pub async fn copy_turn(&self, session: &str, turn: &Turn) -> Result<(), BusError> {
+        let json = serde_json::to_string(turn).map_err(DecodeError::from)?;
         self.store()
-            .hset(&turns_key(session), task, &json, self.session_ttl())
+            .hset(
+                &turns_key(session),
+                &turn.task_id,
+                &json,
+                self.session_ttl(),
+            )
             .await
     }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
+use chorus_bus::PoolName;
 use serde::Deserialize;
 
 /// Settings of the agents.
@@ -170,7 +171,7 @@ pub struct Settings {
     /// The agents.
     pub agents: AgentSettings,
     /// The pools by name.
-    pub pools: BTreeMap<String, PoolSettings>,
+    pub pools: BTreeMap<PoolName, PoolSettings>,
     /// The language model (optional: without one, the heuristic planner and templates).
     pub llm: chorus_llm::LlmSettings,
     /// The Chief's HTTP doors: bearer tokens and a rate limit (both off by default).
@@ -179,25 +180,29 @@ pub struct Settings {
     pub telemetry: chorus_telemetry::TelemetrySettings,
 }
 
+/// The pools configured when nothing says otherwise: each name and the local port of its
+/// MCP server (`http://127.0.0.1:<port>/mcp`). The one place a pool name is written
+/// into the settings.
+const DEFAULT_POOLS: [(&str, u16); 2] = [("math", 7301), ("date", 7302)];
+
+/// The MCP URL of a default pool whose server listens on `port`.
+fn default_mcp_url(port: u16) -> String {
+    format!("http://127.0.0.1:{port}/mcp")
+}
+
 impl Default for Settings {
     fn default() -> Self {
         let mut pools = BTreeMap::new();
-        pools.insert(
-            "math".to_owned(),
-            PoolSettings {
-                mcp_url: Some("http://127.0.0.1:7301/mcp".into()),
-                mcp_command: None,
-                mcp_token_env: None,
-            },
-        );
-        pools.insert(
-            "date".to_owned(),
-            PoolSettings {
-                mcp_url: Some("http://127.0.0.1:7302/mcp".into()),
-                mcp_command: None,
-                mcp_token_env: None,
-            },
-        );
+        for (pool, port) in DEFAULT_POOLS {
+            pools.insert(
+                pool.into(),
+                PoolSettings {
+                    mcp_url: Some(default_mcp_url(port)),
+                    mcp_command: None,
+                    mcp_token_env: None,
+                },
+            );
+        }
         Settings {
             bus: Default::default(),
             agents: Default::default(),
@@ -223,12 +228,9 @@ impl Settings {
     /// Loads defaults, then `file` (when given), then `CHORUS__…` environment variables.
     pub fn load(file: Option<&Path>) -> Result<Settings, SettingsError> {
         let mut builder = config::Config::builder();
-        for (pool, port) in [("math", 7301), ("date", 7302)] {
+        for (pool, port) in DEFAULT_POOLS {
             builder = builder
-                .set_default(
-                    format!("pools.{pool}.mcp_url"),
-                    format!("http://127.0.0.1:{port}/mcp"),
-                )
+                .set_default(format!("pools.{pool}.mcp_url"), default_mcp_url(port))
                 .map_err(|e| SettingsError {
                     key: format!("pools.{pool}"),
                     reason: e.to_string(),
@@ -315,7 +317,7 @@ impl Settings {
     }
 
     /// The pool names.
-    pub fn pool_names(&self) -> Vec<String> {
+    pub fn pool_names(&self) -> Vec<PoolName> {
         self.pools.keys().cloned().collect()
     }
 

@@ -83,13 +83,13 @@ pub async fn run_role(
         ),
         Role::Verifier => Arc::new(Verifier::new(ctx)),
         Role::Pool(pool) => {
-            let connector = connector.ok_or_else(|| RoleError::NoServer(pool.clone()))?;
-            if let Some(cfg) = settings.pools.get(pool)
+            let connector = connector.ok_or_else(|| RoleError::NoServer(pool.to_string()))?;
+            if let Some(cfg) = settings.pools.get(pool.as_str())
                 && let (Some(url), Some(name)) = (&cfg.mcp_url, &cfg.mcp_token_env)
             {
                 // The pool's sessions to its server send this bearer token.
                 let token = chorus_mcp_common::BearerToken::from_env(name)
-                    .map_err(|e| RoleError::McpToken(pool.clone(), e.to_string()))?;
+                    .map_err(|e| RoleError::McpToken(pool.to_string(), e.to_string()))?;
                 chorus_mcp_common::token::use_token_for(url, token);
             }
             let retry = Retry {

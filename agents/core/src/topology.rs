@@ -23,7 +23,7 @@ pub enum Role {
     /// Verdict REITERATE → a re-plan request.
     Verifier,
     /// A pool agent for the named pool.
-    Pool(String),
+    Pool(PoolName),
 }
 
 /// A set of topics in a row of the table: one fixed topic, or a pool topic for every
@@ -43,6 +43,7 @@ enum Topics {
 }
 
 use Topics::{EveryPoolResult, EveryPoolTask, One, OwnPoolResult, OwnPoolTask};
+use chorus_bus::PoolName;
 
 impl Topics {
     /// Whether both stand for the same kind of topic, whatever the pools: a fixed topic
@@ -159,7 +160,7 @@ impl Role {
             ("router", _) => Ok(Role::Router),
             ("synthesizer", _) => Ok(Role::Synthesizer),
             ("verifier", _) => Ok(Role::Verifier),
-            ("pool", Some(p)) if chorus_bus::topic::is_pool_name(p) => Ok(Role::Pool(p.to_owned())),
+            ("pool", Some(p)) if chorus_bus::topic::is_pool_name(p) => Ok(Role::Pool(p.into())),
             ("pool", Some(p)) => Err(UnknownRole(format!(
                 "{p:?} is not a pool name (lowercase letters, digits and '-')"
             ))),
@@ -231,19 +232,19 @@ pub struct UnknownRole(String);
 /// The table for a set of configured pools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Topology {
-    pools: Vec<String>,
+    pools: Vec<PoolName>,
 }
 
 impl Topology {
     /// The topology with `pools` configured.
-    pub fn new(pools: &[String]) -> Self {
+    pub fn new(pools: &[PoolName]) -> Self {
         Topology {
             pools: pools.to_vec(),
         }
     }
 
     /// The configured pools.
-    pub fn pools(&self) -> &[String] {
+    pub fn pools(&self) -> &[PoolName] {
         &self.pools
     }
 
@@ -358,7 +359,7 @@ impl Topology {
     /// The Markdown table of docs/topics.md ("who reads and writes what"), one row per
     /// role, with `<pool>` standing for any pool.
     pub fn markdown() -> String {
-        let pool = Topology::new(&["<pool>".to_owned()]);
+        let pool = Topology::new(&["<pool>".into()]);
         let names = |topics: Vec<Topic>| -> String {
             topics
                 .iter()

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use chorus_bus::{Bus, BusError, Message, Topic};
+use chorus_bus::{Bus, BusError, Message, PoolName, Topic};
 use tokio::sync::{Mutex, broadcast};
 
 /// Fan-out of progress messages to HTTP clients.
@@ -21,7 +21,7 @@ pub struct Hub {
 impl Hub {
     /// A hub for `plan_ready`, every pool's results, `final_report` and the tasks'
     /// questions (`clarification_needed`) on `bus`.
-    pub fn new(bus: Arc<dyn Bus>, pools: &[String]) -> Hub {
+    pub fn new(bus: Arc<dyn Bus>, pools: &[PoolName]) -> Hub {
         let mut topics = vec![
             Topic::plan_ready(),
             Topic::final_report(),

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use chorus_bus::PoolName;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -31,7 +32,7 @@ const MAX_DESCRIPTION_CHARS: usize = 160;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCard {
     /// The pool whose agents run it.
-    pub pool: String,
+    pub pool: PoolName,
     /// The tool's name.
     pub tool: String,
     /// The first sentence of its description.

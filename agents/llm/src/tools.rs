@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use chorus_bus::{Arg, ToolInfo};
+use chorus_bus::{Arg, PoolName, ToolInfo};
 use chorus_heuristic::Capabilities;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,7 +18,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PoolTool {
     /// The pool whose agents run the tool (`math`, `date`).
-    pub pool: String,
+    pub pool: PoolName,
     /// The tool's name.
     pub name: String,
     /// What it does.
@@ -31,7 +31,7 @@ pub struct PoolTool {
 
 impl PoolTool {
     /// `info` as offered by `pool`.
-    pub fn new(pool: impl Into<String>, info: ToolInfo) -> Self {
+    pub fn new(pool: impl Into<PoolName>, info: ToolInfo) -> Self {
         PoolTool {
             pool: pool.into(),
             name: info.name,
@@ -41,7 +41,7 @@ impl PoolTool {
     }
 
     /// Every tool of `tools`, offered by `pool` (as a pool agent's heartbeat lists them).
-    pub fn from_pool(pool: &str, tools: &[ToolInfo]) -> Vec<PoolTool> {
+    pub fn from_pool(pool: &PoolName, tools: &[ToolInfo]) -> Vec<PoolTool> {
         tools
             .iter()
             .map(|t| PoolTool::new(pool, t.clone()))

@@ -117,7 +117,12 @@ mod tests {
         handling.finished(roles::Handled::Ok);
         tasks::finished(ReportStatus::Completed, None);
         let failed = chorus_bus::StepOutcome::failed("division by zero");
-        tools::step("math", "divide", &failed, Duration::from_micros(250));
+        tools::step(
+            &"math".into(),
+            "divide",
+            &failed,
+            Duration::from_micros(250),
+        );
         let text = render();
         let line = |prefix: &str| {
             text.lines()

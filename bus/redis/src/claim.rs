@@ -278,11 +278,11 @@ mod tests {
 
     #[test]
     fn every_cluster_publish_script_touches_one_slot() {
-        let t = "0194e1c2-task";
+        let t = &chorus_bus::TaskId::from("0194e1c2-task");
         // The Planner: the plan's guard (the plan key), the plan and its first wave.
         let planned = once::planned(t);
-        let s1 = once::dispatched(t, "s1", 1);
-        let s2 = once::dispatched(t, "s2", 1);
+        let s1 = once::dispatched(t, &"s1".into(), 1);
+        let s2 = once::dispatched(t, &"s2".into(), 1);
         let plan_items = [
             Item {
                 key: &planned,

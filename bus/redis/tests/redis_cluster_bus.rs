@@ -85,7 +85,7 @@ async fn a_publish_once_waits_for_a_replica_of_every_primary_it_wrote() {
     .await
     .expect("connect");
     let msg = suite::samples::task_request("acked");
-    let key = keys::once::accepted("acked");
+    let key = keys::once::accepted(&"acked".into());
     assert_ne!(keys::slot(&key), keys::slot("task_available"));
     assert!(
         bus.publish_once(&key, std::time::Duration::from_secs(60), &msg)
@@ -136,7 +136,7 @@ async fn a_publish_once_rides_out_its_streams_slot_mid_migration() {
     node(c.cluster, from).cli(&["CLUSTER", "SETSLOT", &slot, "MIGRATING", &to_id]);
     c.cluster.reset_stats();
 
-    let key = keys::once::accepted("moved");
+    let key = keys::once::accepted(&"moved".into());
     let msg = suite::samples::task_request("moved");
     let began = std::time::Instant::now();
     let publishing = {

@@ -66,7 +66,7 @@ async fn a_publish_waits_for_its_replica_and_fails_plainly_without_one() {
         .expect("replicated publish");
     assert!(
         bus.publish_once(
-            &keys::once::accepted("r2"),
+            &keys::once::accepted(&"r2".into()),
             Duration::from_secs(60),
             &request("r2")
         )

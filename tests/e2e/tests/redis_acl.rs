@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chorus_bus::{AgentHeartbeat, BusSettings, ReportStatus, ToolInfo, keys};
+use chorus_bus::{AgentHeartbeat, BusSettings, PoolName, ReportStatus, ToolInfo, keys};
 use chorus_bus_redis::RedisBus;
 use chorus_core::acl;
 use chorus_core::registry::Registry;
@@ -250,7 +250,7 @@ async fn every_role_on_its_own_user_answers_and_is_held_to_its_rights() {
     let log = cluster.redis.cli(&["ACL", "LOG"]);
     assert!(log.is_empty(), "refused so far: {log}");
 
-    let (plan, request) = (keys::plan("t1"), keys::request("t1"));
+    let (plan, request) = (keys::plan(&"t1".into()), keys::request(&"t1".into()));
     // A pool agent: no plan, no report, no other pool's stream, no admin commands.
     let mut math = conn_as(&cluster, "pool-math").await;
     for args in [
@@ -364,7 +364,7 @@ fn heartbeat(role: &str, instance: &str, pool: Option<&str>, tools: &[&str]) -> 
     AgentHeartbeat {
         role: role.into(),
         instance: instance.into(),
-        pool: pool.map(str::to_owned),
+        pool: pool.map(PoolName::from),
         tools: tools
             .iter()
             .map(|t| ToolInfo {
@@ -433,11 +433,19 @@ async fn a_user_reads_no_stream_it_only_writes_and_writes_no_other_roles_registr
         (
             "pool-math",
             "math_result",
-            keys::once::result("t1", "s1", 1),
+            keys::once::result(&"t1".into(), &"s1".into(), 1),
         ),
-        ("planner", "plan_ready", keys::once::planned("t1")),
-        ("client", "task_available", keys::once::accepted("t1")),
-        ("synthesizer", "final_report", keys::once::reported("t1")),
+        ("planner", "plan_ready", keys::once::planned(&"t1".into())),
+        (
+            "client",
+            "task_available",
+            keys::once::accepted(&"t1".into()),
+        ),
+        (
+            "synthesizer",
+            "final_report",
+            keys::once::reported(&"t1".into()),
+        ),
     ] {
         let mut conn = conn_on(&redis, user).await;
         let id: String = redis::cmd("XADD")

@@ -134,7 +134,9 @@ async fn the_pipeline_answers_questions_and_follow_ups_on_a_redis_cluster() {
         assert_eq!(reports(&bus, task).await.len(), 1, "{task}");
     }
     assert!(
-        !cluster.cli(&["GET", &keys::report("c-ask")]).is_empty(),
+        !cluster
+            .cli(&["GET", &keys::report(&"c-ask".into())])
+            .is_empty(),
         "the report of c-ask is stored"
     );
 }

@@ -19,7 +19,7 @@ fn task_keys(cluster: &Cluster, task: &str) -> Vec<String> {
     let out = cluster.redis.cli(&[
         "--scan",
         "--pattern",
-        &format!("{}*", keys::task_prefix(task)),
+        &format!("{}*", keys::task_prefix(&task.into())),
     ]);
     let mut keys: Vec<String> = out.lines().map(str::to_owned).collect();
     keys.sort();
@@ -42,9 +42,9 @@ fn keys_become(cluster: &Cluster, task: &str, want: &[String]) -> Vec<String> {
 /// What must be left of a finished task.
 fn finished_keys(task: &str) -> Vec<String> {
     let mut keys = vec![
-        keys::once::accepted(task),
-        keys::once::reported(task),
-        keys::report(task),
+        keys::once::accepted(&task.into()),
+        keys::once::reported(&task.into()),
+        keys::report(&task.into()),
     ];
     keys.sort();
     keys

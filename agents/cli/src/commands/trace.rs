@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use chorus_bus::{Message, TaskId};
+use chorus_bus::{Message, PoolName, TaskId};
 use clap::Args;
 
 use super::error::CliError;
@@ -31,7 +31,7 @@ pub struct TraceArgs {
 /// The trace as a table: time, ms since the previous message and since the first,
 /// topic, from → to, summary; one line per message, control characters escaped
 /// ([`safe::line`]).
-pub fn table(task_id: &str, msgs: &[Message]) -> String {
+pub fn table(task_id: &TaskId, msgs: &[Message]) -> String {
     let first = msgs.first().map(sent_us).unwrap_or(0);
     let last = msgs.last().map(sent_us).unwrap_or(0);
     let mut out = String::new();
@@ -69,14 +69,9 @@ pub async fn run_command(args: TraceArgs, settings: &Settings) -> anyhow::Result
 }
 
 /// Prints the trace; fails with [`CliError::NoMessages`] when the task has none.
-pub async fn run(args: TraceArgs, infra: Infra, pools: &[String]) -> Result<(), CliError> {
-    let msgs = collect(
-        &*infra.bus,
-        &TaskId::from(args.task_id.as_str()),
-        pools,
-        args.scan,
-    )
-    .await?;
+pub async fn run(args: TraceArgs, infra: Infra, pools: &[PoolName]) -> Result<(), CliError> {
+    let task = TaskId::from(args.task_id.as_str());
+    let msgs = collect(&*infra.bus, &task, pools, args.scan).await?;
     if msgs.is_empty() {
         return Err(CliError::NoMessages {
             task_id: args.task_id,
@@ -86,7 +81,7 @@ pub async fn run(args: TraceArgs, infra: Infra, pools: &[String]) -> Result<(), 
     let text = if args.mermaid {
         mermaid::diagram(&msgs)
     } else {
-        table(&args.task_id, &msgs)
+        table(&task, &msgs)
     };
     print!("{text}");
     Ok(())
@@ -243,7 +238,7 @@ mod tests {
         let msgs = collect(&bus, &"t2".into(), &["math".into()], 100)
             .await
             .expect("collect");
-        let table = table("t2", &msgs);
+        let table = table(&"t2".into(), &msgs);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines[0], "task t2: 5 messages over 4.000 ms");
         assert_eq!(lines.len(), 2 + 5);

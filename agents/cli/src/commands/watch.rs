@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use chorus_bus::{IngressFeed, Message, Payload, Topic, Verdict};
+use chorus_bus::{IngressFeed, Message, Payload, PoolName, Topic, Verdict};
 use clap::Args;
 use tokio::time::Instant;
 
@@ -39,7 +39,7 @@ pub struct WatchArgs {
 
 /// The topics to watch: those asked for, or every fixed topic but `agent_heartbeat`
 /// plus `<pool>_task` and `<pool>_result` of each configured pool.
-pub fn topics(asked: &[String], pools: &[String]) -> Result<Vec<Topic>, CliError> {
+pub fn topics(asked: &[String], pools: &[PoolName]) -> Result<Vec<Topic>, CliError> {
     if !asked.is_empty() {
         return asked
             .iter()
@@ -96,7 +96,7 @@ pub async fn run_command(args: WatchArgs, settings: &Settings) -> anyhow::Result
 }
 
 /// Runs the tail until Ctrl-C / SIGTERM, `--count` messages or `--timeout`.
-pub async fn run(args: WatchArgs, infra: Infra, pools: &[String]) -> Result<(), CliError> {
+pub async fn run(args: WatchArgs, infra: Infra, pools: &[PoolName]) -> Result<(), CliError> {
     let topics = topics(&args.topic, pools)?;
     let mut watcher = infra.bus.watch(&topics).await?;
     let verdicts = Topic::verification_done();

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use chorus_bus::ClarificationNeeded;
+use chorus_bus::{ClarificationNeeded, TaskId};
 
 /// The question and its options, one per line (`  1) 3 April 2026`), no trailing newline.
 pub fn text(q: &ClarificationNeeded) -> String {
@@ -33,7 +33,7 @@ fn json_str(s: &str) -> String {
 /// How to answer `task_id` once `chorus ask` has stopped: on the bus with `redis-cli`
 /// (bare answer), or over the Chief's HTTP API at `http_bind` (empty: none), or by
 /// asking again with `--answer`. `local`: the task lived in this process only.
-pub fn how_to_answer(task_id: &str, http_bind: &str, local: bool) -> String {
+pub fn how_to_answer(task_id: &TaskId, http_bind: &str, local: bool) -> String {
     if local {
         return "The task ran in this process (--local) and ends with it: ask again with \
 --answer TEXT (repeatable, one per question), or on a terminal to be asked."
@@ -101,7 +101,7 @@ mod tests {
 
     #[test]
     fn the_ways_to_answer_name_the_task() {
-        let how = how_to_answer("t-1", "127.0.0.1:8080", false);
+        let how = how_to_answer(&"t-1".into(), "127.0.0.1:8080", false);
         assert!(
             how.contains(
                 r#"redis-cli XADD clarification_answer '*' data '{"task_id":"t-1","answer":"<answer>"}'"#
@@ -112,7 +112,7 @@ mod tests {
             how.contains("curl -X POST http://127.0.0.1:8080/tasks/t-1/answer"),
             "{how}"
         );
-        assert!(!how_to_answer("t-1", "", false).contains("curl"));
-        assert!(how_to_answer("t-1", "", true).contains("--answer"));
+        assert!(!how_to_answer(&"t-1".into(), "", false).contains("curl"));
+        assert!(how_to_answer(&"t-1".into(), "", true).contains("--answer"));
     }
 }

@@ -56,15 +56,15 @@ pub enum AnswerError {
     UnknownTask(String),
     /// The task has its report already (answered, failed, timed out or canceled).
     #[error("task {0} is finished; its report is out")]
-    Finished(String),
+    Finished(TaskId),
     /// The task asked nothing.
     #[error("task {0} asked no question")]
-    NothingAsked(String),
+    NothingAsked(TaskId),
     /// The question was answered already.
     #[error("question {number} of task {task_id} was answered already")]
     AlreadyAnswered {
         /// The task.
-        task_id: String,
+        task_id: TaskId,
         /// The question.
         number: u32,
         /// Whether the answer that settled it is this very text: a redelivery of the
@@ -76,7 +76,7 @@ pub enum AnswerError {
     #[error("task {task_id} has no question {given}; its open question is {open}")]
     NoSuchQuestion {
         /// The task.
-        task_id: String,
+        task_id: TaskId,
         /// The question the client named.
         given: u32,
         /// The open one.
@@ -124,11 +124,11 @@ pub async fn answer(
         TaskId::parse(&s.task_id).map_err(|_| AnswerError::UnknownTask(short(&s.task_id)))?;
     let task = &task_id;
     if state.is_reported(task).await? || state.report(task).await?.is_some() {
-        return Err(AnswerError::Finished(task.to_string()));
+        return Err(AnswerError::Finished(task.clone()));
     }
     let Some(waiting) = state.waiting(task).await? else {
         return Err(match state.request(task).await? {
-            Some(_) => AnswerError::NothingAsked(task.to_string()),
+            Some(_) => AnswerError::NothingAsked(task.clone()),
             None => AnswerError::UnknownTask(task.to_string()),
         });
     };
@@ -136,14 +136,14 @@ pub async fn answer(
     match s.question {
         Some(given) if given < open => {
             return Err(AnswerError::AlreadyAnswered {
-                task_id: task.to_string(),
+                task_id: task.clone(),
                 number: given,
                 same: false,
             });
         }
         Some(given) if given > open => {
             return Err(AnswerError::NoSuchQuestion {
-                task_id: task.to_string(),
+                task_id: task.clone(),
                 given,
                 open,
             });
@@ -159,9 +159,9 @@ pub async fn answer(
         .is_none()
     {
         return Err(match state.settled(task, open).await? {
-            Some(t) if t == TIMED_OUT => AnswerError::Finished(task.to_string()),
+            Some(t) if t == TIMED_OUT => AnswerError::Finished(task.clone()),
             settled => AnswerError::AlreadyAnswered {
-                task_id: task.to_string(),
+                task_id: task.clone(),
                 number: open,
                 same: settled.as_deref() == Some(s.answer.as_str()),
             },

@@ -59,10 +59,10 @@ pub enum CancelError {
     UnknownTask(String),
     /// The task has its report already (answered, failed or timed out).
     #[error("task {0} is finished; its report is out")]
-    Finished(String),
+    Finished(TaskId),
     /// The task was canceled already (its report, status `canceled`, is out).
     #[error("task {0} was canceled already")]
-    AlreadyCanceled(String),
+    AlreadyCanceled(TaskId),
     /// The bus or the state store failed; the cancellation may be retried.
     #[error(transparent)]
     Bus(#[from] BusError),
@@ -150,8 +150,8 @@ pub async fn cancel(
 /// Why a task whose report is out cannot be canceled: it was, or it finished.
 async fn finished(state: &TaskState, task: &TaskId) -> Result<CancelError, BusError> {
     Ok(match state.store().get(&once::reported(task)).await? {
-        Some(v) if v == CANCELED => CancelError::AlreadyCanceled(task.to_string()),
-        _ => CancelError::Finished(task.to_string()),
+        Some(v) if v == CANCELED => CancelError::AlreadyCanceled(task.clone()),
+        _ => CancelError::Finished(task.clone()),
     })
 }
 
@@ -350,7 +350,7 @@ mod tests {
             }),
         );
         assert!(
-            bus.publish_once(&once::reported("t3"), state.ttl(), &done)
+            bus.publish_once(&once::reported(&"t3".into()), state.ttl(), &done)
                 .await
                 .expect("report")
         );

@@ -6,10 +6,11 @@ use std::collections::BTreeSet;
 use chorus_bus::{Bus, BusError, Message, Payload, TaskId, Topic};
 
 use super::format::sent_us;
+use chorus_bus::PoolName;
 
 /// The topics a task's messages travel on: the fixed topics but `agent_heartbeat`,
 /// then each pool's task and result topics for `pools`.
-pub fn topics(pools: &[String]) -> Vec<Topic> {
+pub fn topics(pools: &[PoolName]) -> Vec<Topic> {
     let mut topics: Vec<Topic> = Topic::FIXED
         .iter()
         .filter(|t| **t != Topic::AGENT_HEARTBEAT)
@@ -27,13 +28,13 @@ pub fn topics(pools: &[String]) -> Vec<Topic> {
 pub async fn collect(
     bus: &dyn Bus,
     task_id: &TaskId,
-    pools: &[String],
+    pools: &[PoolName],
     scan: usize,
 ) -> Result<Vec<Message>, BusError> {
     let mut pending = topics(pools);
     let mut read: BTreeSet<String> = BTreeSet::new();
     let mut found = Vec::new();
-    let mut known: Vec<String> = pools.to_vec();
+    let mut known: Vec<PoolName> = pools.to_vec();
     loop {
         for topic in pending.drain(..) {
             if !read.insert(topic.as_str().to_owned()) {
@@ -46,8 +47,8 @@ pub async fn collect(
         for m in &found {
             if let Payload::PlanReady(p) = &m.payload {
                 for s in &p.plan.steps {
-                    if !known.contains(&s.pool) {
-                        known.push(s.pool.clone());
+                    if !known.iter().any(|p| *p == s.pool) {
+                        known.push(PoolName::from(&s.pool));
                         pending.push(Topic::pool_task(&s.pool));
                         pending.push(Topic::pool_result(&s.pool));
                     }

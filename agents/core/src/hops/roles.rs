@@ -3,7 +3,7 @@
 //! the roles the topology table says read its topic.
 
 use crate::topology::{Role, Topology};
-use chorus_bus::{Message, Topic, TopicKind};
+use chorus_bus::{Message, PoolName, Topic, TopicKind};
 
 use super::format::is_bare;
 
@@ -91,7 +91,7 @@ fn mcp_of(role: &str) -> String {
 /// topology table; a topic no role reads goes to whoever reads it outside the roles
 /// (the MCP server behind a pool agent, operators, the registry…).
 fn consumers(msg: &Message, from: &str) -> Vec<String> {
-    let pools: Vec<String> = msg.topic.pool().map(str::to_owned).into_iter().collect();
+    let pools: Vec<PoolName> = msg.topic.pool().map(PoolName::from).into_iter().collect();
     let topology = Topology::new(&pools);
     let sender = Role::from_group(from);
     let receivers = topology.receivers(&msg.topic, sender.as_ref(), is_bare(msg));

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::report;
 use crate::state::{TaskState, once};
+use chorus_bus::PoolName;
 
 /// Opens `plan` for dispatch: stores it unless the task has a plan already, and records
 /// a failed result for every step on a pool outside `pools`, all before any step goes
@@ -23,7 +24,7 @@ pub async fn open_plan(
     state: &TaskState,
     task: &TaskId,
     plan: PlanReady,
-    pools: &[String],
+    pools: &[PoolName],
 ) -> Result<(PlanReady, HashMap<StepId, StepResult>), BusError> {
     let plan = state.put_plan_once(task, plan).await?;
     let results = record_unserved(state, task, &plan, pools).await?;
@@ -36,7 +37,7 @@ pub async fn record_unserved(
     state: &TaskState,
     task: &TaskId,
     plan: &PlanReady,
-    pools: &[String],
+    pools: &[PoolName],
 ) -> Result<HashMap<StepId, StepResult>, BusError> {
     let mut results = HashMap::new();
     for failed in report::unserved(plan, pools) {
@@ -65,7 +66,7 @@ pub fn next_steps(
     from: &str,
     plan: &PlanReady,
     results: &HashMap<StepId, StepResult>,
-    pools: &[String],
+    pools: &[PoolName],
 ) -> Vec<(String, Message)> {
     let mut out = Vec::new();
     for step in &plan.plan.steps {
@@ -74,7 +75,7 @@ pub fn next_steps(
         }
         let m = match readiness(step, results) {
             Readiness::Waiting => continue,
-            Readiness::Ready(_) if !pools.contains(&step.pool) => failed(
+            Readiness::Ready(_) if !pools.iter().any(|p| *p == step.pool) => failed(
                 msg,
                 step,
                 from,

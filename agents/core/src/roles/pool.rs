@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use chorus_bus::PoolName;
 use chorus_bus::{
     Deadline, Delivery, Message, Payload, StepOutcome, StepResult, StepTask, ToolRequest,
     ToolResponse, Topic,
@@ -77,7 +78,7 @@ impl ContextArgs {
 /// The handler of one pool's `<pool>_task`.
 pub struct PoolAgent {
     ctx: Ctx,
-    pool: String,
+    pool: PoolName,
     server: String,
     connector: Connector,
     client: RwLock<Option<McpClient>>,
@@ -94,10 +95,16 @@ pub struct PoolAgent {
 
 impl PoolAgent {
     /// A pool agent for `pool`, reaching its server (named `server` in events) with `connector`.
-    pub fn new(ctx: Ctx, pool: &str, server: &str, connector: Connector, retry: Retry) -> Self {
+    pub fn new(
+        ctx: Ctx,
+        pool: &PoolName,
+        server: &str,
+        connector: Connector,
+        retry: Retry,
+    ) -> Self {
         PoolAgent {
             ctx,
-            pool: pool.to_owned(),
+            pool: pool.clone(),
             server: server.to_owned(),
             connector,
             client: RwLock::new(None),
@@ -311,7 +318,7 @@ impl PoolAgent {
         };
         let result = StepResult {
             step_id: task.step_id.clone(),
-            pool: self.pool.clone(),
+            pool: self.pool.as_str().to_owned(),
             tool: task.tool.clone(),
             arguments: task.arguments.clone(),
             outcome,

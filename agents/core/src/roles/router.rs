@@ -20,18 +20,19 @@ use tracing::{debug, warn};
 
 use super::{Ctx, dispatch};
 use crate::runtime::{HandleError, Handler};
+use chorus_bus::PoolName;
 
 /// The Router's handler for `plan_ready` and every pool's results.
 pub struct Router {
     ctx: Ctx,
-    pools: Vec<String>,
+    pools: Vec<PoolName>,
     max_steps: usize,
 }
 
 impl Router {
     /// A router for the given pools, running plans of at most
     /// [`chorus_heuristic::MAX_STEPS`] steps.
-    pub fn new(ctx: Ctx, pools: Vec<String>) -> Self {
+    pub fn new(ctx: Ctx, pools: Vec<PoolName>) -> Self {
         Router {
             ctx,
             pools,

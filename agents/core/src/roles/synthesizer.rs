@@ -52,6 +52,7 @@ use crate::runtime::{HandleError, Handler, Pending};
 use crate::state::once;
 use crate::token_stream;
 use crate::verdict::{self, Bounds};
+use chorus_bus::PoolName;
 
 /// Least time before the deadline worth another attempt.
 const MIN_ATTEMPT: Duration = Duration::from_millis(250);
@@ -59,7 +60,7 @@ const MIN_ATTEMPT: Duration = Duration::from_millis(250);
 /// The Synthesizer's handler for `plan_ready` and every pool's results.
 pub struct Synthesizer {
     ctx: Ctx,
-    pools: Vec<String>,
+    pools: Vec<PoolName>,
     llm: Option<LlmSynthesizer>,
     limits: llm::Limits,
     max_iterations: u32,
@@ -72,7 +73,7 @@ const MODEL_REFUSED: &str = "the model judged that the report does not answer th
 
 impl Synthesizer {
     /// A synthesizer for the given pools.
-    pub fn new(ctx: Ctx, pools: Vec<String>) -> Self {
+    pub fn new(ctx: Ctx, pools: Vec<PoolName>) -> Self {
         Synthesizer {
             ctx,
             pools,
@@ -423,7 +424,12 @@ impl Handler for Synthesizer {
             // run is finished here.
             Payload::PlanReady(plan) if plan.dispatched => {
                 self.watch_deadline(msg, plan).await?;
-                if plan.plan.steps.iter().any(|s| self.pools.contains(&s.pool)) {
+                if plan
+                    .plan
+                    .steps
+                    .iter()
+                    .any(|s| self.pools.iter().any(|p| *p == s.pool))
+                {
                     return Ok(());
                 }
                 self.finish_if_complete(msg, plan, None).await

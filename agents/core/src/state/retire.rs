@@ -36,7 +36,7 @@ fn retirement(
             delete.push(once::replanned(task, n));
         }
         for step in &report.steps {
-            let step = step.step_id.as_str();
+            let step = &step.step_id;
             delete.push(once::dispatched(task, step, n));
             delete.push(once::response(task, step, n));
             delete.push(once::result(task, step, n));
@@ -152,10 +152,10 @@ mod tests {
             Payload::PlanReady(plan.clone()),
         );
         for key in [
-            once::planned("t1"),
-            once::dispatched("t1", "s1", 1),
-            once::result("t1", "s1", 1),
-            once::verdict("t1", 1),
+            once::planned(&"t1".into()),
+            once::dispatched(&"t1".into(), &"s1".into(), 1),
+            once::result(&"t1".into(), &"s1".into(), 1),
+            once::verdict(&"t1".into(), 1),
         ] {
             assert!(bus.publish_once(&key, ttl, &step).await.expect("once"));
         }
@@ -172,11 +172,11 @@ mod tests {
             Payload::FinalReport(report.clone()),
         );
         assert!(
-            bus.publish_once(&once::reported("t1"), ttl, &out)
+            bus.publish_once(&once::reported(&"t1".into()), ttl, &out)
                 .await
                 .expect("report")
         );
-        let before = store.keys_with_ttl(&keys::task_prefix("t1"));
+        let before = store.keys_with_ttl(&keys::task_prefix(&"t1".into()));
         assert!(before.len() >= 9, "{before:?}");
 
         state
@@ -184,7 +184,7 @@ mod tests {
             .await
             .expect("finish");
 
-        let left = store.keys_with_ttl(&keys::task_prefix("t1"));
+        let left = store.keys_with_ttl(&keys::task_prefix(&"t1".into()));
         let names: Vec<&str> = left.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(
             names,
@@ -238,7 +238,7 @@ mod tests {
             .await
             .expect("open");
         let keys_now: Vec<String> = store
-            .keys_with_ttl(&keys::task_prefix("t1"))
+            .keys_with_ttl(&keys::task_prefix(&"t1".into()))
             .into_iter()
             .map(|(k, _)| k)
             .collect();
@@ -252,7 +252,7 @@ mod tests {
                 .reported
         );
         let names_after: Vec<String> = store
-            .keys_with_ttl(&keys::task_prefix("t1"))
+            .keys_with_ttl(&keys::task_prefix(&"t1".into()))
             .into_iter()
             .map(|(k, _)| k)
             .collect();

@@ -17,6 +17,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use chorus_bus::PoolName;
 use chorus_core::registry::Registry;
 use chorus_heuristic::capabilities::{DATE_TOOLS, MATH_TOOLS};
 use chorus_heuristic::dates::DATE_POOL;
@@ -120,7 +121,7 @@ fn rpc_url(headers: &HeaderMap) -> String {
 
 /// One skill per pool: configured ones and live ones, sorted by name.
 async fn skills(api: &ApiState) -> Vec<AgentSkill> {
-    let mut tools: BTreeMap<String, BTreeSet<String>> = api
+    let mut tools: BTreeMap<PoolName, BTreeSet<String>> = api
         .topology
         .pools()
         .iter()
@@ -147,13 +148,13 @@ async fn skills(api: &ApiState) -> Vec<AgentSkill> {
 
 /// The skill of `pool`, whose live agents offer `live` (maybe none right now).
 fn skill(
-    pool: &str,
+    pool: &PoolName,
     live: BTreeSet<String>,
     descriptions: &BTreeMap<String, String>,
 ) -> AgentSkill {
     // The tool contract's tools, in its order, for the pools it names (by the names
     // the heuristic planner plans with); none for any other pool.
-    let contract = match pool {
+    let contract = match pool.as_str() {
         MATH_POOL => MATH_TOOLS,
         DATE_POOL => DATE_TOOLS,
         _ => &[],
@@ -163,7 +164,7 @@ fn skill(
         false => live.into_iter().collect(),
     };
     let list = tools.join(", ");
-    let (name, description, examples): (String, String, Vec<String>) = match pool {
+    let (name, description, examples): (String, String, Vec<String>) = match pool.as_str() {
         MATH_POOL => (
             "Arithmetic".into(),
             format!(
@@ -213,10 +214,10 @@ fn skill(
                 .collect(),
         ),
     };
-    let mut tags = vec![pool.to_owned()];
+    let mut tags = vec![pool.to_string()];
     tags.extend(tools);
     AgentSkill {
-        id: pool.to_owned(),
+        id: pool.to_string(),
         name,
         description,
         tags,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use a2a::errordetails::{PROTOCOL_DOMAIN, TypedDetail};
 use a2a::{A2AError, error_code, error_reason};
-use chorus_bus::BusError;
+use chorus_bus::{BusError, TaskId};
 use chorus_core::door::{AnswerError, CancelError, SubmitError};
 
 use super::wire::JsonRpcError;
@@ -42,7 +42,7 @@ pub(crate) enum RpcError {
     #[error("not cancelable: {why}")]
     TaskNotCancelable {
         /// The task.
-        task_id: String,
+        task_id: TaskId,
         /// Chorus's code (`finished`, `already_canceled`).
         code: &'static str,
         /// Why, in words.
@@ -91,7 +91,7 @@ impl RpcError {
                 metadata.insert("taskId".to_owned(), task_id.clone());
             }
             RpcError::TaskNotCancelable { task_id, code, .. } => {
-                metadata.insert("taskId".to_owned(), task_id.clone());
+                metadata.insert("taskId".to_owned(), task_id.to_string());
                 metadata.insert("chorusCode".to_owned(), (*code).to_owned());
             }
             RpcError::Version(_) => {

@@ -96,7 +96,11 @@ pub(crate) async fn start(
     let context = request.message.context_id.clone().filter(|c| !c.is_empty());
     let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
     let (snapshot, follow) = match request.message.task_id.clone() {
-        Some(task) if !task.is_empty() => answer(api, task, context, &input, progress).await?,
+        Some(task) if !task.is_empty() => {
+            // An id the client sent: read here (unknown when invalid).
+            let task = TaskId::parse(&task).map_err(|_| not_found(&task))?;
+            answer(api, task, context, &input, progress).await?
+        }
         _ => submit(api, context, &input, progress).await?,
     };
     Ok(Started {
@@ -130,12 +134,12 @@ async fn submit(
 /// The answer to the question task `task` asks.
 async fn answer(
     api: &ApiState,
-    task: String,
+    task: TaskId,
     context: Option<String>,
     input: &Input,
     progress: Listening,
 ) -> Result<(Snapshot, Updates), RpcError> {
-    let before = find(api, &TaskId::from(task.as_str())).await?;
+    let before = find(api, &task).await?;
     if let Some(context) = context
         && context != before.context_id
     {
@@ -151,7 +155,7 @@ async fn answer(
         )));
     }
     let submission = AnswerSubmission {
-        task_id: task.clone(),
+        task_id: task.to_string(),
         answer: input.text.clone(),
         question: None,
         from: api.instance.clone(),
@@ -160,10 +164,10 @@ async fn answer(
         Ok(answered) => (answered.message.task_id, answered.number),
         Err(AnswerError::AlreadyAnswered {
             same: true, number, ..
-        }) => (TaskId::parse(&task).map_err(|_| not_found(&task))?, number),
+        }) => (task.clone(), number),
         Err(e) => return Err(RpcError::from_answer(e)),
     };
-    let after = find(api, &TaskId::from(task.as_str())).await?;
+    let after = find(api, &task).await?;
     let asked = match &after.phase {
         Phase::InputRequired(q) => q.number.max(settled),
         _ => settled,
@@ -179,9 +183,15 @@ fn not_found(task: &str) -> RpcError {
     }
 }
 
+/// The task a request names by `id` (a client's text), as the store has it; not found
+/// when `id` cannot be a task's id.
+async fn find_named(api: &ApiState, id: &str) -> Result<Snapshot, RpcError> {
+    let task = TaskId::parse(id).map_err(|_| not_found(id))?;
+    find(api, &task).await
+}
+
 /// Task `task` as the store has it, or not found.
 pub(crate) async fn find(api: &ApiState, task: &TaskId) -> Result<Snapshot, RpcError> {
-    TaskId::parse(task).map_err(|_| not_found(task))?;
     state::snapshot(api, task)
         .await
         .map_err(RpcError::from_bus)?
@@ -214,7 +224,7 @@ pub(crate) async fn get(api: &ApiState, request: GetTaskRequest) -> Result<Task,
             "historyLength must not be negative".to_owned(),
         ));
     }
-    let snapshot = find(api, &TaskId::from(request.id.as_str())).await?;
+    let snapshot = find_named(api, &request.id).await?;
     let mut task = state::to_task(&snapshot, true, wire::now());
     wire::cut_history(&mut task, request.history_length)?;
     Ok(task)
@@ -258,14 +268,14 @@ pub(crate) async fn subscribe(
 ) -> Result<Started, RpcError> {
     // Listening first: whatever the task publishes after the read below is seen.
     let progress = follow::listen(api).await.map_err(RpcError::from_bus)?;
-    let snapshot = find(api, &TaskId::from(request.id.as_str())).await?;
+    let snapshot = find_named(api, &request.id).await?;
     if snapshot.is_done() {
         return Err(RpcError::Unsupported(format!(
             "task {} is in a terminal state; GetTask returns it",
             request.id
         )));
     }
-    let task = TaskId::parse(&snapshot.task_id).map_err(|_| not_found(&request.id))?;
+    let task = snapshot.task_id.clone();
     let mut follower = Follower::new(api, task, progress);
     if let Phase::InputRequired(question) = &snapshot.phase {
         // Shown in the task that opens the stream; the wait for its answer counts.

@@ -107,10 +107,10 @@ async fn request(api: &ApiState, id: &TaskId, phase: &Phase) -> Result<TaskReque
 /// A task's A2A contextId: its conversation (`TaskContext.session_id`), or — for a task
 /// sent without one through another door — its own task id: a stable id, and one a
 /// follow-up may name as its contextId (a conversation of that name starts there).
-pub(crate) fn context_id(task_id: &str, session_id: Option<String>) -> String {
+pub(crate) fn context_id(task_id: &TaskId, session_id: Option<String>) -> String {
     session_id
         .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| task_id.to_owned())
+        .unwrap_or_else(|| task_id.to_string())
 }
 
 /// The A2A state of a report's status.
@@ -169,7 +169,7 @@ pub(crate) fn to_task(snap: &Snapshot, with_data: bool, at: DateTime<Utc>) -> Ta
 /// and the question itself as JSON (`question`, `options` with `label` and `value`,
 /// `number`, `part`, `language`): answer with the text, an option's label, value or
 /// number.
-pub(crate) fn question_message(task: &str, context: &str, q: &ClarificationNeeded) -> Message {
+pub(crate) fn question_message(task: &TaskId, context: &str, q: &ClarificationNeeded) -> Message {
     let mut text = q.question.clone();
     for (i, option) in q.options.iter().enumerate() {
         text.push_str(&format!("\n{}. {} ({})", i + 1, option.label, option.value));
@@ -207,7 +207,7 @@ pub(crate) fn report_artifact(report: &FinalReport, with_data: bool) -> Artifact
 
 /// The final status for `report`; short of completed, it says why in its message.
 pub(crate) fn report_status(
-    task: &str,
+    task: &TaskId,
     context: &str,
     report: &FinalReport,
     at: DateTime<Utc>,

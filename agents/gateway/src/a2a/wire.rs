@@ -15,7 +15,7 @@ pub(crate) use a2a::{
     SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
     TaskStatusUpdateEvent,
 };
-use chorus_bus::TaskContext;
+use chorus_bus::{TaskContext, TaskId};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -58,11 +58,11 @@ impl<'a, T: serde::Serialize> Success<'a, T> {
 }
 
 /// An agent's message in task `task` of context `context`, with a stable id.
-pub(crate) fn agent_message(id: String, task: &str, context: &str, parts: Vec<Part>) -> Message {
+pub(crate) fn agent_message(id: String, task: &TaskId, context: &str, parts: Vec<Part>) -> Message {
     Message {
         message_id: id,
         context_id: Some(context.to_owned()).filter(|c| !c.is_empty()),
-        task_id: Some(task.to_owned()),
+        task_id: Some(task.to_string()),
         role: Role::Agent,
         parts,
         metadata: None,
@@ -72,7 +72,7 @@ pub(crate) fn agent_message(id: String, task: &str, context: &str, parts: Vec<Pa
 }
 
 /// The user's message that opened task `task`, rebuilt from its query.
-pub(crate) fn user_message(task: &str, context: &str, query: &str) -> Message {
+pub(crate) fn user_message(task: &TaskId, context: &str, query: &str) -> Message {
     Message {
         role: Role::User,
         ..agent_message(format!("{task}:request"), task, context, vec![text(query)])

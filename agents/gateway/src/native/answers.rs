@@ -31,7 +31,7 @@ pub async fn answer(
         .await
         .map_err(ApiError::from_answer)?;
     let accepted = AnswerAccepted {
-        task_id: answered.message.task_id.to_string(),
+        task_id: answered.message.task_id,
         question: answered.number,
     };
     Ok((StatusCode::ACCEPTED, Json(accepted)))

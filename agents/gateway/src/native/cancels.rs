@@ -28,7 +28,7 @@ pub async fn cancel(
         .await
         .map_err(ApiError::from_cancel)?;
     Ok(Json(TaskStatus::new(
-        canceled.message.task_id.to_string(),
+        canceled.message.task_id,
         Phase::Done(canceled.report),
     )))
 }

@@ -26,6 +26,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::response::sse::{Event, KeepAlive, Sse};
+use chorus_bus::TaskId;
 use serde_json::json;
 
 use super::errors::ApiError;
@@ -62,21 +63,21 @@ pub async fn chat_stream(
     }
     let events = futures::stream::unfold(follower, |mut follower| async move {
         let progress = follower.next().await?;
-        let event = render(follower.task().as_str(), progress);
+        let event = render(follower.task(), progress);
         Some((Ok(event), follower))
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }
 
 /// One progress as its named event.
-fn render(task: &str, progress: Progress) -> Event {
+fn render(task: &TaskId, progress: Progress) -> Event {
     match progress {
         Progress::Accepted => event("accepted", &json!({"task_id": task})),
         Progress::Planned { plan, .. } => event("plan", &plan),
         Progress::Step { result, .. } => event("step", &result),
         Progress::Asked { question, .. } => {
             let data = QuestionEvent {
-                task_id: task.to_owned(),
+                task_id: task.clone(),
                 question,
             };
             event("question", &data)

@@ -25,11 +25,11 @@ pub async fn create(
         .submit(body.query, body.context, body.task_id)
         .await
         .map_err(ApiError::from_submit)?;
-    let task_id = accepted.message.task_id.to_string();
+    let task_id = accepted.message.task_id;
     if accepted.fresh {
         return Ok((StatusCode::ACCEPTED, Json(Accepted { task_id })).into_response());
     }
-    let Json(status) = status(State(api), Path(task_id)).await?;
+    let Json(status) = status(State(api), Path(task_id.to_string())).await?;
     Ok((StatusCode::OK, Json(status)).into_response())
 }
 
@@ -38,11 +38,12 @@ pub async fn status(
     State(api): State<ApiState>,
     Path(id): Path<String>,
 ) -> Result<Json<TaskStatus>, ApiError> {
-    match phase::read(&api.state, &TaskId::from(id.as_str()))
+    let task = TaskId::from(id.as_str());
+    match phase::read(&api.state, &task)
         .await
         .map_err(ApiError::from_bus)?
     {
-        Some(phase) => Ok(Json(TaskStatus::new(id, phase))),
+        Some(phase) => Ok(Json(TaskStatus::new(task, phase))),
         None => Err(ApiError::not_found(&format!(
             "no task {id:?} (unknown, or expired)"
         ))),

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use chorus_bus::{ClarificationNeeded, FinalReport, TaskContext};
+use chorus_bus::{ClarificationNeeded, FinalReport, TaskContext, TaskId};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +27,7 @@ pub struct NewTask {
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct Accepted {
     /// The task's id.
-    pub task_id: String,
+    pub task_id: TaskId,
 }
 
 /// Where a task is, as the native API names it.
@@ -92,7 +92,7 @@ impl JsonSchema for TaskPhase {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TaskStatus {
     /// The task's id.
-    pub task_id: String,
+    pub task_id: TaskId,
     /// `pending` until the report is out, then `done`; `input_required` meanwhile while
     /// the task waits for the answer to its question (`POST /tasks/{id}/answer`), its
     /// deadline paused.
@@ -106,7 +106,7 @@ pub struct TaskStatus {
 
 impl TaskStatus {
     /// Task `task_id` in `phase`.
-    pub(crate) fn new(task_id: String, phase: Phase) -> Self {
+    pub(crate) fn new(task_id: TaskId, phase: Phase) -> Self {
         let state = TaskPhase::from(&phase);
         let (report, question) = match phase {
             Phase::Done(report) => (Some(report), None),
@@ -126,7 +126,7 @@ impl TaskStatus {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct QuestionEvent {
     /// The task that asks (answer with `POST /tasks/{task_id}/answer`).
-    pub task_id: String,
+    pub task_id: TaskId,
     /// The question, as the Planner published it on `clarification_needed`.
     #[serde(flatten)]
     pub question: ClarificationNeeded,
@@ -151,7 +151,7 @@ pub struct NewAnswer {
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 pub struct AnswerAccepted {
     /// The task's id.
-    pub task_id: String,
+    pub task_id: TaskId,
     /// The question the answer settled.
     pub question: u32,
 }

@@ -138,7 +138,7 @@ async fn complete(
         }],
         usage: Usage::new(chat.prompt_words, &reply.text),
         chorus: ChorusInfo {
-            task_id: turn.task.to_string(),
+            task_id: turn.task.clone(),
             status: reply.status,
         },
     })

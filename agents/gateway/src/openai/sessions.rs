@@ -14,7 +14,7 @@
 //! whose turns are first copied from it ([`branch`]), so two conversations that share a
 //! beginning and then diverge never see each other's later turns.
 
-use chorus_bus::{BusError, DecodeError, now_ms};
+use chorus_bus::{BusError, DecodeError, TaskId, now_ms};
 use chorus_core::state::TaskState;
 use serde::{Deserialize, Serialize};
 
@@ -26,13 +26,8 @@ const LATEST: &str = "latest";
 pub const MAX_COPIED_TURNS: usize = 32;
 
 /// The field of a conversation's record for a reply that was `task`'s question.
-fn waiting_field(task: &str) -> String {
+fn waiting_field(task: &TaskId) -> String {
     format!("waiting:{task}")
-}
-
-/// Key of a session's turns, from the one key module.
-fn turns_key(session: &str) -> String {
-    chorus_bus::keys::session_turns(session)
 }
 
 /// What a conversation's reply left behind.
@@ -91,11 +86,11 @@ pub async fn remember(
     state: &TaskState,
     key: &str,
     session: &str,
-    waiting: Option<&str>,
+    waiting: Option<&TaskId>,
 ) -> Result<(), BusError> {
     let record = Record {
         session: session.to_owned(),
-        waiting: waiting.map(str::to_owned),
+        waiting: waiting.map(TaskId::to_string),
         at_ms: now_ms(),
     };
     let json = serde_json::to_string(&record).map_err(DecodeError::from)?;
@@ -118,14 +113,9 @@ pub async fn branch(state: &TaskState, from: &str, excluding: &[&str]) -> Result
     let session = fresh();
     let mut turns = state.turns(from).await?;
     turns.retain(|t| !excluding.contains(&t.task_id.as_str()));
-    let key = turns_key(&session);
     let skip = turns.len().saturating_sub(MAX_COPIED_TURNS);
     for turn in turns.into_iter().skip(skip) {
-        let json = serde_json::to_string(&turn).map_err(DecodeError::from)?;
-        state
-            .store()
-            .hset(&key, &turn.task_id, &json, state.session_ttl())
-            .await?;
+        state.copy_turn(&session, &turn).await?;
     }
     Ok(session)
 }
@@ -173,12 +163,7 @@ mod tests {
             answers: Vec::new(),
             report,
         };
-        let json = serde_json::to_string(&turn).expect("json");
-        state
-            .store()
-            .hset(&turns_key(session), task, &json, state.session_ttl())
-            .await
-            .expect("hset");
+        state.copy_turn(session, &turn).await.expect("hset");
     }
 
     fn record(session: &str, waiting: Option<&str>, at_ms: u64) -> Record {
@@ -207,7 +192,7 @@ mod tests {
         remember(&state, key, "s-new", None)
             .await
             .expect("remember");
-        remember(&state, key, "s-3", Some("t-3"))
+        remember(&state, key, "s-3", Some(&"t-3".into()))
             .await
             .expect("remember waiting");
         let found = find(&state, key).await.expect("find");

@@ -227,7 +227,7 @@ impl Turn {
     /// a fresh session.
     pub async fn remember(&self, api: &ApiState, chat: &Chat, reply: &str, asked: bool) {
         let key = chat.key_after(reply);
-        let waiting = asked.then(|| self.task.as_str());
+        let waiting = asked.then_some(&self.task);
         if let Err(e) = sessions::remember(&api.state, &key, &self.session, waiting).await {
             tracing::warn!(task_id = %self.task, error = %e,
                 "could not record the conversation; its next request starts afresh");

@@ -160,7 +160,7 @@ async fn run(api: ApiState, chat: Chat, mut started: Started, tx: Tx) {
         finish_reason: Some("stop".to_owned()),
     };
     let chorus = ChorusInfo {
-        task_id: turn.task.to_string(),
+        task_id: turn.task.clone(),
         status: reply.status.clone(),
     };
     if !chunks.send(vec![stop], None, Some(chorus)).await {

@@ -2,6 +2,7 @@
 //! fields Chorus uses; every other field — `temperature`, `max_tokens`, `tools`, … — is
 //! accepted and ignored), the completion, the streamed chunk, usage, and the model list.
 
+use chorus_bus::TaskId;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -101,7 +102,7 @@ pub fn words(text: &str) -> u64 {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 pub struct ChorusInfo {
     /// The task that answered (`GET /tasks/{task_id}` shows its report).
-    pub task_id: String,
+    pub task_id: TaskId,
     /// The report's status (`completed`, `partial`, …), or `input_required` when the
     /// completion is the task's question.
     pub status: String,

@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use chorus_bus::{Payload, Topic, now_ms};
+use chorus_bus::{Payload, PoolName, TaskId, Topic, now_ms};
 use chorus_core::hops::format::{clock, sent_us};
 use chorus_core::registry::Registry;
 use serde::{Deserialize, Serialize};
@@ -24,7 +24,7 @@ pub struct AgentEntry {
     /// Its role (`chief`, `planner`, `router`, `pool`, `synthesizer`, `verifier`).
     pub role: String,
     /// Its pool, for a pool agent.
-    pub pool: Option<String>,
+    pub pool: Option<PoolName>,
     /// The tools it offers, for a pool agent.
     pub tools: Vec<String>,
     /// When its last heartbeat was recorded, in milliseconds since the Unix epoch.
@@ -46,7 +46,7 @@ pub struct AgentList {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DeadLetterEntry {
     /// The task it belonged to, when known.
-    pub task_id: String,
+    pub task_id: TaskId,
     /// When it was dead-lettered, in microseconds since the Unix epoch.
     pub sent_us: u64,
     /// That time as `HH:MM:SS.mmm` (UTC).
@@ -111,7 +111,7 @@ pub async fn dead_letters(
         .rev()
         .filter_map(|m| {
             let t = sent_us(&m);
-            let task_id = m.task_id.to_string();
+            let task_id = m.task_id.clone();
             match m.payload {
                 Payload::DeadLetter(d) => Some(DeadLetterEntry {
                     task_id,

@@ -31,7 +31,7 @@ pub struct HopsQuery {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LiveMessage {
     /// The task it belongs to.
-    pub task_id: String,
+    pub task_id: TaskId,
     /// When it was sent, in microseconds since the Unix epoch.
     pub sent_us: u64,
     /// That time as `HH:MM:SS.mmm` (UTC).
@@ -64,7 +64,7 @@ pub struct HopEntry {
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TaskHops {
     /// The task's id.
-    pub task_id: String,
+    pub task_id: TaskId,
     /// Milliseconds from the first message to the last.
     pub span_ms: f64,
     /// The messages in the order they were sent.
@@ -75,7 +75,7 @@ impl LiveMessage {
     /// `msg` with its timeline `row`.
     pub(crate) fn of(msg: &Message, row: Row) -> LiveMessage {
         LiveMessage {
-            task_id: msg.task_id.to_string(),
+            task_id: msg.task_id.clone(),
             sent_us: row.sent_us,
             time: row.time,
             topic: row.topic,
@@ -96,14 +96,10 @@ pub async fn task_hops(
 ) -> Result<Json<TaskHops>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request("invalid_query", &e.body_text()))?;
     let scan = query.scan.unwrap_or(DEFAULT_SCAN).clamp(1, MAX_SCAN);
-    let msgs = collect(
-        api.bus.as_ref(),
-        &TaskId::from(id.as_str()),
-        api.topology.pools(),
-        scan,
-    )
-    .await
-    .map_err(ApiError::from_bus)?;
+    let task = TaskId::from(id.as_str());
+    let msgs = collect(api.bus.as_ref(), &task, api.topology.pools(), scan)
+        .await
+        .map_err(ApiError::from_bus)?;
     if msgs.is_empty() {
         return Err(ApiError::not_found(&format!(
             "no message of task {id:?} in the last {scan} entries of each topic"
@@ -121,7 +117,7 @@ pub async fn task_hops(
         })
         .collect();
     Ok(Json(TaskHops {
-        task_id: id,
+        task_id: task,
         span_ms,
         hops,
     }))

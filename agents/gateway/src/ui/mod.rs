@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::routing::get;
-use chorus_bus::Bus;
+use chorus_bus::{Bus, PoolName};
 
 use crate::api::ApiState;
 use crate::hub::Hub;
@@ -49,7 +49,7 @@ pub(crate) fn is_asset(path: &str) -> bool {
 
 /// The hub of the live feed: every topic a task's messages travel on (as
 /// `chorus trace` reads them) for `pools`, watched only while a page listens.
-pub(crate) fn feed(bus: Arc<dyn Bus>, pools: &[String]) -> Hub {
+pub(crate) fn feed(bus: Arc<dyn Bus>, pools: &[PoolName]) -> Hub {
     Hub::on(bus, chorus_core::hops::topics(pools))
 }
 

@@ -30,7 +30,7 @@ pub struct ListQuery {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TaskSummary {
     /// The task's id.
-    pub task_id: String,
+    pub task_id: TaskId,
     /// The request in the user's words.
     pub query: String,
     /// `pending`, `input_required` (waiting for the answer to its question) or `done`
@@ -64,18 +64,18 @@ fn status_name(report: &FinalReport) -> String {
 
 /// The requests of `msgs` once per task (the earliest, as a bare request and the
 /// envelope the Chief passes on share a task id), newest first.
-fn requests(msgs: Vec<Message>) -> Vec<(String, String, u64)> {
-    let mut seen: HashMap<String, (String, u64)> = HashMap::new();
+fn requests(msgs: Vec<Message>) -> Vec<(TaskId, String, u64)> {
+    let mut seen: HashMap<TaskId, (String, u64)> = HashMap::new();
     for m in msgs {
         if let Payload::TaskAvailable(r) = &m.payload {
             let t = sent_us(&m);
             let entry = seen
-                .entry(m.task_id.to_string())
+                .entry(m.task_id.clone())
                 .or_insert((r.query.clone(), t));
             entry.1 = entry.1.min(t);
         }
     }
-    let mut out: Vec<(String, String, u64)> =
+    let mut out: Vec<(TaskId, String, u64)> =
         seen.into_iter().map(|(id, (q, t))| (id, q, t)).collect();
     out.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
     out
@@ -93,7 +93,7 @@ pub async fn recent(
         .recent(&Topic::task_available(), limit)
         .await
         .map_err(ApiError::from_bus)?;
-    let mut reports: HashMap<String, (FinalReport, u64)> = HashMap::new();
+    let mut reports: HashMap<TaskId, (FinalReport, u64)> = HashMap::new();
     for m in bus
         .recent(&Topic::final_report(), limit)
         .await
@@ -101,7 +101,7 @@ pub async fn recent(
     {
         let t = sent_us(&m);
         if let Payload::FinalReport(r) = m.payload {
-            reports.insert(m.task_id.to_string(), (r, t));
+            reports.insert(m.task_id, (r, t));
         }
     }
     let mut tasks = Vec::new();
@@ -119,7 +119,7 @@ pub async fn recent(
         let (phase, at) = match reports.remove(&summary.task_id) {
             Some((report, at)) => (Some(Phase::Done(report)), Some(at)),
             None => (
-                phase::read(&api.state, &TaskId::from(summary.task_id.as_str()))
+                phase::read(&api.state, &summary.task_id)
                     .await
                     .map_err(ApiError::from_bus)?,
                 None,

@@ -193,8 +193,8 @@ pub fn live_tools() -> Vec<PoolTool> {
             "now": {"type": "string"}, "timezone": {"type": "string"}},
             "required": ["date"], "additionalProperties": false}),
     };
-    let mut tools = PoolTool::from_pool("math", &math);
-    tools.extend(PoolTool::from_pool("date", &[weekday]));
+    let mut tools = PoolTool::from_pool(&"math".into(), &math);
+    tools.extend(PoolTool::from_pool(&"date".into(), &[weekday]));
     tools
 }
 

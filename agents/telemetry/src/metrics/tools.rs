@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use chorus_bus::StepOutcome;
+use chorus_bus::{PoolName, StepOutcome};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -105,19 +105,19 @@ pub fn outcome_label(outcome: &StepOutcome) -> &'static str {
 }
 
 /// A pool agent of `pool` ran a step of `tool` ending in `outcome`; the call took `took`.
-pub fn step(pool: &str, tool: &str, outcome: &StepOutcome, took: Duration) {
+pub fn step(pool: &PoolName, tool: &str, outcome: &StepOutcome, took: Duration) {
     let f = &families().tools;
     let tool = tool_names().bound(tool);
     f.steps
         .get_or_create(&PoolToolOutcome {
-            pool: pool.to_owned(),
+            pool: pool.as_str().to_owned(),
             tool: tool.to_owned(),
             outcome: outcome_label(outcome),
         })
         .inc();
     f.mcp_call
         .get_or_create(&PoolTool {
-            pool: pool.to_owned(),
+            pool: pool.as_str().to_owned(),
             tool: tool.to_owned(),
         })
         .observe(took.as_secs_f64());

@@ -42,13 +42,14 @@ use crate::llm;
 use crate::registry::Registry;
 use crate::runtime::{HandleError, Handler};
 use crate::state::once;
+use chorus_bus::PoolName;
 use decide::Live;
 
 /// The Planner's handler for `task_available`.
 pub struct Planner {
     ctx: Ctx,
     registry: Registry,
-    pools: Vec<String>,
+    pools: Vec<PoolName>,
     llm: Option<LlmPlanner>,
     limits: llm::Limits,
     pool_wait: Duration,
@@ -78,7 +79,7 @@ impl Default for Questions {
 impl Planner {
     /// A planner planning with the tools live agents offer in `registry`, dispatching
     /// the first wave of steps to `pools` (the configured ones).
-    pub fn new(ctx: Ctx, registry: Registry, pools: Vec<String>) -> Self {
+    pub fn new(ctx: Ctx, registry: Registry, pools: Vec<PoolName>) -> Self {
         Planner {
             ctx,
             registry,
