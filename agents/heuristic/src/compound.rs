@@ -183,6 +183,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             failed: Vec::new(),
         });
     }
+    // Priced items summed (`4 ly bạc xỉu 29k với 3 ly đen đá 20k, tổng tiền`): one
+    // part over the whole request, never every number added.
+    if let Some(e) = crate::frames::priced_items(toks) {
+        return Ok(whole_problem(toks, src, e));
+    }
     // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa
     // thuế`): the whole request is one frame, never its first sentence's percentage.
     if crate::frames::asks_before_levy(toks)

@@ -755,6 +755,82 @@ fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     list_expr(op, values)
 }
 
+/// Words that end one priced item and start the next (`… với 3 ly đen đá 20k`).
+const ITEM_BREAKS: &[&str] = &["plus", "and", "với", "và"];
+
+/// Priced items summed: two or more items, each a price and the counts it is paid for
+/// (`Khách mua 4 ly bạc xỉu 29k với 3 ly đen đá 20k, tổng tiền`, `14 waiters 200k each
+/// plus 2 captains 500k each, total?`, `8 ng x 260k x 12 ngay, 5 ng x 240k x 10
+/// ngay`), the total asked. In an item the price is its rate (`200k each`, `mỗi ng
+/// 150k`) or its one amount of money (1,000 or more) beside counts under 1,000; any
+/// other item, a percentage or a date leaves the request to the other readers.
+pub fn priced_items(toks: &[Token]) -> Option<Expr> {
+    let w = Words::new(toks);
+    if toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Date(_)) || t.is_sym('%'))
+        || crate::lexer::has_clock_time(toks)
+        || w.says(OTHER_QUESTION)
+        || !(w.says(SUM_OF) || w.says(HOW_MUCH))
+    {
+        return None;
+    }
+    let quantities = roles(&w)?;
+    let breaks: Vec<usize> = (0..toks.len())
+        .filter(|&i| {
+            matches!(toks[i].tok, Tok::Sym(',' | ';' | '.' | '+' | '&'))
+                || toks[i]
+                    .word()
+                    .is_some_and(|x| ITEM_BREAKS.iter().any(|b| key(b) == key(x)))
+        })
+        .collect();
+    let clause = |at: usize| breaks.iter().filter(|&&b| b < at).count();
+    let mut items: Vec<Vec<&Quantity>> = Vec::new();
+    for q in &quantities {
+        let c = clause(q.at);
+        match items.last_mut() {
+            Some(last) if clause(last[0].at) == c => last.push(q),
+            _ => items.push(vec![q]),
+        }
+    }
+    if items.len() < 2 {
+        return None;
+    }
+    let products = items
+        .iter()
+        .map(|item| {
+            let rates: Vec<&&Quantity> = item
+                .iter()
+                .filter(|x| matches!(x.role, Role::Rate(_)))
+                .collect();
+            let price = match rates.as_slice() {
+                [one] => **one,
+                [] => {
+                    let [one] = item.iter().filter(|x| big(&x.value)).collect::<Vec<_>>()[..]
+                    else {
+                        return None;
+                    };
+                    *one
+                }
+                _ => return None,
+            };
+            let counts: Vec<&&Quantity> = item.iter().filter(|x| x.at != price.at).collect();
+            let small =
+                |x: &Quantity| !big(&x.value) && matches!(x.role, Role::Count(_) | Role::Amount);
+            if counts.is_empty() || !counts.iter().all(|x| small(x)) {
+                return None;
+            }
+            // (The numbers as said: `3 adults at 20 each` is 3 × 20.)
+            let factors = item.iter().map(|x| Expr::Num(x.value.clone()));
+            Expr::chain(MathOp::Multiply, factors)
+        })
+        .collect::<Option<Vec<Expr>>>()?;
+    Expr::chain(MathOp::Sum, products)
+}
+
+/// Words asking how much.
+const HOW_MUCH: &[&[&str]] = &[&["how", "much"], &["bao", "nhiêu"], &["bn"], &["hết"]];
+
 /// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
 fn operator_between_numbers(toks: &[Token]) -> bool {
     toks.windows(3).any(|t| {
@@ -1261,6 +1337,31 @@ mod tests {
             read("tips: 12 cooks 100k each plus 3 chefs 300k each, total?"),
             None
         );
+    }
+
+    fn items(q: &str) -> Option<f64> {
+        let n = crate::normalise::normalise(q, None);
+        priced_items(&lex(&n.text)).map(|e| super::tests::value(&e))
+    }
+
+    #[test]
+    fn priced_items_summed() {
+        assert_eq!(
+            items("2 ly cam 30k với 3 ly chanh 20k, tổng bao nhiêu"),
+            Some(120_000.0)
+        );
+        assert_eq!(
+            items("tips: 10 cooks 100k each plus 2 chefs 300k each, total?"),
+            Some(1_600_000.0)
+        );
+        assert_eq!(
+            items("tien cong 3 ng x 200k x 5 ngay, 2 ng x 250k x 4 ngay, tong bn"),
+            Some(5_000_000.0)
+        );
+        // One item, an item with two prices, or no total asked: no reading.
+        assert_eq!(items("2 ly cam 30k, tổng bao nhiêu"), None);
+        assert_eq!(items("2 ly cam 30k 40k với 3 ly chanh 20k, tổng"), None);
+        assert_eq!(items("2 ly cam 30k với 3 ly chanh 20k"), None);
     }
 
     #[test]
