@@ -142,6 +142,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::workdays::merged(toks))
         // `my cousins in LA, what time is it there`: the one place named, for `there`.
         .or_else(|| crate::places::pronoun_place(toks, src))
+        // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
+        .or_else(|| crate::filler::without_vocative(toks))
         // (Each rewrite changes the tokens, or reading them again would never end.)
         && without.as_slice() != toks
     {

@@ -191,8 +191,45 @@ pub fn only_context(toks: &[Token]) -> bool {
     !numbers && (intent || vocative)
 }
 
+/// `toks` without a vocative at their end, after a question particle (`Hôm nay là thứ
+/// mấy vậy con?` is `Hôm nay là thứ mấy vậy?`); `None` when there is none.
+pub fn without_vocative(toks: &[Token]) -> Option<Vec<Token>> {
+    let fold = |t: &Token| t.word().map(crate::normalise::fold::fold);
+    let end = toks
+        .iter()
+        .rposition(|t| t.word().is_some() || t.number().is_some())?;
+    let last = fold(&toks[end])?;
+    let before = fold(toks.get(end.checked_sub(1)?)?)?;
+    let folded = |set: &[&str], w: &str| set.iter().any(|v| crate::normalise::fold::fold(v) == w);
+    use crate::normalise::lexicon::{BEFORE_VOCATIVE, SPOKEN_TO};
+    (folded(SPOKEN_TO, &last) && folded(BEFORE_VOCATIVE, &before)).then(|| {
+        let mut out = toks.to_vec();
+        out.remove(end);
+        out
+    })
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_vocative_at_the_end_asks_nothing() {
+        let words = |q: &str| {
+            super::without_vocative(&crate::lexer::lex(q)).map(|t| {
+                t.iter()
+                    .filter_map(|t| t.word().map(str::to_owned))
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            words("hôm nay là thứ mấy vậy con?").as_deref(),
+            Some(&["hôm", "nay", "là", "thứ", "mấy", "vậy"].map(String::from)[..])
+        );
+        assert!(words("mấy giờ rồi em").is_some());
+        // A number word or no particle before it: nothing dropped.
+        assert_eq!(words("cộng 2 với ba"), None);
+        assert_eq!(words("còn mấy con"), None);
+    }
     use super::*;
     use crate::lexer::lex;
 

@@ -105,6 +105,20 @@ impl Lexicon {
     }
 }
 
+/// People a request speaks to at its end (`thứ mấy vậy con?`, `mấy giờ rồi em`),
+/// compared folded by `filler::without_vocative`. They live here, never taught to the
+/// fold lexicon: taught, `chị`, `cô`, `ba` would make `chi`, `co`, `ba` read two ways
+/// (`nếu chi có 3 người` must stay `chỉ`).
+pub const SPOKEN_TO: &[&str] = &[
+    "con", "em", "anh", "chị", "cháu", "mẹ", "má", "ba", "bố", "bà", "ông", "cô", "chú", "dì",
+    "bạn", "ơi",
+];
+
+/// Question particles a vocative follows (`vậy`, `hả`, `rồi`, `nhé`).
+pub const BEFORE_VOCATIVE: &[&str] = &[
+    "vậy", "hả", "nhỉ", "nhé", "ạ", "rồi", "ơi", "nha", "hen", "chưa", "không", "giùm", "giúp",
+];
+
 /// A heavy weight as a power of ten grams, matched folded (without marks): `tấn` a
 /// tonne, `tạ` 100 kg, `yến` 10 kg. They live here, never taught to the fold lexicon:
 /// taught, `tan`, `ta` and `yen` typed without marks would read two ways.
