@@ -140,14 +140,19 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| with_labels(toks))
         .or_else(|| crate::weights::in_price_unit(toks))
         .or_else(|| crate::workdays::merged(toks))
-        // `my cousins in LA, what time is it there`: the one place named, for `there`.
-        .or_else(|| crate::places::pronoun_place(toks, src))
         // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
         .or_else(|| crate::filler::without_vocative(toks))
         // (Each rewrite changes the tokens, or reading them again would never end.)
         && without.as_slice() != toks
     {
         return parse_request(&without, src);
+    }
+    // `my cousins in LA, what time is it there`: the one place named, for `there`;
+    // `tet 2027 is feb 6`: the year with its day and month. (New texts, read again.)
+    if let Some(text) =
+        crate::places::pronoun_place(toks, src).or_else(|| crate::dates::year_said_apart(toks, src))
+    {
+        return parse_request(&crate::lexer::lex(&text), &text);
     }
     // `my hourly went from 38.50 to 42.80, what % raise is that? 1 decimal is fine`: a
     // rounding said in a sentence of its own rounds the one answer of the rest.
@@ -1431,8 +1436,12 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
 /// The user's text for `toks`, without trailing punctuation.
 pub fn quote(toks: &[Token], src: &str) -> String {
     let t = filler::trim_symbols(toks);
-    match (t.first(), t.last()) {
-        (Some(a), Some(b)) => src[a.start..b.end].to_owned(),
+    // (The span over every token, whatever their order: a rewrite may leave a token
+    // out of place, and a part is never worth a panic.)
+    let start = t.iter().map(|x| x.start).min();
+    let end = t.iter().map(|x| x.end).max();
+    match (start, end) {
+        (Some(a), Some(b)) if a <= b => src[a..b].to_owned(),
         _ => String::new(),
     }
 }

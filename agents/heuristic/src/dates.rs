@@ -1568,6 +1568,92 @@ pub(crate) fn month_number(word: &str) -> Option<u32> {
 }
 
 /// English month names and their usual short forms.
+/// `src` (lexed as `toks`) with a year said apart from its day and month put after them
+/// (`tet 2027 is feb 6` reads `tet is feb 6 2027`, `Tết năm 2027 là ngày 6 tháng 2`
+/// reads `Tết là ngày 6 tháng 2 2027`), or dropped when the date has it already (`tết
+/// 2027 là ngày 6/2/2027`); `dương lịch` (the solar calendar every date here is in) is
+/// dropped too. `None` when there is nothing to change; a lunar date (`âm lịch`) is
+/// left alone.
+pub fn year_said_apart(toks: &[Token], src: &str) -> Option<String> {
+    if (0..toks.len()).any(|i| words_at(toks, i, &["âm", "lịch"])) {
+        return None;
+    }
+    let num = |x: usize| toks.get(x).and_then(Token::number).is_some();
+    // (`ngày 6 tháng 2 dương lịch`: said of a date only; `Tết Dương lịch` is a day.)
+    let solar = (1..toks.len()).find(|&i| words_at(toks, i, &["dương", "lịch"]) && num(i - 1));
+    let year_at = |k: usize| {
+        toks[k]
+            .number()
+            .and_then(|n| n.parse::<i32>().ok())
+            .filter(|y| (1900..=2100).contains(y))
+    };
+    // A year before `is`/`là` and the date after it.
+    let apart = (0..toks.len()).find(|&k| {
+        year_at(k).is_some()
+            && (k + 1..toks.len().min(k + 3))
+                .any(|j| matches!(toks[j].word(), Some("is" | "là" | "was" | "falls")))
+    });
+    // Byte ranges to cut (each with the space before it), and where to put the year.
+    let before = |k: usize| k.checked_sub(1).map_or(toks[k].start, |p| toks[p].end);
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    if let Some(i) = solar {
+        cuts.push((before(i), toks[i + 1].end));
+    }
+    let mut insert: Option<(usize, String)> = None;
+    if let Some(k) = apart {
+        let year = year_at(k)?;
+        let lead = k > 0 && matches!(toks[k - 1].word(), Some("năm" | "year"));
+        let from = if lead { before(k - 1) } else { before(k) };
+        let with_year = toks[k + 1..].iter().any(|t| match &t.tok {
+            Tok::Date(Some(d)) => d.starts_with(&year.to_string()),
+            _ => false,
+        });
+        let month = |t: &Token| {
+            t.word()
+                .is_some_and(|w| MONTH_NAMES.iter().any(|(n, _)| *n == w))
+        };
+        // The day and month after it: `feb 6`, `6 feb`, `ngày 6 tháng 2`.
+        let end = (k + 1..toks.len()).find_map(|j| {
+            let vi = words_at(toks, j, &["tháng"]) && num(j + 1);
+            let day_month =
+                vi || month(&toks[j]) && num(j + 1) || num(j) && toks.get(j + 1).is_some_and(month);
+            day_month.then_some((j + 2, vi))
+        });
+        match (with_year, end) {
+            (true, _) => cuts.push((from, toks[k].end)),
+            // (A day and month with no year of their own: `ngày 6 tháng 2 năm 2027`.)
+            (false, Some((end, vi))) if !num(end) => {
+                cuts.push((from, toks[k].end));
+                let said = if vi {
+                    format!(" năm {year}")
+                } else {
+                    format!(" {year}")
+                };
+                insert = Some((toks[end - 1].end, said));
+            }
+            _ => {}
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    let mut edits: Vec<(usize, usize, String)> = cuts
+        .into_iter()
+        .map(|(a, b)| (a, b, String::new()))
+        .chain(insert.map(|(p, y)| (p, p, y)))
+        .collect();
+    edits.sort_by_key(|e| (e.0, e.1));
+    let mut out = String::new();
+    let mut at = 0;
+    for (a, b, with) in edits {
+        out.push_str(src.get(at..a)?);
+        out.push_str(&with);
+        at = b;
+    }
+    out.push_str(src.get(at..)?);
+    Some(out)
+}
+
 const MONTH_NAMES: &[(&str, u32)] = &[
     ("january", 1),
     ("jan", 1),
@@ -2058,4 +2144,29 @@ fn anchor_steps(anchor: &Anchor) -> usize {
 /// `date` as the only argument, when given (the tools default to today).
 fn optional_date(date: &Option<String>) -> Vec<(&'static str, chorus_bus::Arg)> {
     date.iter().map(|d| ("date", text(d))).collect()
+}
+
+#[cfg(test)]
+mod year_apart_tests {
+    #[test]
+    fn a_year_said_apart_goes_with_its_day_and_month() {
+        let text = |q: &str| super::year_said_apart(&crate::lexer::lex(q), q);
+        assert_eq!(
+            text("tet 2027 is feb 6. how many days left").as_deref(),
+            Some("tet is feb 6 2027. how many days left")
+        );
+        assert_eq!(
+            text("Tết năm 2027 là ngày 6 tháng 2 dương lịch, còn mấy ngày").as_deref(),
+            Some("Tết là ngày 6 tháng 2 năm 2027, còn mấy ngày")
+        );
+        assert_eq!(
+            text("tết 2027 là ngày 6/2/2027, còn bn ngày").as_deref(),
+            Some("tết là ngày 6/2/2027, còn bn ngày")
+        );
+        // A lunar date is never moved, `Tết Dương lịch` is a day; nothing apart, nothing
+        // to change.
+        assert_eq!(text("rằm tháng 8 âm lịch năm 2027 là ngày nào"), None);
+        assert_eq!(text("tết dương lịch là ngày nào"), None);
+        assert_eq!(text("feb 6 2027 is a saturday"), None);
+    }
 }

@@ -204,10 +204,20 @@ fn place_at(toks: &[Token], i: usize, src: &str) -> Option<(String, usize)> {
 /// date tools' `here`, the call's own time zone.
 fn own_place(text: &str) -> Option<&'static str> {
     let own = [
-        "my", "me", "mine", "here", "local", "đây", "mình", "nhà mình", "chỗ mình", "bên mình",
+        "my",
+        "me",
+        "mine",
+        "here",
+        "local",
+        "đây",
+        "mình",
+        "nhà mình",
+        "chỗ mình",
+        "bên mình",
         "bên này",
     ];
-    own.contains(&text.to_lowercase().as_str()).then_some("here")
+    own.contains(&text.to_lowercase().as_str())
+        .then_some("here")
 }
 
 /// Words that point back to a place already named (`what time is it there`, `giờ bên
@@ -222,12 +232,13 @@ const PRONOUNS: &[&[&str]] = &[
     &["chỗ", "đó"],
 ];
 
-/// `toks` with a pronoun for a place (`there`, `bên đó`) replaced by the one place the
-/// request names after `in`/`ở`/`bên` (`my cousins in LA, what time is it there`,
-/// `khách Mỹ ở New York, giờ bên đó mấy giờ rồi`); `None` unless exactly one place is
-/// named and a pronoun points to it. The place's tokens keep their spans, so a part is
-/// still quoted as the user wrote it.
-pub fn pronoun_place(toks: &[Token], src: &str) -> Option<Vec<Token>> {
+/// `src` (lexed as `toks`) with a pronoun for a place (`there`, `bên đó`) replaced by
+/// the one place the request names after `in`/`ở`/`bên`/`from`/`từ` (`my cousins in LA,
+/// what time is it there`, `khách Mỹ ở New York, giờ bên đó mấy giờ rồi`); `None`
+/// unless exactly one place is named and a pronoun after it points to it. A new text,
+/// not new tokens: a token copied out of place would break the spans parts are quoted
+/// by.
+pub fn pronoun_place(toks: &[Token], src: &str) -> Option<String> {
     let pronoun_at = |i: usize| {
         PRONOUNS
             .iter()
@@ -235,7 +246,7 @@ pub fn pronoun_place(toks: &[Token], src: &str) -> Option<Vec<Token>> {
             .map(|p| p.len())
     };
     // (A pronoun is no place of its own: `bên đó` names none.)
-    let mut named: Vec<(usize, usize, String)> = Vec::new();
+    let mut named: Vec<(usize, String)> = Vec::new();
     for i in 0..toks.len() {
         let names = |w: &str| AT.contains(&w) || matches!(w, "from" | "từ");
         if toks[i].word().is_some_and(names)
@@ -243,41 +254,51 @@ pub fn pronoun_place(toks: &[Token], src: &str) -> Option<Vec<Token>> {
             && pronoun_at(i + 1).is_none()
             && let Some((place, end)) = place_at(toks, i + 1, src)
         {
-            named.push((i, end, place.to_lowercase()));
+            named.push((end, place));
         }
     }
-    let (at, end, place) = named.first()?.clone();
-    if named.iter().any(|(_, _, p)| *p != place) {
+    let (end, place) = named.first()?.clone();
+    if named
+        .iter()
+        .any(|(_, p)| p.to_lowercase() != place.to_lowercase())
+    {
         return None;
     }
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut replaced = false;
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = end;
     while i < toks.len() {
-        match pronoun_at(i) {
-            Some(len) if i >= end => {
-                // (`in`/`ở` before the place, wherever it was named from: `bay từ
-                // Sydney`, then `bên đó` is `ở Sydney`; zero-width at the pronoun.)
-                let word = match toks[i].word() {
-                    Some("there" | "over") => "in",
-                    _ => "ở",
-                };
-                out.push(Token {
-                    tok: Tok::Word(word.to_owned()),
-                    start: toks[i].start,
-                    end: toks[i].start,
-                });
-                out.extend_from_slice(&toks[at + 1..end]);
-                i += len;
-                replaced = true;
-            }
-            _ => {
-                out.push(toks[i].clone());
-                i += 1;
-            }
+        let Some(len) = pronoun_at(i) else {
+            i += 1;
+            continue;
+        };
+        // (Only in a sentence that asks the time: `cousin lives there` is context.)
+        let boundary = |t: &Token| matches!(t.tok, Tok::Sym('?' | '.' | ',' | '!' | ';'));
+        let from = toks[..i].iter().rposition(boundary).map_or(0, |b| b + 1);
+        let to = toks[i..]
+            .iter()
+            .position(boundary)
+            .map_or(toks.len(), |b| i + b);
+        let asks = (from..to).any(|k| ASKS_TIME.iter().any(|p| words_at(toks, k, p)));
+        if !asks {
+            i += len;
+            continue;
         }
+        // (`in`/`ở` before the place, wherever it was named from: `bay từ Sydney`, then
+        // `bên đó` is `ở Sydney`.)
+        let at = match toks[i].word() {
+            Some("there" | "over") => "in",
+            _ => "ở",
+        };
+        out.push_str(&src[copied..toks[i].start]);
+        out.push_str(&format!("{at} {place}"));
+        copied = toks[i + len - 1].end;
+        i += len;
     }
-    replaced.then_some(out)
+    (copied > 0).then(|| {
+        out.push_str(&src[copied..]);
+        out
+    })
 }
 
 /// `what time is it in Tokyo`: every word asks for the time, but one place after `in`.
@@ -692,28 +713,27 @@ pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
 
 #[cfg(test)]
 mod tests {
-    fn rewritten(q: &str) -> Option<Vec<String>> {
-        let toks = super::pronoun_place(&lex(q), q)?;
-        Some(
-            toks.iter()
-                .filter_map(|t| t.word().map(str::to_owned))
-                .collect(),
-        )
-    }
-
     #[test]
     fn a_pronoun_is_the_one_place_named() {
-        let words = rewritten("my sister is in Lima, what time is it over there").unwrap();
-        assert_eq!(words[words.len() - 2..], ["in", "lima"]);
-        let words = rewritten("flying in from Oslo on friday, what time is it there").unwrap();
-        assert_eq!(words[words.len() - 2..], ["in", "oslo"]);
-        let words = rewritten("khách bay từ Sydney qua, bên đó mấy giờ").unwrap();
-        assert_eq!(words[words.len() - 4..], ["ở", "sydney", "mấy", "giờ"]);
-        // Two places named: which one `there` is cannot be told.
-        let two = "in Lima or in Quito, time there";
-        assert_eq!(pronoun_place(&lex(two), two), None);
+        let text = |q: &str| pronoun_place(&lex(q), q);
+        assert_eq!(
+            text("my sister is in Lima, what time is it over there").as_deref(),
+            Some("my sister is in Lima, what time is it in Lima")
+        );
+        assert_eq!(
+            text("flying in from Oslo on friday, what time is it there").as_deref(),
+            Some("flying in from Oslo on friday, what time is it in Oslo")
+        );
+        assert_eq!(
+            text("khách bay từ Sydney qua, bên đó mấy giờ").as_deref(),
+            Some("khách bay từ Sydney qua, ở Sydney mấy giờ")
+        );
+        // Two places named: which one `there` is cannot be told; `there` in a sentence
+        // that asks no time is context.
+        assert_eq!(text("in Lima or in Quito, time there"), None);
+        assert_eq!(text("what time is it in Lima? my cousin lives there"), None);
         // No pronoun: nothing to rewrite.
-        assert_eq!(pronoun_place(&lex("time in Lima"), "time in Lima"), None);
+        assert_eq!(text("time in Lima"), None);
     }
 
     use super::*;
