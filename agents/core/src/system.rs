@@ -65,6 +65,7 @@ pub async fn run_role(
                     crate::llm::Limits::of(settings),
                 )
                 .with_pool_wait(settings.pool_wait())
+                .with_call_timeout(Duration::from_millis(settings.agents.mcp_call_timeout_ms))
                 .with_questions(crate::roles::planner::Questions {
                     max: settings.agents.max_questions,
                     answer_timeout: settings.answer_timeout(),

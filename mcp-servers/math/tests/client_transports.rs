@@ -67,3 +67,48 @@ async fn stdio_client_serves_concurrent_calls() {
         assert_eq!(value, serde_json::json!((i * 2).to_string()));
     }
 }
+
+#[tokio::test]
+async fn a_stdio_client_whose_server_died_reconnects_on_a_later_call() {
+    let dir = std::env::temp_dir().join(format!("chorus-stdio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pid_file = dir.join("server.pid");
+    // The server writes its pid where the test can find it, then becomes the server.
+    let script = format!(
+        "echo $$ > '{}'; exec '{}' --transport stdio",
+        pid_file.display(),
+        math_binary().display()
+    );
+    let client = McpClient::spawn_stdio(std::path::Path::new("sh"), &["-c".into(), script])
+        .await
+        .expect("spawn")
+        .with_call_timeout(std::time::Duration::from_secs(5));
+    let sum = serde_json::json!({"a": 2, "b": 4});
+    assert_eq!(
+        call(&client, "sum", sum.clone()).await.value,
+        serde_json::json!("6")
+    );
+
+    let pid = std::fs::read_to_string(&pid_file).expect("pid file");
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", pid.trim()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+
+    // The call that meets the dead server fails as retryable; a later call runs on
+    // a new session with a new server.
+    let mut answer = None;
+    for _ in 0..3 {
+        match client.call("sum", testing::args(sum.clone())).await {
+            Ok(output) => {
+                answer = Some(output.value);
+                break;
+            }
+            Err(e) => assert!(e.is_retryable(), "{e:?}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(answer, Some(serde_json::json!("6")));
+}

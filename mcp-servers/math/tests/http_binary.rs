@@ -165,3 +165,44 @@ async fn connecting_to_a_closed_port_is_a_retryable_unreachable_error() {
         .expect_err("nothing listens");
     assert!(error.is_retryable(), "{error:?}");
 }
+
+/// Sends `signal` (`-STOP`, `-CONT`) to the server process.
+fn signal(server: &ServerProcess, signal: &str) {
+    let sent = Command::new("kill")
+        .args([signal, &server.0.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success(), "kill {signal}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_of_a_server_frozen_past_the_call_timeout_is_answered_once_it_thaws() {
+    // What a pool agent does while its server is frozen (SIGSTOP): the call times
+    // out, tool lists (heartbeats, probes) time out and are abandoned; once the
+    // server thaws, the same client is answered at once.
+    let port = free_port();
+    let server = start_binary(port, &[]).await;
+    let limit = Duration::from_millis(500);
+    let client = McpClient::connect_http(&format!("http://127.0.0.1:{port}/mcp"))
+        .await
+        .expect("connect")
+        .with_call_timeout(limit);
+    client.list_tools().await.expect("tools before the freeze");
+
+    signal(&server, "-STOP");
+    let frozen = client.call("sum", args(json!({"a": 2, "b": 4}))).await;
+    assert!(
+        matches!(frozen, Err(chorus_mcp_common::McpError::Timeout { .. })),
+        "{frozen:?}"
+    );
+    for _ in 0..2 {
+        assert!(client.list_tools().await.is_err(), "frozen server answered");
+    }
+    signal(&server, "-CONT");
+
+    let thawed = std::time::Instant::now();
+    client.list_tools().await.expect("tools after the thaw");
+    let answer = call(&client, "sum", json!({"a": 2, "b": 4})).await;
+    assert_eq!(answer.value, json!("6"));
+    assert!(thawed.elapsed() < 2 * limit, "{:?}", thawed.elapsed());
+}

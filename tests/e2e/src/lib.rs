@@ -312,7 +312,10 @@ impl Cluster {
         self.procs.insert(name.to_owned(), proc);
     }
 
-    /// Freezes (SIGSTOP) or thaws (SIGCONT) the named process.
+    /// Freezes (SIGSTOP) or thaws (SIGCONT) the named process. A freeze returns once
+    /// every thread of the process is stopped: `kill` only queues the stop, and on a
+    /// loaded machine a thread still running could otherwise answer a request sent
+    /// right after (seen: a "frozen" math server answered 2+4 7 ms after SIGSTOP).
     pub fn signal(&self, name: &str, signal: &str) {
         let pid = self
             .procs
@@ -325,6 +328,16 @@ impl Cluster {
             .map(|s| s.success())
             .unwrap_or(false);
         assert!(ok, "kill {signal} {pid} failed");
+        if signal == "-STOP" {
+            let start = Instant::now();
+            while !all_threads_stopped(pid) {
+                assert!(
+                    start.elapsed() < Duration::from_secs(5),
+                    "{name} ({pid}) did not stop within 5 s"
+                );
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
     }
 
     /// Kills the named process (SIGKILL).
@@ -605,4 +618,22 @@ pub async fn final_reports_by_task(
         }
     }
     by_task
+}
+
+/// Whether every thread of process `pid` is stopped (state `T` in
+/// `/proc/<pid>/task/*/stat`); true where there is no such file to read.
+fn all_threads_stopped(pid: u32) -> bool {
+    let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return true;
+    };
+    threads.flatten().all(|thread| {
+        std::fs::read_to_string(thread.path().join("stat"))
+            .ok()
+            .and_then(|stat| {
+                // The state is the first field after the command name's `)`.
+                let (_, rest) = stat.rsplit_once(')')?;
+                Some(rest.trim_start().starts_with(['T', 't']))
+            })
+            .unwrap_or(true)
+    })
 }

@@ -43,9 +43,22 @@ pub struct Retry {
     pub call_timeout: Duration,
 }
 
-/// Time a step of a later attempt keeps back from the deadline when waiting for its
-/// server (for the call, the result and the report).
+/// Time a step of a later attempt keeps back from the deadline, on top of the call
+/// timeout, when waiting for its server (for the result and the report).
 const SERVER_WAIT_RESERVE: Duration = Duration::from_millis(500);
+
+/// How long a step of a later attempt may wait for its server: until the deadline
+/// less the whole call that follows (`call_timeout`) and [`SERVER_WAIT_RESERVE`], so
+/// that a call to a server still silent fails, and its result and the report are
+/// written, before the deadline rather than racing it; one call timeout without a
+/// deadline.
+fn server_wait_budget(deadline: Option<Deadline>, call_timeout: Duration) -> Duration {
+    deadline.map_or(call_timeout, |d| {
+        d.remaining()
+            .saturating_sub(call_timeout)
+            .saturating_sub(SERVER_WAIT_RESERVE)
+    })
+}
 
 /// How often a silent server is asked again.
 const SERVER_POLL: Duration = Duration::from_millis(100);
@@ -220,16 +233,14 @@ impl PoolAgent {
     }
 
     /// Before a step of a later attempt: waits until the server answers a tool list
-    /// again, never within [`SERVER_WAIT_RESERVE`] of the deadline, without holding the
-    /// role's permit. One waiting step asks at a time (each ask bounded by the call
+    /// again, never longer than [`server_wait_budget`], without holding the role's
+    /// permit. One waiting step asks at a time (each ask bounded by the call
     /// timeout) and the others read its answer, so a silent server is not flooded. The
     /// call goes ahead either way; when the server is still silent it fails again and
     /// the verdict decides.
     async fn wait_until_answering(&self, deadline: Option<Deadline>) {
         let since = Instant::now();
-        let budget = deadline.map_or(self.retry.call_timeout, |d| {
-            d.remaining().saturating_sub(SERVER_WAIT_RESERVE)
-        });
+        let budget = server_wait_budget(deadline, self.retry.call_timeout);
         let until = tokio::time::Instant::now() + budget;
         let answered = runtime::without_permit(tokio::time::timeout_at(until, async {
             loop {
@@ -367,6 +378,23 @@ impl Handler for PoolAgent {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_later_attempt_waits_for_its_server_no_later_than_leaves_room_for_the_call() {
+        let call = Duration::from_millis(500);
+        // 6 s left: the wait ends 1 s before the deadline, so a call to a server
+        // still silent times out 500 ms before it (the e2e case had waited until
+        // 500 ms before the deadline and its 500 ms call lost the race with the
+        // Chief's deadline report).
+        let budget = server_wait_budget(Some(Deadline::after(Duration::from_secs(6))), call);
+        assert!(budget <= Duration::from_secs(5), "{budget:?}");
+        assert!(budget >= Duration::from_millis(4_900), "{budget:?}");
+        // Too little left for a whole call: no wait at all.
+        let near = Deadline::after(Duration::from_millis(800));
+        assert_eq!(server_wait_budget(Some(near), call), Duration::ZERO);
+        // No deadline: one call timeout.
+        assert_eq!(server_wait_budget(None, call), call);
+    }
 
     #[test]
     fn each_context_value_is_taken_by_the_tools_whose_schema_names_it() {

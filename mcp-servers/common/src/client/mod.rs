@@ -125,10 +125,16 @@ impl McpClient {
 
     /// Lists the server's tools.
     pub async fn list_tools(&self) -> Result<Vec<ToolSpec>, McpError> {
-        let session = self.session().await?;
-        let listing = tokio::time::timeout(self.inner.call_timeout, session.list_all_tools());
+        // The time limit covers opening a new session too (see `session`).
+        let listing = tokio::time::timeout(self.inner.call_timeout, async {
+            let session = self.session().await?;
+            session
+                .list_all_tools()
+                .await
+                .map_err(|e| McpError::from_service(&self.endpoint(), e))
+        });
         let tools = match listing.await {
-            Ok(result) => result.map_err(|e| McpError::from_service(&self.endpoint(), e))?,
+            Ok(result) => result?,
             Err(_) => return Err(self.timeout_error()),
         };
         Ok(tools.into_iter().map(ToolSpec::from).collect())
@@ -141,18 +147,23 @@ impl McpClient {
         tool: &str,
         arguments: Map<String, Value>,
     ) -> Result<ToolOutput, McpError> {
-        let session = self.session().await?;
         let mut params = CallToolRequestParams::new(tool.to_owned());
         params.arguments = Some(arguments);
         // Traces on: the server's span continues the caller's (`_meta.traceparent`).
         if let Some(traceparent) = chorus_telemetry::traces::current_traceparent() {
             params.set_traceparent(&traceparent);
         }
-        let call = tokio::time::timeout(self.inner.call_timeout, session.call_tool(params));
-        match call.await {
-            Ok(result) => result
+        // The time limit covers opening a new session too (see `session`).
+        let call = tokio::time::timeout(self.inner.call_timeout, async {
+            let session = self.session().await?;
+            session
+                .call_tool(params)
+                .await
                 .map(ToolOutput::from)
-                .map_err(|e| McpError::from_service(&self.endpoint(), e)),
+                .map_err(|e| McpError::from_service(&self.endpoint(), e))
+        });
+        match call.await {
+            Ok(result) => result,
             Err(_) => Err(self.timeout_error()),
         }
     }
@@ -171,15 +182,19 @@ impl McpClient {
         }
     }
 
-    /// The live session, reconnecting first if the previous one has closed.
+    /// The live session, reconnecting first if the previous one has ended.
+    ///
+    /// Callers bound this by their call timeout: a reconnect to a server that
+    /// accepts connections but does not answer (a frozen process) would otherwise
+    /// take up to the connect timeout on top of the call's own limit.
     async fn session(&self) -> Result<Arc<Session>, McpError> {
         let current = self.current();
-        if !current.is_closed() {
+        if !ended(&current) {
             return Ok(current);
         }
         let _only_one = self.inner.reconnecting.lock().await;
         let current = self.current();
-        if !current.is_closed() {
+        if !ended(&current) {
             return Ok(current);
         }
         tracing::warn!(endpoint = %self.endpoint(), "MCP session closed; reconnecting");
@@ -190,4 +205,14 @@ impl McpClient {
         }
         Ok(fresh)
     }
+}
+
+/// Whether `session` can carry no more requests. rmcp's `RunningService::is_closed`
+/// is true only once the session was cancelled or closed through its handle; a
+/// session whose service loop ended by itself (its stdio server died, its transport
+/// worker stopped) still answers false there, and every request on it then fails
+/// with "transport closed" for ever. The loop's end shows as the peer's request
+/// channel closing.
+fn ended(session: &Session) -> bool {
+    session.is_closed() || session.peer().is_transport_closed()
 }

@@ -53,17 +53,22 @@ impl Decision {
 
 impl Planner {
     /// Waits until a live agent of `pool` offers tools, at most `at_most` and never
-    /// within [`POOL_WAIT_RESERVE`] of the task's deadline, without holding the role's
-    /// permit (the runtime keeps the delivery alive however long it takes). Returns
-    /// whether it came.
+    /// within [`POOL_WAIT_RESERVE`] plus `keep_back` of the task's deadline, without
+    /// holding the role's permit (the runtime keeps the delivery alive however long it
+    /// takes). Returns whether it came.
     pub(super) async fn wait_for_pool(
         &self,
         msg: &Message,
         pool: &str,
         at_most: Duration,
+        keep_back: Duration,
     ) -> Result<bool, HandleError> {
         let deadline = llm::task_deadline_ms(msg, self.limits.deadline);
-        let budget = at_most.min(deadline.remaining().saturating_sub(POOL_WAIT_RESERVE));
+        let left = deadline
+            .remaining()
+            .saturating_sub(POOL_WAIT_RESERVE)
+            .saturating_sub(keep_back);
+        let budget = at_most.min(left);
         let until = Instant::now() + budget;
         runtime::without_permit(async {
             loop {
@@ -155,7 +160,10 @@ impl Planner {
         } = &outcome
         {
             info!(task_id = %msg.task_id, %pool, "no live agent in the pool; waiting for one");
-            if self.wait_for_pool(msg, pool, self.pool_wait).await? {
+            if self
+                .wait_for_pool(msg, pool, self.pool_wait, Duration::ZERO)
+                .await?
+            {
                 live = self.live().await?;
                 outcome = heuristic(&live.capabilities);
             }

@@ -53,6 +53,9 @@ pub struct Planner {
     llm: Option<LlmPlanner>,
     limits: llm::Limits,
     pool_wait: Duration,
+    /// The pool agents' call timeout (`agents.mcp_call_timeout_ms`): a re-plan's wait
+    /// for a pool keeps it back from the deadline, for the call that follows.
+    call_timeout: Duration,
     questions: Questions,
     cached: Mutex<Option<(Instant, Arc<Live>)>>,
 }
@@ -90,6 +93,7 @@ impl Planner {
                 claim_idle: Duration::ZERO,
             },
             pool_wait: Duration::ZERO,
+            call_timeout: Duration::ZERO,
             questions: Questions::default(),
             cached: Mutex::new(None),
         }
@@ -106,6 +110,14 @@ impl Planner {
     /// pool of a new request when it has no live agent.
     pub fn with_pool_wait(mut self, pool_wait: Duration) -> Self {
         self.pool_wait = pool_wait;
+        self
+    }
+
+    /// The same planner, keeping the pool agents' `call_timeout` back from the deadline
+    /// when a re-plan waits for the failed steps' pools, so that the re-run call ends
+    /// before the deadline.
+    pub fn with_call_timeout(mut self, call_timeout: Duration) -> Self {
+        self.call_timeout = call_timeout;
         self
     }
 

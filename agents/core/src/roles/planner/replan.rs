@@ -53,9 +53,12 @@ impl Planner {
             pools.sort_unstable();
             pools.dedup();
             // The failed steps have no other way to their answers: their pools are
-            // waited for up to the deadline, not just `pool_wait`.
+            // waited for up to the deadline, not just `pool_wait`, less one call
+            // timeout, so that a re-run call to a server still silent fails (and the
+            // report says so) before the deadline instead of racing it.
             for pool in pools {
-                self.wait_for_pool(msg, pool, Duration::MAX).await?;
+                self.wait_for_pool(msg, pool, Duration::MAX, self.call_timeout)
+                    .await?;
             }
             let again = verdict::rerun(&plan, &failed);
             for kept in verdict::kept(&results, &again, next) {
