@@ -11,7 +11,6 @@ pub mod acl;
 pub mod client;
 pub mod door;
 pub mod hops;
-pub mod language;
 pub mod llm;
 pub mod question;
 pub mod registry;

@@ -207,7 +207,8 @@ mod tests {
     use crate::state::once;
 
     fn waiting() -> Waiting {
-        let asked = chorus_heuristic::question::missing_operand("divide 10 by", "en");
+        let asked =
+            chorus_heuristic::question::missing_operand("divide 10 by", chorus_bus::Language::En);
         Waiting {
             question: ClarificationNeeded {
                 question: asked.text.clone(),

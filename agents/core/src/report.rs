@@ -42,7 +42,7 @@ pub fn build_canceled(
             .text
             .push_str(&chorus_heuristic::messages::cancel_reason(
                 reason.trim(),
-                plan.language.as_str(),
+                plan.language,
             ));
         report.text.push('\n');
     }
@@ -53,7 +53,8 @@ pub fn build_canceled(
 /// in the request's language (planning did not finish before the deadline, the task
 /// was canceled first).
 pub fn unplanned(request: TaskRequest, why: impl FnOnce(Language) -> String) -> PlanReady {
-    let language = crate::language::detect(&request.query, request.context.language.as_deref());
+    let language =
+        chorus_heuristic::detect_language(&request.query, request.context.language.as_deref());
     let why = why(language);
     PlanReady {
         query: request.query,
@@ -151,17 +152,14 @@ fn build_as(
     let status = forced.unwrap_or(status);
     let mut text = chorus_heuristic::render_report(
         &plan.query,
-        plan.language.as_str(),
+        plan.language,
         &steps,
         status,
         plan.unplanned.as_deref(),
     );
-    if let Some(line) = chorus_heuristic::attempts_line(
-        plan.language.as_str(),
-        plan.iteration,
-        &plan.retried,
-        stopped,
-    ) {
+    if let Some(line) =
+        chorus_heuristic::attempts_line(plan.language, plan.iteration, &plan.retried, stopped)
+    {
         text.push('\n');
         text.push_str(&line);
         text.push('\n');

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use chorus_bus::{ReportStatus, StepOutcome, StepReport, TaskContext};
+use chorus_bus::{Language, ReportStatus, StepOutcome, StepReport, TaskContext};
 use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, plan, plan_turn, render_report};
 
 /// Follow-ups timed through `plan_turn`: (the request, the question before, its answer).
@@ -104,7 +104,7 @@ fn main() {
     time("render_report 2+4", 100_000, || {
         std::hint::black_box(render_report(
             "2+4",
-            "en",
+            Language::En,
             &steps,
             ReportStatus::Completed,
             None,

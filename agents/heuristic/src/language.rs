@@ -1,6 +1,8 @@
 //! Which language to answer in: the client's hint when it names one, else Vietnamese
 //! when the query has Vietnamese letters or words, else English.
 
+use chorus_bus::Language;
+
 /// Letters found in Vietnamese and not in English or the common Western languages.
 pub(crate) fn is_vietnamese_letter(c: char) -> bool {
     matches!(
@@ -55,14 +57,12 @@ const VI_PHRASES: &[&[&str]] = &[
 /// triệu`, `500 nghìn`, `200.000 đồng`).
 const AMOUNT_WORDS: &[&str] = &["triệu", "nghìn", "ngàn", "đồng", "tỷ", "tỉ", "đ", "vnđ"];
 
-/// `vi` when `hint` says so or the text is Vietnamese, else `en`. A hint such as
-/// `vi-VN` or `en-US` wins over the text.
-pub fn detect_language(query: &str, hint: Option<&str>) -> String {
-    if let Some(h) = hint.map(str::trim).filter(|h| !h.is_empty()) {
-        let primary = h.split(['-', '_']).next().unwrap_or(h).to_ascii_lowercase();
-        if primary == "vi" || primary == "en" {
-            return primary;
-        }
+/// Vietnamese when `hint` says so or the text is Vietnamese, else English. A hint
+/// such as `vi-VN` or `en-US` wins over the text. (Other crates call it as
+/// `chorus_heuristic::detect_language`.)
+pub fn detect(query: &str, hint: Option<&str>) -> Language {
+    if let Some(language) = hint.and_then(|h| Language::from_tag(h).ok()) {
+        return language;
     }
     // A Vietnamese letter makes it Vietnamese — unless only amounts are written so (`i
     // save 150k a week and the phone is 8 triệu`): the other words then decide.
@@ -76,7 +76,7 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
         only_amounts &= AMOUNT_WORDS.contains(&w.to_lowercase().as_str());
     }
     if any_marked && !only_amounts {
-        return "vi".to_owned();
+        return Language::Vi;
     }
     let words: Vec<String> = query
         .split(|c: char| !c.is_alphanumeric())
@@ -120,11 +120,16 @@ pub fn detect_language(query: &str, hint: Option<&str>) -> String {
             .any(|w| w.iter().zip(p.iter()).all(|(a, b)| fold(a) == fold(b)))
     });
     if accented || plain_hits >= 2 || only_plain || folded || phrase {
-        "vi"
+        Language::Vi
     } else {
-        "en"
+        Language::En
     }
-    .to_owned()
+}
+
+/// [`detect`] as its code (`en`, `vi`), for the planner's own reading, which speaks
+/// codes.
+pub(crate) fn detect_language(query: &str, hint: Option<&str>) -> String {
+    detect(query, hint).as_str().to_owned()
 }
 
 #[cfg(test)]

@@ -45,11 +45,11 @@ pub mod weights;
 pub mod wording;
 pub mod workdays;
 
-use chorus_bus::{Plan, TaskContext};
+use chorus_bus::{Language, Plan, TaskContext};
 
 pub use capabilities::{Capabilities, Missing};
 pub use compound::PartError;
-pub use language::detect_language;
+pub use language::detect as detect_language;
 pub use question::{Question, resume};
 pub use recall::Conversation;
 
@@ -84,8 +84,8 @@ pub enum PlanOutcome {
     Planned {
         /// The steps.
         plan: Plan,
-        /// The language to answer in (`en`, `vi`).
-        language: String,
+        /// The language to answer in.
+        language: Language,
         /// The parts that were not understood and why, then what Chorus can do; `None`
         /// when every part was.
         unplanned: Option<String>,
@@ -93,7 +93,7 @@ pub enum PlanOutcome {
     /// The user asked what Chorus can do ("what can you do", "help").
     Capabilities {
         /// The language to answer in.
-        language: String,
+        language: Language,
         /// What Chorus can do with the available tools.
         message: String,
     },
@@ -101,7 +101,7 @@ pub enum PlanOutcome {
     /// or needing a pool or tool that is unavailable).
     Unplannable {
         /// The language to answer in.
-        language: String,
+        language: Language,
         /// What could not be done and why, then what Chorus can do.
         message: String,
         /// When the only obstacle is a pool with no live agent: that pool (the Planner
@@ -112,7 +112,7 @@ pub enum PlanOutcome {
     /// [`question::resume`] once the answer comes).
     Question {
         /// The language to ask in.
-        language: String,
+        language: Language,
         /// The question.
         question: Box<Question>,
     },
@@ -120,12 +120,12 @@ pub enum PlanOutcome {
 
 impl PlanOutcome {
     /// The language of the answer.
-    pub fn language(&self) -> &str {
+    pub fn language(&self) -> Language {
         match self {
             PlanOutcome::Planned { language, .. }
             | PlanOutcome::Capabilities { language, .. }
             | PlanOutcome::Unplannable { language, .. }
-            | PlanOutcome::Question { language, .. } => language,
+            | PlanOutcome::Question { language, .. } => *language,
         }
     }
 }
@@ -283,9 +283,9 @@ pub fn plan_turn(
             let language = detect_language(query, ctx.language.as_deref());
             let reason = messages::part_error(
                 &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
-                &language,
+                language,
             );
-            return planning(false).refuse(reason, &language);
+            return planning(false).refuse(reason, language);
         }
     }
     // `thêm 1 tuần nữa thì là ngày nào` after a date answer: from that date, not today.
@@ -334,9 +334,9 @@ pub fn plan_turn(
         let language = detect_language(query, ctx.language.as_deref());
         let reason = messages::part_error(
             &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
-            &language,
+            language,
         );
-        return planning(false).refuse(reason, &language);
+        return planning(false).refuse(reason, language);
     }
     // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
     if let Some(text) = recall::over_other_period(query, questions, conversation) {
@@ -460,8 +460,8 @@ impl Planning<'_> {
         if chars > self.limits.max_query_chars {
             let language = detect_language(query, self.ctx.language.as_deref());
             return self.refuse(
-                messages::too_long(chars, self.limits.max_query_chars, &language),
-                &language,
+                messages::too_long(chars, self.limits.max_query_chars, language),
+                language,
             );
         }
         let norm = normalise::normalise(query, self.ctx.language.as_deref());
@@ -473,11 +473,11 @@ impl Planning<'_> {
     fn plan_canonical(&self, query: &str) -> PlanOutcome {
         let language = detect_language(query, self.ctx.language.as_deref());
         if query.trim().is_empty() {
-            return self.refuse(messages::empty(&language), &language);
+            return self.refuse(messages::empty(language), language);
         }
         let toks = lexer::lex(query);
         if help::asks_for_help(&toks) {
-            let message = messages::help(&language, self.tools);
+            let message = messages::help(language, self.tools);
             return PlanOutcome::Capabilities { language, message };
         }
         // Numeric dates that read two ways: settled by the context or the language, or
@@ -486,7 +486,7 @@ impl Planning<'_> {
         let two_way = question::two_way_dates(&toks, query);
         let order = match two_way.is_empty() {
             true => None,
-            false => question::day_first(self.ctx, &language),
+            false => question::day_first(self.ctx, language),
         };
         for (text, day_first, month_first) in two_way {
             match order {
@@ -496,7 +496,7 @@ impl Planning<'_> {
                     settled = Some(current.replacen(&text, &month_first, 1));
                 }
                 None => {
-                    let question = question::which_date(&text, &day_first, &month_first, &language);
+                    let question = question::which_date(&text, &day_first, &month_first, language);
                     return PlanOutcome::Question {
                         language,
                         question: Box::new(question),
@@ -519,7 +519,7 @@ impl Planning<'_> {
         {
             recall::mark(&mut plan, a, query);
             recall::mark(&mut plan, b, query);
-            return self.outcome(Understanding::Plan(plan, failed), &language);
+            return self.outcome(Understanding::Plan(plan, failed), language);
         }
         let reference = recall::find(&toks, query);
         // `split it 4 ways instead` after a split: "it" is the amount split before (the
@@ -534,12 +534,12 @@ impl Planning<'_> {
                 match self.understand(&r.replaced_by(query, value)) {
                     Understanding::Plan(mut plan, failed) if failed.is_empty() => {
                         recall::mark(&mut plan, value, &r.replaced_by(query, ""));
-                        return self.outcome(Understanding::Plan(plan, failed), &language);
+                        return self.outcome(Understanding::Plan(plan, failed), language);
                     }
                     // Understood, but its pool is down: the Planner waits for it and
                     // plans again.
                     down @ Understanding::Missing(Missing::Pool(_), _) => {
-                        return self.outcome(down, &language);
+                        return self.outcome(down, language);
                     }
                     _ => {}
                 }
@@ -554,7 +554,7 @@ impl Planning<'_> {
                 if let Understanding::Plan(plan, failed) = self.understand(&text)
                     && failed.is_empty()
                 {
-                    return self.outcome(Understanding::Plan(plan, failed), &language);
+                    return self.outcome(Understanding::Plan(plan, failed), language);
                 }
             }
         }
@@ -575,7 +575,7 @@ impl Planning<'_> {
                     && failed.is_empty()
                 {
                     recall::mark(&mut plan, &value, query);
-                    return self.outcome(Understanding::Plan(plan, failed), &language);
+                    return self.outcome(Understanding::Plan(plan, failed), language);
                 }
             }
         }
@@ -594,18 +594,18 @@ impl Planning<'_> {
                 .find(|v| !recall::is_weekday(v)),
             false => None,
         };
-        if reading.misses() > 0 && scope::outside_tools(query, &language).is_none() {
+        if reading.misses() > 0 && scope::outside_tools(query, language.as_str()).is_none() {
             if let Some(parsed) = compound::frames_reading(&toks, query, None)
                 && let found @ Understanding::Plan(..) = self.lower(parsed)
             {
-                return self.outcome(found, &language);
+                return self.outcome(found, language);
             }
             if let Some(value) = last
                 && let Some(parsed) = compound::frames_reading(&toks, query, Some(value))
                 && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
             {
                 recall::mark(&mut plan, value, query);
-                return self.outcome(Understanding::Plan(plan, failed), &language);
+                return self.outcome(Understanding::Plan(plan, failed), language);
             }
             // `times 15,480 won`, `minus the 150 million dad owes`: one operation and
             // one amount on the last answer, whatever words name them.
@@ -614,7 +614,7 @@ impl Planning<'_> {
                 && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
             {
                 recall::mark(&mut plan, value, query);
-                return self.outcome(Understanding::Plan(plan, failed), &language);
+                return self.outcome(Understanding::Plan(plan, failed), language);
             }
         }
         // One amount converted into a currency with no rate said: the rate is asked
@@ -624,14 +624,14 @@ impl Planning<'_> {
             && let Some(end) = crate::exchange::rate_asked_after(&toks)
         {
             return PlanOutcome::Question {
-                question: Box::new(question::exchange_rate(&query[..end], &language)),
+                question: Box::new(question::exchange_rate(&query[..end], language)),
                 language,
             };
         }
         // A request outside every tool (`convert 100 usd to euros at today's rate`) is
         // refused, never asked about.
-        let outside =
-            scope::outside_tools(query, &language).is_some() && !question::everyday_money(query);
+        let outside = scope::outside_tools(query, language.as_str()).is_some()
+            && !question::everyday_money(query);
         let may_ask = !outside
             && match &reading {
                 Understanding::Plan(_, failed) => !failed.is_empty(),
@@ -640,14 +640,14 @@ impl Planning<'_> {
             };
         if may_ask
             && self.ask
-            && let Some(question) = self.question(query, &toks, &reading, reference, &language)
+            && let Some(question) = self.question(query, &toks, &reading, reference, language)
         {
             return PlanOutcome::Question {
                 language,
                 question: Box::new(question),
             };
         }
-        self.outcome(reading, &language)
+        self.outcome(reading, language)
     }
 
     /// The question that would settle what `reading` missed, if one would: each kind
@@ -658,7 +658,7 @@ impl Planning<'_> {
         toks: &[lexer::Token],
         reading: &Understanding,
         reference: Option<recall::Reference>,
-        language: &str,
+        language: Language,
     ) -> Option<Question> {
         let better = |text: &str| self.understand(text).misses() < reading.misses();
         // A placeholder of each kind an answer could be: a number, a date.
@@ -689,10 +689,10 @@ impl Planning<'_> {
             .then_some(q)
     }
 
-    fn refuse(&self, reason: String, language: &str) -> PlanOutcome {
+    fn refuse(&self, reason: String, language: Language) -> PlanOutcome {
         PlanOutcome::Unplannable {
             message: messages::with_capabilities(&reason, language, self.tools),
-            language: language.to_owned(),
+            language,
             pool_down: None,
         }
     }
@@ -740,7 +740,7 @@ impl Planning<'_> {
     }
 
     /// The outcome of an understanding, worded in `language`.
-    fn outcome(&self, understood: Understanding, language: &str) -> PlanOutcome {
+    fn outcome(&self, understood: Understanding, language: Language) -> PlanOutcome {
         match understood {
             Understanding::Plan(plan, failed) => {
                 let unplanned = (!failed.is_empty()).then(|| {
@@ -752,7 +752,7 @@ impl Planning<'_> {
                 });
                 PlanOutcome::Planned {
                     plan,
-                    language: language.to_owned(),
+                    language,
                     unplanned,
                 }
             }
@@ -771,7 +771,7 @@ impl Planning<'_> {
                 let reason = messages::missing(&m, &part, language);
                 PlanOutcome::Unplannable {
                     message: messages::with_capabilities(&reason, language, self.tools),
-                    language: language.to_owned(),
+                    language,
                     pool_down,
                 }
             }

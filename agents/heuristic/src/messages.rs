@@ -1,17 +1,18 @@
 //! The planner's sentences to the user, in English and Vietnamese.
 
+use chorus_bus::Language;
+
 use crate::capabilities::{Capabilities, Missing};
 use crate::compound::PartError;
-use crate::wording::is_vi as vi;
 
 /// `reason`, then what Chorus can do with `tools`.
-pub fn with_capabilities(reason: &str, language: &str, tools: &Capabilities) -> String {
-    format!("{reason}\n\n{}", tools.describe(language))
+pub fn with_capabilities(reason: &str, language: Language, tools: &Capabilities) -> String {
+    format!("{reason}\n\n{}", tools.describe(language.as_str()))
 }
 
 /// The answer to "what can you do?".
-pub fn help(language: &str, tools: &Capabilities) -> String {
-    let intro = if vi(language) {
+pub fn help(language: Language, tools: &Capabilities) -> String {
+    let intro = if language.is_vi() {
         "Đây là những gì tôi có thể làm."
     } else {
         "Here is what I can do."
@@ -20,17 +21,17 @@ pub fn help(language: &str, tools: &Capabilities) -> String {
 }
 
 /// Why a part could not be read.
-pub fn part_error(e: &PartError, language: &str) -> String {
+pub fn part_error(e: &PartError, language: Language) -> String {
     if let PartError::NotUnderstood(p) = e
-        && let Some(kind) = crate::scope::outside_tools(p, language)
+        && let Some(kind) = crate::scope::outside_tools(p, language.as_str())
     {
-        return if vi(language) {
+        return if language.is_vi() {
             format!("Tôi không có công cụ cho {kind}, nên không thể trả lời \"{p}\".")
         } else {
             format!("I have no tool for {kind}, so \"{p}\" cannot be answered.")
         };
     }
-    match (e, vi(language)) {
+    match (e, language.is_vi()) {
         (PartError::NotUnderstood(p), false) => format!("I could not understand \"{p}\"."),
         (PartError::NotUnderstood(p), true) => format!("Tôi không hiểu \"{p}\"."),
         (PartError::InvalidDate(d), false) => format!("\"{d}\" is not a valid date."),
@@ -45,8 +46,8 @@ pub fn part_error(e: &PartError, language: &str) -> String {
 }
 
 /// Nothing in the request asks for anything (a greeting alone, a lone `?`).
-pub fn nothing_asked(language: &str) -> String {
-    if vi(language) {
+pub fn nothing_asked(language: Language) -> String {
+    if language.is_vi() {
         "Tôi không thấy câu hỏi hay phép tính nào trong yêu cầu này."
     } else {
         "I did not find a question or a calculation in this request."
@@ -55,8 +56,8 @@ pub fn nothing_asked(language: &str) -> String {
 }
 
 /// The request was empty.
-pub fn empty(language: &str) -> String {
-    if vi(language) {
+pub fn empty(language: Language) -> String {
+    if language.is_vi() {
         "Yêu cầu trống."
     } else {
         "The request is empty."
@@ -65,8 +66,8 @@ pub fn empty(language: &str) -> String {
 }
 
 /// The request is longer than the limit.
-pub fn too_long(chars: usize, max: usize, language: &str) -> String {
-    if vi(language) {
+pub fn too_long(chars: usize, max: usize, language: Language) -> String {
+    if language.is_vi() {
         format!("Yêu cầu quá dài ({chars} ký tự, giới hạn là {max}).")
     } else {
         format!("The request is too long ({chars} characters, the limit is {max}).")
@@ -74,8 +75,8 @@ pub fn too_long(chars: usize, max: usize, language: &str) -> String {
 }
 
 /// The plan would have more steps than the limit.
-pub fn too_many_steps(steps: usize, max: usize, language: &str) -> String {
-    if vi(language) {
+pub fn too_many_steps(steps: usize, max: usize, language: Language) -> String {
+    if language.is_vi() {
         format!("Yêu cầu cần {steps} bước, vượt quá giới hạn {max} bước.")
     } else {
         format!("The request needs {steps} steps, more than the limit of {max}.")
@@ -83,8 +84,8 @@ pub fn too_many_steps(steps: usize, max: usize, language: &str) -> String {
 }
 
 /// A tool the plan needs is not available.
-pub fn missing(m: &Missing, part: &str, language: &str) -> String {
-    match (m, vi(language)) {
+pub fn missing(m: &Missing, part: &str, language: Language) -> String {
+    match (m, language.is_vi()) {
         (Missing::Pool(pool), false) => format!(
             "The {pool} pool is down right now (no live {pool} agent offers its tools), so \"{part}\" cannot be answered."
         ),
@@ -101,8 +102,8 @@ pub fn missing(m: &Missing, part: &str, language: &str) -> String {
 }
 
 /// The opening of a question asked again after an answer that did not settle it.
-pub fn not_settled(answer: &str, language: &str) -> String {
-    if vi(language) {
+pub fn not_settled(answer: &str, language: Language) -> String {
+    if language.is_vi() {
         format!("Câu trả lời \"{answer}\" chưa rõ.")
     } else {
         format!("The answer \"{answer}\" does not settle it.")
@@ -110,8 +111,8 @@ pub fn not_settled(answer: &str, language: &str) -> String {
 }
 
 /// Why a request is refused after `asked` questions none of whose answers settled it.
-pub fn unsettled_after(asked: u32, question: &str, language: &str) -> String {
-    if vi(language) {
+pub fn unsettled_after(asked: u32, question: &str, language: Language) -> String {
+    if language.is_vi() {
         format!(
             "Sau {asked} câu hỏi, yêu cầu vẫn chưa rõ (\"{question}\"), nên tôi không thực hiện nó."
         )
@@ -123,8 +124,8 @@ pub fn unsettled_after(asked: u32, question: &str, language: &str) -> String {
 }
 
 /// What a task canceled before its plan came says in place of results.
-pub fn canceled_before_planning(language: &str) -> String {
-    if vi(language) {
+pub fn canceled_before_planning(language: Language) -> String {
+    if language.is_vi() {
         "Chưa có bước nào chạy trước khi hủy.".to_owned()
     } else {
         "Nothing had run before the cancellation.".to_owned()
@@ -132,8 +133,8 @@ pub fn canceled_before_planning(language: &str) -> String {
 }
 
 /// The line a canceled task's report carries about why, in the client's words.
-pub fn cancel_reason(reason: &str, language: &str) -> String {
-    if vi(language) {
+pub fn cancel_reason(reason: &str, language: Language) -> String {
+    if language.is_vi() {
         format!("**Lý do hủy:** {reason}")
     } else {
         format!("**Why canceled:** {reason}")
@@ -142,8 +143,12 @@ pub fn cancel_reason(reason: &str, language: &str) -> String {
 
 /// The report of a task whose question got no answer in time: it repeats the question
 /// and its options.
-pub fn unanswered(question: &str, options: &[chorus_bus::AnswerOption], language: &str) -> String {
-    let mut text = if vi(language) {
+pub fn unanswered(
+    question: &str,
+    options: &[chorus_bus::AnswerOption],
+    language: Language,
+) -> String {
+    let mut text = if language.is_vi() {
         format!(
             "Không có câu trả lời cho câu hỏi của tôi, nên yêu cầu chưa được thực hiện.\n\n**Câu hỏi:** {question}"
         )

@@ -10,11 +10,10 @@
 //! when filling the gap with a placeholder makes the request plannable, so nothing that
 //! would still fail after the answer is ever asked.
 
-use chorus_bus::{AnswerOption, TaskContext};
+use chorus_bus::{AnswerOption, Language, TaskContext};
 use serde::{Deserialize, Serialize};
 
 use crate::lexer::{Tok, Token, lex};
-use crate::wording::is_vi as vi;
 
 /// How an answer goes back into the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -217,14 +216,14 @@ fn date_in(answer: &str) -> Option<String> {
 }
 
 /// A date as an option label: `3 April 2026`, `3 tháng 4 năm 2026`.
-fn date_label(iso: &str, language: &str) -> String {
+fn date_label(iso: &str, language: Language) -> String {
     let mut it = iso.split('-').map(|p| p.parse::<usize>().unwrap_or(0));
     let (y, m, d) = (
         it.next().unwrap_or(0),
         it.next().unwrap_or(1),
         it.next().unwrap_or(1),
     );
-    match vi(language) {
+    match language.is_vi() {
         true => format!("{d} tháng {m} năm {y}"),
         false => format!("{d} {} {y}", crate::wording::MONTHS[m.clamp(1, 12) - 1]),
     }
@@ -232,21 +231,21 @@ fn date_label(iso: &str, language: &str) -> String {
 
 /// How a numeric date such as `03/04/2026` is read: `Some(true)` day first, `Some(false)`
 /// month first, `None` when neither the context nor the language says.
-pub fn day_first(ctx: &TaskContext, language: &str) -> Option<bool> {
+pub fn day_first(ctx: &TaskContext, language: Language) -> Option<bool> {
     if let Some(d) = ctx.day_first {
         return Some(d);
     }
     let tag = ctx
         .language
         .as_deref()
-        .unwrap_or(language)
+        .unwrap_or(language.as_str())
         .to_ascii_lowercase();
     let region = tag.split(['-', '_']).nth(1);
     match (tag.split(['-', '_']).next(), region) {
         (Some("vi"), _) => Some(true),
         (Some("en"), Some("us" | "ph")) => Some(false),
         (Some("en"), Some(_)) => Some(true),
-        _ if vi(language) => Some(true),
+        _ if language.is_vi() => Some(true),
         _ => None,
     }
 }
@@ -275,7 +274,7 @@ pub fn two_way_dates(toks: &[Token], src: &str) -> Vec<(String, String, String)>
 }
 
 /// The question for a numeric date that reads two ways.
-pub fn which_date(text: &str, day_first: &str, month_first: &str, language: &str) -> Question {
+pub fn which_date(text: &str, day_first: &str, month_first: &str, language: Language) -> Question {
     let options = vec![
         AnswerOption {
             label: date_label(day_first, language),
@@ -286,7 +285,7 @@ pub fn which_date(text: &str, day_first: &str, month_first: &str, language: &str
             value: month_first.to_owned(),
         },
     ];
-    let text_q = match vi(language) {
+    let text_q = match language.is_vi() {
         true => format!(
             "\"{text}\" là ngày {} hay ngày {}?",
             options[0].label, options[1].label
@@ -306,10 +305,10 @@ pub fn which_date(text: &str, day_first: &str, month_first: &str, language: &str
 }
 
 /// The question for a part missing its last operand (`divide 10 by`).
-pub fn missing_operand(part: &str, language: &str) -> Question {
+pub fn missing_operand(part: &str, language: Language) -> Question {
     // An everyday problem (a discount, a split, a tip) misses its amount: say so.
     let money = everyday_money(part);
-    let text = match (vi(language), money) {
+    let text = match (language.is_vi(), money) {
         (true, false) => format!("\"{part}\" còn thiếu một số: số nào?"),
         (true, true) => format!("\"{part}\" còn thiếu một số: giá hay số tiền là bao nhiêu?"),
         (false, false) => format!("\"{part}\" is missing a number: which number?"),
@@ -329,8 +328,8 @@ pub fn missing_operand(part: &str, language: &str) -> Question {
 /// Which exchange rate converts the amount of `asked` (the request up to the currency
 /// asked): there is no rate service, so the user's rate is asked and put right after
 /// it (`convert 1,850 USD to VND 25400 for my form`).
-pub fn exchange_rate(asked: &str, language: &str) -> Question {
-    let text = match vi(language) {
+pub fn exchange_rate(asked: &str, language: Language) -> Question {
+    let text = match language.is_vi() {
         true => "Chorus không có dịch vụ tỷ giá: tỷ giá bao nhiêu? (một đơn vị tiền gốc đổi được bao nhiêu, ví dụ 25400)".to_owned(),
         false => {
             "Chorus has no currency rate service: what exchange rate should I use? (how much one unit is worth in the currency asked, e.g. 25400)"
@@ -401,7 +400,11 @@ pub(crate) fn everyday_money(text: &str) -> bool {
 /// a birthday (`how many days until my birthday`, `còn bao nhiêu ngày nữa là đến sinh
 /// nhật tôi`), a birth date (`how old am I`, `tôi bao nhiêu tuổi rồi`), and the month of
 /// a day of the month (`what weekday is the 31st`, `ngày 31 là thứ mấy`).
-pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -> Option<Question> {
+pub fn missing_date(
+    query: &str,
+    language: Language,
+    plans: impl Fn(&str) -> bool,
+) -> Option<Question> {
     let toks = lex(query);
     let span = |i: usize, n: usize| (toks[i].start, toks[i + n - 1].end);
     const BIRTHDAY: &[&[&str]] = &[
@@ -423,7 +426,7 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
     if let Some((start, end)) = found {
         let phrase = &query[start..end];
         if plans(&query.replacen(phrase, "25 December", 1)) {
-            let text = match vi(language) {
+            let text = match language.is_vi() {
                 true => {
                     "Sinh nhật của bạn là ngày nào (ngày và tháng, ví dụ 25 tháng 12)?".to_owned()
                 }
@@ -463,7 +466,7 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
                 .any(|e| words.len() >= i + e.len() && words[i..i + e.len()] == **e)
         });
         if (owned || event) && plans(&query.replacen(phrase, "25 December", 1)) {
-            let text = match vi(language) {
+            let text = match language.is_vi() {
                 true => {
                     let mut c = phrase.chars();
                     let head: String = c.next().into_iter().flat_map(char::to_uppercase).collect();
@@ -499,7 +502,7 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
                     || matches!(w, "he" | "she" | "they" | "his" | "her" | "their")
             })
         });
-        let text = match (vi(language), other) {
+        let text = match (language.is_vi(), other) {
             (true, false) => "Bạn sinh ngày nào (ví dụ 3/5/1990)?".to_owned(),
             (true, true) => "Người đó sinh ngày nào (ví dụ 3/5/1990)?".to_owned(),
             (false, false) => "When were you born (e.g. 3 May 1990)?".to_owned(),
@@ -538,11 +541,11 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
         .enumerate()
         .filter(|(m, _)| crate::lexer::iso_date(2000, *m as u32 + 1, d).is_some())
         .map(|(m, name)| AnswerOption {
-            label: match vi(language) {
+            label: match language.is_vi() {
                 true => format!("tháng {}", m + 1),
                 false => name.to_string(),
             },
-            value: match vi(language) {
+            value: match language.is_vi() {
                 true => format!("{d} tháng {}", m + 1),
                 false => format!("{d} {name}"),
             },
@@ -552,7 +555,7 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
     if !plans(&query.replacen(phrase, &first.value, 1)) {
         return None;
     }
-    let text = match vi(language) {
+    let text = match language.is_vi() {
         true => format!("\"{phrase}\" là ngày {d} của tháng nào?"),
         false => format!("Which month do you mean: \"{phrase}\" of which month?"),
     };
@@ -567,10 +570,10 @@ pub fn missing_date(query: &str, language: &str, plans: impl Fn(&str) -> bool) -
 
 /// The question for a reference to an earlier answer (`that`) in a request with no
 /// earlier answer to refer to.
-pub fn which_value(reference: &str, part: &str, language: &str) -> Question {
+pub fn which_value(reference: &str, part: &str, language: Language) -> Question {
     // An everyday problem (`split it 5 ways`) refers to an amount: ask how much.
     let money = everyday_money(part);
-    let text = match vi(language) {
+    let text = match language.is_vi() {
         true if money => format!(
             "\"{reference}\" là bao nhiêu tiền? Cuộc trò chuyện này chưa có câu trả lời nào trước đó."
         ),
@@ -595,9 +598,9 @@ pub fn which_value(reference: &str, part: &str, language: &str) -> Question {
 
 /// The question for a weekday name that could mean two dates (`friday`): the coming
 /// one or the last one, each as the words the planner reads (`next friday`).
-pub fn which_weekday(text: &str, name: &str, language: &str) -> Question {
+pub fn which_weekday(text: &str, name: &str, language: Language) -> Question {
     // (value, label) of the coming one and of the last one, and the question.
-    let (coming, last, q) = match vi(language) {
+    let (coming, last, q) = match language.is_vi() {
         true => {
             let coming = format!("{text} tới");
             let last = format!("{text} tuần trước");
@@ -647,7 +650,7 @@ mod tests {
 
     #[test]
     fn a_missing_operand_goes_after_its_part() {
-        let q = missing_operand("divide 10 by", "en");
+        let q = missing_operand("divide 10 by", Language::En);
         assert_eq!(
             resume("please divide 10 by?", &q, " 4 ").as_deref(),
             Ok("please divide 10 by 4?")
@@ -661,7 +664,7 @@ mod tests {
 
     #[test]
     fn an_option_is_picked_by_number_ordinal_label_value_or_its_own_words() {
-        let q = which_date("03/04/2026", "2026-04-03", "2026-03-04", "en");
+        let q = which_date("03/04/2026", "2026-04-03", "2026-03-04", Language::En);
         assert_eq!(q.options[0].label, "3 April 2026");
         let picks = [
             ("1", "2026-04-03"),
@@ -725,10 +728,19 @@ mod tests {
             day_first,
             ..TaskContext::default()
         };
-        assert_eq!(day_first(&ctx(None, None), "en"), None);
-        assert_eq!(day_first(&ctx(None, None), "vi"), Some(true));
-        assert_eq!(day_first(&ctx(Some("en-US"), None), "en"), Some(false));
-        assert_eq!(day_first(&ctx(Some("en-GB"), None), "en"), Some(true));
-        assert_eq!(day_first(&ctx(None, Some(false)), "vi"), Some(false));
+        assert_eq!(day_first(&ctx(None, None), Language::En), None);
+        assert_eq!(day_first(&ctx(None, None), Language::Vi), Some(true));
+        assert_eq!(
+            day_first(&ctx(Some("en-US"), None), Language::En),
+            Some(false)
+        );
+        assert_eq!(
+            day_first(&ctx(Some("en-GB"), None), Language::En),
+            Some(true)
+        );
+        assert_eq!(
+            day_first(&ctx(None, Some(false)), Language::Vi),
+            Some(false)
+        );
     }
 }

@@ -399,7 +399,7 @@ pub fn not_answered(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chorus_bus::ReportStatus;
+    use chorus_bus::{Language, ReportStatus};
     use serde_json::json;
 
     use crate::template::render_report;
@@ -442,7 +442,7 @@ mod tests {
         let want = "convert_time: source.datetime: 2026-11-24T09:15:00+09:00; source.timezone: Asia/Tokyo; \
                     target.datetime: 2026-11-24T05:45:00+05:30; target.timezone: Asia/Kolkata; \
                     time_difference: -3.5h\n";
-        for language in ["en", "vi"] {
+        for language in Language::ALL {
             let text = render_report(
                 "q",
                 language,
@@ -462,7 +462,7 @@ mod tests {
                 text: "05:45".into(),
             },
         );
-        let text = render_report("q", "en", &[date], ReportStatus::Completed, None);
+        let text = render_report("q", Language::En, &[date], ReportStatus::Completed, None);
         assert_eq!(text, "09:15 in Tokyo is 05:45 in Kolkata.\n");
         // A math-like name on another pool is not a formula.
         let sum = step(
@@ -474,7 +474,7 @@ mod tests {
                 text: "6".into(),
             },
         );
-        let text = render_report("q", "en", &[sum], ReportStatus::Completed, None);
+        let text = render_report("q", Language::En, &[sum], ReportStatus::Completed, None);
         assert_eq!(text, "sum: 6\n");
     }
 
@@ -511,7 +511,7 @@ mod tests {
             s.step_id = format!("s{}", i + 1).into();
         }
         steps[3].inputs = [("date".to_owned(), "s3".into())].into_iter().collect();
-        let text = render_report("q", "en", &steps, ReportStatus::Partial, None);
+        let text = render_report("q", Language::En, &steps, ReportStatus::Partial, None);
         assert_eq!(
             text,
             "**Status:** partial: some steps failed.\n\n\
@@ -530,7 +530,7 @@ mod tests {
         );
         // Only the woven date and weekday took two steps for one line: the steps follow.
         steps.truncate(2);
-        let text = render_report("q", "en", &steps, ReportStatus::Partial, None);
+        let text = render_report("q", Language::En, &steps, ReportStatus::Partial, None);
         assert!(!text.contains("**Steps:**"), "{text}");
         assert_eq!(text.lines().count(), 4, "{text}");
     }
@@ -564,7 +564,7 @@ mod tests {
                 "Invalid timezone: 'No time zone found with key Mars/Olympus_Mons'",
             ),
         );
-        let text = render_report("q", "en", &[s], ReportStatus::Failed, None);
+        let text = render_report("q", Language::En, &[s], ReportStatus::Failed, None);
         assert_eq!(
             text,
             "**Status:** failed: no step succeeded.\n\n\

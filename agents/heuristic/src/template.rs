@@ -6,7 +6,7 @@
 //! number in the text comes from a step's arguments or outcome as received; the template
 //! computes nothing.
 
-use chorus_bus::{ReportStatus, StepOutcome, StepReport};
+use chorus_bus::{Language, ReportStatus, StepOutcome, StepReport};
 
 use crate::dates::DATE_POOL;
 use crate::formula::ById;
@@ -61,12 +61,12 @@ fn words(language: &str) -> &'static Words {
 /// 1: s1 sum: sum timed out after 1000 ms)." or "Stopped after 3 attempts: …". `None`
 /// for a task answered on its first attempt.
 pub fn attempts_line(
-    language: &str,
+    language: Language,
     iterations: u32,
     retried: &[String],
     stopped: &[String],
 ) -> Option<String> {
-    let vi = language == "vi";
+    let vi = language.is_vi();
     if !stopped.is_empty() {
         let why = stopped.join("; ");
         return Some(match vi {
@@ -119,11 +119,13 @@ pub fn report_status(steps: &[StepReport]) -> ReportStatus {
 /// its own line.
 pub fn render_report(
     query: &str,
-    language: &str,
+    language: Language,
     steps: &[StepReport],
     status: ReportStatus,
     unplanned: Option<&str>,
 ) -> String {
+    // The sentences below speak codes.
+    let language = language.as_str();
     let w = words(language);
     let mut blocks: Vec<String> = Vec::new();
     let unplanned = unplanned.filter(|m| !m.trim().is_empty());

@@ -912,7 +912,7 @@ fn splitting_it_again_replaces_the_count_never_splits_the_share() {
 }
 
 /// The language `query` is answered in after `question`.
-fn language_of(query: &str, question: &str, answers: &[&str]) -> String {
+fn language_of(query: &str, question: &str, answers: &[&str]) -> chorus_bus::Language {
     match outcome(query, question, answers) {
         PlanOutcome::Planned { language, .. } | PlanOutcome::Unplannable { language, .. } => {
             language

@@ -4,7 +4,7 @@
 
 mod common;
 
-use chorus_bus::TaskContext;
+use chorus_bus::{Language, TaskContext};
 use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, Question, plan, plan_in, resume};
 use common::line;
 
@@ -224,13 +224,14 @@ fn the_report_says_which_value_came_from_the_last_answer() {
     let math = step("multiply", json!({"a": "6", "b": "3"}), json!("18"));
     let text = chorus_heuristic::render_report(
         "q",
-        "en",
+        Language::En,
         std::slice::from_ref(&math),
         ReportStatus::Completed,
         None,
     );
     assert_eq!(text.trim(), "6 (your last answer) × 3 = 18");
-    let vi = chorus_heuristic::render_report("q", "vi", &[math], ReportStatus::Completed, None);
+    let vi =
+        chorus_heuristic::render_report("q", Language::Vi, &[math], ReportStatus::Completed, None);
     assert_eq!(vi.trim(), "6 (câu trả lời trước của bạn) × 3 = 18");
     let mut date = step(
         "add_duration",
@@ -239,7 +240,8 @@ fn the_report_says_which_value_came_from_the_last_answer() {
     );
     date.pool = "date".into();
     date.recalled = vec!["date".into()];
-    let text = chorus_heuristic::render_report("q", "en", &[date], ReportStatus::Completed, None);
+    let text =
+        chorus_heuristic::render_report("q", Language::En, &[date], ReportStatus::Completed, None);
     assert!(text.contains("2026-12-25 (your last answer)"), "{text}");
 }
 

@@ -2,7 +2,7 @@
 //! unplannable tasks, in English and Vietnamese — the direct answer one line per part,
 //! then the steps when a part took several — and the status judged from the steps.
 
-use chorus_bus::{ReportStatus, StepOutcome, StepReport};
+use chorus_bus::{Language, ReportStatus, StepOutcome, StepReport};
 use chorus_heuristic::{render_report, report_status};
 use serde_json::{Value, json};
 
@@ -97,7 +97,7 @@ fn a_compound_report_answers_each_part_on_one_line_then_lists_the_steps() {
     let status = report_status(&steps);
     assert_eq!(status, ReportStatus::Completed);
     assert_eq!(
-        render_report("q", "en", &steps, status, None),
+        render_report("q", Language::En, &steps, status, None),
         "(2 + 4) × 3 = 18\n2026-12-25 is a Friday.\n\n**Steps:**\n- 2 + 4 = 6\n- 6 × 3 = 18\n- 2026-12-25 is a Friday.\n"
     );
 }
@@ -106,7 +106,7 @@ fn a_compound_report_answers_each_part_on_one_line_then_lists_the_steps() {
 fn the_vietnamese_report_is_vietnamese_throughout() {
     let steps = compound_steps();
     assert_eq!(
-        render_report("q", "vi", &steps, ReportStatus::Completed, None),
+        render_report("q", Language::Vi, &steps, ReportStatus::Completed, None),
         "(2 + 4) × 3 = 18\n25/12/2026 là Thứ Sáu.\n\n**Các bước:**\n- 2 + 4 = 6\n- 6 × 3 = 18\n- 25/12/2026 là Thứ Sáu.\n"
     );
 }
@@ -122,7 +122,7 @@ fn a_single_step_is_one_line_without_a_step_list() {
         true,
     )];
     assert_eq!(
-        render_report("2+4", "en", &steps, report_status(&steps), None),
+        render_report("2+4", Language::En, &steps, report_status(&steps), None),
         "2 + 4 = 6\n"
     );
 }
@@ -140,11 +140,11 @@ fn a_failed_step_says_why_under_a_status_line() {
     let status = report_status(&steps);
     assert_eq!(status, ReportStatus::Failed);
     assert_eq!(
-        render_report("1/0", "en", &steps, status, None),
+        render_report("1/0", Language::En, &steps, status, None),
         "**Status:** failed: no step succeeded.\n\n1 ÷ 0: failed (division by zero).\n"
     );
     assert_eq!(
-        render_report("1/0", "vi", &steps, status, None),
+        render_report("1/0", Language::Vi, &steps, status, None),
         "**Trạng thái:** thất bại: không bước nào thành công.\n\n1 ÷ 0: lỗi (không thể chia cho 0).\n"
     );
 }
@@ -192,7 +192,7 @@ fn a_step_failed_by_its_input_says_what_failed_first() {
     let status = report_status(&steps);
     assert_eq!(status, ReportStatus::Partial);
     assert_eq!(
-        render_report("q", "en", &steps, status, None),
+        render_report("q", Language::En, &steps, status, None),
         "**Status:** partial: some steps failed.\n\n1 ÷ 0 + 3: failed (division by zero).\nToday is 2026-11-22.\n\n**Steps:**\n- 1 ÷ 0: failed (division by zero).\n- ? + 3: failed (division by zero).\n- Today is 2026-11-22.\n"
     );
 }
@@ -228,11 +228,11 @@ fn unfinished_steps_are_reported_as_missing_the_deadline() {
     let status = report_status(&steps);
     assert_eq!(status, ReportStatus::DeadlineExceeded);
     assert_eq!(
-        render_report("q", "en", &steps, status, None),
+        render_report("q", Language::En, &steps, status, None),
         "**Status:** deadline exceeded: some steps did not finish in time.\n\n2 + 4 = 6\nThe weekday of 2026-12-25: did not finish before the deadline.\n"
     );
     assert!(
-        render_report("q", "vi", &steps, status, None)
+        render_report("q", Language::Vi, &steps, status, None)
             .contains("\nThứ của 25/12/2026: không hoàn thành trước hạn chót.\n")
     );
 }
@@ -242,7 +242,7 @@ fn an_unplannable_report_carries_the_planner_message() {
     assert_eq!(
         render_report(
             "write me a poem",
-            "en",
+            Language::En,
             &[],
             ReportStatus::Unplannable,
             Some("I could not understand \"write me a poem\".")
@@ -253,7 +253,7 @@ fn an_unplannable_report_carries_the_planner_message() {
 
 #[test]
 fn date_answers_are_chorus_sentences_in_each_language_with_the_weekday_woven_in() {
-    let christmas = |language: &str| {
+    let christmas = |language: Language| {
         let steps = vec![
             of(
                 step(
@@ -286,16 +286,16 @@ fn date_answers_are_chorus_sentences_in_each_language_with_the_weekday_woven_in(
         render_report("q", language, &steps, ReportStatus::Completed, None)
     };
     assert!(
-        christmas("en").starts_with("The next December 25 is Friday, 2026-12-25.\n\n"),
+        christmas(Language::En).starts_with("The next December 25 is Friday, 2026-12-25.\n\n"),
         "{}",
-        christmas("en")
+        christmas(Language::En)
     );
     assert!(
-        christmas("vi").starts_with("Ngày 25 tháng 12 tới là Thứ Sáu, 25/12/2026.\n\n"),
+        christmas(Language::Vi).starts_with("Ngày 25 tháng 12 tới là Thứ Sáu, 25/12/2026.\n\n"),
         "{}",
-        christmas("vi")
+        christmas(Language::Vi)
     );
-    let one = |tool: &str, args: Value, value: Value, language: &str| {
+    let one = |tool: &str, args: Value, value: Value, language: Language| {
         let steps = vec![step("s1", "date", tool, args, ok(value, "tool text"), true)];
         render_report("q", language, &steps, ReportStatus::Completed, None)
     };
@@ -304,63 +304,63 @@ fn date_answers_are_chorus_sentences_in_each_language_with_the_weekday_woven_in(
             "days_until",
             json!({"date": "2026-12-25"}),
             json!(33),
-            "en",
+            Language::En,
             "2026-12-25 is 33 days away.\n",
         ),
         (
             "days_until",
             json!({"date": "2026-12-25"}),
             json!(33),
-            "vi",
+            Language::Vi,
             "Còn 33 ngày nữa là đến 25/12/2026.\n",
         ),
         (
             "days_until",
             json!({"date": "2026-11-01"}),
             json!(-1),
-            "en",
+            Language::En,
             "2026-11-01 was 1 day ago.\n",
         ),
         (
             "add_duration",
             json!({"amount": 1, "unit": "days"}),
             json!("2026-11-24"),
-            "en",
+            Language::En,
             "1 day from now is 2026-11-24.\n",
         ),
         (
             "add_duration",
             json!({"amount": 3, "unit": "weeks", "date": "2026-01-01"}),
             json!("2026-01-22"),
-            "vi",
+            Language::Vi,
             "3 tuần sau 01/01/2026 là 22/01/2026.\n",
         ),
         (
             "subtract_duration",
             json!({"amount": 2, "unit": "months"}),
             json!("2026-09-23"),
-            "vi",
+            Language::Vi,
             "2 tháng trước là 23/09/2026.\n",
         ),
         (
             "difference",
             json!({"from": "2026-01-01", "to": "2026-12-25"}),
             json!(358),
-            "vi",
+            Language::Vi,
             "Từ 01/01/2026 đến 25/12/2026 là 358 ngày.\n",
         ),
         (
             "today",
             json!({}),
             json!("2026-11-23"),
-            "vi",
+            Language::Vi,
             "Hôm nay là 23/11/2026.\n",
         ),
         (
             "now",
             json!({}),
             json!("2026-11-23T14:30:00+07:00"),
-            "en",
+            Language::En,
             "It is 14:30 on 2026-11-23 (UTC+07:00).\n",
         ),
     ];
@@ -384,7 +384,7 @@ fn other_pools_tools_keep_their_own_text() {
         true,
     )];
     assert_eq!(
-        render_report("q", "en", &steps, ReportStatus::Completed, None),
+        render_report("q", Language::En, &steps, ReportStatus::Completed, None),
         "lookup: 3 pages found\n"
     );
 }

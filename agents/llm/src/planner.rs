@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use chorus_bus::{Language, PlannerKind, TaskContext};
+use chorus_bus::{PlannerKind, TaskContext};
 use chorus_heuristic::{Capabilities, Conversation, MAX_QUERY_CHARS, PlanOutcome, detect_language};
 use serde_json::Value;
 use tracing::{info, warn};
@@ -93,7 +93,7 @@ pub async fn plan_with_fallback(
         Ok(ModelAnswer::Question(q)) => {
             info!(path = "llm", "the model asks the user");
             let question = chorus_heuristic::question::from_model(query, &q.text, &q.options);
-            let language = heuristic.language().to_owned();
+            let language = heuristic.language();
             (
                 PlanOutcome::Question {
                     language,
@@ -108,7 +108,7 @@ pub async fn plan_with_fallback(
                 path = "llm",
                 "model plan accepted"
             );
-            let language = heuristic.language().to_owned();
+            let language = heuristic.language();
             let unplanned = None;
             (
                 PlanOutcome::Planned {
@@ -165,9 +165,7 @@ impl LlmPlanner {
         tools: &[PoolTool],
         earlier_answers: &[String],
     ) -> Result<ModelAnswer, PlanFallback> {
-        // The heuristic answers `en` or `vi`.
-        let language = Language::from_tag(&detect_language(query, ctx.language.as_deref()))
-            .unwrap_or_default();
+        let language = detect_language(query, ctx.language.as_deref());
         let messages = plan_messages(&self.prompts, query, ctx, language, tools, earlier_answers);
         let text =
             complete_structured(&self.client, &self.dialects, &messages, &self.schema).await?;

@@ -123,7 +123,7 @@ pub async fn write_or_template(
     status: ReportStatus,
     unplanned: Option<&str>,
 ) -> (String, &'static str, Option<SynthFallback>) {
-    let template = || render_report(query, language.as_str(), steps, status, unplanned);
+    let template = || render_report(query, language, steps, status, unplanned);
     let Some(synth) = synth.filter(|s| s.writes() && !steps.is_empty()) else {
         return (template(), WRITTEN_BY_TEMPLATE, None);
     };
@@ -151,13 +151,7 @@ pub fn stream_or_template(
     status: ReportStatus,
     unplanned: Option<String>,
 ) -> SynthStream {
-    let template = render_report(
-        &query,
-        language.as_str(),
-        &steps,
-        status,
-        unplanned.as_deref(),
-    );
+    let template = render_report(&query, language, &steps, status, unplanned.as_deref());
     let Some(synth) = synth.filter(|s| s.writes() && !steps.is_empty()) else {
         return template_only(template, None);
     };

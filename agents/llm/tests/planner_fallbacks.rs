@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use chorus_bus::{Plan, PlanError, PlannerKind, TaskContext};
+use chorus_bus::{Language, Plan, PlanError, PlannerKind, TaskContext};
 use chorus_heuristic::{Conversation, PlanOutcome};
 use chorus_llm::validate::{ModelAnswer, parse_plan};
 use chorus_llm::{
@@ -163,7 +163,7 @@ async fn a_query_the_heuristic_cannot_plan_gets_the_model_plan() {
         outcome,
         PlanOutcome::Planned {
             plan: good_plan(),
-            language: "en".into(),
+            language: Language::En,
             unplanned: None,
         }
     );

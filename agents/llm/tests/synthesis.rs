@@ -28,7 +28,7 @@ fn steps() -> Vec<StepReport> {
 }
 
 fn template() -> String {
-    render_report(QUERY, "vi", &steps(), ReportStatus::Completed, None)
+    render_report(QUERY, Language::Vi, &steps(), ReportStatus::Completed, None)
 }
 
 async fn synthesizer(reply: Reply) -> (FakeOpenAi, LlmSynthesizer) {

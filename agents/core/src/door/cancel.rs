@@ -117,7 +117,7 @@ pub async fn cancel(
                 },
             };
             report::unplanned(request, |language| {
-                chorus_heuristic::messages::canceled_before_planning(language.as_str())
+                chorus_heuristic::messages::canceled_before_planning(language)
             })
         }
     };

@@ -24,7 +24,8 @@ pub async fn refuse_on_bus(
     why: &SubmitError,
     once: (String, Duration),
 ) -> Result<bool, BusError> {
-    let language = crate::language::detect(&request.query, request.context.language.as_deref());
+    let language =
+        chorus_heuristic::detect_language(&request.query, request.context.language.as_deref());
     let plan = PlanReady {
         query: request.query.clone(),
         context: request.context.clone(),

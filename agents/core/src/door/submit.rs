@@ -131,7 +131,6 @@ impl SubmitError {
     /// The refusal in the user's language (`en`, `vi`), for a report.
     pub fn message_in(&self, language: Language) -> String {
         use chorus_heuristic::messages;
-        let language = language.as_str();
         match self {
             SubmitError::EmptyQuery => messages::empty(language),
             SubmitError::QueryTooLong { chars, limit } => {

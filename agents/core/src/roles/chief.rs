@@ -190,11 +190,7 @@ impl Chief {
         let report = FinalReport {
             query: waiting.request.query.clone(),
             status: ReportStatus::Unanswered,
-            text: chorus_heuristic::messages::unanswered(
-                &q.question,
-                &q.options,
-                q.language.as_str(),
-            ),
+            text: chorus_heuristic::messages::unanswered(&q.question, &q.options, q.language),
             language: q.language,
             steps: Vec::new(),
             written_by: "template".to_owned(),

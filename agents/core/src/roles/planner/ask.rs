@@ -143,7 +143,7 @@ impl Planner {
                 let mut again = waiting.asked.clone();
                 again.text = format!(
                     "{} {}",
-                    messages::not_settled(&answer.answer, language.as_str()),
+                    messages::not_settled(&answer.answer, language),
                     waiting.asked.text
                 );
                 return self
@@ -175,20 +175,15 @@ impl Planner {
             return self.ask(msg, request, question, language, asked + 1).await;
         }
         let live = self.live().await?;
-        let reason = messages::unsettled_after(asked, &question.text, language.as_str());
-        let mut ready: PlanReady = plan_ready(
+        let reason = messages::unsettled_after(asked, &question.text, language);
+        let ready: PlanReady = plan_ready(
             request,
             chorus_heuristic::PlanOutcome::Unplannable {
-                message: messages::with_capabilities(
-                    &reason,
-                    language.as_str(),
-                    &live.capabilities,
-                ),
-                language: language.as_str().to_owned(),
+                message: messages::with_capabilities(&reason, language, &live.capabilities),
+                language,
                 pool_down: None,
             },
         );
-        ready.language = language;
         self.publish_plan(msg, ready).await
     }
 }

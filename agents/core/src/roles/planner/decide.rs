@@ -230,9 +230,7 @@ fn heuristic_past_deadline(outcome: PlanOutcome, budget: Duration) -> (PlanOutco
 /// What to do with a planner outcome: ask its question, or publish it as `plan_ready`.
 pub fn decide(request: &TaskRequest, outcome: PlanOutcome) -> Decision {
     match outcome {
-        PlanOutcome::Question { language, question } => {
-            Decision::Ask(question, crate::language::of_heuristic(&language))
-        }
+        PlanOutcome::Question { language, question } => Decision::Ask(question, language),
         other => Decision::Plan(Box::new(plan_ready(request, other))),
     }
 }
@@ -259,7 +257,7 @@ pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> Pl
     PlanReady {
         query: request.query.clone(),
         context: request.context.clone(),
-        language: crate::language::of_heuristic(&language),
+        language,
         plan,
         planner: PlannerKind::Heuristic,
         unplanned,
