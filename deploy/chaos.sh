@@ -7,6 +7,11 @@
 #
 #   deploy/chaos.sh            full run: CHAOS_TASKS (5000) over CHAOS_SECONDS (240)
 #   deploy/chaos.sh --short    CI run: 1000 tasks over 60 s (under ~2 minutes)
+#   deploy/chaos.sh --cluster [--short]
+#                              the same on a Redis Cluster of 3 primaries + 3 replicas
+#                              (redis-server --cluster-enabled yes x6, redis-cli --cluster
+#                              create): instead of the Redis restart, primaries killed (-9)
+#                              and one reshard under load (redis-cli --cluster reshard)
 #
 # Binaries come from $CHORUS_BIN (default target/debug). More knobs: CHAOS_DEADLINE_MS,
 # CHAOS_CLAIM_IDLE_MS, CHAOS_SEED, CHAOS_KEEP=1 (keep the temp dir with every log).
@@ -27,6 +32,13 @@ command -v "${CHORUS_REDIS_SERVER:-redis-server}" >/dev/null || {
   echo "chaos.sh: redis-server not found (set CHORUS_REDIS_SERVER)" >&2
   exit 2
 }
+case " $* " in
+  *" --cluster "*)
+    command -v "${CHORUS_REDIS_CLI:-redis-cli}" >/dev/null || {
+      echo "chaos.sh: redis-cli not found (set CHORUS_REDIS_CLI)" >&2
+      exit 2
+    } ;;
+esac
 venv=${CHAOS_VENV:-target/chaos-venv}
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"

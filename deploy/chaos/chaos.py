@@ -1,6 +1,8 @@
 """Chaos driver (run by deploy/chaos.sh): sends tasks of known answers at a steady rate
 while crashing and restarting processes, then checks every task has exactly one right
-final report. Last line: tasks=N crashes=K lost=L duplicates=D wrong=W asked=Q answered=A."""
+final report. With --cluster, on a Redis Cluster of three primaries and three replicas
+whose primaries are killed (SIGKILL) and whose slots are resharded meanwhile. Last line:
+tasks=N crashes=K lost=L duplicates=D wrong=W asked=Q answered=A."""
 
 import argparse
 import json
@@ -10,18 +12,21 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import procs  # noqa: E402
 import questions  # noqa: E402
 import tasks  # noqa: E402
-from redis_client import Redis, fields  # noqa: E402
+from redis_client import ClusterRedis, Redis, fields  # noqa: E402
 
 
 def args():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--short", action="store_true", help="CI size: 1000 tasks over 60 s")
+    p.add_argument("--cluster", action="store_true",
+                   help="on a Redis Cluster (3 primaries + 3 replicas): primaries killed, a reshard")
     p.add_argument("--tasks", type=int)
     p.add_argument("--seconds", type=float)
     a = p.parse_args()
@@ -33,6 +38,9 @@ def args():
     a.seed = int(env("CHAOS_SEED", 7))
     a.keep = env("CHAOS_KEEP") == "1"
     a.bin = env("CHORUS_BIN", "target/debug")
+    # On a Cluster, every role and the driver wait for a replica to have each write
+    # (bus.replica_acks), so a primary's death loses nothing acknowledged.
+    a.replica_acks = int(env("CHAOS_REPLICA_ACKS", 1 if a.cluster else 0))
     return a
 
 
@@ -43,7 +51,7 @@ def log(t0, msg):
 class Schedule:
     """The chaos plan, as (time from start, action, argument) sorted by time."""
 
-    def __init__(self, seconds, deadline_s, rng):
+    def __init__(self, seconds, deadline_s, rng, cluster=False):
         ev = []
         roles = procs.Cluster.ROLES
         # 1. Kill -9 each role in turn during the first fifth.
@@ -54,8 +62,10 @@ class Schedule:
         while t < seconds - 1:
             ev.append((t, "kill", rng.choice(roles)))
             t += rng.uniform(1.0, 2.0)
-        # 3. Redis killed (-9) and restarted on the same port from its AOF.
-        ev.append((seconds * 0.30, "redis", None))
+        # 3. Redis killed (-9) and restarted on the same port from its AOF (on a Cluster:
+        # primaries killed and a reshard instead, by ClusterChaos).
+        if not cluster:
+            ev.append((seconds * 0.30, "redis", None))
         # 4. The math MCP server killed, down 4 s, started again.
         ev.append((seconds * 0.40, "mcp-kill", "math-mcp"))
         ev.append((seconds * 0.40 + 4, "mcp-start", "math-mcp"))
@@ -64,13 +74,132 @@ class Schedule:
         ev.append((seconds * 0.50, "freeze", "date-mcp"))
         ev.append((seconds * 0.50 + freeze, "thaw", "date-mcp"))
         self.events = sorted(ev, key=lambda e: e[0])
-        self.outages = {"math": [], "date": []}
+        # Outages by what was down: a pool's MCP server, or ("redis") a Cluster shard
+        # from its primary's kill until its old node is back as an in-sync replica.
+        self.outages = {"math": [], "date": [], "redis": []}
 
     def due(self, now):
         out = []
         while self.events and self.events[0][0] <= now:
             out.append(self.events.pop(0))
         return out
+
+
+class ClusterChaos(threading.Thread):
+    """The Cluster's part of the chaos, in a thread of its own so that sending, reading
+    and answering go on meanwhile: at each planned time (seconds from the start of
+    sending; never before the previous action is over), either a primary killed with
+    SIGKILL — the first time the one serving `task_available`, then one at random —
+    its replica promoted, the killed node restarted (it rejoins as a replica) and every
+    replica in sync again; or a reshard under load (`redis-cli --cluster reshard`, which
+    moves a primary's lowest slots first: as many as it takes to move one of the busy
+    streams of RESHARD_KEYS — the one that moves the fewest slots, at least
+    RESHARD_MIN — with every key of those slots: streams, groups, pending entries, task
+    state — to another primary). Each primary keeps slots: failing over a primary needs
+    the votes of a majority of the primaries that serve slots."""
+
+    RESHARD_KEYS = ["task_available", "final_report", "plan_ready", "math_task", "date_task",
+                    "math_result", "chorus:deadlines"]
+    RESHARD_MIN = 1000
+
+    # When (fraction of the sending time) and what.
+    SHORT = [(0.12, "kill"), (0.35, "reshard"), (0.55, "kill"), (0.78, "kill")]
+    FULL = [(0.08, "kill"), (0.25, "kill"), (0.40, "reshard"), (0.55, "kill"),
+            (0.70, "kill"), (0.85, "kill")]
+
+    def __init__(self, cluster, seconds, short, seed, t0):
+        super().__init__(name="cluster-chaos", daemon=True)
+        self.admin, self.t0 = cluster.admin, t0
+        self.plan = [(f * seconds, what) for f, what in (self.SHORT if short else self.FULL)]
+        self.rng = random.Random(seed + 1)
+        self.start_at = None
+        self.halt = threading.Event()
+        self.outages = []  # (kill, back) in seconds from the start of sending
+        self.kills, self.reshards, self.skipped = 0, [], []
+        self.error = None
+
+    def now(self):
+        return time.monotonic() - self.start_at
+
+    def run(self):
+        try:
+            for at, what in self.plan:
+                while self.now() < at and not self.halt.is_set():
+                    time.sleep(0.05)
+                if self.halt.is_set():
+                    self.skipped.append(what)
+                    continue
+                if what == "kill":
+                    self.kill()
+                else:
+                    self.reshard()
+        except Exception as e:  # noqa: BLE001 - reported as the run's failure
+            self.error = "%s: %s" % (type(e).__name__, e)
+            log(self.t0, "!! cluster chaos failed: " + self.error)
+
+    def kill(self):
+        prim = self.admin.primaries()
+        port = self.admin.primary_of("task_available") if not self.kills else None
+        if port not in prim:
+            port = self.rng.choice(sorted(prim))
+        began = self.now()
+        log(self.t0, "redis :%d (primary of %d slots): kill -9" % (port, prim[port]))
+        self.admin.kill_primary(port)
+        self.kills += 1
+        self.admin.wait_promoted(port)
+        promoted = self.now()
+        log(self.t0, "redis :%d: a replica promoted after %.1f s (cluster_state:ok); restarting "
+            "the killed node" % (port, promoted - began))
+        self.admin.restart(port)
+        back = self.now()
+        self.outages.append((began, back))
+        log(self.t0, "redis :%d: back as a replica, every replica in sync, %.1f s after the kill"
+            % (port, back - began))
+
+    def reshard(self):
+        prim = self.admin.primaries()
+        best = None
+        for key in self.RESHARD_KEYS:
+            source = self.admin.primary_of(key)
+            slots = self.admin.slots_of(source) if source in prim else []
+            slot = self.admin.keyslot(key)
+            n = max(sum(1 for s in slots if s <= slot), self.RESHARD_MIN)
+            if slots and n < len(slots) - 100 and (best is None or n < best[0]):
+                best = (n, key, source)
+        if best is None:
+            raise RuntimeError("no busy stream can be resharded: primaries %s" % prim)
+        n, key, source = best
+        target = self.rng.choice(sorted(p for p in prim if p != source))
+        began = self.now()
+        log(self.t0, "reshard: %d of the %d slots of :%d (%s among them) to :%d"
+            % (n, prim[source], source, key, target))
+        self.admin.reshard(source, target, n)
+        self.reshards.append((began, self.now()))
+        log(self.t0, "reshard: done in %.1f s; %s now on :%s"
+            % (self.now() - began, key, self.admin.primary_of(key)))
+
+
+class Timed(threading.Thread):
+    """The MCP servers' outages (kill and start, freeze and thaw) at their planned times,
+    in a thread of their own: on a Cluster the driver's own sending waits while the
+    shard of `task_available` has no replica to acknowledge it, and a thaw must not wait
+    for that. When halted, what is still open (a start, a thaw) is done at once."""
+
+    MCP = ("mcp-kill", "mcp-start", "freeze", "thaw")
+
+    def __init__(self, events, fire, start):
+        super().__init__(name="mcp-chaos", daemon=True)
+        self.events, self.fire, self.start_at = events, fire, start
+        self.halt = threading.Event()
+        self.crashes = 0
+
+    def run(self):
+        for at, action, name in self.events:
+            while time.monotonic() - self.start_at < at and not self.halt.is_set():
+                time.sleep(0.02)
+            if self.halt.is_set() and action not in ("thaw", "mcp-start"):
+                continue
+            self.crashes += self.fire(action, name, time.monotonic() - self.start_at)
 
 
 def run(a):
@@ -84,7 +213,10 @@ def run(a):
         # whose deadline ends 2 s or more after the outage ends.
         "CHORUS__AGENTS__POOL_WAIT_MS": str(a.deadline_ms),
     }
-    cluster = procs.Cluster(os.path.abspath(a.bin), work, settings)
+    if a.cluster:
+        settings["CHORUS__BUS__REPLICA_ACKS"] = str(a.replica_acks)
+        settings["CHORUS__BUS__REPLICA_ACK_TIMEOUT_MS"] = "2000"
+    cluster = procs.Cluster(os.path.abspath(a.bin), work, settings, cluster=a.cluster)
     t0 = time.monotonic()
 
     def on_signal(signum, _frame):
@@ -142,13 +274,20 @@ class Sent:
 
 
 def drive(a, rng, cluster, t0):
-    r = Redis(cluster.redis_port)
-    r.cmd("PING")
+    if a.cluster:
+        r = ClusterRedis(cluster.node_ports, replica_acks=a.replica_acks)
+        r.cmd("GET", "chorus:chaos")
+        where = "a Redis Cluster on :%s, replica_acks %d" % (
+            ",".join(map(str, cluster.node_ports)), a.replica_acks)
+    else:
+        r = Redis(cluster.redis_port)
+        r.cmd("PING")
+        where = "redis :%d" % cluster.redis_port
     run_id = "%x" % int(time.time())
-    log(t0, "cluster up (redis :%d, work %s); %d tasks over %.0f s, deadline %d ms"
-        % (cluster.redis_port, cluster.work, a.tasks, a.seconds, a.deadline_ms))
+    log(t0, "cluster up (%s, work %s); %d tasks over %.0f s, deadline %d ms"
+        % (where, cluster.work, a.tasks, a.seconds, a.deadline_ms))
     wait_ready(r, t0)
-    asker = questions.Asker(r, cluster.redis_port, kill=cluster.restart)
+    asker = questions.Asker(r, cluster.node_ports, kill=cluster.restart)
     asker.start()
     try:
         return drive_with(a, rng, cluster, t0, r, run_id, asker)
@@ -157,7 +296,8 @@ def drive(a, rng, cluster, t0):
 
 
 def drive_with(a, rng, cluster, t0, r, run_id, asker):
-    sched = Schedule(a.seconds, a.deadline_ms / 1000, rng)
+    sched = Schedule(a.seconds, a.deadline_ms / 1000, rng, cluster=a.cluster)
+    shards = ClusterChaos(cluster, a.seconds, a.short, a.seed, t0) if a.cluster else None
     crashes, self_exits = 0, []
     down = {}  # pool -> outage start (monotonic from t0)
     sent = {}  # task id -> Sent
@@ -167,7 +307,7 @@ def drive_with(a, rng, cluster, t0, r, run_id, asker):
     start = time.monotonic()
 
     def send(tid, task):
-        r.cmd("XADD", "task_available", "*", "data", tasks.bare(tid, task.query, task.session))
+        r.xadd("task_available", tasks.bare(tid, task.query, task.session))
         sent[tid] = Sent(task, time.monotonic() - start, time.time() * 1000)
         if task.answer is not None:
             asker.expect_question(tid, task.answer)
@@ -191,6 +331,15 @@ def drive_with(a, rng, cluster, t0, r, run_id, asker):
                 convo["cut"] += 1
 
     i = 0
+    timed = None
+    if shards is not None:
+        shards.start_at = start
+        shards.start()
+        timed = Timed([e for e in sched.events if e[1] in Timed.MCP],
+                      lambda action, name, now: chaos(action, name, cluster, sched, down, now, t0),
+                      start)
+        sched.events = [e for e in sched.events if e[1] not in Timed.MCP]
+        timed.start()
     while i < a.tasks:
         now = time.monotonic() - start
         for _, action, name in sched.due(now):
@@ -199,6 +348,8 @@ def drive_with(a, rng, cluster, t0, r, run_id, asker):
             tid = "chaos-%s-%d" % (run_id, i)
             send(tid, tasks.make(i, rng, session="chaos-%s-s%d" % (run_id, i)))
             i += 1
+        if shards is not None and shards.error:
+            raise SystemExit("chaos: the cluster chaos failed: " + shards.error)
         for name, code in cluster.self_exited():
             self_exits.append((name, code))
             log(t0, "!! %s exited by itself (status %s); restarted" % (name, code))
@@ -207,6 +358,24 @@ def drive_with(a, rng, cluster, t0, r, run_id, asker):
     for _, action, name in sched.events:  # outages still open end now
         if action in ("thaw", "mcp-start"):
             crashes += chaos(action, name, cluster, sched, down, time.monotonic() - start, t0)
+    if timed is not None:
+        timed.halt.set()
+        timed.join()
+        crashes += timed.crashes
+    if shards is not None:
+        # What is under way ends (a node restarting, a reshard), nothing new starts.
+        shards.halt.set()
+        while shards.is_alive():
+            tick()
+            shards.join(0.05)
+        sched.outages["redis"] = shards.outages
+        crashes += shards.kills
+        log(t0, "cluster: %d primaries killed, outages %s, reshards %s%s; driver retries %s"
+            % (shards.kills, [(round(x, 1), round(y, 1)) for x, y in shards.outages],
+               [(round(x, 1), round(y, 1)) for x, y in shards.reshards],
+               ", not done: %s" % shards.skipped if shards.skipped else "", r.count))
+        if shards.error:
+            raise SystemExit("chaos: the cluster chaos failed: " + shards.error)
     log(t0, "all %d tasks sent; waiting for reports" % a.tasks)
     wait_until = time.monotonic() + a.deadline_ms / 1000 * 2 + 30
     while time.monotonic() < wait_until and (len(reports) < len(sent) or follow):
@@ -286,9 +455,11 @@ def collect(r, reports, last_id):
 
 def met(pools, life, outages):
     """The outages (pool, start, end) of a pool the task needs during its life (sent
-    before the outage's end + 5 s, deadline not over 2 s before the outage began)."""
+    before the outage's end + 5 s, deadline not over 2 s before the outage began). A
+    Cluster shard's outage ("redis") is met by every task: any of its keys and streams
+    may be on the killed primary."""
     begun, end = life
-    return [(pool, a, b) for pool in pools for a, b in outages.get(pool, [])
+    return [(pool, a, b) for pool in sorted(set(pools) | {"redis"}) for a, b in outages.get(pool, [])
             if begun <= b + 5 and end + 2 >= a]
 
 
@@ -302,10 +473,12 @@ def per_outage(degraded_tasks, outages):
         for a, b in spans:
             hit = [(pools, life, why) for pools, life, why in degraded_tasks
                    if (pool, a, b) in met(pools, life, outages)]
-            late = [why for pools, life, why in hit
-                    if life[1] >= max(end for _, _, end in met(pools, life, outages)) + 2]
+            margins = [life[1] - max(end for _, _, end in met(pools, life, outages))
+                       for pools, life, why in hit]
+            late = [why for (pools, life, why), m in zip(hit, margins) if m >= 2]
             out.append("%s down %.1f-%.1f s: %d degraded, %d of them with the deadline >= 2 s after "
-                       "every outage they met ended" % (pool, a, b, len(hit), len(late)))
+                       "every outage they met ended (at most %.1f s after)"
+                       % (pool, a, b, len(hit), len(late), max(margins) if margins else 0))
             out.extend("  e.g. " + why for why in late[:3])
     return out
 
@@ -353,6 +526,15 @@ def verdict(a, r, sent, lived, reports, asker, outages, crashes, self_exits, t0)
     for e in examples[:20]:
         print("  " + e)
     dead = r.cmd("XLEN", "dead_letter")
+    for _, flat in r.cmd("XRANGE", "dead_letter", "-", "+", "COUNT", "10") or []:
+        try:
+            msg = json.loads(fields(flat).get("data", b"{}"))
+            p = msg.get("payload", {})
+            print("  dead letter %s: %s entry %s, group %s, %s deliveries: %s"
+                  % (msg.get("task_id"), p.get("topic"), p.get("entry_id"), p.get("role"),
+                     p.get("deliveries"), " ".join(str(p.get("reason", "")).split())[:300]))
+        except (ValueError, AttributeError):
+            print("  dead letter (undecodable): %r" % (flat,))
     latencies.sort()
     pct = (lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]) if latencies else (lambda q: 0)
     log(t0, "statuses %s; degraded (tool down, reported as such) %d; dead letters %d; "

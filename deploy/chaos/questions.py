@@ -27,12 +27,14 @@ ANSWERS = "clarification_answer"
 
 class Listener(threading.Thread):
     """SUBSCRIBE clarification_needed on its own connection, subscribing again after
-    every connection loss; `gap` is set each time a subscription is confirmed (what went
-    out before it is read from the stream)."""
+    every connection loss (on a Cluster, on the next node: a PUBLISH reaches every
+    node); `gap` is set each time a subscription is confirmed (what went out before it
+    is read from the stream)."""
 
-    def __init__(self, port):
+    def __init__(self, ports):
         super().__init__(name="questions", daemon=True)
-        self.port = port
+        self.ports = list(ports)
+        self.turn = 0
         self.inbox = queue.Queue()
         self.halt = threading.Event()
         self.gap = threading.Event()
@@ -41,7 +43,8 @@ class Listener(threading.Thread):
 
     def run(self):
         while not self.halt.is_set():
-            client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5.0,
+            port = self.ports[self.turn % len(self.ports)]
+            client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=5.0,
                                  socket_connect_timeout=1.0)
             ps = client.pubsub()
             try:
@@ -57,6 +60,7 @@ class Listener(threading.Thread):
                     elif m["type"] == "message":
                         self.inbox.put(m["data"])
             except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError):
+                self.turn += 1
                 time.sleep(0.1)
             finally:
                 try:
@@ -78,10 +82,10 @@ class Asker:
     # killed just before the answer: by task number modulo 8, with the answer's way.
     KILL_BEFORE = {1: "chief", 2: "chief", 5: "planner", 6: "planner"}
 
-    def __init__(self, r, port, kill=None):
+    def __init__(self, r, ports, kill=None):
         self.r = r
         self.kill = kill  # kill(role): SIGKILL and restart; None: no kills here
-        self.listener = Listener(port)
+        self.listener = Listener(ports)
         self.expect = {}  # task id -> the answer it gets
         self.seen = {}  # task id -> {question number: (seen at, via, payload)}
         self.sent = {}  # task id -> {"how", "times": [..], "next", "number"}
@@ -166,9 +170,9 @@ class Asker:
         s["times"].append(now)
         self.count[s["how"]] += 1
         if s["how"] == "xadd":
-            self.r.cmd("XADD", ANSWERS, "*", "data", data)
+            self.r.xadd(ANSWERS, data)
             return
-        heard = self.r.cmd("PUBLISH", ANSWERS, data)
+        heard = self.r.publish(ANSWERS, data)
         if not heard:
             self.count["unheard"] += 1
         s["next"] = time.monotonic() + (self.RESEND_S if heard else self.UNHEARD_S)
