@@ -228,8 +228,11 @@ const INCLUDES: &[&[&str]] = &[
 
 /// Whether `toks` ask the price before a levy the price includes.
 pub fn asks_before_levy(toks: &[Token]) -> bool {
+    if !toks.iter().any(|t| t.is_sym('%')) {
+        return false;
+    }
     let w = Words::new(toks);
-    w.says(BEFORE_LEVY) && w.says(INCLUDES) && toks.iter().any(|t| t.is_sym('%'))
+    w.says(BEFORE_LEVY) && w.says(INCLUDES)
 }
 
 /// Words asking what is left once a percentage is taken.
@@ -385,7 +388,7 @@ impl<'a> Words<'a> {
     fn at(&self, i: usize, p: &[&str]) -> bool {
         p.iter()
             .enumerate()
-            .all(|(k, w)| self.word(i + k) == Some(key(w).as_str()))
+            .all(|(k, w)| self.word(i + k).is_some_and(|t| is_key(w, t)))
     }
 
     /// Whether any of `phrases` is said anywhere.
@@ -401,6 +404,40 @@ impl<'a> Words<'a> {
     }
 }
 
+/// Whether the listed word `w` has the key `k`, with no allocation for a lowercase
+/// ASCII word and one per thread for any other (planning stays in microseconds).
+fn is_key(w: &str, k: &str) -> bool {
+    if w.bytes()
+        .all(|b| b.is_ascii_lowercase() || !b.is_ascii_alphabetic())
+        && w.is_ascii()
+    {
+        return singular(w) == k;
+    }
+    thread_local! {
+        static KEYS: std::cell::RefCell<std::collections::HashMap<Box<str>, Box<str>>> =
+            Default::default();
+    }
+    KEYS.with(|keys| {
+        if let Some(v) = keys.borrow().get(w) {
+            return &**v == k;
+        }
+        let v = key(w);
+        let same = v == k;
+        keys.borrow_mut().insert(w.into(), v.into());
+        same
+    })
+}
+
+/// `f` without a plural's `s` (`guests` → `guest`; `plus`, `gas`, `this` kept).
+fn singular(f: &str) -> &str {
+    let keep = ["ss", "us", "is"].iter().any(|e| f.ends_with(e));
+    if f.len() > 3 && f.ends_with('s') && !keep {
+        &f[..f.len() - 1]
+    } else {
+        f
+    }
+}
+
 /// `w` folded and singular (`guests` → `guest`, `khách` → `khach`).
 fn key(w: &str) -> String {
     let f = fold(&w.to_lowercase());
@@ -413,7 +450,7 @@ fn key(w: &str) -> String {
 }
 
 fn is_in(list: &[&str], k: &str) -> bool {
-    list.iter().any(|w| key(w) == k)
+    list.iter().any(|w| is_key(w, k))
 }
 
 fn is_person(k: &str) -> bool {
@@ -765,6 +802,10 @@ const ITEM_BREAKS: &[&str] = &["plus", "and", "với", "và"];
 /// 150k`) or its one amount of money (1,000 or more) beside counts under 1,000; any
 /// other item, a percentage or a date leaves the request to the other readers.
 pub fn priced_items(toks: &[Token]) -> Option<Expr> {
+    // (Two items hold four numbers at least: no words folded for fewer.)
+    if crate::lexer::number_positions(toks).len() < 4 {
+        return None;
+    }
     let w = Words::new(toks);
     if toks
         .iter()
