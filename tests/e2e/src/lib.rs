@@ -322,22 +322,7 @@ impl Cluster {
             .get(name)
             .map(|p| p.pid())
             .expect("known process");
-        let ok = Command::new("kill")
-            .args([signal, &pid.to_string()])
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        assert!(ok, "kill {signal} {pid} failed");
-        if signal == "-STOP" {
-            let start = Instant::now();
-            while !all_threads_stopped(pid) {
-                assert!(
-                    start.elapsed() < Duration::from_secs(5),
-                    "{name} ({pid}) did not stop within 5 s"
-                );
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
+        chorus_testkit::signals::send(pid, signal);
     }
 
     /// Kills the named process (SIGKILL).
@@ -618,22 +603,4 @@ pub async fn final_reports_by_task(
         }
     }
     by_task
-}
-
-/// Whether every thread of process `pid` is stopped (state `T` in
-/// `/proc/<pid>/task/*/stat`); true where there is no such file to read.
-fn all_threads_stopped(pid: u32) -> bool {
-    let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return true;
-    };
-    threads.flatten().all(|thread| {
-        std::fs::read_to_string(thread.path().join("stat"))
-            .ok()
-            .and_then(|stat| {
-                // The state is the first field after the command name's `)`.
-                let (_, rest) = stat.rsplit_once(')')?;
-                Some(rest.trim_start().starts_with(['T', 't']))
-            })
-            .unwrap_or(true)
-    })
 }

@@ -24,6 +24,7 @@ pub mod cluster;
 pub mod launcher;
 pub mod python;
 pub mod sentinel;
+pub mod signals;
 pub mod sse;
 
 pub use cluster::RedisCluster;
