@@ -22,13 +22,13 @@ fn main() {
     // if no Vietnamese phrase uses them (`thì sao` makes `sao` Vietnamese).
     let mut beside_vi: BTreeMap<String, bool> = BTreeMap::new();
     for file in &files {
-        // The quantity frames compare words folded (without marks), so their
+        // The quantity frames (`src/frames/`) compare words folded (without marks), so their
         // Vietnamese words need no reading taught; taught, they would add readings to
         // folded words (`phụ thu` once made `thu 6` stay `thu`). Their English words of
         // four letters or more are learnt, so no typo correction turns them into
         // others (`cheapest` had become `cheaper`); shorter ASCII words there may be
         // Vietnamese typed without marks (`ca`, `nv`).
-        let frames = file.ends_with("frames.rs");
+        let frames = file.components().any(|c| c.as_os_str() == "frames");
         let shortest = if frames { 4 } else { 2 };
         let Ok(text) = fs::read_to_string(file) else {
             continue;

@@ -580,7 +580,7 @@ impl Planning<'_> {
             }
         }
         // The last reading of an everyday problem before asking or refusing: every
-        // number given one role, the roles fitting one frame (`frames.rs`). The request
+        // number given one role, the roles fitting one frame (`frames/`). The request
         // as typed only, never an earlier answer put into it.
         // (A part outside every tool is named, never read into a frame.)
         // In a conversation, a follow-up with no amount of its own is read on the last

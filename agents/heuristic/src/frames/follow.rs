@@ -1,0 +1,114 @@
+//! Follow-ups read on the last answer: an amount of none of their own, one operation
+//! and one amount, both last answers summed.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::{Tok, Token};
+
+use super::roles::*;
+use super::vocabulary::*;
+use super::words::*;
+use super::{operator_between_numbers, parse};
+
+/// The parts a follow-up asks of the last answer `value`, read as one quantity frame
+/// with `value` as its amount: `add 10% service`, `minus booking's 15%`, `split that
+/// between the 2 families`. The follow-up itself gives no amount of its own.
+pub fn parse_after(value: &str, toks: &[Token]) -> Option<Vec<Expr>> {
+    let own = roles(&Words::new(toks))?;
+    if own.is_empty() || own.iter().any(|q| q.role == Role::Amount) {
+        return None;
+    }
+    let first = Token {
+        tok: Tok::Num(value.to_owned()),
+        start: 0,
+        end: 0,
+    };
+    // (A comma after it: the answer is an amount, never a count of the next word.)
+    let comma = Token {
+        tok: Tok::Sym(','),
+        start: 0,
+        end: 0,
+    };
+    let with: Vec<Token> = [first, comma]
+        .into_iter()
+        .chain(toks.iter().cloned())
+        .collect();
+    parse(&with)
+}
+
+/// A follow-up that goes on from the last answer `value` by one operation and at most
+/// one amount, whatever words name them (`times 15,480 won`, `add my base pay
+/// 1,848,000 to that`, `then halve it, half goes to savings`). Two operations, a
+/// count of something (`thêm 3 người nữa` adds people, not 3), a percentage, a date or
+/// another question: no reading.
+pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
+    let w = Words::new(toks);
+    if toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Date(_)) || t.is_sym('%'))
+        || crate::lexer::has_clock_time(toks)
+        || w.says(OTHER_QUESTION)
+        || operator_between_numbers(toks)
+    {
+        return None;
+    }
+    let ops: Vec<MathOp> = (0..toks.len())
+        .filter_map(|i| GO_ON.iter().find(|(p, _)| w.at(i, p)).map(|(_, op)| *op))
+        .collect();
+    let alone: Vec<(MathOp, &str)> = (0..toks.len())
+        .filter_map(|i| {
+            BY_ITSELF
+                .iter()
+                .find(|(p, _, _)| w.at(i, p))
+                .map(|(_, op, n)| (*op, *n))
+        })
+        .collect();
+    let quantities = roles(&w)?;
+    let last = Expr::Num(value.to_owned());
+    match quantities.as_slice() {
+        [] => {
+            let (op, n) = *alone.first()?;
+            let one_kind = alone.iter().all(|a| *a == (op, n)) && ops.iter().all(|o| *o == op);
+            one_kind.then(|| Expr::bin(op, last, Expr::Num(n.to_owned())))
+        }
+        [q] => {
+            let amount = match &q.role {
+                Role::Amount => true,
+                Role::Count(nouns) => big(&q.value) || nouns.iter().any(|n| is_in(CURRENCY, n)),
+                _ => false,
+            };
+            let op = *ops.first()?;
+            if !amount || !alone.is_empty() || ops.iter().any(|o| *o != op) {
+                return None;
+            }
+            // (`subtract that from 500`, `divide 1000 by it`: the answer is not first.)
+            let reversed = w.says(&[&["from"], &["into"], &["by", "that"], &["by", "it"]]);
+            if reversed && matches!(op, MathOp::Subtract | MathOp::Divide) {
+                return None;
+            }
+            let n = Expr::Num(q.value.clone());
+            // (`add that to the 40`: the amount as said, after the answer named first.)
+            let named_first = (0..q.at).any(|k| matches!(w.word(k), Some("that" | "it")));
+            Some(match op {
+                MathOp::Sum if named_first => Expr::bin(op, n, last),
+                _ => Expr::bin(op, last, n),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether a follow-up asks the sum of the last two answers (`Cộng tiền công hai đứa
+/// lại`, `tổng 2 lần bn`, `add both up`): no number but the two it names.
+pub fn asks_both_summed(toks: &[Token]) -> bool {
+    let w = Words::new(toks);
+    let nums = crate::lexer::number_positions(toks);
+    let two = match nums.as_slice() {
+        [] => false,
+        [k] => {
+            toks[*k].number() == Some("2")
+                && matches!(w.word(k + 1), Some("lan" | "dua" | "ben" | "khoan"))
+        }
+        _ => return false,
+    };
+    w.says(SUM_OF) && (two || w.says(BOTH)) && !w.says(OTHER_QUESTION)
+}

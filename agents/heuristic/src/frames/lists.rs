@@ -1,0 +1,94 @@
+//! A list of amounts with one list operation asked.
+
+use crate::arith::{ListOp, list_expr};
+use crate::expr::Expr;
+use crate::lexer::{Tok, Token};
+
+use super::roles::*;
+use super::vocabulary::*;
+use super::words::*;
+
+/// Whether every operator between two numbers is a `+`.
+pub(super) fn only_plus_between(toks: &[Token]) -> bool {
+    toks.windows(3).all(|t| {
+        !(t[0].number().is_some()
+            && matches!(t[1].tok, Tok::Sym('-' | '^' | '=' | '*' | '/'))
+            && t[2].number().is_some())
+    }) && !toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Sym('(' | ')' | '^' | '=')))
+}
+
+/// A list of three or more amounts with one list operation asked (`my grades this yr:
+/// 6, 7, 5, 6, 7. whats my gpa`, `quotes from 4 shops: 640k, 615k, 655k, 620k a bag.
+/// which one is cheapest`, `Cộng giúp chị 3 hóa đơn: 2,5 triệu; 1tr2; 875.000đ`), or
+/// joined by `+` alone. A count of the items (`4 shops`, `3 hóa đơn`, `the last 4
+/// months`) and a scale (`marks out of 20`) are no items; a percentage is another
+/// question.
+pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.iter().any(|x| x.role == Role::Percent) {
+        return None;
+    }
+    let scale = |x: &Quantity| {
+        x.at >= 2 && w.word(x.at - 1) == Some("of") && w.word(x.at - 2) == Some("out")
+    };
+    let mut items: Vec<&Quantity> = q.iter().filter(|x| !scale(x)).collect();
+    // The count of the items, said before or after them.
+    let counted = |items: &[&Quantity], x: &Quantity| {
+        matches!(x.role, Role::Count(_))
+            && x.value.parse::<usize>().ok() == Some(items.len() - 1)
+            && (x.at < items[1].at || x.at > items[items.len() - 2].at)
+    };
+    if items.len() >= 4
+        && let Some(k) = items.iter().position(|x| counted(&items, x))
+    {
+        items.remove(k);
+    }
+    if items.len() < 3 {
+        return None;
+    }
+    // Items are amounts (`5 đô`, `2.3m won`, the last one's `a bag` said of all), never
+    // counts of people, groups or periods (`4 khách ăn 2 buổi` is a product).
+    // (`14 waiters 200k each plus 2 captains 500k each` is priced items, no list.)
+    let last = items.len() - 1;
+    let first_noun = |x: &Quantity| match &x.role {
+        Role::Count(nouns) => nouns.first().cloned(),
+        _ => None,
+    };
+    let all_counted_alike = items
+        .iter()
+        .all(|x| first_noun(x).is_some() && first_noun(x) == first_noun(items[0]));
+    let item = |(k, x): (usize, &&Quantity)| match &x.role {
+        Role::Amount => true,
+        Role::Rate(Some(_)) => k == last,
+        Role::Count(nouns) => {
+            let thing = nouns
+                .iter()
+                .all(|n| !is_person(n) && !is_group(n) && !is_period(n));
+            thing && (is_in(CURRENCY, &nouns[0]) || all_counted_alike)
+        }
+        _ => false,
+    };
+    if !items.iter().enumerate().all(item) {
+        return None;
+    }
+    let ops: Vec<ListOp> = (0..w.toks.len())
+        .filter_map(|i| {
+            LIST_CUES
+                .iter()
+                .find(|(p, _)| w.at(i, p))
+                .map(|(_, op)| *op)
+        })
+        .collect();
+    let plus_only = items
+        .windows(2)
+        .all(|p| p[1].at == p[0].at + 2 && w.toks[p[0].at + 1].is_sym('+'));
+    let op = match ops.first() {
+        Some(op) if ops.iter().all(|o| o == op) => *op,
+        None if plus_only => ListOp::Sum,
+        _ => return None,
+    };
+    // Only separators, labels and units between the items: no number of another kind.
+    let values = items.iter().map(|x| Expr::Num(x.value.clone())).collect();
+    list_expr(op, values)
+}

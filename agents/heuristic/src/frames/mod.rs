@@ -1,0 +1,104 @@
+//! Quantity frames: the last reading of an everyday problem before a request is asked
+//! about or refused. Every number is given one role from the words beside it — a
+//! percentage, a rate (`1,250,000 per head`, `700k/đêm`, `mỗi bàn 8tr9`), a count of
+//! something (`180 guests`, `4 đêm`), the size of a group (`tables of 10`, `bàn 10
+//! người`) or a bare amount — and the roles together must fit exactly one frame:
+//!
+//! - **a rate times its counts**, then any percentages said with a cue
+//!   (`staff meal 25 staff x 80k, plus 10% tip on top, total`; `Ăn sáng 50.000đ một
+//!   khách, 3 khách ăn 5 buổi sáng`), or one amount and its percentages alone (`phí
+//!   phục vụ 5% trên 221 triệu`, `booking ăn 15% trên 4tr5 thì mình còn bao nhiêu`);
+//! - **an amount shared by a count** (`tip pool is 4,500,000 split evenly among 18
+//!   staff`, `12,600,000 from 18 room nights, avg per night`);
+//! - **groups of a size for a count of people** (`137 guests, tables of 10, how many
+//!   tables`, `khách 256 người, bàn 10 người, cần bao nhiêu bàn`), rounded up, or the
+//!   full groups and who is left over when both are asked;
+//! - **a part of a whole as a percentage** (`5 of our 8 rooms are booked, occupancy in
+//!   %`, `168 đêm trên tổng số 240 đêm, bao nhiêu phần trăm`).
+//!
+//! Words are compared folded (without marks), so a word typed without its marks that
+//! the normaliser could not settle still counts; for the same reason this file's words
+//! are not taught to the normaliser (`build.rs` skips it). A number no role explains, an operator
+//! between numbers, a date, a clock time or an age leave the request to be asked about
+//! or refused: never a guess.
+
+mod follow;
+mod items;
+mod lists;
+mod roles;
+mod vocabulary;
+mod whole;
+mod words;
+
+pub use follow::{asks_both_summed, go_on, parse_after};
+pub use items::priced_items;
+pub use whole::asks_before_levy;
+
+use crate::expr::Expr;
+use crate::lexer::{Tok, Token};
+
+use lists::{listed, only_plus_between};
+use roles::roles;
+use vocabulary::OTHER_QUESTION;
+use whole::{groups, part_of_whole, priced, shared};
+use words::Words;
+
+/// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
+pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
+    // (A weight in another unit than its price's is read in the price's unit first:
+    // `3 tạ … 98.500đ/kg` is 300 kg.)
+    let rewritten = crate::weights::in_price_unit(toks);
+    let toks = rewritten.as_deref().unwrap_or(toks);
+    let w = Words::new(toks);
+    if toks.iter().any(|t| matches!(t.tok, Tok::Date(_)))
+        || crate::lexer::has_clock_time(toks)
+        || w.says(OTHER_QUESTION)
+        || from_to(&w)
+    {
+        return None;
+    }
+    // (`9.5 + 12 + 7.5 + 11` among words: a list summed, the only frame an operator
+    // between numbers may belong to.)
+    if operator_between_numbers(toks) {
+        return only_plus_between(toks)
+            .then(|| roles(&w))
+            .flatten()
+            .and_then(|q| listed(&w, &q))
+            .map(|e| vec![e]);
+    }
+    let quantities = roles(&w)?;
+    if quantities.len() < 2 {
+        return None;
+    }
+    if let Some(e) = listed(&w, &quantities) {
+        return Some(vec![e]);
+    }
+    groups(&w, &quantities)
+        .or_else(|| part_of_whole(&w, &quantities))
+        .or_else(|| shared(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
+}
+
+/// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
+fn operator_between_numbers(toks: &[Token]) -> bool {
+    toks.windows(3).any(|t| {
+        t[0].number().is_some()
+            && matches!(t[1].tok, Tok::Sym('+' | '-' | '^' | '='))
+            && t[2].number().is_some()
+    }) || toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Sym('(' | ')' | '^' | '=')))
+}
+
+/// Whether a change is told (`went from 180 to 212`, `từ 21.000 lên 23.520`).
+fn from_to(w: &Words) -> bool {
+    let n = w.toks.len();
+    (0..n).any(|i| {
+        matches!(w.word(i), Some("from" | "tu"))
+            && w.toks.get(i + 1).and_then(Token::number).is_some()
+            && matches!(w.word(i + 2), Some("to" | "len" | "xuong"))
+    })
+}
+
+#[cfg(test)]
+mod tests;

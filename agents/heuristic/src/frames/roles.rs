@@ -1,0 +1,124 @@
+//! Every number's one role in a request: a percentage, a rate, a count, a group's
+//! size or an amount.
+
+use crate::lexer::Token;
+
+use super::vocabulary::*;
+use super::words::*;
+
+/// What a number is in the request.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Role {
+    /// `15%`.
+    Percent,
+    /// Paid for each one of `unit` (`None`: each of whatever is counted).
+    Rate(Option<String>),
+    /// A count of what the one or two words after it name (`18 room nights`).
+    Count(Vec<String>),
+    /// The size of a group of `group`.
+    GroupSize(String),
+    /// A bare amount.
+    Amount,
+}
+
+/// One number and its role.
+#[derive(Debug, Clone)]
+pub(super) struct Quantity {
+    pub(super) value: String,
+    pub(super) at: usize,
+    pub(super) role: Role,
+}
+
+/// Every number with its role; `None` when a number reads as none.
+pub(super) fn roles(w: &Words) -> Option<Vec<Quantity>> {
+    let toks = w.toks;
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let Some(value) = t.number() else { continue };
+        let next = w.word(i + 1);
+        let percent_word = PERCENT_WORDS.iter().any(|p| w.at(i + 1, p));
+        let role = if toks.get(i + 1).is_some_and(|t| t.is_sym('%')) || percent_word {
+            Role::Percent
+        } else if let Some(g) = group_size(w, i) {
+            Role::GroupSize(g)
+        } else if next.is_some_and(|n| is_in(EACH, n)) {
+            Role::Rate(None)
+        } else if let Some(unit) = tied_unit(w, i) {
+            Role::Rate(Some(unit))
+        } else if i >= 2 && w.word(i - 2) == Some("moi") && w.word(i - 1).is_some_and(is_noun) {
+            Role::Rate(w.word(i - 1).map(str::to_owned))
+        } else if let Some(noun) = next.filter(|n| is_noun(n)) {
+            let mut nouns = vec![noun.to_owned()];
+            nouns.extend(w.word(i + 2).filter(|n| is_noun(n)).map(str::to_owned));
+            Role::Count(nouns)
+        } else {
+            Role::Amount
+        };
+        out.push(Quantity {
+            value: value.to_owned(),
+            at: i,
+            role,
+        });
+    }
+    Some(out)
+}
+
+/// The one thing the number at `i` is paid for: `per head`, `a night`, `/đêm`, `một
+/// người` or `1 khách` after an amount of money.
+pub(super) fn tied_unit(w: &Words, i: usize) -> Option<String> {
+    let value = w.toks[i].number()?;
+    let tie = match (w.word(i + 1), w.toks.get(i + 1).and_then(Token::number)) {
+        (Some(t), _) if is_in(TIES, t) => t,
+        (None, Some("1")) => "1",
+        _ => return None,
+    };
+    // (`1 khách` after an amount is a rate's one; `3 một ngày` is no price.)
+    if matches!(tie, "1" | "mot") && !big(value) {
+        return None;
+    }
+    w.word(i + 2).filter(|u| is_noun(u)).map(str::to_owned)
+}
+
+/// Whether `value` is an amount of money rather than a count of a few.
+pub(super) fn big(value: &str) -> bool {
+    value.parse::<f64>().is_ok_and(|v| v >= 1000.0)
+}
+
+/// Whether `value` is a small whole number (a group's size).
+pub(super) fn small_whole(value: &str) -> bool {
+    value.parse::<u32>().is_ok_and(|v| (2..100).contains(&v))
+}
+
+/// The group the number at `i` gives the size of: `tables of 10`, `10 per table`, `10
+/// người một bàn`, `bàn 10 người`.
+pub(super) fn group_size(w: &Words, i: usize) -> Option<String> {
+    let value = w.toks[i].number()?;
+    if !small_whole(value) {
+        return None;
+    }
+    let word = |k: usize| w.word(k);
+    // `tables of 10`
+    if i >= 2 && word(i - 1) == Some("of") && word(i - 2).is_some_and(is_group) {
+        return word(i - 2).map(str::to_owned);
+    }
+    // `bàn 10 người`
+    if i >= 1 && word(i - 1).is_some_and(is_group) && word(i + 1).is_some_and(is_person) {
+        return word(i - 1).map(str::to_owned);
+    }
+    // `10 per table`, `10 người một bàn`, `10 người/bàn`
+    let after = match word(i + 1) {
+        Some(n) if is_person(n) => i + 2,
+        _ => i + 1,
+    };
+    if word(after).is_some_and(|t| is_in(TIES, t) || t == "a")
+        && let Some(g) = word(after + 1).filter(|g| is_group(g))
+    {
+        return Some(g.to_owned());
+    }
+    None
+}
+
+/// The quantities whose role `pick` accepts.
+pub(super) fn only(q: &[Quantity], pick: impl Fn(&Role) -> bool) -> Vec<&Quantity> {
+    q.iter().filter(|x| pick(&x.role)).collect()
+}

@@ -1,0 +1,238 @@
+//! The frames' tests, in phrasings of our own.
+
+use super::*;
+use crate::expr::MathOp;
+use crate::lexer::lex;
+
+fn read(q: &str) -> Option<Vec<String>> {
+    let n = crate::normalise::normalise(q, None);
+    parse(&lex(&n.text)).map(|es| es.iter().map(|e| format!("{e:?}")).collect())
+}
+
+fn value(e: &Expr) -> f64 {
+    match e {
+        Expr::Num(n) => n.parse().unwrap(),
+        Expr::Op(op, a) => {
+            let x = |k: usize| value(&a[k]);
+            match op {
+                MathOp::Sum => x(0) + x(1),
+                MathOp::Subtract => x(0) - x(1),
+                MathOp::Multiply => x(0) * x(1),
+                MathOp::Divide => x(0) / x(1),
+                MathOp::Percent => x(0) * x(1) / 100.0,
+                MathOp::Modulo => x(0) % x(1),
+                MathOp::Min => x(0).min(x(1)),
+                MathOp::Max => x(0).max(x(1)),
+                MathOp::RoundUp if a[2] == Expr::Num(Expr::DOWN.into()) => x(0).floor(),
+                MathOp::RoundUp => x(0).ceil(),
+                _ => panic!("{op:?}"),
+            }
+        }
+    }
+}
+
+fn values(q: &str) -> Option<Vec<f64>> {
+    let n = crate::normalise::normalise(q, None);
+    parse(&lex(&n.text)).map(|es| es.iter().map(value).collect())
+}
+
+#[test]
+fn a_rate_times_its_counts() {
+    assert_eq!(
+        values("the caterer charges 900k per head for 40 guests, total?"),
+        Some(vec![36_000_000.0])
+    );
+    assert_eq!(
+        values("bữa trưa 60.000đ một khách, 4 khách ăn 2 buổi, tổng bao nhiêu"),
+        Some(vec![480_000.0])
+    );
+    assert_eq!(
+        values("hotel is 95 per night for 3 nights"),
+        Some(vec![285.0])
+    );
+    assert_eq!(values("lunch 12 staff x 45k"), Some(vec![540_000.0]));
+    assert_eq!(
+        values("ban 2 ta ca phe gia 90.000d/kg dc bn tien"),
+        Some(vec![18_000_000.0])
+    );
+}
+
+#[test]
+fn percentages_by_their_cue() {
+    assert_eq!(
+        values("dinner for 6 ppl at 30 each plus 10% tip on top, total"),
+        Some(vec![198.0])
+    );
+    assert_eq!(
+        values("phí dịch vụ 8% trên 50 triệu"),
+        Some(vec![4_000_000.0])
+    );
+    assert_eq!(
+        values("grab takes 20% commission on 300k, how much do i keep"),
+        Some(vec![240_000.0])
+    );
+    assert_eq!(
+        values("the supplier wants a 30% deposit on 12,000,000"),
+        Some(vec![3_600_000.0])
+    );
+}
+
+#[test]
+fn shared_groups_and_parts() {
+    assert_eq!(
+        values("the tips came to 2,400,000, split evenly among 12 staff"),
+        Some(vec![200_000.0])
+    );
+    assert_eq!(
+        values("95 guests, tables of 8, how many tables"),
+        Some(vec![12.0])
+    );
+    assert_eq!(
+        values("khach 61 nguoi, ban 6 nguoi, can bao nhieu ban"),
+        Some(vec![11.0])
+    );
+    assert_eq!(
+        values("61 guests at 6 per table, how many full tables and how many left over"),
+        Some(vec![10.0, 1.0])
+    );
+    assert_eq!(
+        values("3 of our 12 rooms are empty, what percent"),
+        Some(vec![25.0])
+    );
+}
+
+fn after(value: &str, q: &str) -> Option<Vec<f64>> {
+    let n = crate::normalise::normalise(q, None);
+    parse_after(value, &lex(&n.text)).map(|es| es.iter().map(super::tests::value).collect())
+}
+
+#[test]
+fn a_follow_up_on_the_last_answer() {
+    assert_eq!(
+        after("2340000", "minus the platform's 15%"),
+        Some(vec![1_989_000.0])
+    );
+    assert_eq!(after("600000", "add 10% service"), Some(vec![660_000.0]));
+    assert_eq!(
+        after("900", "split that between the 3 families"),
+        Some(vec![300.0])
+    );
+    // A follow-up with an amount of its own is no follow-up of this kind.
+    assert_eq!(after("900", "and 40 split between 3 people"), None);
+    assert_eq!(after("900", "thanks"), None);
+}
+
+fn on(value: &str, q: &str) -> Option<f64> {
+    let n = crate::normalise::normalise(q, None);
+    go_on(value, &lex(&n.text)).map(|e| super::tests::value(&e))
+}
+
+#[test]
+fn going_on_from_the_last_answer() {
+    assert_eq!(on("12", "times 15,480 won"), Some(185_760.0));
+    assert_eq!(
+        on("175680000", "minus the 150 million my dad owes the bank"),
+        Some(25_680_000.0)
+    );
+    assert_eq!(
+        on("230650000", "then halve it, half goes to savings"),
+        Some(115_325_000.0)
+    );
+    assert_eq!(
+        on(
+            "3750000",
+            "trừ tiền sữa với đá hết 420k nữa là còn bao nhiêu"
+        ),
+        Some(3_330_000.0)
+    );
+    assert_eq!(
+        on("252000", "add my base pay 1,848,000 to that"),
+        Some(2_100_000.0)
+    );
+    // People added, a percentage, two operations, the answer second: no reading.
+    assert_eq!(on("30000000", "them 3 nguoi nua thi bn"), None);
+    assert_eq!(on("100", "add 10%"), None);
+    assert_eq!(on("100", "add 5 and times 3"), None);
+    assert_eq!(on("100", "subtract that from 500"), None);
+}
+
+#[test]
+fn both_answers_summed() {
+    let asks = |q: &str| asks_both_summed(&lex(&crate::normalise::normalise(q, None).text));
+    assert!(asks("Cộng tiền công hai đứa lại giùm chị"));
+    assert!(asks("tong 2 lan bn"));
+    assert!(asks("add both up"));
+    assert!(!asks("tong 3 lan bn"));
+    assert!(!asks("add 2 and 5"));
+}
+
+#[test]
+fn lists_with_their_operation() {
+    assert_eq!(
+        values("my marks this term: 6, 8, 7, 9. whats my gpa"),
+        Some(vec![7.5])
+    );
+    assert_eq!(
+        values("quotes from 3 shops: 40k, 35k, 38k a box. which is cheapest"),
+        Some(vec![35_000.0])
+    );
+    assert_eq!(
+        values("tests out of 10: 7 8 9 10, average?"),
+        Some(vec![8.5])
+    );
+    assert_eq!(values("overtime this week 2.5 + 3 + 1.5"), Some(vec![7.0]));
+    assert_eq!(
+        values("cộng giúp tôi 3 hóa đơn: 1tr2; 300k; 450.000đ"),
+        Some(vec![1_950_000.0])
+    );
+    // Two operations asked, or a percentage: no list frame.
+    assert_eq!(read("4, 5, 6: the lowest and the highest"), None);
+    assert_eq!(read("4, 5 and 10% total"), None);
+    // Priced items are no list of amounts.
+    assert_eq!(
+        read("tips: 12 cooks 100k each plus 3 chefs 300k each, total?"),
+        None
+    );
+}
+
+fn items(q: &str) -> Option<f64> {
+    let n = crate::normalise::normalise(q, None);
+    priced_items(&lex(&n.text)).map(|e| super::tests::value(&e))
+}
+
+#[test]
+fn priced_items_summed() {
+    assert_eq!(
+        items("2 ly cam 30k với 3 ly chanh 20k, tổng bao nhiêu"),
+        Some(120_000.0)
+    );
+    assert_eq!(
+        items("tips: 10 cooks 100k each plus 2 chefs 300k each, total?"),
+        Some(1_600_000.0)
+    );
+    assert_eq!(
+        items("tien cong 3 ng x 200k x 5 ngay, 2 ng x 250k x 4 ngay, tong bn"),
+        Some(5_000_000.0)
+    );
+    // One item, an item with two prices, or no total asked: no reading.
+    assert_eq!(items("2 ly cam 30k, tổng bao nhiêu"), None);
+    assert_eq!(items("2 ly cam 30k 40k với 3 ly chanh 20k, tổng"), None);
+    assert_eq!(items("2 ly cam 30k với 3 ly chanh 20k"), None);
+}
+
+#[test]
+fn never_a_guess() {
+    // A number no role explains, a date, an operator, another question.
+    assert_eq!(
+        read("room 700k a night, 3 nights, 2 rooms, 5 bottles"),
+        None
+    );
+    assert_eq!(read("she was born in 1990 and has 3 kids, how old"), None);
+    assert_eq!(read("5 + 3 guests"), None);
+    assert_eq!(read("bought 100 shares at 25, sold at 30"), None);
+    assert_eq!(read("10% of what"), None);
+    // A percentage said in words is a percentage, never a part of a whole.
+    assert_eq!(read("what's 15 percent of 80"), None);
+    // Two cues for one percentage.
+    assert_eq!(read("200k with 10% discount and tip"), None);
+}

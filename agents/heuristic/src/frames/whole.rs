@@ -1,0 +1,215 @@
+//! The frames of one request read whole: groups of a size, a part of a whole, an
+//! amount shared, a rate times its counts with percentages, the price before a levy.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::Token;
+
+use super::roles::*;
+use super::vocabulary::*;
+use super::words::*;
+
+/// Whether `toks` ask the price before a levy the price includes.
+pub fn asks_before_levy(toks: &[Token]) -> bool {
+    if !toks.iter().any(|t| t.is_sym('%')) {
+        return false;
+    }
+    let w = Words::new(toks);
+    w.says(BEFORE_LEVY) && w.says(INCLUDES)
+}
+
+/// The full groups and who is left over, or the groups needed (rounded up).
+pub(super) fn groups(w: &Words, q: &[Quantity]) -> Option<Vec<Expr>> {
+    let [size] = only(q, |r| matches!(r, Role::GroupSize(_)))[..] else {
+        return None;
+    };
+    let others: Vec<&Quantity> = q.iter().filter(|x| x.at != size.at).collect();
+    let [total] = others[..] else { return None };
+    let people = matches!(&total.role, Role::Count(n) if n.iter().any(|n| is_person(n)))
+        || total.role == Role::Amount;
+    if !people || !w.says(HOW_MANY) {
+        return None;
+    }
+    let t = Expr::Num(total.value.clone());
+    let s = Expr::Num(size.value.clone());
+    if w.says(FULL) && w.says(LEFT_OVER) {
+        let full = Expr::round_down(Expr::bin(MathOp::Divide, t.clone(), s.clone()));
+        return Some(vec![full, Expr::bin(MathOp::Modulo, t, s)]);
+    }
+    Some(vec![Expr::round_up(Expr::bin(MathOp::Divide, t, s))])
+}
+
+/// A part of a whole as a percentage: two numbers, `of`/`out of`/`trên` between them,
+/// a percentage asked and none given.
+pub(super) fn part_of_whole(w: &Words, q: &[Quantity]) -> Option<Vec<Expr>> {
+    let [a, b] = q else { return None };
+    if a.role == Role::Percent || b.role == Role::Percent {
+        return None;
+    }
+    // (A percentage word or sign after no number asks one.)
+    let unattached = |i: usize| i == 0 || w.toks[i - 1].number().is_none();
+    let asks_percent = w.says(PERCENT_ASKED)
+        || (0..w.toks.len()).any(|i| {
+            (w.toks[i].is_sym('%') || PERCENT_WORDS.iter().any(|p| w.at(i, p))) && unattached(i)
+        });
+    let between = (a.at + 1..b.at).any(|k| matches!(w.word(k), Some("of" | "tren" | "/")));
+    (asks_percent && between).then(|| {
+        let part = Expr::Num(a.value.clone());
+        let whole = Expr::Num(b.value.clone());
+        vec![Expr::bin(
+            MathOp::Multiply,
+            Expr::bin(MathOp::Divide, part, whole),
+            Expr::Num("100".into()),
+        )]
+    })
+}
+
+/// An amount shared by a count of people (or of what can share): amount ÷ count.
+pub(super) fn shared(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.iter()
+        .any(|x| matches!(x.role, Role::Percent | Role::Rate(_)))
+    {
+        return None;
+    }
+    let [amount, count] = q else { return None };
+    let (amount, count) = match (&amount.role, &count.role) {
+        (Role::Amount, Role::Count(_)) => (amount, count),
+        (Role::Count(_), Role::Amount) => (count, amount),
+        _ => return None,
+    };
+    let Role::Count(nouns) = &count.role else {
+        return None;
+    };
+    let sharer = nouns
+        .iter()
+        .any(|n| is_person(n) || is_in(SHARERS, n) || is_period(n));
+    if !sharer || !w.says(SPLIT) {
+        return None;
+    }
+    Some(Expr::bin(
+        MathOp::Divide,
+        Expr::Num(amount.value.clone()),
+        Expr::Num(count.value.clone()),
+    ))
+}
+
+/// A rate times what it is paid for (or one amount), then each percentage with its cue.
+pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    let percents = only(q, |r| *r == Role::Percent);
+    let rest: Vec<&Quantity> = q.iter().filter(|x| x.role != Role::Percent).collect();
+    let base = base(w, &rest)?;
+    if percents.is_empty() {
+        // A product alone must be one: a rate times its counts.
+        return matches!(base, Expr::Op(..)).then_some(base);
+    }
+    // `Giá đã gồm VAT 10% là 236.500đ, giá chưa thuế`: the price before the levy is
+    // A × 100 ÷ (100 + p).
+    if asks_before_levy(w.toks) {
+        let ([p], Expr::Num(_)) = (percents.as_slice(), &base) else {
+            return None;
+        };
+        let hundred = || Expr::Num("100".into());
+        return Some(Expr::bin(
+            MathOp::Divide,
+            Expr::bin(MathOp::Multiply, base, hundred()),
+            Expr::bin(MathOp::Sum, hundred(), Expr::Num(p.value.clone())),
+        ));
+    }
+    let mut e = base;
+    for p in &percents {
+        let pct = Expr::Num(p.value.clone());
+        let share = Expr::bin(MathOp::Percent, pct, e.clone());
+        let added = w.near(p.at, 5, 4, ADD);
+        let up = added || w.near(p.at, 5, 4, UP);
+        let down = w.near(p.at, 5, 4, DOWN);
+        let paid = w.near(p.at, 5, 4, SHARE) || w.near(p.at, 5, 4, TAKEN);
+        if [up, down, paid].iter().filter(|c| **c).count() > 1 {
+            return None;
+        }
+        let left = w.says(LEFT);
+        // (`giá` is the price asked, `giá trị` only the value a fee is taken on.)
+        let whole = w.says(WHOLE) || w.says(&[&["giá"]]) && !w.says(&[&["giá", "trị"]]);
+        e = if up && (added || whole || percents.len() > 1) {
+            Expr::bin(MathOp::Sum, e, share)
+        } else if down || paid && left {
+            Expr::bin(MathOp::Subtract, e, share)
+        } else if up || paid {
+            if percents.len() > 1 {
+                return None;
+            }
+            share
+        } else {
+            return None;
+        };
+    }
+    Some(e)
+}
+
+/// What the percentages apply to: a rate times its counts, or the one amount.
+pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
+    let rates: Vec<&&Quantity> = rest
+        .iter()
+        .filter(|x| matches!(x.role, Role::Rate(_)))
+        .collect();
+    let counts: Vec<&&Quantity> = rest
+        .iter()
+        .filter(|x| matches!(x.role, Role::Count(_)))
+        .collect();
+    let amounts: Vec<&&Quantity> = rest.iter().filter(|x| x.role == Role::Amount).collect();
+    if rest.iter().any(|x| matches!(x.role, Role::GroupSize(_))) {
+        return None;
+    }
+    match (rates.as_slice(), amounts.as_slice()) {
+        ([rate], []) => product(rate, &counts),
+        // `25 staff x 80k`, `180 guests at 1,250,000`: the amount is paid for each.
+        ([], [amount]) if !counts.is_empty() => {
+            let joined = counts.iter().any(|c| {
+                let (a, b) = (c.at.min(amount.at), c.at.max(amount.at));
+                (a + 1..b).any(|k| w.word(k).is_some_and(|x| is_in(TIMES, x)))
+            });
+            if !joined {
+                return None;
+            }
+            let rate = Quantity {
+                role: Role::Rate(None),
+                ..(**amount).clone()
+            };
+            product(&rate, &counts)
+        }
+        ([], [amount]) => Some(Expr::Num(amount.value.clone())),
+        _ => None,
+    }
+}
+
+/// `rate` times each count it is paid for; `None` when a count is of something else.
+pub(super) fn product(rate: &Quantity, counts: &[&&Quantity]) -> Option<Expr> {
+    if counts.is_empty() {
+        return None;
+    }
+    let Role::Rate(unit) = &rate.role else {
+        return None;
+    };
+    let mut factors = vec![Expr::Num(rate.value.clone())];
+    let mut paired = false;
+    for c in counts {
+        let Role::Count(nouns) = &c.role else {
+            return None;
+        };
+        let fits = match unit {
+            Some(u) => nouns.iter().any(|n| same_thing(u, n)),
+            None => !paired,
+        };
+        let again = nouns
+            .iter()
+            .any(|n| is_period(n) || is_person(n) && unit.as_deref().is_some_and(is_period));
+        if fits && !paired {
+            paired = true;
+        } else if !again {
+            return None;
+        }
+        factors.push(Expr::Num(c.value.clone()));
+    }
+    if !paired {
+        return None;
+    }
+    Expr::chain(MathOp::Multiply, factors)
+}
