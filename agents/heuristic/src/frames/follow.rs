@@ -7,7 +7,7 @@ use crate::lexer::{Tok, Token};
 use super::roles::*;
 use super::vocabulary::*;
 use super::words::*;
-use super::{operator_between_numbers, parse};
+use super::{another_question, operator_between_numbers, parse};
 
 /// The parts a follow-up asks of the last answer `value`, read as one quantity frame
 /// with `value` as its amount: `add 10% service`, `minus booking's 15%`, `split that
@@ -42,13 +42,7 @@ pub fn parse_after(value: &str, toks: &[Token]) -> Option<Vec<Expr>> {
 /// another question: no reading.
 pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
     let w = Words::new(toks);
-    if toks
-        .iter()
-        .any(|t| matches!(t.tok, Tok::Date(_)) || t.is_sym('%'))
-        || crate::lexer::has_clock_time(toks)
-        || w.says(OTHER_QUESTION)
-        || operator_between_numbers(toks)
-    {
+    if another_question(&w, true) || operator_between_numbers(toks) {
         return None;
     }
     let ops: Vec<MathOp> = (0..toks.len())

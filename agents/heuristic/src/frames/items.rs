@@ -19,13 +19,7 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
         return None;
     }
     let w = Words::new(toks);
-    if toks
-        .iter()
-        .any(|t| matches!(t.tok, Tok::Date(_)) || t.is_sym('%'))
-        || crate::lexer::has_clock_time(toks)
-        || w.says(OTHER_QUESTION)
-        || !(w.says(SUM_OF) || w.says(HOW_MUCH))
-    {
+    if super::another_question(&w, true) || !(w.says(SUM_OF) || w.says(HOW_MUCH)) {
         return None;
     }
     let quantities = roles(&w)?;

@@ -50,11 +50,7 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     let rewritten = crate::weights::in_price_unit(toks);
     let toks = rewritten.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
-    if toks.iter().any(|t| matches!(t.tok, Tok::Date(_)))
-        || crate::lexer::has_clock_time(toks)
-        || w.says(OTHER_QUESTION)
-        || from_to(&w)
-    {
+    if another_question(&w, false) || from_to(&w) {
         return None;
     }
     // (`9.5 + 12 + 7.5 + 11` among words: a list summed, the only frame an operator
@@ -80,6 +76,17 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
 }
 
 /// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
+/// Whether the request asks another question than a frame answers: a date, a clock
+/// time, a word of another question (an age, a weekday, a purchase, an exchange rate)
+/// — or, with `percent`, a percentage, which no follow-up or list of items takes.
+fn another_question(w: &Words, percent: bool) -> bool {
+    w.toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Date(_)) || percent && t.is_sym('%'))
+        || crate::lexer::has_clock_time(w.toks)
+        || w.says(OTHER_QUESTION)
+}
+
 fn operator_between_numbers(toks: &[Token]) -> bool {
     toks.windows(3).any(|t| {
         t[0].number().is_some()
