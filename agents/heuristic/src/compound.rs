@@ -198,7 +198,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa
     // thuế`): the whole request is one frame, never its first sentence's percentage.
     if crate::frames::asks_before_levy(toks)
-        && let Some(parsed) = frames_reading(toks, src, None)
+        && let Some(parsed) = frames_reading(toks, src)
     {
         return Ok(parsed);
     }
@@ -246,18 +246,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::coverage::parse(toks))
         .or_else(|| crate::ratio::parse(toks));
     if let Some(found) = found {
-        let text = quote(toks, src);
-        let parts = found
-            .into_iter()
-            .map(|e| ParsedPart {
-                text: text.clone(),
-                query: PartQuery::Math(e),
-            })
-            .collect();
-        return Ok(Parsed {
-            parts,
-            failed: Vec::new(),
-        });
+        return Ok(math_parts(toks, src, found));
     }
     let mut parts = Vec::new();
     let mut failed = Vec::new();
@@ -599,44 +588,41 @@ fn counts_to_it(toks: &[Token]) -> bool {
     matches!((and, back), (Some(a), Some(b)) if a < b)
 }
 
-/// The whole request read as one everyday problem `e`: one part, or two when a tax or
-/// tip added is asked by its name as well as the total (`invoice is 12,840 before 5% GST.
-/// whats the GST and the total`, `báo giá 45 triệu, VAT 10% là bao nhiêu, tổng cộng bao
-/// nhiêu`): the share, then the total (its step shared).
-/// `toks` read as one quantity frame ([`crate::frames`]): a part per answer asked;
-/// with `last`, as a follow-up of that answer ([`crate::frames::parse_after`]).
-pub fn frames_reading(toks: &[Token], src: &str, last: Option<&str>) -> Option<Parsed> {
+/// The whole request as one part per expression of `exprs`, each quoting all of it.
+fn math_parts(toks: &[Token], src: &str, exprs: Vec<Expr>) -> Parsed {
     let text = quote(toks, src);
-    let found = match last {
-        Some(value) => crate::frames::parse_after(value, toks),
-        None => crate::frames::parse(toks),
-    };
-    let parts = found?
+    let parts = exprs
         .into_iter()
         .map(|e| ParsedPart {
             text: text.clone(),
             query: PartQuery::Math(e),
         })
         .collect();
-    Some(Parsed {
+    Parsed {
         parts,
         failed: Vec::new(),
-    })
+    }
 }
 
-/// `toks` read as one operation going on from the last answer `value`
+/// `toks` read as one quantity frame ([`crate::frames::parse`]): a part per answer
+/// asked.
+pub fn frames_reading(toks: &[Token], src: &str) -> Option<Parsed> {
+    crate::frames::parse(toks).map(|found| math_parts(toks, src, found))
+}
+
+/// `toks` read as a follow-up of the last answer `value`: a quantity frame with it as
+/// its amount ([`crate::frames::parse_after`]), else one operation going on from it
 /// ([`crate::frames::go_on`]).
-pub fn going_on(toks: &[Token], src: &str, value: &str) -> Option<Parsed> {
-    let e = crate::frames::go_on(value, toks)?;
-    Some(Parsed {
-        parts: vec![ParsedPart {
-            text: quote(toks, src),
-            query: PartQuery::Math(e),
-        }],
-        failed: Vec::new(),
-    })
+pub fn frames_after(toks: &[Token], src: &str, value: &str) -> Option<Parsed> {
+    crate::frames::parse_after(value, toks)
+        .or_else(|| crate::frames::go_on(value, toks).map(|e| vec![e]))
+        .map(|found| math_parts(toks, src, found))
 }
 
+/// The whole request read as one everyday problem `e`: one part, or two when a tax or
+/// tip added is asked by its name as well as the total (`invoice is 12,840 before 5% GST.
+/// whats the GST and the total`, `báo giá 45 triệu, VAT 10% là bao nhiêu, tổng cộng bao
+/// nhiêu`): the share, then the total (its step shared).
 fn whole_problem(toks: &[Token], src: &str, e: Expr) -> Parsed {
     Parsed {
         parts: with_levy_asked(toks, quote(toks, src), e),

@@ -580,37 +580,25 @@ impl Planning<'_> {
             }
         }
         // The last reading of an everyday problem before asking or refusing: every
-        // number given one role, the roles fitting one frame (`frames/`). The request
-        // as typed only, never an earlier answer put into it.
-        // (A part outside every tool is named, never read into a frame.)
-        // In a conversation, a follow-up with no amount of its own is read on the last
-        // answer (`add 10% service`), after every reading of its own.
-        let last = match self.continuations {
-            true => self
-                .conversation
-                .answers
-                .iter()
-                .rev()
-                .find(|v| !recall::is_weekday(v)),
-            false => None,
-        };
+        // number given one role, the roles fitting one frame (`frames/`) — the request
+        // as typed, and then, in a conversation, as a follow-up of the last answer
+        // (`add 10% service`, `times 15,480 won`), after every reading of its own. A
+        // part outside every tool is named, never read into a frame.
         if reading.misses() > 0 && scope::outside_tools(query, language.as_str()).is_none() {
-            if let Some(parsed) = compound::frames_reading(&toks, query, None)
+            if let Some(parsed) = compound::frames_reading(&toks, query)
                 && let found @ Understanding::Plan(..) = self.lower(parsed)
             {
                 return self.outcome(found, language);
             }
+            let last = self
+                .conversation
+                .answers
+                .iter()
+                .rev()
+                .find(|v| !recall::is_weekday(v))
+                .filter(|_| self.continuations);
             if let Some(value) = last
-                && let Some(parsed) = compound::frames_reading(&toks, query, Some(value))
-                && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
-            {
-                recall::mark(&mut plan, value, query);
-                return self.outcome(Understanding::Plan(plan, failed), language);
-            }
-            // `times 15,480 won`, `minus the 150 million dad owes`: one operation and
-            // one amount on the last answer, whatever words name them.
-            if let Some(value) = last
-                && let Some(parsed) = compound::going_on(&toks, query, value)
+                && let Some(parsed) = compound::frames_after(&toks, query, value)
                 && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
             {
                 recall::mark(&mut plan, value, query);

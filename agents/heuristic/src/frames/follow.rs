@@ -13,7 +13,7 @@ use super::{another_question, operator_between_numbers, parse};
 /// with `value` as its amount: `add 10% service`, `minus booking's 15%`, `split that
 /// between the 2 families`. The follow-up itself gives no amount of its own.
 pub fn parse_after(value: &str, toks: &[Token]) -> Option<Vec<Expr>> {
-    let own = roles(&Words::new(toks))?;
+    let own = roles(&Words::new(toks));
     if own.is_empty() || own.iter().any(|q| q.role == Role::Amount) {
         return None;
     }
@@ -56,7 +56,7 @@ pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
                 .map(|(_, op, n)| (*op, *n))
         })
         .collect();
-    let quantities = roles(&w)?;
+    let quantities = roles(&w);
     let last = Expr::Num(value.to_owned());
     match quantities.as_slice() {
         [] => {

@@ -22,13 +22,11 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
     if super::another_question(&w, true) || !(w.says(SUM_OF) || w.says(HOW_MUCH)) {
         return None;
     }
-    let quantities = roles(&w)?;
+    let quantities = roles(&w);
     let breaks: Vec<usize> = (0..toks.len())
         .filter(|&i| {
             matches!(toks[i].tok, Tok::Sym(',' | ';' | '.' | '+' | '&'))
-                || toks[i]
-                    .word()
-                    .is_some_and(|x| ITEM_BREAKS.iter().any(|b| key(b) == key(x)))
+                || w.word(i).is_some_and(|k| is_in(ITEM_BREAKS, k))
         })
         .collect();
     let clause = |at: usize| breaks.iter().filter(|&&b| b < at).count();

@@ -57,12 +57,11 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     // between numbers may belong to.)
     if operator_between_numbers(toks) {
         return only_plus_between(toks)
-            .then(|| roles(&w))
+            .then(|| listed(&w, &roles(&w)))
             .flatten()
-            .and_then(|q| listed(&w, &q))
             .map(|e| vec![e]);
     }
-    let quantities = roles(&w)?;
+    let quantities = roles(&w);
     if quantities.len() < 2 {
         return None;
     }
@@ -75,7 +74,6 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
         .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
 }
 
-/// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
 /// Whether the request asks another question than a frame answers: a date, a clock
 /// time, a word of another question (an age, a weekday, a purchase, an exchange rate)
 /// — or, with `percent`, a percentage, which no follow-up or list of items takes.
@@ -87,6 +85,7 @@ fn another_question(w: &Words, percent: bool) -> bool {
         || w.says(OTHER_QUESTION)
 }
 
+/// Whether an operator joins two numbers (`5 + 3`): the arithmetic readers' request.
 fn operator_between_numbers(toks: &[Token]) -> bool {
     toks.windows(3).any(|t| {
         t[0].number().is_some()

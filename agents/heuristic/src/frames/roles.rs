@@ -29,8 +29,8 @@ pub(super) struct Quantity {
     pub(super) role: Role,
 }
 
-/// Every number with its role; `None` when a number reads as none.
-pub(super) fn roles(w: &Words) -> Option<Vec<Quantity>> {
+/// Every number with its role (a number no other role fits is an amount).
+pub(super) fn roles(w: &Words) -> Vec<Quantity> {
     let toks = w.toks;
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
@@ -60,7 +60,7 @@ pub(super) fn roles(w: &Words) -> Option<Vec<Quantity>> {
             role,
         });
     }
-    Some(out)
+    out
 }
 
 /// The one thing the number at `i` is paid for: `per head`, `a night`, `/đêm`, `một
@@ -110,7 +110,7 @@ pub(super) fn group_size(w: &Words, i: usize) -> Option<String> {
         Some(n) if is_person(n) => i + 2,
         _ => i + 1,
     };
-    if word(after).is_some_and(|t| is_in(TIES, t) || t == "a")
+    if word(after).is_some_and(|t| is_in(TIES, t))
         && let Some(g) = word(after + 1).filter(|g| is_group(g))
     {
         return Some(g.to_owned());

@@ -10,10 +10,11 @@ use super::words::*;
 
 /// Whether `toks` ask the price before a levy the price includes.
 pub fn asks_before_levy(toks: &[Token]) -> bool {
-    if !toks.iter().any(|t| t.is_sym('%')) {
-        return false;
-    }
-    let w = Words::new(toks);
+    toks.iter().any(|t| t.is_sym('%')) && before_levy(&Words::new(toks))
+}
+
+/// [`asks_before_levy`] of words already read, the `%` checked by the caller.
+fn before_levy(w: &Words) -> bool {
     w.says(BEFORE_LEVY) && w.says(INCLUDES)
 }
 
@@ -103,7 +104,7 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
     }
     // `Giá đã gồm VAT 10% là 236.500đ, giá chưa thuế`: the price before the levy is
     // A × 100 ÷ (100 + p).
-    if asks_before_levy(w.toks) {
+    if w.toks.iter().any(|t| t.is_sym('%')) && before_levy(w) {
         let ([p], Expr::Num(_)) = (percents.as_slice(), &base) else {
             return None;
         };
@@ -114,6 +115,10 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
             Expr::bin(MathOp::Sum, hundred(), Expr::Num(p.value.clone())),
         ));
     }
+    // What is asked, the same for every percentage.
+    let left = w.says(LEFT);
+    // (`giá` is the price asked, `giá trị` only the value a fee is taken on.)
+    let whole = w.says(WHOLE) || w.says(&[&["giá"]]) && !w.says(&[&["giá", "trị"]]);
     let mut e = base;
     for p in &percents {
         let pct = Expr::Num(p.value.clone());
@@ -125,9 +130,6 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
         if [up, down, paid].iter().filter(|c| **c).count() > 1 {
             return None;
         }
-        let left = w.says(LEFT);
-        // (`giá` is the price asked, `giá trị` only the value a fee is taken on.)
-        let whole = w.says(WHOLE) || w.says(&[&["giá"]]) && !w.says(&[&["giá", "trị"]]);
         e = if up && (added || whole || percents.len() > 1) {
             Expr::bin(MathOp::Sum, e, share)
         } else if down || paid && left {
