@@ -85,41 +85,31 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     // A rate said per one of a currency (`17,120 vnd to the dollar`, `16,950 vnd per
     // aud`): an amount in that currency, or the rate's own currency asked, is
     // multiplied; an amount in the rate's currency, or that currency asked, divided.
-    if one_equals.is_none()
-        && let Some(per) = per_currency(toks, rate)
-        && let Some(quoted) = quote.as_deref()
-    {
-        let asked = how_many_currency(toks).map(|k| fold_currency(toks, k));
-        let unit = unit.as_deref();
-        let by_unit = match unit {
-            Some(u) if same_currency(u, &per) => Some(false),
-            Some(u) if same_currency(u, quoted) => Some(true),
-            _ => None,
-        };
-        let by_asked = match asked.as_deref() {
-            Some(a) if same_currency(a, quoted) => Some(false),
-            Some(a) if same_currency(a, &per) => Some(true),
-            _ => None,
-        };
-        if let Some(divide) = by_unit.or(by_asked) {
-            let op = if divide {
-                MathOp::Divide
-            } else {
-                MathOp::Multiply
+    let per_one = one_equals
+        .is_none()
+        .then(|| per_currency(toks, rate))
+        .flatten()
+        .zip(quote.as_deref())
+        .and_then(|(per, quoted)| {
+            let asked = asking_currency(toks, true).map(|k| fold_currency(toks, k));
+            let by_unit = match unit.as_deref() {
+                Some(u) if same_currency(u, &per) => Some(false),
+                Some(u) if same_currency(u, quoted) => Some(true),
+                _ => None,
             };
-            return Some(Expr::bin(
-                op,
-                Expr::Num(toks[*amount].number()?.to_owned()),
-                Expr::Num(toks[rate].number()?.to_owned()),
-            ));
-        }
-    }
-    let divide = match (&target, one_equals.is_some()) {
+            let by_asked = match asked.as_deref() {
+                Some(a) if same_currency(a, quoted) => Some(false),
+                Some(a) if same_currency(a, &per) => Some(true),
+                _ => None,
+            };
+            by_unit.or(by_asked)
+        });
+    let divide = per_one.unwrap_or_else(|| match (&target, one_equals.is_some()) {
         (Some(t), true) => base.as_deref() == Some(t.as_str()) || unit.is_some() && unit == quote,
         (Some(_), false) => !home(&target),
         (None, true) => unit.is_some() && unit == quote,
         (None, false) => home(&unit),
-    };
+    });
     let op = if divide {
         MathOp::Divide
     } else {
@@ -144,24 +134,25 @@ fn per_currency(toks: &[Token], rate: usize) -> Option<String> {
     } else {
         tie + 1
     };
-    let w = word_at(toks, at)?;
-    let f = crate::normalise::fold::fold(w);
-    (CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro" | "eur"))
-        .then(|| fold_currency(toks, at))
+    currency_at(toks, at).then(|| fold_currency(toks, at))
 }
 
-/// The currency asked after `how many`/`how much`/`bao nhiêu` (`how many dong`, `how
-/// much aud is that`, `bao nhiêu đô`).
-fn how_many_currency(toks: &[Token]) -> Option<usize> {
+/// Whether the word at `k` names a currency (`đô` typed `do` too).
+fn currency_at(toks: &[Token], k: usize) -> bool {
+    word_at(toks, k).is_some_and(|w| {
+        let f = crate::normalise::fold::fold(w);
+        CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro" | "eur")
+    })
+}
+
+/// Where the currency asked after `bao nhiêu`/`how many` stands (`bao nhiêu đô`, `how
+/// many dong`), or after `how much` too with `much` (`how much aud is that`).
+fn asking_currency(toks: &[Token], much: bool) -> Option<usize> {
     (0..toks.len()).find_map(|i| {
         let asked = words_at(toks, i, &["bao", "nhiêu"])
             || words_at(toks, i, &["how", "many"])
-            || words_at(toks, i, &["how", "much"]);
-        let k = i + 2;
-        let w = word_at(toks, k)?;
-        let f = crate::normalise::fold::fold(w);
-        (asked && (CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro")))
-            .then_some(k)
+            || much && words_at(toks, i, &["how", "much"]);
+        (asked && currency_at(toks, i + 2)).then_some(i + 2)
     })
 }
 
@@ -205,18 +196,7 @@ fn one_after(toks: &[Token], rate: usize) -> Option<usize> {
 /// Where the currency asked stands: after a word of converting, or after `bao
 /// nhiêu`/`how many` (`bao nhiêu đô`, `how many euros`).
 fn asked_currency(toks: &[Token]) -> Option<usize> {
-    let foreign = |k: usize| {
-        word_at(toks, k).is_some_and(|w| {
-            let f = crate::normalise::fold::fold(w);
-            CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro" | "eur")
-        })
-    };
-    into_currency(toks).or_else(|| {
-        (0..toks.len()).find_map(|i| {
-            let asked = words_at(toks, i, &["bao", "nhiêu"]) || words_at(toks, i, &["how", "many"]);
-            (asked && foreign(i + 2)).then_some(i + 2)
-        })
-    })
+    into_currency(toks).or_else(|| asking_currency(toks, false))
 }
 
 /// Words before the currency a conversion asks.
