@@ -200,9 +200,7 @@ pub fn without_vocative(toks: &[Token]) -> Option<Vec<Token>> {
         .rposition(|t| t.word().is_some() || t.number().is_some())?;
     let last = fold(&toks[end])?;
     let before = fold(toks.get(end.checked_sub(1)?)?)?;
-    let folded = |set: &[&str], w: &str| set.iter().any(|v| crate::normalise::fold::fold(v) == w);
-    use crate::normalise::lexicon::{BEFORE_VOCATIVE, SPOKEN_TO};
-    (folded(SPOKEN_TO, &last) && folded(BEFORE_VOCATIVE, &before)).then(|| {
+    crate::normalise::lexicon::ends_with_vocative(&before, &last).then(|| {
         let mut out = toks.to_vec();
         out.remove(end);
         out

@@ -245,6 +245,9 @@ pub fn pronoun_place(toks: &[Token], src: &str) -> Option<String> {
             .find(|p| words_at(toks, i, p))
             .map(|p| p.len())
     };
+    if !(0..toks.len()).any(|i| pronoun_at(i).is_some()) {
+        return None;
+    }
     // (A pronoun is no place of its own: `bên đó` names none.)
     let mut named: Vec<(usize, String)> = Vec::new();
     for i in 0..toks.len() {

@@ -109,15 +109,27 @@ impl Lexicon {
 /// compared folded by `filler::without_vocative`. They live here, never taught to the
 /// fold lexicon: taught, `chị`, `cô`, `ba` would make `chi`, `co`, `ba` read two ways
 /// (`nếu chi có 3 người` must stay `chỉ`).
-pub const SPOKEN_TO: &[&str] = &[
+const SPOKEN_TO: &[&str] = &[
     "con", "em", "anh", "chị", "cháu", "mẹ", "má", "ba", "bố", "bà", "ông", "cô", "chú", "dì",
     "bạn", "ơi",
 ];
 
 /// Question particles a vocative follows (`vậy`, `hả`, `rồi`, `nhé`).
-pub const BEFORE_VOCATIVE: &[&str] = &[
+const BEFORE_VOCATIVE: &[&str] = &[
     "vậy", "hả", "nhỉ", "nhé", "ạ", "rồi", "ơi", "nha", "hen", "chưa", "không", "giùm", "giúp",
 ];
+
+/// Whether the folded word `w` speaks to someone at the end of a request (`con`, `em`)
+/// and `before` is a question particle it follows (`vay`, `ha`, `roi`): the folded lists
+/// are made once.
+pub fn ends_with_vocative(before: &str, w: &str) -> bool {
+    static FOLDED: OnceLock<(Vec<String>, Vec<String>)> = OnceLock::new();
+    let (spoken_to, particles) = FOLDED.get_or_init(|| {
+        let fold = |list: &[&str]| list.iter().map(|v| super::fold::fold(v)).collect();
+        (fold(SPOKEN_TO), fold(BEFORE_VOCATIVE))
+    });
+    spoken_to.iter().any(|v| v == w) && particles.iter().any(|v| v == before)
+}
 
 /// A heavy weight as a power of ten grams, matched folded (without marks): `tấn` a
 /// tonne, `tạ` 100 kg, `yến` 10 kg. They live here, never taught to the fold lexicon:
