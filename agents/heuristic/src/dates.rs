@@ -1570,7 +1570,7 @@ pub(crate) fn month_number(word: &str) -> Option<u32> {
 /// English month names and their usual short forms.
 /// `src` (lexed as `toks`) with a year said apart from its day and month put after them
 /// (`tet 2027 is feb 6` reads `tet is feb 6 2027`, `Tết năm 2027 là ngày 6 tháng 2`
-/// reads `Tết là ngày 6 tháng 2 2027`), or dropped when the date has it already (`tết
+/// reads `Tết là ngày 6 tháng 2 năm 2027`), or dropped when the date has it already (`tết
 /// 2027 là ngày 6/2/2027`); `dương lịch` (the solar calendar every date here is in) is
 /// dropped too. `None` when there is nothing to change; a lunar date (`âm lịch`) is
 /// left alone.
@@ -1608,15 +1608,11 @@ pub fn year_said_apart(toks: &[Token], src: &str) -> Option<String> {
             Tok::Date(Some(d)) => d.starts_with(&year.to_string()),
             _ => false,
         });
-        let month = |t: &Token| {
-            t.word()
-                .is_some_and(|w| MONTH_NAMES.iter().any(|(n, _)| *n == w))
-        };
+        let month = |j: usize| month_at(toks, j).is_some();
         // The day and month after it: `feb 6`, `6 feb`, `ngày 6 tháng 2`.
         let end = (k + 1..toks.len()).find_map(|j| {
             let vi = words_at(toks, j, &["tháng"]) && num(j + 1);
-            let day_month =
-                vi || month(&toks[j]) && num(j + 1) || num(j) && toks.get(j + 1).is_some_and(month);
+            let day_month = vi || month(j) && num(j + 1) || num(j) && month(j + 1);
             day_month.then_some((j + 2, vi))
         });
         match (with_year, end) {
@@ -1654,6 +1650,12 @@ pub fn year_said_apart(toks: &[Token], src: &str) -> Option<String> {
     Some(out)
 }
 
+/// The month the word at `k` names (`feb`, `february` → 2), if it names one.
+fn month_at(toks: &[Token], k: usize) -> Option<u32> {
+    let w = toks.get(k)?.word()?;
+    MONTH_NAMES.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
+}
+
 const MONTH_NAMES: &[(&str, u32)] = &[
     ("january", 1),
     ("jan", 1),
@@ -1688,10 +1690,7 @@ fn month_name_date(toks: &[Token], i: usize) -> Option<(Option<String>, usize)> 
         Tok::Num(n) => n.parse::<u32>().ok(),
         _ => None,
     };
-    let month = |k: usize| {
-        let w = toks.get(k)?.word()?;
-        MONTH_NAMES.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
-    };
+    let month = |k: usize| month_at(toks, k);
     let skip = |k: usize, words: &[&str]| {
         k + usize::from(
             toks.get(k)
@@ -1787,10 +1786,7 @@ fn month_day(toks: &[Token], i: usize) -> Option<(i64, i64, usize)> {
         Tok::Num(n) => n.parse::<u32>().ok(),
         _ => None,
     };
-    let month = |k: usize| {
-        let w = toks.get(k)?.word()?;
-        MONTH_NAMES.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
-    };
+    let month = |k: usize| month_at(toks, k);
     let word = |k: usize| toks.get(k).and_then(Token::word);
     let ordinal = |k: usize| usize::from(matches!(word(k), Some("st" | "nd" | "rd" | "th")));
     let (m, d, next) = if toks.get(i + 1).is_some_and(|t| t.is_sym('/')) {
