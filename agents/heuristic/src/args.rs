@@ -20,6 +20,7 @@ pub fn value_text(v: &Value) -> String {
 /// there are none to show.
 pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -> String {
     let get = |k: &str| args.get(k).map(value_text);
+    let whole = crate::formula::whole_brackets(get("mode").as_deref(), get("places").as_deref());
     let infix = |a: &str, op: &str, b: &str| match (get(a), get(b)) {
         (Some(x), Some(y)) => Some(format!("{x} {op} {y}")),
         _ => None,
@@ -42,18 +43,10 @@ pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -
             _ => None,
         },
         "abs" => get("x").map(|x| format!("|{x}|")),
-        // Rounded up: how many whole ones hold it.
-        "round"
-            if get("mode").as_deref() == Some("up") && get("places").as_deref() == Some("0") =>
-        {
-            get("x").map(|x| format!("⌈{x}⌉"))
-        }
-        // Rounded down: the full groups.
-        "round"
-            if get("mode").as_deref() == Some("down") && get("places").as_deref() == Some("0") =>
-        {
-            get("x").map(|x| format!("⌊{x}⌋"))
-        }
+        // Rounded up (how many whole ones hold it) or down (the full groups).
+        "round" if whole.is_some() => get("x")
+            .zip(whole)
+            .map(|(x, (open, close))| format!("{open}{x}{close}")),
         "min" | "max" => match (get("a"), get("b")) {
             (Some(a), Some(b)) => Some(format!("{tool}({a}, {b})")),
             _ => None,

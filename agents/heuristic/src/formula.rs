@@ -87,28 +87,19 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
         ),
         "abs" => format!("|{}|", operand("x", None)),
         "percent" => format!("{}% {of} {}", operand("percent", None), operand("of", None)),
-        // Rounded up to a whole number: the ceiling brackets.
-        "round"
-            if step.arguments.get("mode").map(value_text).as_deref() == Some("up")
-                && step.arguments.get("places").map(value_text).as_deref() == Some("0") =>
-        {
-            format!("⌈{}⌉", operand("x", None))
+        // Rounded up or down to a whole number: the ceiling or floor brackets.
+        "round" => {
+            let places = step.arguments.get("places").map(value_text);
+            let mode = step.arguments.get("mode").map(value_text);
+            match whole_brackets(mode.as_deref(), places.as_deref()) {
+                Some((open, close)) => format!("{open}{}{close}", operand("x", None)),
+                None => format!(
+                    "round({}, {})",
+                    operand("x", None),
+                    places.unwrap_or_else(|| "0".to_owned())
+                ),
+            }
         }
-        // Rounded down to a whole number (the full groups): the floor brackets.
-        "round"
-            if step.arguments.get("mode").map(value_text).as_deref() == Some("down")
-                && step.arguments.get("places").map(value_text).as_deref() == Some("0") =>
-        {
-            format!("⌊{}⌋", operand("x", None))
-        }
-        "round" => format!(
-            "round({}, {})",
-            operand("x", None),
-            step.arguments
-                .get("places")
-                .map(value_text)
-                .unwrap_or_else(|| "0".to_owned())
-        ),
         tool => format!("{tool}({}, {})", operand("a", None), operand("b", None)),
     }
 }
@@ -124,6 +115,16 @@ pub fn recalled_note(language: &str) -> &'static str {
 
 fn tool_is(step: &StepReport, tool: &str) -> bool {
     step.tool == tool
+}
+
+/// The brackets of a rounding to a whole number (`places` 0) by `mode`: `⌈ ⌉` up
+/// (how many whole ones hold it), `⌊ ⌋` down (the full groups); none for another.
+pub fn whole_brackets(mode: Option<&str>, places: Option<&str>) -> Option<(char, char)> {
+    match (mode, places) {
+        (Some("up"), Some("0")) => Some(('⌈', '⌉')),
+        (Some("down"), Some("0")) => Some(('⌊', '⌋')),
+        _ => None,
+    }
 }
 
 /// The root sign for degree `n`: `√`, `∛`, `∜`, else superscript digits (`⁵√`).
