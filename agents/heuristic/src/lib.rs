@@ -521,6 +521,17 @@ impl Planning<'_> {
             recall::mark(&mut plan, b, query);
             return self.outcome(Understanding::Plan(plan, failed), language);
         }
+        // `Còn thứ mấy?` after a date answered: that date's weekday.
+        if self.continuations
+            && let Some(date) = self.conversation.answers.last()
+            && matches!(lexer::lex(date).as_slice(), [t] if matches!(t.tok, lexer::Tok::Date(Some(_))))
+            && normalise::lexicon::asks_weekday_alone(&folded_words(&toks))
+            && let Understanding::Plan(mut plan, failed) =
+                self.understand(&format!("what weekday is {date}"))
+        {
+            recall::mark(&mut plan, date, query);
+            return self.outcome(Understanding::Plan(plan, failed), language);
+        }
         let reference = recall::find(&toks, query);
         // `split it 4 ways instead` after a split: "it" is the amount split before (the
         // count is replaced below), never the share divided again.
@@ -597,6 +608,16 @@ impl Planning<'_> {
                 .rev()
                 .find(|v| !recall::is_weekday(v))
                 .filter(|_| self.continuations);
+            // `and for 16 hrs?` after a rate for one hour: that rate times the count.
+            if let Some(value) = last
+                && let Some(earlier) = self.questions.last()
+                && let Some(count) = frames::for_periods(&toks, &lexer::lex(earlier))
+                && let Understanding::Plan(mut plan, failed) =
+                    self.understand(&format!("{value} * {count}"))
+            {
+                recall::mark(&mut plan, value, query);
+                return self.outcome(Understanding::Plan(plan, failed), language);
+            }
             if let Some(value) = last
                 && let Some(parsed) = compound::frames_after(&toks, query, value)
                 && let Understanding::Plan(mut plan, failed) = self.lower(parsed)
@@ -770,3 +791,11 @@ impl Planning<'_> {
 
 pub use args::render_arguments;
 pub use template::{attempts_line, render_report, report_status};
+
+/// The words of `toks`, lowercase and folded (without marks).
+fn folded_words(toks: &[lexer::Token]) -> Vec<String> {
+    toks.iter()
+        .filter_map(lexer::Token::word)
+        .map(normalise::fold::fold)
+        .collect()
+}

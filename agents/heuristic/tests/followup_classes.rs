@@ -1192,3 +1192,56 @@ fn an_amount_a_month_asked_for_a_year() {
     );
     assert!(!steps.iter().any(|s| s.contains(r#"b="12""#)), "{steps:?}");
 }
+
+#[test]
+fn a_rate_for_one_period_taken_for_a_count_of_periods() {
+    let times = |n: &str| vec![format!(r#"s1 math/multiply a="18" b="{n}" *"#)];
+    for (q, n) in [
+        ("and for 12 hrs?", "12"),
+        ("i worked 9 hours on sunday so total?", "9"),
+        ("còn 3 tháng thì bao nhiêu", "3"),
+    ] {
+        assert_eq!(
+            turn(
+                q,
+                "wage is 12/hr, overtime is 1.5x, my overtime hourly?",
+                &["18"]
+            ),
+            times(n),
+            "{q}"
+        );
+    }
+    // The answer was already for many periods: never taken again.
+    let steps = steps_of(
+        "what if it is 2 months",
+        "rent is 1500 a month, for the year?",
+        &["18000"],
+    );
+    assert!(
+        !steps.iter().any(|s| s.contains(r#"a="18000" b="2""#)),
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn the_weekday_of_the_date_just_answered() {
+    let weekday = vec![r#"s1 date/weekday date="2027-01-15" *"#.to_owned()];
+    for q in [
+        "thứ mấy?",
+        "Còn thứ mấy vậy con",
+        "thu may",
+        "vay ngay do thu may",
+    ] {
+        assert_eq!(
+            turn(q, "50 ngày nữa là ngày nào", &["2027-01-15"]),
+            weekday,
+            "{q}"
+        );
+    }
+    // After a number, `thứ mấy` alone has no date to be about.
+    assert!(
+        !steps_of("thu may", "5 + 3", &["8"])
+            .iter()
+            .any(|s| s.contains("2027"))
+    );
+}

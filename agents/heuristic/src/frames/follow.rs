@@ -7,7 +7,7 @@ use crate::lexer::{Tok, Token};
 use super::roles::*;
 use super::vocabulary::*;
 use super::words::*;
-use super::{another_question, operator_between_numbers, parse};
+use super::{another_question, operator_between_numbers, parse_frames};
 
 /// The parts a follow-up asks of the last answer `value`, read as one quantity frame
 /// with `value` as its amount: `add 10% service`, `minus booking's 15%`, `split that
@@ -32,7 +32,7 @@ pub fn parse_after(value: &str, toks: &[Token]) -> Option<Vec<Expr>> {
         .into_iter()
         .chain(toks.iter().cloned())
         .collect();
-    parse(&with)
+    parse_frames(&with, false)
 }
 
 /// A follow-up that goes on from the last answer `value` by one operation and at most
@@ -91,6 +91,54 @@ pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
     }
 }
 
+/// A follow-up that takes the last answer, a rate for one period (`whats my
+/// OT rate now` → 15,750 an hour; `whats my share` of a rent a week), for a count of
+/// such periods: `and for 16 hrs?`, `i did 7 hrs on sat so total?`, `12 thang thi
+/// bn`. The `earlier` request must have said a rate (`hourly`, `/wk`, `%/tháng`, `một
+/// giờ`); the follow-up says one count of periods and no operation of its own.
+/// Returns the count, which the last answer is multiplied by.
+pub fn for_periods(toks: &[Token], earlier: &[Token]) -> Option<String> {
+    let w = Words::new(toks);
+    if another_question(&w, true) || operator_between_numbers(toks) || w.says(&[&["each"]]) {
+        return None;
+    }
+    let ops = (0..toks.len()).any(|i| GO_ON.iter().any(|(p, _)| w.at(i, p)))
+        || (0..toks.len()).any(|i| BY_ITSELF.iter().any(|(p, _, _)| w.at(i, p)));
+    let quantities = roles(&w);
+    let [q] = quantities.as_slice() else {
+        return None;
+    };
+    let Role::Count(nouns) = &q.role else {
+        return None;
+    };
+    let period = |n: &str| is_period(n) || is_in(SHORT_PERIODS, n);
+    if ops || !nouns.first().is_some_and(|n| period(n)) {
+        return None;
+    }
+    let e = Words::new(earlier);
+    let rate = (0..earlier.len()).any(|i| {
+        e.word(i).is_some_and(|k| is_in(RATE_WORDS, k))
+            || (e.word(i).is_some_and(|k| is_in(TIES, k) && k != "1")
+                && e.word(i + 1).is_some_and(period))
+    });
+    // (`1850 a month, whats that for the year`: the answer is for many periods already.)
+    let tied = |i: usize| {
+        i > 0
+            && (e.word(i - 1).is_some_and(|k| is_in(TIES, k))
+                || earlier[i - 1].number() == Some("1"))
+    };
+    let many = (0..earlier.len()).any(|i| e.word(i).is_some_and(period) && !tied(i));
+    (rate && !many).then(|| q.value.clone())
+}
+
+/// Periods as people shorten them.
+const SHORT_PERIODS: &[&str] = &["hr", "hrs", "h", "wk", "wks", "mth", "mths", "yr", "yrs"];
+
+/// Words that make an amount a rate for one period.
+const RATE_WORDS: &[&str] = &[
+    "hourly", "weekly", "monthly", "daily", "yearly", "annual", "wage", "rate",
+];
+
 /// Whether a follow-up asks the sum of the last two answers (`Cộng tiền công hai đứa
 /// lại`, `tổng 2 lần bn`, `add both up`): no number but the two it names.
 pub fn asks_both_summed(toks: &[Token]) -> bool {
@@ -100,7 +148,7 @@ pub fn asks_both_summed(toks: &[Token]) -> bool {
         [] => false,
         [k] => {
             toks[*k].number() == Some("2")
-                && matches!(w.word(k + 1), Some("lan" | "dua" | "ben" | "khoan"))
+                && matches!(w.word(k + 1), Some("lan" | "dua" | "ben" | "khoan" | "cai"))
         }
         _ => return false,
     };

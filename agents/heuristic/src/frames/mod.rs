@@ -22,15 +22,19 @@
 //! between numbers, a date, a clock time or an age leave the request to be asked about
 //! or refused: never a guess.
 
+mod capacity;
+mod difference;
 mod follow;
+mod interest;
 mod items;
+mod labelled;
 mod lists;
 mod roles;
 mod vocabulary;
 mod whole;
 mod words;
 
-pub use follow::{asks_both_summed, go_on, parse_after};
+pub use follow::{asks_both_summed, for_periods, go_on, parse_after};
 pub use items::priced_items;
 pub use whole::asks_before_levy;
 
@@ -45,13 +49,27 @@ use words::Words;
 
 /// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
 pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
+    parse_frames(toks, true)
+}
+
+/// [`parse`], with the labelled calculation (`14 bao x 685k`) read only when
+/// `labels`: a follow-up's operator words go on from the answer ([`go_on`]).
+fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     // (A weight in another unit than its price's is read in the price's unit first:
     // `3 tạ … 98.500đ/kg` is 300 kg.)
     let rewritten = crate::weights::in_price_unit(toks);
     let toks = rewritten.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
+    // (Interest is another question to every other frame.)
+    if let Some(e) = interest::interest(&w) {
+        return Some(vec![e]);
+    }
     if another_question(&w, false) || from_to(&w) {
         return None;
+    }
+    // (`14 bao x 685k`: operators between labelled numbers.)
+    if let Some(e) = labelled::labelled(&w).filter(|_| labels) {
+        return Some(vec![e]);
     }
     // (`9.5 + 12 + 7.5 + 11` among words: a list summed, the only frame an operator
     // between numbers may belong to.)
@@ -70,6 +88,8 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     }
     groups(&w, &quantities)
         .or_else(|| part_of_whole(&w, &quantities))
+        .or_else(|| capacity::capacity(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| difference::difference(&w, &quantities).map(|e| vec![e]))
         .or_else(|| shared(&w, &quantities).map(|e| vec![e]))
         .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
 }

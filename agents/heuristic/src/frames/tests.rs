@@ -236,3 +236,82 @@ fn never_a_guess() {
     // Two cues for one percentage.
     assert_eq!(read("200k with 10% discount and tip"), None);
 }
+
+#[test]
+fn a_calculation_with_labels_on_its_numbers() {
+    assert_eq!(values("giong lua 12 bao x 450k"), Some(vec![5_400_000.0]));
+    assert_eq!(
+        values("300kg / 25kg per sack = how many sacks"),
+        Some(vec![12.0])
+    );
+    assert_eq!(
+        values("ban lua dc 420tr tru von 250tr tru luong 30tr con lai bn"),
+        Some(vec![140_000_000.0])
+    );
+    // A slash before a word ties a price to what it is for: no division.
+    assert_eq!(
+        values("ve 90k/nguoi, doan 6 khach, dc bn"),
+        Some(vec![540_000.0])
+    );
+    // Numbers alone are the arithmetic readers'.
+    assert_eq!(read("14 x 685"), None);
+}
+
+#[test]
+fn the_difference_of_two_amounts_asked() {
+    assert_eq!(
+        values("khach dua 200k, hoa don 135k, thoi lai bao nhieu"),
+        Some(vec![65_000.0])
+    );
+    assert_eq!(
+        values("i have $1,200, the laptop is $1,450, how much more do i need"),
+        Some(vec![250.0])
+    );
+    assert_eq!(
+        values("gia hom qua 52.000 hom nay 49.500 giam bao nhieu"),
+        Some(vec![2_500.0])
+    );
+    // No cue: no difference.
+    assert_eq!(values("gia hom qua 52.000 hom nay 49.500"), None);
+}
+
+#[test]
+fn simple_interest_for_its_periods() {
+    assert_eq!(
+        values("vay 50tr lai 1%/thang, 1 thang lai bn"),
+        Some(vec![500_000.0])
+    );
+    assert_eq!(
+        values("vay 50tr lai 1%/thang, 6 thang lai bn"),
+        Some(vec![3_000_000.0])
+    );
+    assert_eq!(
+        values("gửi 100 triệu lãi 5%/năm, 2 năm tổng cộng bao nhiêu"),
+        Some(vec![110_000_000.0])
+    );
+    // Compounded, or what is left: another calculation.
+    assert_eq!(
+        values("gửi 100 triệu lãi 5%/năm, lãi nhập gốc, 2 năm được bao nhiêu"),
+        None
+    );
+}
+
+#[test]
+fn how_many_of_a_thing_a_total_takes() {
+    assert_eq!(
+        values("xe cho dc 7 nguoi, co 30 nguoi, can may chuyen"),
+        Some(vec![5.0])
+    );
+    assert_eq!(
+        values("the course is 120 hrs in 6hr sessions, how many sessions"),
+        Some(vec![20.0])
+    );
+}
+
+#[test]
+fn a_levy_taken_off_what_is_left() {
+    assert_eq!(
+        values("pay is 1,000 and they take 10% for tax, what do i actually get"),
+        Some(vec![900.0])
+    );
+}

@@ -156,6 +156,10 @@ pub(super) const TAKEN: &[&[&str]] = &[
     &["hoa", "hồng"],
     &["ăn"],
     &["lấy"],
+    &["they", "take"],
+    &["take", "out"],
+    &["deducted"],
+    &["withheld"],
 ];
 
 /// Cues for a percentage that is a share paid (`20% deposit`, `trả 55%`).
@@ -205,6 +209,8 @@ pub(super) const INCLUDES: &[&[&str]] = &[
 
 /// Words asking what is left once a percentage is taken.
 pub(super) const LEFT: &[&[&str]] = &[
+    &["actually", "get"],
+    &["in", "hand"],
     &["left"],
     &["remaining"],
     &["remain"],

@@ -127,6 +127,10 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
         let up = added || w.near(p.at, 5, 4, UP);
         let down = w.near(p.at, 5, 4, DOWN);
         let paid = w.near(p.at, 5, 4, SHARE) || w.near(p.at, 5, 4, TAKEN);
+        // (`they take 9.4% for insurance n tax, what do i actually get`: a levy taken
+        // off what is left, whatever it is for.)
+        let taken = left && w.near(p.at, 5, 4, TAKEN);
+        let (up, paid) = (up && !taken, paid || taken);
         if [up, down, paid].iter().filter(|c| **c).count() > 1 {
             return None;
         }

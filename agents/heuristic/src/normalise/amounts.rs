@@ -32,6 +32,7 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("eur", &["€", "eur", "euro", "euros"]),
     ("gbp", &["£", "gbp", "pound", "pounds"]),
     ("jpy", &["¥", "jpy", "yen"]),
+    ("krw", &["₩", "krw"]),
     ("vnd", &["₫", "đ", "vnd", "vnđ", "đồng", "dong", "đồng"]),
 ];
 

@@ -143,6 +143,34 @@ pub fn heavy_weight(word: &str) -> Option<i32> {
     }
 }
 
+/// Words that may stand around `thứ mấy` in a follow-up asking the weekday of the date
+/// just answered (`Còn thứ mấy?`, `thu may`, `vậy ngày đó thứ mấy hả con`), folded.
+const AROUND_WEEKDAY: &[&str] = &[
+    "còn", "vậy", "thế", "là", "ngày", "đó", "hôm", "ấy", "nhỉ", "ạ", "hả", "vào", "rơi",
+];
+
+/// Whether the words `folded` (folded, in order) only ask `thứ mấy`, the weekday of the
+/// date answered last.
+pub fn asks_weekday_alone(folded: &[String]) -> bool {
+    static FOLDED: OnceLock<Vec<String>> = OnceLock::new();
+    let around = FOLDED.get_or_init(|| {
+        AROUND_WEEKDAY
+            .iter()
+            .chain(SPOKEN_TO)
+            .map(|v| super::fold::fold(v))
+            .collect()
+    });
+    let at = folded
+        .windows(2)
+        .position(|p| p[0] == "thu" && p[1] == "may");
+    at.is_some_and(|k| {
+        folded
+            .iter()
+            .enumerate()
+            .all(|(i, w)| i == k || i == k + 1 || around.contains(w))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

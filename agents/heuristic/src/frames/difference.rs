@@ -1,0 +1,71 @@
+//! The difference of two amounts, asked by a word that wants it: the change from a
+//! note (`Khách đưa tờ 500k, tiền nước 176k, chị thối lại bao nhiêu?`), what is still
+//! missing (`saved $2,480 so far, need $3,100 … how much more`), a rise or a fall
+//! (`giá tuần trước 96.800 tuần này 98.500 tăng bao nhiêu 1kg`). The answer is the
+//! larger less the smaller: each cue says which way it goes by itself.
+
+use crate::expr::{Expr, MathOp};
+
+use super::roles::{Quantity, Role};
+use super::words::*;
+
+/// Phrases asking the difference of two amounts (compared folded).
+const DIFFERENCE: &[&[&str]] = &[
+    &["how", "much", "more"],
+    &["how", "much", "less"],
+    &["how", "much", "short"],
+    &["how", "much", "change"],
+    &["how", "much", "higher"],
+    &["how", "much", "lower"],
+    &["how", "much", "cheaper"],
+    &["how", "much", "dearer"],
+    &["difference"],
+    &["diff"],
+    &["my", "change"],
+    &["still", "need"],
+    &["thối", "lại"],
+    &["thối"],
+    &["thói", "lại"],
+    &["trả", "lại", "bao"],
+    &["tăng", "bao", "nhiêu"],
+    &["giảm", "bao", "nhiêu"],
+    &["lên", "bao", "nhiêu"],
+    &["xuống", "bao", "nhiêu"],
+    &["chênh"],
+    &["thiếu", "bao", "nhiêu"],
+    &["hơn", "bao", "nhiêu"],
+    &["cần", "thêm", "bao"],
+    &["cần", "thêm"],
+    &["dư", "bao", "nhiêu"],
+];
+
+/// `larger − smaller` of the request's two amounts, when a cue asks their difference
+/// and nothing else is said with a number.
+pub(super) fn difference(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if !w.says(DIFFERENCE) {
+        return None;
+    }
+    // (`tăng bao nhiêu 1kg`: the one unit a price is for is no amount.)
+    let per_one = |x: &&Quantity| {
+        x.value == "1" && matches!(&x.role, Role::Count(_) | Role::Rate(_)) && x.at > 0
+    };
+    let amounts: Vec<&Quantity> = q.iter().filter(|x| !per_one(x)).collect();
+    let [a, b] = amounts.as_slice() else {
+        return None;
+    };
+    let amount = |x: &Quantity| match &x.role {
+        Role::Amount => true,
+        Role::Count(nouns) => !nouns.iter().any(|n| is_person(n) || is_group(n)),
+        _ => false,
+    };
+    if !(amount(a) && amount(b)) {
+        return None;
+    }
+    let (x, y): (f64, f64) = (a.value.parse().ok()?, b.value.parse().ok()?);
+    let (big, small) = if x >= y { (a, b) } else { (b, a) };
+    Some(Expr::bin(
+        MathOp::Subtract,
+        Expr::Num(big.value.clone()),
+        Expr::Num(small.value.clone()),
+    ))
+}

@@ -1,0 +1,206 @@
+//! A calculation written with its operators, each number with a label or a unit beside
+//! it: `phan npk 14 bao x 685k`, `520kg / 50kg per bag = how many bags`, `phone 55,000 +
+//! internet 33,000 + gym 60,000 won, total monthly`. The operators say what to do; the
+//! words only name what the numbers are, so they are dropped and the rest read as
+//! arithmetic.
+//!
+//! Nothing else may be said: a word of an operation (`times`, `chia`), of a cue that
+//! changes the sum (`each`, `off`, `more`), a percentage, a date or a clock time leave
+//! the request to the other readers.
+
+use crate::expr::Expr;
+use crate::lexer::{Tok, Token};
+
+use super::words::*;
+
+/// Words after the last number that only ask for the result (`= how many bags`,
+/// `total monthly`, `tổng bn`).
+const ASKS: &[&str] = &[
+    "how",
+    "many",
+    "much",
+    "what",
+    "whats",
+    "is",
+    "it",
+    "that",
+    "total",
+    "in",
+    "all",
+    "per",
+    "bao",
+    "nhiêu",
+    "bn",
+    "tổng",
+    "cộng",
+    "là",
+    "dc",
+    "được",
+    "hết",
+    "tất",
+    "cả",
+    "tiền",
+    "ok",
+    "pls",
+    "please",
+    "left",
+    "remaining",
+    "còn",
+    "lại",
+];
+
+/// Words that change what the numbers do: never a label.
+const CHANGES: &[&str] = &[
+    "each",
+    "every",
+    "off",
+    "more",
+    "less",
+    "left",
+    "remaining",
+    "without",
+    "except",
+    "not",
+    "than",
+    "split",
+    "share",
+    "between",
+    "among",
+    "tip",
+    "tax",
+    "discount",
+    "minus",
+    "plus",
+    "times",
+    "divided",
+    "over",
+    "half",
+    "double",
+    "twice",
+    "average",
+    "mean",
+    "of",
+    "from",
+    "to",
+    "mỗi",
+    "chia",
+    "nhân",
+    "trừ",
+    "cộng",
+    "giảm",
+    "tăng",
+    "thêm",
+    "còn",
+    "lại",
+    "nữa",
+    "gấp",
+    "percent",
+    "and",
+    "và",
+    "với",
+    "then",
+    "rồi",
+];
+
+/// The calculation `toks` write with operators between numbers that carry labels, or
+/// `None` when anything but labels, units and a question is said.
+pub(super) fn labelled(w: &Words) -> Option<Expr> {
+    let toks = w.toks;
+    if toks.len() > 40
+        || toks
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Date(_) | Tok::Sym('%' | '(' | ')' | '^')))
+        || crate::lexer::has_clock_time(toks)
+        || w.says(&[&["phần", "trăm"]])
+    {
+        return None;
+    }
+    let nums = crate::lexer::number_positions(toks);
+    if !(2..=6).contains(&nums.len()) {
+        return None;
+    }
+    let mut kept: Vec<Token> = vec![toks[nums[0]].clone()];
+    let mut labelled = false;
+    for pair in nums.windows(2) {
+        let between = pair[0] + 1..pair[1];
+        let ops: Vec<(usize, Token)> = between
+            .clone()
+            .filter_map(|i| operator(w, i).map(|t| (i, t)))
+            .collect();
+        let [(op, sym)] = ops.as_slice() else {
+            return None;
+        };
+        for i in between.filter(|i| i != op) {
+            labelled |= toks[i].word().is_some();
+            if !label(w, i) {
+                return None;
+            }
+        }
+        kept.push(sym.clone());
+        kept.push(toks[pair[1]].clone());
+    }
+    let (first, last) = (nums[0], nums[nums.len() - 1]);
+    if !(0..first).all(|i| label(w, i) || toks[i].is_sym('$') || toks[i].is_sym(':')) {
+        return None;
+    }
+    // After the last number: its unit and label, then a question (`= how many bags`).
+    let mut i = last + 1;
+    while i < toks.len() && label(w, i) && !w.word(i).is_some_and(|k| is_in(ASKS, k)) {
+        i += 1;
+    }
+    let asked = (i..toks.len()).all(|k| {
+        label(w, k)
+            || w.word(k).is_some_and(|k| is_in(ASKS, k))
+            || matches!(toks[k].tok, Tok::Sym('=' | '?' | ',' | '.' | '!'))
+    });
+    // (`(2+4)*3`, `14 x 685000` and `5 + 3 guests` are the arithmetic readers': only
+    // labels before or between the numbers make this one.)
+    let labelled = labelled || (0..first).any(|i| toks[i].word().is_some());
+    if !asked || !labelled {
+        return None;
+    }
+    match crate::arith::parse(&kept) {
+        Some(Expr::Num(_)) | None => None,
+        Some(e) => Some(e),
+    }
+}
+
+/// The operator the token at `i` writes between two amounts (`+ - * / × ÷`, `x`,
+/// `trừ`, `plus`), as a symbol token in its place.
+fn operator(w: &Words, i: usize) -> Option<Token> {
+    let t = &w.toks[i];
+    let word = |list: &[&str]| w.word(i).is_some_and(|k| is_in(list, k));
+    // (`150k/người`: a slash before a word ties a price to what it is paid for.)
+    let number_next = w.toks.get(i + 1).is_some_and(|n| n.number().is_some());
+    let sym = match &t.tok {
+        Tok::Sym('/') if !number_next => return None,
+        Tok::Sym(c @ ('+' | '-' | '*' | '/')) => *c,
+        Tok::Sym('×') => '*',
+        Tok::Sym('÷') => '/',
+        _ if word(&["x", "times", "nhân"]) => '*',
+        _ if word(&["plus", "cộng"]) => '+',
+        _ if word(&["minus", "trừ"]) => '-',
+        _ if word(&["chia"]) => '/',
+        _ => return None,
+    };
+    Some(Token {
+        tok: Tok::Sym(sym),
+        start: t.start,
+        end: t.end,
+    })
+}
+
+/// Whether the token at `i` only names what a number is: a word of no operation, no cue
+/// and no other question (`bao`, `kg`, `internet`, `won`).
+fn label(w: &Words, i: usize) -> bool {
+    let Some(k) = w.word(i) else {
+        return w.toks[i].is_sym(',');
+    };
+    let raw = w.toks[i].word().unwrap_or("");
+    k.chars().all(char::is_alphabetic)
+        && !is_in(CHANGES, k)
+        && !crate::numbers::starts_number(raw)
+        && crate::normalise::typo::operation(raw).is_none()
+        && !crate::tolerant::DATE_WORDS.contains(&raw)
+        && (!crate::everyday::changes_meaning(w.toks, i) || crate::everyday::counts_people(raw))
+}
