@@ -1245,3 +1245,16 @@ fn the_weekday_of_the_date_just_answered() {
             .any(|s| s.contains("2027"))
     );
 }
+
+#[test]
+fn more_sold_leaves_less() {
+    let steps = turn(
+        "Mai bán thêm 10 chai nữa thì còn?",
+        "kho co 6 thung, moi thung 24 chai, ban 50 chai, con bao nhieu",
+        &["94"],
+    );
+    assert_eq!(
+        steps,
+        vec![r#"s1 math/subtract a="94" b="10" *"#.to_owned()]
+    );
+}

@@ -45,9 +45,14 @@ pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
     if another_question(&w, true) || operator_between_numbers(toks) {
         return None;
     }
-    let ops: Vec<MathOp> = (0..toks.len())
+    let mut ops: Vec<MathOp> = (0..toks.len())
         .filter_map(|i| GO_ON.iter().find(|(p, _)| w.at(i, p)).map(|(_, op)| *op))
         .collect();
+    // (`Mai bán thêm 18 hộp nữa thì còn?`: more sold, less left, of what was counted.)
+    let sold = w.says(LEFT) && w.says(super::stock::TAKE_OFF);
+    if sold {
+        ops = vec![MathOp::Subtract];
+    }
     let alone: Vec<(MathOp, &str)> = (0..toks.len())
         .filter_map(|i| {
             BY_ITSELF
@@ -67,7 +72,9 @@ pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
         [q] => {
             let amount = match &q.role {
                 Role::Amount => true,
-                Role::Count(nouns) => big(&q.value) || nouns.iter().any(|n| is_in(CURRENCY, n)),
+                Role::Count(nouns) => {
+                    sold || big(&q.value) || nouns.iter().any(|n| is_in(CURRENCY, n))
+                }
                 _ => false,
             };
             let op = *ops.first()?;

@@ -23,6 +23,7 @@
 //! or refused: never a guess.
 
 mod capacity;
+mod categories;
 mod difference;
 mod follow;
 mod interest;
@@ -30,6 +31,7 @@ mod items;
 mod labelled;
 mod lists;
 mod roles;
+mod stock;
 mod vocabulary;
 mod whole;
 mod words;
@@ -92,6 +94,9 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
         .or_else(|| difference::difference(&w, &quantities).map(|e| vec![e]))
         .or_else(|| shared(&w, &quantities).map(|e| vec![e]))
         .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| stock::deductions(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| stock::supply(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| categories::categories(&w, &quantities).map(|e| vec![e]))
 }
 
 /// Whether the request asks another question than a frame answers: a date, a clock

@@ -315,3 +315,53 @@ fn a_levy_taken_off_what_is_left() {
         Some(vec![900.0])
     );
 }
+
+#[test]
+fn what_is_left_once_some_is_taken_off() {
+    assert_eq!(
+        values("kho co 6 thung, moi thung 24 chai, hom nay ban 50 chai, con lai bao nhieu"),
+        Some(vec![94.0])
+    );
+    assert_eq!(
+        values("moi ngay 4 chuyen moi chuyen 6 khach 100k, tru dau 300k con lai bn"),
+        Some(vec![2_100_000.0])
+    );
+    assert_eq!(
+        values("lương buổi 300k, tháng này làm 20 buổi, trừ ứng 2 triệu thì còn bao nhiêu"),
+        Some(vec![4_000_000.0])
+    );
+    // A date's day and year are never a price and its count.
+    assert_eq!(
+        values("I moved here on 3 March 2015, how many days ago"),
+        None
+    );
+}
+
+#[test]
+fn how_long_a_supply_lasts() {
+    assert_eq!(
+        values("Lọ này 4 vỉ, mỗi vỉ 10 viên, ngày uống 2 viên thì được mấy ngày?"),
+        Some(vec![20.0])
+    );
+}
+
+#[test]
+fn what_each_one_needs_for_every_one() {
+    assert_eq!(
+        values("we planted 250 trees and each one needs 2.5 litres of water, how many litres"),
+        Some(vec![625.0])
+    );
+}
+
+#[test]
+fn prices_by_kind_for_counts_of_each_kind() {
+    assert_eq!(
+        values("ve nguoi lon 200k, tre em 120k. doan nay 4 nguoi lon 2 tre em, tong bn"),
+        Some(vec![1_040_000.0])
+    );
+    // A kind counted with no price: no total.
+    assert_eq!(
+        values("ve nguoi lon 200k, tre em 120k. doan nay 4 nguoi lon 2 sinh vien, tong bn"),
+        None
+    );
+}

@@ -152,6 +152,34 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
 
 /// What the percentages apply to: a rate times its counts, or the one amount.
 pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
+    // `mỗi ngày 4 chuyến, mỗi chuyến 6 khách`: the trips of the one day asked about
+    // are counted, each trip paid its rate.
+    let one_period: Vec<Quantity>;
+    let rest = if rest
+        .iter()
+        .filter(|x| matches!(x.role, Role::Rate(_)))
+        .count()
+        > 1
+    {
+        let rated = |thing: &str| {
+            rest.iter()
+                .any(|y| matches!(&y.role, Role::Rate(Some(u)) if u == thing))
+        };
+        one_period = rest
+            .iter()
+            .map(|x| match (&x.role, w.word(x.at + 1)) {
+                (Role::Rate(Some(p)), Some(next)) if is_period(p) && rated(next) => Quantity {
+                    role: Role::Count(vec![next.to_owned()]),
+                    ..(*x).clone()
+                },
+                _ => (*x).clone(),
+            })
+            .collect();
+        one_period.iter().collect::<Vec<_>>()
+    } else {
+        rest.to_vec()
+    };
+    let rest = rest.as_slice();
     let rates: Vec<&&Quantity> = rest
         .iter()
         .filter(|x| matches!(x.role, Role::Rate(_)))
@@ -166,13 +194,39 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
     }
     match (rates.as_slice(), amounts.as_slice()) {
         ([rate], []) => product(rate, &counts),
-        // `25 staff x 80k`, `180 guests at 1,250,000`: the amount is paid for each.
+        // `mỗi chuyến 8 khách 150k`: so many of a thing each trip, at a price each.
+        ([rate], [amount])
+            if amount.at == rate.at + 2 && w.word(rate.at + 1).is_some_and(is_noun) =>
+        {
+            let each = product(rate, &counts)?;
+            Some(Expr::bin(
+                MathOp::Multiply,
+                each,
+                Expr::Num(amount.value.clone()),
+            ))
+        }
+        // `25 staff x 80k`, `180 guests at 1,250,000`: the amount is paid for each;
+        // `lương ca 250k … làm 22 ca`: for each of what is named before it.
         ([], [amount]) if !counts.is_empty() => {
             let joined = counts.iter().any(|c| {
                 let (a, b) = (c.at.min(amount.at), c.at.max(amount.at));
                 (a + 1..b).any(|k| w.word(k).is_some_and(|x| is_in(TIMES, x)))
             });
-            if !joined {
+            // (`17 June 2019`, `tháng 2 năm 2027`: a date, never a price.)
+            let year = amount
+                .value
+                .parse::<u32>()
+                .is_ok_and(|y| (1900..=2100).contains(&y));
+            let named = amount.at >= 1
+                && !year
+                && w.word(amount.at - 1).is_some_and(|n| {
+                    is_noun(n)
+                        && !matches!(n, "nam" | "thang" | "year" | "month")
+                        && counts
+                            .iter()
+                            .any(|c| matches!(&c.role, Role::Count(m) if m.first().is_some_and(|m| same_thing(m, n))))
+                });
+            if !joined && !named {
                 return None;
             }
             let rate = Quantity {
@@ -182,6 +236,22 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
             product(&rate, &counts)
         }
         ([], [amount]) => Some(Expr::Num(amount.value.clone())),
+        // `1,300 trees and each one needs 0.4 kg`: what each needs, for every one.
+        ([], []) => {
+            let each: Vec<&&Quantity> = counts
+                .iter()
+                .copied()
+                .filter(|c| w.near(c.at, 3, 0, &[&["each"], &["every"]]))
+                .collect();
+            let [rate] = each[..] else { return None };
+            let others: Vec<&&Quantity> =
+                counts.iter().copied().filter(|c| c.at != rate.at).collect();
+            let rate = Quantity {
+                role: Role::Rate(None),
+                ..(*rate).clone()
+            };
+            product(&rate, &others)
+        }
         _ => None,
     }
 }

@@ -280,6 +280,11 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
             );
         }
     }
+    // A word typed with Vietnamese marks was typed as meant (`viên`, a tablet, is no
+    // typo of `việc`): only its marks may be set right.
+    if !word.is_ascii() {
+        found.retain(|w| fold::fold(w) == fold::fold(word));
+    }
     found.sort();
     found.dedup();
     // The closest words only (`multipled` is one edit from `multiplied`, two from

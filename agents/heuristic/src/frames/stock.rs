@@ -1,0 +1,110 @@
+//! What a product leaves once some is taken off, and how long a supply lasts:
+//!
+//! - **deductions**: a rate times its counts, less amounts said with a word that takes
+//!   them off, when what is left is asked (`ngay chay 3 chuyen moi chuyen 8 khach 150k,
+//!   tru xang 400k con lai bn`; `Kho còn 4 thùng, mỗi thùng 48 hộp, sáng nay bán 37
+//!   hộp. Còn lại bao nhiêu hộp?`);
+//! - **a supply**: a rate times its counts used so many a period, when how many periods
+//!   is asked (`Hộp này 5 vỉ, mỗi vỉ 12 viên, ngày uống 3 viên thì được mấy ngày?`).
+
+use crate::expr::{Expr, MathOp};
+
+use super::roles::*;
+use super::vocabulary::*;
+use super::whole::base;
+use super::words::*;
+
+/// Words that take an amount off (said before it).
+pub(super) const TAKE_OFF: &[&[&str]] = &[
+    &["trừ"],
+    &["minus"],
+    &["less"],
+    &["deduct"],
+    &["bán"],
+    &["sold"],
+    &["sell"],
+    &["used"],
+    &["dùng"],
+    &["xuất"],
+    &["tạm", "ứng"],
+    &["ứng"],
+    &["advance"],
+    &["gave", "away"],
+];
+
+/// The product of `q` less each quantity a take-off word comes just before, when what
+/// is left is asked; `None` without one of each.
+pub(super) fn deductions(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.iter().any(|x| x.role == Role::Percent) || !w.says(LEFT) {
+        return None;
+    }
+    let taken = |x: &Quantity| w.near(x.at, 3, 0, TAKE_OFF);
+    let (off, rest): (Vec<&Quantity>, Vec<&Quantity>) = q.iter().partition(|x| taken(x));
+    if off.is_empty() {
+        return None;
+    }
+    let product @ Expr::Op(..) = base(w, &rest)? else {
+        return None;
+    };
+    let mut e = product;
+    for x in off {
+        let amount = match &x.role {
+            Role::Amount => true,
+            Role::Count(nouns) => big(&x.value) || rest.iter().any(|r| counts_alike(w, r, nouns)),
+            _ => false,
+        };
+        if !amount {
+            return None;
+        }
+        e = Expr::bin(MathOp::Subtract, e, Expr::Num(x.value.clone()));
+    }
+    Some(e)
+}
+
+/// Whether the number `r` counts the same thing as `nouns` (`mỗi thùng 48 hộp` … `bán
+/// 37 hộp`).
+fn counts_alike(w: &Words, r: &Quantity, nouns: &[String]) -> bool {
+    let (Some(noun), Some(its)) = (nouns.first(), w.word(r.at + 1)) else {
+        return false;
+    };
+    same_thing(its, noun)
+}
+
+/// Words asking how many periods something lasts.
+const HOW_LONG: &[&[&str]] = &[
+    &["mấy", "ngày"],
+    &["bao", "nhiêu", "ngày"],
+    &["how", "many", "days"],
+    &["how", "many", "weeks"],
+    &["mấy", "tuần"],
+    &["how", "long"],
+    &["bao", "lâu"],
+];
+
+/// A supply (a rate times its counts) over what is used a period (`ngày uống 3 viên`,
+/// `4 tablets a day`), when how many periods it lasts is asked.
+pub(super) fn supply(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.iter().any(|x| x.role == Role::Percent) || !w.says(HOW_LONG) {
+        return None;
+    }
+    // The use a period: a count said right after a period word or before a tie to one.
+    let per_period = |x: &Quantity| {
+        // (`ngày 3 viên`, `ngày uống 2 viên`)
+        let before = (x.at.saturating_sub(2)..x.at).any(|k| w.word(k).is_some_and(is_period));
+        let after = w.word(x.at + 2).is_some_and(|t| is_in(TIES, t))
+            && w.word(x.at + 3).is_some_and(is_period);
+        matches!(x.role, Role::Count(_)) && (before || after)
+    };
+    let (used, rest): (Vec<&Quantity>, Vec<&Quantity>) = q.iter().partition(|x| per_period(x));
+    let [used] = used.as_slice() else {
+        return None;
+    };
+    let product @ Expr::Op(..) = base(w, &rest)? else {
+        return None;
+    };
+    Some(Expr::bin(
+        MathOp::Divide,
+        product,
+        Expr::Num(used.value.clone()),
+    ))
+}
