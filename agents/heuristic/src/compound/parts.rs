@@ -1,0 +1,212 @@
+//! Reading one part, a segment piece by piece, and continuations folded into the
+//! arithmetic part before them.
+
+use super::earlier::{over_earlier_list, without_lead};
+use super::separators::weak_separators;
+use super::{ParsedPart, PartError, PartQuery};
+use crate::arith;
+use crate::dates::{self, DateParse};
+use crate::expr::Expr;
+use crate::filler;
+use crate::lexer::{Token, words_at};
+
+/// Reads a segment no split of which is understood whole, piece by piece: from each
+/// start, the longest piece up to a weak separator (or the end) that is understood is
+/// kept; a stretch where none is becomes one failed part. `2+4 and book me a flight`
+/// gives `2+4` and names `book me a flight`.
+pub(super) fn split_partly(seg: &[Token], src: &str) -> (Vec<ParsedPart>, Vec<PartError>) {
+    let seps = weak_separators(seg);
+    let (mut found, mut missed) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    let mut unread: Option<(usize, usize)> = None;
+    while start < seg.len() {
+        let ends = seps
+            .iter()
+            .filter(|&&(cut, _)| cut > start)
+            .map(|&(cut, next)| (cut, next))
+            .chain(std::iter::once((seg.len(), seg.len())));
+        let longest = ends
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .find_map(|(cut, next)| {
+                parse_part(&seg[start..cut], src)
+                    .ok()
+                    .map(|q| (cut, next, q))
+            });
+        match longest {
+            Some((cut, next, query)) => {
+                if let Some((s, e)) = unread.take() {
+                    missed.push(not_read(&seg[s..e], src));
+                }
+                found.push(ParsedPart {
+                    text: quote(&seg[start..cut], src),
+                    query,
+                });
+                start = next;
+            }
+            None => {
+                let (cut, next) = seps
+                    .iter()
+                    .copied()
+                    .find(|&(cut, _)| cut > start)
+                    .unwrap_or((seg.len(), seg.len()));
+                // `… and what's their sum`: the numbers of the list just read.
+                let stretch = without_lead(&seg[start..cut]);
+                match over_earlier_list(stretch, &found, src).filter(|_| unread.is_none()) {
+                    Some(part) => found.push(part),
+                    None => unread = Some((unread.map_or(start, |(s, _)| s), cut)),
+                }
+                start = next;
+            }
+        }
+    }
+    if let Some((s, e)) = unread {
+        missed.push(not_read(&seg[s..e], src));
+    }
+    (found, missed)
+}
+
+/// Why a stretch of a request was not read: its own error when it has one, else "not
+/// understood".
+fn not_read(toks: &[Token], src: &str) -> PartError {
+    parse_part(toks, src)
+        .err()
+        .unwrap_or_else(|| PartError::NotUnderstood(quote(toks, src)))
+}
+
+/// Words that start a sequence with a bare number (`take 100, halve it, then add 7`).
+const SEQUENCE_STARTS: &[&[&str]] = &[
+    &["take"],
+    &["start", "with"],
+    &["begin", "with"],
+    &["bắt", "đầu", "với"],
+    &["bắt", "đầu", "từ"],
+    &["lấy"],
+];
+
+/// `toks` after `words`, when they start with them.
+fn starts_with_words<'a>(toks: &'a [Token], words: &[&str]) -> Option<&'a [Token]> {
+    words_at(toks, 0, words).then(|| &toks[words.len()..])
+}
+
+/// Folds each continuation ("then subtract 2") into the arithmetic part before it, so
+/// its steps take that part's result: `multiply 6 by 7 and then subtract 2` is one part,
+/// multiply then subtract. A continuation with no arithmetic part before it is not
+/// understood.
+pub(super) fn chain_continuations(parts: Vec<ParsedPart>) -> Result<Vec<ParsedPart>, PartError> {
+    let mut out: Vec<ParsedPart> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let PartQuery::Math(e) = &part.query else {
+            out.push(part);
+            continue;
+        };
+        if !e.refers_back() {
+            out.push(part);
+            continue;
+        }
+        // `450 nhân 12, rồi lấy kết quả chia 3`, `… then divide the result by 4`: a
+        // step that names the answer before it asks for both answers.
+        if names_the_result(&part.text)
+            && let Some(ParsedPart {
+                query: PartQuery::Math(previous),
+                ..
+            }) = out.last()
+            && !matches!(previous, Expr::Num(_))
+        {
+            let query = PartQuery::Math(e.clone().with_previous(previous));
+            out.push(ParsedPart {
+                text: part.text,
+                query,
+            });
+            continue;
+        }
+        match out.last_mut() {
+            Some(ParsedPart {
+                text,
+                query: PartQuery::Math(previous),
+            }) => {
+                *previous = e.clone().with_previous(previous);
+                text.push_str(", then ");
+                text.push_str(&part.text);
+            }
+            _ => return Err(PartError::NotUnderstood(part.text)),
+        }
+    }
+    // A sequence start that nothing continued computes nothing.
+    if let Some(bare) = out
+        .iter()
+        .find(|p| matches!(&p.query, PartQuery::Math(Expr::Num(_))))
+    {
+        return Err(PartError::NothingToCompute(bare.text.clone()));
+    }
+    Ok(out)
+}
+
+/// Whether a continuation's `text` names the answer before it (`the result`, `kết
+/// quả`, `that`), rather than only going on from it (`then halve it`, `rồi trừ 8`).
+fn names_the_result(text: &str) -> bool {
+    let toks = crate::lexer::lex(text);
+    (0..toks.len()).any(|i| {
+        matches!(toks[i].word(), Some("result" | "that")) || words_at(&toks, i, &["kết", "quả"])
+    })
+}
+
+/// Reads one part.
+pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
+    if let Some(q) = crate::places::parse(toks, src) {
+        return Ok(PartQuery::Date(q));
+    }
+    match dates::parse(toks, src) {
+        DateParse::Query(q) => return Ok(PartQuery::Date(q)),
+        DateParse::InvalidDate(raw) => return Err(PartError::InvalidDate(raw)),
+        DateParse::NotDate => {}
+    }
+    let math = filler::strip_math(toks);
+    // `take 100` starts a sequence: a bare number is fine here if a continuation
+    // follows (checked in `chain_continuations`).
+    // (`lấy` is also a filler: `lấy 20 chia 4`; look for the start before the fillers go.)
+    let trimmed = filler::trim_symbols(toks);
+    if let Some(rest) = SEQUENCE_STARTS
+        .iter()
+        .find_map(|s| starts_with_words(math, s).or_else(|| starts_with_words(trimmed, s)))
+        && let Some(e) = arith::parse(rest)
+    {
+        return Ok(PartQuery::Math(e));
+    }
+    // A continuation is read where the part alone computes nothing: `then minus 5` is
+    // the previous result − 5, not the number −5 (a signed number written with its
+    // symbol, `-5`, stays a number).
+    let signed = math.first().is_some_and(|t| t.is_sym('-') || t.is_sym('+'));
+    let parsed = match arith::parse(math) {
+        None => arith::parse_continuation(math)
+            .or_else(|| crate::tolerant::list(trimmed))
+            .or_else(|| crate::everyday::parse(trimmed, src))
+            .or_else(|| arith::parse(&crate::everyday::undecorated(math)?))
+            .or_else(|| crate::tolerant::expression(toks)),
+        Some(Expr::Num(n)) if !signed => arith::parse_continuation(math).or(Some(Expr::Num(n))),
+        done => done,
+    };
+    match parsed {
+        Some(Expr::Num(_)) => Err(PartError::NothingToCompute(quote(toks, src))),
+        Some(e) => Ok(PartQuery::Math(e)),
+        // `ngày 28/12 thi môn Kinh tế vi mô, còn mấy ngày`: a date among other words.
+        None => match dates::tolerant(toks).or_else(|| dates::tolerant_shift(toks)) {
+            Some(q) => Ok(PartQuery::Date(q)),
+            None => Err(PartError::NotUnderstood(quote(toks, src))),
+        },
+    }
+}
+
+/// The user's text for `toks`, without trailing punctuation.
+pub fn quote(toks: &[Token], src: &str) -> String {
+    let t = filler::trim_symbols(toks);
+    // (The span over every token, whatever their order: a rewrite may leave a token
+    // out of place, and a part is never worth a panic.)
+    let start = t.iter().map(|x| x.start).min();
+    let end = t.iter().map(|x| x.end).max();
+    match (start, end) {
+        (Some(a), Some(b)) if a <= b => src[a..b].to_owned(),
+        _ => String::new(),
+    }
+}

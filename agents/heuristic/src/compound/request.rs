@@ -1,0 +1,479 @@
+//! Reading a whole request: its segments read in turn, what each is read as, and the
+//! few questions asked of the request as a whole (a place alone, what is left, a count to a day).
+
+use super::context::{rounding_after, with_labels, without_asides};
+use super::earlier::{
+    as_ellipsis, asks_bare_date, asks_grand_total, asks_only_how_much, asks_only_total,
+    gives_a_date, is_condition, over_earlier_list, unanswered_after, weekday_of_earlier,
+    with_earlier_date, with_earlier_part, without_lead,
+};
+use super::parts::{chain_continuations, parse_part, quote, split_partly};
+use super::separators::{JOINERS, split_weak, strong_segments};
+use super::whole::{frames_reading, math_parts, whole_problem, with_levy_asked};
+use super::{Parsed, ParsedPart, PartError, PartQuery};
+use crate::dates::{self, DateQuery, NamedThen};
+use crate::expr::Expr;
+use crate::filler;
+use crate::lexer::{Token, words_at};
+
+/// Reads every part of the request `toks` (lexed from `src`). A part that cannot be
+/// read is named in `failed` and the rest is kept; it is an error only when no part
+/// could be read (the first part's error), or when a sentence has too many `and`s.
+pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
+    // `cube root of 50 (hw question, need the decimal)`: an aside in brackets, words
+    // only, says nothing to compute.
+    // `tenant in unit 2 is behind 3 months`, `phòng 1 3tr5, phòng 2 4tr2`: a number
+    // that names a unit or a room is part of its name, no amount.
+    // `cá thu 220k một ký, mua 7 lạng`: a weight in its price's unit (0.7 ký).
+    // `15 working days from today`, `5 ngày nữa, không tính t7 cn`: working days.
+    if let Some(without) = without_asides(toks)
+        .or_else(|| with_labels(toks))
+        .or_else(|| crate::weights::in_price_unit(toks))
+        .or_else(|| crate::workdays::merged(toks))
+        // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
+        .or_else(|| crate::filler::without_vocative(toks))
+        // (Each rewrite changes the tokens, or reading them again would never end.)
+        && without.as_slice() != toks
+    {
+        return parse_request(&without, src);
+    }
+    // `my cousins in LA, what time is it there`: the one place named, for `there`;
+    // `tet 2027 is feb 6`: the year with its day and month. (New texts, read again.)
+    if let Some(text) =
+        crate::places::pronoun_place(toks, src).or_else(|| crate::dates::year_said_apart(toks, src))
+    {
+        return parse_request(&crate::lexer::lex(&text), &text);
+    }
+    // `my hourly went from 38.50 to 42.80, what % raise is that? 1 decimal is fine`: a
+    // rounding said in a sentence of its own rounds the one answer of the rest.
+    if let Some((rest, places)) = rounding_after(toks)
+        && let Ok(Parsed { parts, failed }) = parse_request(rest, src)
+        && failed.is_empty()
+        && let [
+            ParsedPart {
+                query: PartQuery::Math(e),
+                ..
+            },
+        ] = parts.as_slice()
+    {
+        let rounded = Expr::bin(crate::expr::MathOp::Round, e.clone(), places);
+        return Ok(Parsed {
+            parts: vec![ParsedPart {
+                text: quote(toks, src),
+                query: PartQuery::Math(rounded),
+            }],
+            failed: Vec::new(),
+        });
+    }
+    // `check in 23/12, check out 27/12, how many nights`: the days between two days.
+    // `how many hours ahead of hanoi is seoul`: the hours between two places' clocks.
+    // `giờ chicago mấy giờ rồi`: the time at a place named without a preposition.
+    if let Some(q) = crate::dates::between_day_months(toks)
+        .or_else(|| crate::places::time_difference(toks, src))
+        .or_else(|| crate::places::time_named(toks, src))
+    {
+        return Ok(Parsed {
+            parts: vec![ParsedPart {
+                text: quote(toks, src),
+                query: PartQuery::Date(q),
+            }],
+            failed: Vec::new(),
+        });
+    }
+    // Priced items summed (`4 ly bạc xỉu 29k với 3 ly đen đá 20k, tổng tiền`): one
+    // part over the whole request, never every number added.
+    if let Some(e) = crate::frames::priced_items(toks) {
+        return Ok(whole_problem(toks, src, e));
+    }
+    // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa
+    // thuế`): the whole request is one frame, never its first sentence's percentage.
+    if crate::frames::asks_before_levy(toks)
+        && let Some(parsed) = frames_reading(toks, src)
+    {
+        return Ok(parsed);
+    }
+    // Two amounts compared across its sentences (`… tháng trước 740.000đ, tháng này
+    // 856.000đ, tăng bao nhiêu`): one part over the whole request.
+    // An amount per one period asked per another (`4200 a month, how much a year`).
+    // A recipe scaled (`250g for 4 people, we'll be 6`).
+    // What is left of an amount (`had 500, spent 175 and 60, how much left`).
+    // Hours between two clock times, overtime at a multiple of a rate.
+    // One list operation over one run of numbers, the question in another sentence
+    // (`Sales this week were 1200, 950 and 1320. What's the average per day?`).
+    if let Some(e) = crate::change::parse(toks)
+        .or_else(|| crate::rates::parse(toks))
+        .or_else(|| crate::rates::months_of(toks))
+        .or_else(|| crate::rates::over_periods(toks))
+        .or_else(|| crate::scaling::parse(toks))
+        .or_else(|| crate::remaining::parse(toks))
+        .or_else(|| crate::shifts::hours_between(toks))
+        .or_else(|| crate::shifts::overtime(toks))
+        .or_else(|| crate::shares::parse(toks))
+        .or_else(|| crate::shares::percent_of_count(toks))
+        .or_else(|| crate::shares::total_of_average(toks))
+        .or_else(|| crate::proportion::parse(toks))
+        .or_else(|| crate::exchange::parse(toks))
+        .or_else(|| crate::coverage::periods_needed(toks))
+        .or_else(|| crate::coverage::groups(toks))
+        .or_else(|| crate::averages::parse(toks))
+        .or_else(|| crate::averages::total(toks))
+        .or_else(|| crate::averages::weighted_grade(toks))
+        .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
+    {
+        let text = quote(toks, src);
+        let query = PartQuery::Math(e);
+        return Ok(Parsed {
+            parts: vec![ParsedPart { text, query }],
+            failed: Vec::new(),
+        });
+    }
+    // Two list operations over one run of numbers (`128, 142, 119, lowest and
+    // highest?`): a part each.
+    // How many whole ones hold a total (`1 bag covers 2.5 m2, the wall is 45 m2, how
+    // many bags`), after the area when that is asked too.
+    // An amount split in a ratio (`split 200 triệu 60/40`): a share each.
+    let found = crate::tolerant::lists(filler::trim_symbols(toks))
+        .or_else(|| crate::coverage::parse(toks))
+        .or_else(|| crate::ratio::parse(toks));
+    if let Some(found) = found {
+        return Ok(math_parts(toks, src, found));
+    }
+    let mut parts = Vec::new();
+    let mut failed = Vec::new();
+    let segments: Vec<&[Token]> = strong_segments(toks)
+        .into_iter()
+        .filter(|segment| {
+            let trimmed = filler::trim_symbols(segment);
+            let only_joiners = trimmed
+                .iter()
+                .all(|t| t.word().is_some_and(|w| JOINERS.contains(&w)));
+            !(trimmed.is_empty() || only_joiners || filler::is_greeting(segment))
+        })
+        .collect();
+    let mut k = 0;
+    while k < segments.len() {
+        // After an earlier segment, a segment's leading joining words (`, còn …`, `;
+        // and also …`) only join it on.
+        let segment = match k {
+            0 => segments[0],
+            _ => without_lead(segments[k]),
+        };
+        k += 1;
+        let whole = match split_weak(segment, src) {
+            Ok(found) => {
+                // `my wedding is on december 28, how many days left`: a statement that
+                // reads alone, and a question that only reads with it.
+                let states_a_date = matches!(
+                    found.as_slice(),
+                    [ParsedPart {
+                        query: PartQuery::Date(DateQuery::Anchored { .. }),
+                        ..
+                    }]
+                );
+                if states_a_date
+                    && let Some(next) = segments.get(k).map(|s| without_lead(s))
+                    && split_weak(next, src).is_err()
+                {
+                    let joined: Vec<Token> = segment.iter().chain(next).cloned().collect();
+                    if let Ok(query @ PartQuery::Date(_)) = parse_part(&joined, src) {
+                        parts.push(ParsedPart {
+                            text: quote(&joined, src),
+                            query,
+                        });
+                        k += 1;
+                        continue;
+                    }
+                }
+                parts.extend(found);
+                continue;
+            }
+            Err(PartError::TooManyParts) => return Err(PartError::TooManyParts),
+            Err(whole) => whole,
+        };
+        // A statement and the question about it, in two sentences: `I was born on 12
+        // June 1994, how old am I`, `if it's 9am in Paris, what time is it in Seoul`.
+        if let Some(next) = segments.get(k).map(|s| without_lead(s)) {
+            let joined: Vec<Token> = segment.iter().chain(next).cloned().collect();
+            // (The statement must say something the question needs: read alike without
+            // it, it is a part of its own, understood or not.)
+            let alone = parse_part(next, src).ok();
+            if let Ok(query) = parse_part(&joined, src)
+                && alone.as_ref() != Some(&query)
+            {
+                parts.push(ParsedPart {
+                    text: quote(&joined, src),
+                    query,
+                });
+                k += 1;
+                continue;
+            }
+            // A condition not understood: the question after it is not answered alone
+            // (the time asked *if* …, never the time now).
+            if is_condition(segment) {
+                failed.push(PartError::NotUnderstood(quote(&joined, src)));
+                k += 1;
+                continue;
+            }
+        }
+        // `…, and how many days until that day`: the date of an earlier segment.
+        if let Some(part) = with_earlier_date(segment, &segments[..k - 1], src) {
+            parts.push(part);
+            continue;
+        }
+        // `the smallest of 4, 9, 2 and their sum`: the numbers of the list before.
+        if let Some(part) = over_earlier_list(segment, &parts, src) {
+            parts.push(part);
+            continue;
+        }
+        // `What's 18% of 250? Also 250 minus that?`: the answer of the part before.
+        if let Some(part) = with_earlier_part(segment, &parts, src) {
+            parts.push(part);
+            continue;
+        }
+        // `2 tuần nữa là ngày mấy, thứ mấy?`: a bare weekday question after a part that
+        // gives a date asks that date's weekday.
+        if let Some(part) = weekday_of_earlier(segment, &parts, src) {
+            parts.push(part);
+            continue;
+        }
+        // `Giờ ở London là mấy giờ, còn ở Sydney?`: the segment before, one part replaced.
+        if let Some(part) = k
+            .checked_sub(2)
+            .and_then(|j| as_ellipsis(segment, segments[j], src))
+        {
+            parts.push(part);
+            continue;
+        }
+        let (found, missed) = split_partly(segment, src);
+        if found.is_empty() {
+            failed.push(whole);
+        } else {
+            parts.extend(found);
+            // `time in toronto and shenzhen right now`: another place for the time.
+            for e in missed {
+                match e.text().and_then(|t| another_place(&t, parts.last())) {
+                    Some(part) => parts.push(part),
+                    None => failed.push(e),
+                }
+            }
+        }
+    }
+    // `2 tuần nữa là thứ mấy, ngày mấy?`: a bare "what date" after a part that gives a
+    // date asks that part's date (already given), not today's.
+    let mut k = 1;
+    while k < parts.len() {
+        if asks_bare_date(&parts[k]) && gives_a_date(&parts[k - 1]) {
+            parts.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    // `pt weighs 72kg, order is 0.5 mg/kg, how many mg do i draw up`: a question with
+    // no number of its own after an understood part only asks for that part's answer.
+    // The whole request read as one everyday problem comes first: `…, tổng phải trả là
+    // bao nhiêu` asks the total, not the part before it.
+    if !parts.is_empty()
+        && failed.iter().any(|e| {
+            e.text()
+                .is_some_and(|t| asks_only_how_much(&t) || asks_only_total(&t))
+        })
+    {
+        if let Some(e) = crate::everyday::parse(toks, src) {
+            return Ok(whole_problem(toks, src, e));
+        }
+        failed.retain(|e| !e.text().is_some_and(|t| asks_only_how_much(&t)));
+    }
+    let mut parts = match chain_continuations(parts) {
+        Ok(parts) if failed.is_empty() => parts,
+        read => {
+            // Parts that do not stand alone may still be one everyday problem told in
+            // several sentences: `dinner came to 127.40 for 4 of us, how much each?`.
+            if let Some(e) = crate::everyday::parse(toks, src) {
+                return Ok(whole_problem(toks, src, e));
+            }
+            // A start date, a duration and the end asked, across its sentences
+            // (`project starts dec 7, 8 weeks of work, when does it finish`).
+            if let Some(q) = dates::tolerant_shift(filler::trim_symbols(toks)) {
+                return Ok(Parsed {
+                    parts: vec![ParsedPart {
+                        text: quote(toks, src),
+                        query: PartQuery::Date(q),
+                    }],
+                    failed: Vec::new(),
+                });
+            }
+            read?
+        }
+    };
+    // `client in toronto wants a call at 10am his time, what time is that in hanoi`: a
+    // time stated and not understood leaves a time asked after it unanswered — the
+    // time now there would answer another question.
+    unanswered_after(
+        &mut parts,
+        &mut failed,
+        |toks| (0..toks.len()).any(|j| crate::places::time_at(toks, j).is_some()),
+        |p| matches!(p.query, PartQuery::Date(DateQuery::TimeIn { .. })),
+    );
+    // `ngày nghỉ tiếp theo của e là thứ 7 tuần này, ngày mấy vậy`: a day stated and not
+    // understood leaves a bare "what date" after it unanswered — today's date would
+    // answer another question.
+    unanswered_after(
+        &mut parts,
+        &mut failed,
+        |toks| {
+            (0..toks.len()).any(|j| {
+                dates::weekday_phrase_end(toks, j).is_some()
+                    || dates::day_month_end(toks, j).is_some()
+            })
+        },
+        asks_bare_date,
+    );
+    // `…, want to call my brother`, `… con`: context beside an understood part.
+    if !parts.is_empty() {
+        failed.retain(|e| {
+            !e.text()
+                .is_some_and(|t| filler::only_context(&crate::lexer::lex(&t)))
+        });
+    }
+    // `Cà chua 25k/kg mua 2 ký, rau muống 3 bó mỗi bó 8k, tổng cộng bao nhiêu?`: the
+    // parts' amounts added up is the one answer asked.
+    if parts.len() >= 2
+        && failed.is_empty()
+        && asks_grand_total(toks)
+        && parts.iter().all(|p| {
+            matches!(
+                &p.query,
+                PartQuery::Math(Expr::Op(crate::expr::MathOp::Multiply, _))
+            )
+        })
+        && let Some(total) = Expr::chain(
+            crate::expr::MathOp::Sum,
+            parts.iter().filter_map(|p| match &p.query {
+                PartQuery::Math(e) => Some(e.clone()),
+                PartQuery::Date(_) => None,
+            }),
+        )
+    {
+        parts = vec![ParsedPart {
+            text: quote(toks, src),
+            query: PartQuery::Math(total),
+        }];
+    }
+    // `last day of this month and how many days left till then`: the day is asked
+    // too, not only the count to it.
+    if let [part] = parts.as_slice()
+        && let PartQuery::Date(DateQuery::Anchored {
+            anchor,
+            then: NamedThen::DaysUntil,
+        }) = &part.query
+        && counts_to_it(toks)
+    {
+        let date = ParsedPart {
+            text: part.text.clone(),
+            query: PartQuery::Date(DateQuery::Anchored {
+                anchor: *anchor,
+                then: NamedThen::Date,
+            }),
+        };
+        parts.insert(0, date);
+    }
+    // `quote is 2,000 plus 10% VAT. what's the VAT and the total`: both.
+    if let [
+        ParsedPart {
+            text,
+            query: PartQuery::Math(e),
+        },
+    ] = parts.as_slice()
+    {
+        parts = with_levy_asked(toks, text.clone(), e.clone());
+    }
+    match (parts.is_empty(), failed.is_empty()) {
+        (true, false) => Err(failed.swap_remove(0)),
+        _ => Ok(Parsed { parts, failed }),
+    }
+}
+
+/// `text`, a place named alone (`shenzhen right now`, `và Tokyo`), as the time there
+/// when the part before asked the time in another place.
+fn another_place(text: &str, previous: Option<&ParsedPart>) -> Option<ParsedPart> {
+    const NOW: &[&str] = &[
+        "right",
+        "now",
+        "rn",
+        "currently",
+        "bây",
+        "giờ",
+        "hiện",
+        "tại",
+    ];
+    const LEADS: &[&str] = &["and", "và", "in", "ở", "bên", "tại"];
+    if !matches!(previous?.query, PartQuery::Date(DateQuery::TimeIn { .. })) {
+        return None;
+    }
+    let toks = crate::lexer::lex(text);
+    let mut words: Vec<&Token> = toks.iter().filter(|t| !t.is_sym('?')).collect();
+    while words.first()?.word().is_some_and(|w| LEADS.contains(&w)) {
+        words.remove(0);
+    }
+    while words.last()?.word().is_some_and(|w| NOW.contains(&w)) {
+        words.pop();
+    }
+    // (`… rồi con`: a particle or someone spoken to is no place.)
+    const NO_PLACE: &[&str] = &[
+        "còn", "con", "rồi", "nhé", "nha", "ạ", "vậy", "thế", "đi", "luôn", "với", "please", "pls",
+        "plz", "thanks", "thx", "too", "also", "then", "there",
+    ];
+    let (first, last) = (words.first()?, words.last()?);
+    if words.len() > 3
+        || words
+            .iter()
+            .any(|t| t.word().is_none_or(|w| NO_PLACE.contains(&w)))
+    {
+        return None;
+    }
+    Some(ParsedPart {
+        text: text.to_owned(),
+        query: PartQuery::Date(DateQuery::TimeIn {
+            place: text[first.start..last.end].to_owned(),
+        }),
+    })
+}
+
+/// Whether `toks` ask what is left of an amount once a share of it is paid (`still
+/// owe`, `còn lại`, `the balance`, `left to pay`).
+pub(super) fn asks_what_is_left(toks: &[Token]) -> bool {
+    const LEFT: &[&[&str]] = &[
+        &["still", "owe"],
+        &["still", "owed"],
+        &["left", "to", "pay"],
+        &["balance"],
+        &["remaining"],
+        &["còn", "lại"],
+        &["còn", "phải", "trả"],
+        &["còn", "nợ"],
+    ];
+    crate::lexer::says(toks, LEFT)
+}
+
+/// Whether `toks` ask a day and then, after `and`, the days until it by a word that
+/// points back at it (`… and how many days left till then`, `… và còn mấy ngày nữa
+/// đến ngày đó`).
+fn counts_to_it(toks: &[Token]) -> bool {
+    const BACK: &[&[&str]] = &[
+        &["till", "then"],
+        &["until", "then"],
+        &["til", "then"],
+        &["to", "then"],
+        &["till", "that", "day"],
+        &["until", "that", "day"],
+        &["đến", "ngày", "đó"],
+        &["đến", "đó"],
+        &["tới", "ngày", "đó"],
+        &["tới", "đó"],
+    ];
+    let back = (0..toks.len()).find(|&i| BACK.iter().any(|p| words_at(toks, i, p)));
+    let and = toks
+        .iter()
+        .position(|t| t.word().is_some_and(|w| matches!(w, "and" | "và")));
+    matches!((and, back), (Some(a), Some(b)) if a < b)
+}

@@ -1,0 +1,202 @@
+//! Ellipses: the last question asked again with one part replaced (`and in Lima?`),
+//! the readings tried in turn, and the follow-ups about its birth date or in other units.
+
+use super::lists::about_list;
+use super::replace::replace_part;
+use super::roles::percent_on_amount;
+use super::{Conversation, date_span, fraction_at};
+use crate::lexer::Token;
+
+/// Words that only open or close an ellipsis: `and in Lima?`, `what about 15%?`, `còn
+/// ở Paris thì sao?`, `and if it's 6 people?`, `ok and for 5 people`.
+pub(super) const ELLIPSIS_DRESSING: &[&str] = &[
+    "and", "what", "how", "about", "if", "it's", "it", "is", "was", "for", "còn", "và", "thì",
+    "sao", "nữa", "vậy", "nếu", "là", "then", "instead", "someone", "somebody", "ok", "okay", "so",
+    "i", "có", "thế", "mà", "its", "the", "now",
+    // (`the chia 5 thi sao`: `the` typed for `thế` may fold to `thể`, as in `không thể
+    // chia`.)
+    "thể", // `what if he's 18 kg`, `nvm 5 ppl now`, `same but from jan 4`.
+    "he", "she", "he's", "she's", "they", "they're", "we", "we're", "s", "nvm", "actually", "wait",
+    "oh", "same", "but",
+];
+
+/// Words a replaced number may stand among without saying anything of their own:
+/// `same percent but of 150`, `and for a 95`.
+pub(super) const NUMBER_DRESSING: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "same",
+    "but",
+    "percent",
+    "percentage",
+    "rate",
+    "with",
+    "we",
+    "were",
+    "are",
+    "there",
+    "vẫn",
+    "nhưng",
+    "cũng",
+    "vẫn",
+    "với",
+    "chỉ",
+    "thôi",
+    "mỗi",
+    "each",
+    "per",
+    "bao",
+    "nhiêu",
+    "much",
+];
+
+/// Readings of `query` as the conversation's last request with one part replaced
+/// (latest request first): a place (`and in Lima?`), a number of the same kind (`and
+/// 15%?`, `and if it's 6 people?`, `same percent but of 150`; `nếu thêm 1 người nữa`
+/// counts one more than before), a date (`and someone born 2000-12-25?`, `and born 1
+/// jan 2000?`, `thế còn 30/4?` after a date), a fraction (`còn 45/50` after `42/50`),
+/// the year after or before the date asked about (`and the year after?`, `còn năm sau
+/// thì sao?`), or one more item of its list (`and if I add a 95?`); or a question about
+/// the last list (`whats the highest of those`). Each is a whole request, to plan anew.
+pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
+    if questions.is_empty() {
+        return Vec::new();
+    }
+    // A follow-up is in the conversation's language: `the con 2/9` after a Vietnamese
+    // question is `thế còn 2/9`.
+    let hint = questions
+        .last()
+        .map(|q| crate::language::detect_language(q, None));
+    let follow = crate::normalise::normalise(query, hint.as_deref()).text;
+    let toks = crate::lexer::lex(&follow);
+    let core: Vec<Token> = toks
+        .iter()
+        .filter(|t| {
+            !matches!(t.tok, crate::lexer::Tok::Sym('?' | '!' | ',' | '.'))
+                && !t.word().is_some_and(|w| ELLIPSIS_DRESSING.contains(&w))
+        })
+        .cloned()
+        .collect();
+    // `còn ngày 31/12 thì sao?`: `ngày` only says a date follows.
+    let core: Vec<Token> = match core.as_slice() {
+        [day, rest @ ..]
+            if day
+                .word()
+                .is_some_and(|w| matches!(w, "ngày" | "hôm" | "date" | "day"))
+                && rest.len() == 3
+                && fraction_at(rest, 0).is_some() =>
+        {
+            rest.to_vec()
+        }
+        _ => core,
+    };
+    // `now 25% of the same`: the same amount, another percentage.
+    let core: Vec<Token> = match core.as_slice() {
+        [rest @ .., of, same]
+            if of.word() == Some("of") && same.word() == Some("same") && !rest.is_empty() =>
+        {
+            rest.to_vec()
+        }
+        _ => core,
+    };
+    let mut out = Vec::new();
+    for previous in questions.iter().rev().take(3) {
+        let previous = crate::normalise::normalise(previous, None).text;
+        if let Some(text) = percent_on_amount(&previous, &core, &follow)
+            .or_else(|| replace_part(&previous, &core, &follow))
+            .or_else(|| about_list(&previous, &toks, &follow))
+            .or_else(|| about_birth(&previous, &toks, &follow))
+        {
+            out.push(text);
+        }
+    }
+    out
+}
+
+/// Whether `query` is `and 3/4?` after a question about a date, in English, where the
+/// day and the month could each be either: no date can be told, and 3 ÷ 4 would answer
+/// another question, so it is not understood.
+pub fn day_month_reads_two_ways(query: &str, questions: &[String]) -> bool {
+    let Some(previous) = questions.last().filter(|_| query.contains('/')) else {
+        return false;
+    };
+    let previous = crate::normalise::normalise(previous, None).text;
+    if crate::language::detect_language(&previous, None) == "vi"
+        || date_span(&crate::lexer::lex(&previous)).is_none()
+    {
+        return false;
+    }
+    let text = crate::normalise::normalise(query, None).text;
+    let core: Vec<Token> = crate::lexer::lex(&text)
+        .into_iter()
+        .filter(|t| {
+            !matches!(t.tok, crate::lexer::Tok::Sym('?' | '!' | ',' | '.'))
+                && !t.word().is_some_and(|w| ELLIPSIS_DRESSING.contains(&w))
+        })
+        .collect();
+    core.len() == 3 && fraction_at(&core, 0).is_some_and(|(d, m)| d <= 12 && m <= 12)
+}
+
+/// A follow-up about the birth date the last question gave (`which weekday were they
+/// born on?` after `how old is someone born on 2000-12-25`): the follow-up with that
+/// date, never today's.
+fn about_birth(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let born = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "born" | "sinh")));
+    let own = toks
+        .iter()
+        .any(|t| matches!(t.tok, Tok::Num(_) | Tok::Date(_)));
+    if !born || own {
+        return None;
+    }
+    let ptoks = crate::lexer::lex(previous);
+    let (span, iso) = date_span(&ptoks)?;
+    let after = ptoks
+        .iter()
+        .position(|t| t.start >= span.1)
+        .unwrap_or(ptoks.len());
+    if date_span(&ptoks[after..]).is_some() {
+        return None;
+    }
+    let text = follow.trim().trim_end_matches(['?', '.', '!']);
+    Some(format!("{text} {}", iso?))
+}
+
+/// `query` asking the last answer, a count of days, in weeks or hours (`how many weeks
+/// is that?` after `how many days until 2027-06-07` → 196 ÷ 7): the arithmetic, with
+/// the answer it takes.
+pub fn in_other_units(
+    query: &str,
+    questions: &[String],
+    conversation: &Conversation,
+) -> Option<(String, String)> {
+    let value = conversation.answers.last()?;
+    value.parse::<u64>().ok()?;
+    let previous = crate::lexer::lex(questions.last()?);
+    let days = previous
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "days" | "ngày")));
+    let toks = crate::lexer::lex(query);
+    let mut unit = None;
+    for t in &toks {
+        match t.word() {
+            Some("weeks" | "tuần") => unit = Some(("/", "7")),
+            Some("hours" | "giờ" | "tiếng") => unit = Some(("*", "24")),
+            Some(w) if UNITS_ASKED.contains(&w) || ELLIPSIS_DRESSING.contains(&w) => {}
+            Some(_) => return None,
+            None if matches!(t.tok, crate::lexer::Tok::Sym('?' | '.' | ',')) => {}
+            None => return None,
+        }
+    }
+    let (op, by) = unit.filter(|_| days)?;
+    Some((format!("{value} {op} {by}"), value.clone()))
+}
+
+/// Words asking an answer in other units: `how many weeks is that`, `vậy là mấy tuần`.
+const UNITS_ASKED: &[&str] = &[
+    "how", "many", "much", "in", "that", "this", "it", "are", "bao", "nhiêu", "mấy", "tức", "đó",
+    "vậy", "the", "là",
+];

@@ -1,0 +1,206 @@
+//! Follow-ups about the last question's list of numbers: one more item, or another
+//! question of the same numbers.
+
+use super::ellipsis::{ELLIPSIS_DRESSING, NUMBER_DRESSING};
+use super::splice;
+use crate::lexer::{Token, words_at};
+
+/// Words after which a follow-up names the numbers of the last question's list:
+/// `the highest of those`, `số lớn nhất trong các số đó`.
+const LIST_REFERENCES: &[&[&str]] = &[
+    &["those", "numbers"],
+    &["these", "numbers"],
+    &["the", "numbers"],
+    &["those"],
+    &["these"],
+    &["them"],
+    &["all", "of", "them"],
+    &["các", "số", "đó"],
+    &["các", "số", "trên"],
+    &["những", "số", "đó"],
+    &["những", "số", "trên"],
+    &["mấy", "số", "đó"],
+    &["mấy", "số", "trên"],
+];
+
+/// Words of a follow-up adding one item to the last question's list: `and if I add a
+/// 95?`, `include 12 too`, `thêm 8 nữa thì sao`.
+const LIST_ADD: &[&str] = &[
+    "add",
+    "adding",
+    "added",
+    "include",
+    "including",
+    "plus",
+    "also",
+    "too",
+    "one",
+    "score",
+    "grade",
+    "number",
+    "thêm",
+    "cả",
+    "số",
+    "điểm",
+    "now",
+    "bây",
+    "giờ",
+];
+
+/// Words an item added to a list may be said with: `add 95 to the list, whats the new
+/// average`, `thêm số 10 vào`.
+const LIST_ITEM_DRESSING: &[&str] = &["to", "list", "new", "whats", "what's", "vào", "mới"];
+
+/// Words naming what is asked of a list, alone after it: `and the max?`, `còn số lớn
+/// nhất?`, `what about the average`.
+const LIST_HEADS: &[&str] = &[
+    "max", "maximum", "min", "minimum", "highest", "lowest", "largest", "smallest", "biggest",
+    "greatest", "sum", "total", "average", "mean", "product", "số", "lớn", "nhỏ", "nhất", "tổng",
+    "trung", "bình", "cộng", "tích", "cao", "thấp",
+];
+
+/// The span of the longest list of numbers in `toks` (two or more, joined by `,`,
+/// `;`, `and`, `và`, `or`), as the first and last number's indices.
+fn list_span(toks: &[Token]) -> Option<(usize, usize)> {
+    use crate::lexer::Tok;
+    let is_num = |k: usize| matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Num(_)));
+    let joins = |k: usize| {
+        toks.get(k).is_some_and(|t| {
+            t.is_sym(',')
+                || t.is_sym(';')
+                || t.word()
+                    .is_some_and(|w| matches!(w, "and" | "và" | "or" | "hoặc"))
+        })
+    };
+    let mut best: Option<(usize, usize, usize)> = None;
+    let mut k = 0;
+    while k < toks.len() {
+        if !is_num(k) {
+            k += 1;
+            continue;
+        }
+        let (first, mut last, mut count) = (k, k, 1);
+        let mut j = k + 1;
+        loop {
+            let mut g = j;
+            while joins(g) && g < j + 2 {
+                g += 1;
+            }
+            // (Side by side too: `trung bình của 6 7 8 9`.)
+            if is_num(g) {
+                last = g;
+                count += 1;
+                j = g + 1;
+            } else {
+                break;
+            }
+        }
+        if count >= 2 && best.is_none_or(|(_, _, c)| count > c) {
+            best = Some((first, last, count));
+        }
+        k = last + 1;
+    }
+    best.map(|(f, l, _)| (f, l))
+}
+
+/// A follow-up about the last question's list: one more item (`and if I add a 95?` →
+/// the same question of the longer list), or another question of the same numbers
+/// (`whats the highest of those` → `whats the highest of 68, 74, 81, 90`).
+pub(super) fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
+    use crate::lexer::Tok;
+    let ptoks = crate::lexer::lex(previous);
+    let (first, last) = list_span(&ptoks)?;
+    // The list is the question's numbers, all of them: `2+4 and 3*5` has none.
+    let outside = ptoks
+        .iter()
+        .enumerate()
+        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && !(first..=last).contains(&k));
+    if outside {
+        return None;
+    }
+    let items = &previous[ptoks[first].start..ptoks[last].end];
+    // The numbers of that list, named: `those`, `các số đó`.
+    if let Some((i, r)) = (0..toks.len()).find_map(|i| {
+        LIST_REFERENCES
+            .iter()
+            .find(|r| words_at(toks, i, r))
+            .map(|r| (i, r))
+    }) {
+        if toks
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Num(_) | Tok::Date(_)))
+        {
+            return None;
+        }
+        let span = (toks[i].start, toks[i + r.len() - 1].end);
+        return Some(splice(follow, span, items));
+    }
+    // Another question of the same numbers, named by its head alone: `and the max?`,
+    // `còn số lớn nhất?`.
+    let heads: Vec<&str> = toks
+        .iter()
+        .filter_map(Token::word)
+        .filter(|w| !ELLIPSIS_DRESSING.contains(w) && *w != "the")
+        .collect();
+    let dressed = toks
+        .iter()
+        .all(|t| t.word().is_some() || matches!(t.tok, Tok::Sym('?' | '!' | ',' | '.')));
+    if dressed && !heads.is_empty() && heads.iter().all(|w| LIST_HEADS.contains(w)) {
+        let head = heads.join(" ");
+        return Some(
+            match crate::language::detect_language(previous, None).as_str() {
+                "vi" => format!("{head} trong {items}"),
+                _ => format!("the {head} of {items}"),
+            },
+        );
+    }
+    // One more item.
+    let nums: Vec<&Token> = toks
+        .iter()
+        .filter(|t| matches!(t.tok, Tok::Num(_)))
+        .collect();
+    let [n] = nums.as_slice() else {
+        return None;
+    };
+    // One more item, said as one: `if I add a 95`, `include 12 too`, `nếu thêm 8`
+    // (a bare `add 5` goes on from the answer).
+    let at = toks.iter().position(|t| std::ptr::eq(t, *n))?;
+    let item = at
+        .checked_sub(1)
+        .and_then(|p| toks[p].word())
+        .is_some_and(|w| matches!(w, "a" | "an" | "another" | "số"))
+        || toks.iter().any(|t| {
+            t.word().is_some_and(|w| {
+                matches!(
+                    w,
+                    "if" | "nếu" | "include" | "including" | "also" | "too" | "cả" | "list" | "vào"
+                )
+            })
+        });
+    if !item {
+        return None;
+    }
+    let mut adds = false;
+    // `add 95 to the list, whats the new average`: the list's own head asked again.
+    let pwords: Vec<&str> = ptoks.iter().filter_map(Token::word).collect();
+    for t in toks {
+        match t.word() {
+            Some(w) if LIST_ITEM_DRESSING.contains(&w) => {}
+            Some(w) if LIST_HEADS.contains(&w) && pwords.contains(&w) => {}
+            Some(w) if LIST_ADD.contains(&w) => {
+                adds |= !matches!(w, "one" | "số" | "điểm" | "now" | "bây" | "giờ");
+            }
+            Some(w) if ELLIPSIS_DRESSING.contains(&w) || NUMBER_DRESSING.contains(&w) => {}
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    adds.then(|| {
+        let end = ptoks[last].end;
+        splice(
+            previous,
+            (end, end),
+            &format!(", {}", &follow[n.start..n.end]),
+        )
+    })
+}

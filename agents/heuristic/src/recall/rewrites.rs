@@ -1,0 +1,269 @@
+//! Follow-ups rewritten as a request of their own from the last question or answer:
+//! a rate asked per another period, a place called `there`, a month's amount for a year, more
+//! added to the last total, more time on the last date.
+
+use super::roles::WHOLE_WORDS;
+use super::{Conversation, date_span};
+use crate::lexer::{Token, words_at};
+
+/// The last question and `query` in canonical form, the follow-up read in the last
+/// question's language (which is returned too).
+fn last_and_follow(query: &str, questions: &[String]) -> Option<(String, String, String)> {
+    let last = crate::normalise::normalise(questions.last()?, None).text;
+    let hint = crate::language::detect_language(&last, None);
+    let follow = crate::normalise::normalise(query, Some(&hint)).text;
+    Some((last, follow, hint))
+}
+
+/// `take AMOUNT, then QUERY` when `query` asks again per the period the amount of a
+/// recent question (a rate converted to another period; the last of three) was given
+/// in.
+pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
+    (questions.len().saturating_sub(3)..questions.len())
+        .rev()
+        .find_map(|n| {
+            let (last, follow, _) = last_and_follow(query, &questions[..=n])?;
+            let amount = crate::rates::amount_asked_again(
+                &crate::lexer::lex(&last),
+                &crate::lexer::lex(&follow),
+            )?;
+            Some(format!("take {amount}, then {follow}"))
+        })
+}
+
+/// `query` with `there` (`ở đó`, `bên đó`) put as the place the last question asked the
+/// time at (`6pm there is what time in hanoi` after `and in los angeles`).
+pub fn place_there(query: &str, questions: &[String]) -> Option<String> {
+    let toks = crate::lexer::lex(query);
+    let (start, end) = (0..toks.len()).find_map(|i| {
+        let there = toks[i].word() == Some("there")
+            || words_at(&toks, i, &["ở", "đó"])
+            || words_at(&toks, i, &["bên", "đó"]);
+        let len = if toks[i].word() == Some("there") {
+            1
+        } else {
+            2
+        };
+        there.then(|| (toks[i].start, toks[i + len - 1].end))
+    })?;
+    let last = crate::normalise::normalise(questions.last()?, None).text;
+    let place = match crate::places::parse(&crate::lexer::lex(&last), &last)? {
+        crate::dates::DateQuery::TimeIn { place } => place,
+        crate::dates::DateQuery::ConvertTime { to, .. } => to,
+        _ => return None,
+    };
+    let vietnamese = !toks[toks.iter().position(|t| t.start == start)?]
+        .word()?
+        .is_ascii();
+    let new = if vietnamese {
+        format!("ở {place}")
+    } else {
+        format!("in {place}")
+    };
+    Some(format!("{}{new}{}", &query[..start], &query[end..]))
+}
+
+/// `ANSWER * 12` (or `/ 12`) when `query` asks the last answer, an amount a month, for a
+/// year (`vậy 1 năm được bao nhiêu` after `lương tháng 9tr5, trừ 10,5% bảo hiểm còn bao
+/// nhiêu`), or an amount a year for a month.
+pub fn over_other_period(
+    query: &str,
+    questions: &[String],
+    conversation: &Conversation,
+) -> Option<String> {
+    let (last, follow, hint) = last_and_follow(query, questions)?;
+    let (ltoks, ftoks) = (crate::lexer::lex(&last), crate::lexer::lex(&follow));
+    let has = |toks: &[Token], ws: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| ws.contains(&w)))
+    };
+    const MONTH: &[&str] = &["tháng", "month", "monthly", "months"];
+    const YEAR: &[&str] = &["năm", "year", "yearly", "annual", "years"];
+    const ONE: &[&str] = &["1", "một", "a", "one", "cả", "mỗi", "per"];
+    let one_period = |ws: &[&str]| {
+        (0..ftoks.len()).any(|i| {
+            ftoks[i].word().is_some_and(|w| ws.contains(&w))
+                && i > 0
+                && (ftoks[i - 1].word().is_some_and(|w| ONE.contains(&w))
+                    || ftoks[i - 1].number() == Some("1"))
+        })
+    };
+    let other_numbers = ftoks
+        .iter()
+        .filter(|t| t.number().is_some_and(|n| n != "1"))
+        .count();
+    let asks = has(&ftoks, &["bao", "nhiêu", "how", "much", "bn", "what"]);
+    // (`how many days in a year` asks no amount.)
+    let other_units = has(
+        &ftoks,
+        &[
+            "day", "days", "ngày", "week", "weeks", "tuần", "hour", "hours", "giờ", "date", "many",
+        ],
+    );
+    if other_numbers > 0 || !asks || other_units {
+        return None;
+    }
+    let value = conversation
+        .answers
+        .iter()
+        .rev()
+        .find(|a| a.parse::<f64>().is_ok())?;
+    let vi = hint == "vi";
+    if one_period(YEAR) && has(&ltoks, MONTH) && !has(&ltoks, YEAR) {
+        return Some(if vi {
+            format!("{value} nhân 12")
+        } else {
+            format!("{value} * 12")
+        });
+    }
+    if one_period(MONTH) && has(&ltoks, YEAR) && !has(&ltoks, MONTH) {
+        return Some(if vi {
+            format!("{value} chia 12")
+        } else {
+            format!("{value} / 12")
+        });
+    }
+    None
+}
+
+/// Whether `query` adds more to the last total and asks the new total (`them 2 cai
+/// quan 200 nghin 1 cai nua thi tong bn` after a total): read alone it would answer
+/// the added part as the total, another question.
+pub fn adds_to_last_total(query: &str, conversation: &Conversation) -> bool {
+    let numeric = conversation
+        .answers
+        .last()
+        .is_some_and(|a| a.parse::<f64>().is_ok());
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    let has = |list: &[&str]| {
+        toks.iter()
+            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
+    };
+    numeric && has(&["thêm", "more", "another"]) && has(WHOLE_WORDS)
+}
+
+/// Words that make a duration go on from the last date answer: `thêm 1 tuần nữa thì
+/// là ngày nào`, `and 3 more days?`, `another week after that`.
+const ON_FROM_DATE: &[&str] = &[
+    "thêm", "more", "another", "further", "push", "postpone", "delay", "dời", "lùi", "hoãn",
+];
+
+/// `query` adding a duration to the conversation's last date answer (`them 1 tuan nua
+/// thi la ngay nao` after 2026-12-13 → `2026-12-13 plus 1 week`), when it names a
+/// duration with `thêm` / `more` / `another` and no date of its own: from today would
+/// answer another question.
+pub fn more_time_on_date(query: &str, conversation: &Conversation) -> Option<String> {
+    use crate::lexer::Tok;
+    let iso = |s: &str| {
+        s.len() == 10 && s.as_bytes()[4] == b'-' && s[..4].bytes().all(|b| b.is_ascii_digit())
+    };
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    // `push it back a week` moves the date itself, also when a count of days to it
+    // was the last answer; `thêm`, `more` go on from the last answer only.
+    let moves = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "push" | "postpone" | "delay" | "dời" | "lùi" | "hoãn"))
+    });
+
+    let date = match conversation.answers.as_slice() {
+        [.., d] if iso(d) => d,
+        [.., d, c] if moves && iso(d) && c.parse::<u64>().is_ok() => d,
+        _ => return None,
+    };
+
+    if !toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| ON_FROM_DATE.contains(&w)))
+        || date_span(&toks).is_some()
+        || toks.iter().any(|t| {
+            t.word()
+                .is_some_and(|w| matches!(w, "today" | "nay" | "now" | "tomorrow" | "mai"))
+        })
+    {
+        return None;
+    }
+    let unit_of = |w: &str| {
+        Some(match w {
+            "ngày" | "day" | "days" => "days",
+            "tuần" | "week" | "weeks" => "weeks",
+            "tháng" | "month" | "months" => "months",
+            "năm" | "year" | "years" => "years",
+            _ => return None,
+        })
+    };
+    let mut found = Vec::new();
+    for k in 0..toks.len() {
+        let Some(unit) = toks[k].word().and_then(unit_of) else {
+            continue;
+        };
+        // `2 more weeks`: the number before the word that says more.
+        let mut j = k.checked_sub(1);
+        if let Some(p) = j
+            && p > 0
+            && toks[p]
+                .word()
+                .is_some_and(|w| matches!(w, "more" | "further"))
+            && matches!(toks[p - 1].tok, Tok::Num(_))
+        {
+            j = Some(p - 1);
+        }
+        let before = j.map(|j| &toks[j]);
+        let amount = match before.map(|t| &t.tok) {
+            Some(Tok::Num(n)) => n.clone(),
+            Some(Tok::Word(w)) if matches!(w.as_str(), "a" | "an" | "another" | "một") => {
+                "1".to_owned()
+            }
+            _ => continue,
+        };
+        // `là ngày nào`: a day asked, no duration.
+        if before.is_some_and(|t| matches!(t.tok, Tok::Word(_)))
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "nào" | "mấy" | "gì"))
+        {
+            continue;
+        }
+        found.push((amount, unit));
+    }
+    let [(amount, unit)] = found.as_slice() else {
+        return None;
+    };
+    let vi = crate::language::detect_language(&text, None) == "vi";
+    let unit_vi = match *unit {
+        "days" => "ngày",
+        "weeks" => "tuần",
+        "months" => "tháng",
+        _ => "năm",
+    };
+    Some(match vi {
+        true => format!("ngày {date} cộng {amount} {unit_vi} là ngày nào"),
+        false => format!("{date} plus {amount} {unit}"),
+    })
+}
+
+/// `plan` as one computation of numbers the user wrote (`2 × 200000` → `2 * 200000`),
+/// when it is one step of adding or multiplying two literal numbers.
+pub fn one_computation(plan: &chorus_bus::Plan) -> Option<String> {
+    let [step] = plan.steps.as_slice() else {
+        return None;
+    };
+    let op = match step.tool.as_str() {
+        "multiply" => "*",
+        "sum" => "+",
+        _ => return None,
+    };
+    let number = |name: &str| match step.arguments.get(name)? {
+        chorus_bus::Arg::Value(v) => {
+            let text = v
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| v.to_string());
+            text.parse::<f64>().ok().map(|_| text)
+        }
+        chorus_bus::Arg::Ref { .. } => None,
+    };
+    Some(format!("{} {op} {}", number("a")?, number("b")?))
+}
