@@ -469,6 +469,37 @@ impl Planning<'_> {
         normalise::quote_user(outcome, &norm)
     }
 
+    /// The words of the conversation's last request, normalised as a request is.
+    fn last_question(&self) -> Option<Vec<lexer::Token>> {
+        let text = self.questions.last()?;
+        let norm = normalise::normalise(text, self.ctx.language.as_deref());
+        Some(lexer::lex(&norm.text))
+    }
+
+    /// The date the last turn answered, or else the one date its request said
+    /// (`dam cuoi ngay 27/2/2027 con bao nhieu ngay`).
+    fn date_just_said(&self) -> Option<String> {
+        let date = |text: &str| -> Vec<String> {
+            lexer::lex(text)
+                .into_iter()
+                .filter_map(|t| match t.tok {
+                    lexer::Tok::Date(Some(d)) => Some(d),
+                    _ => None,
+                })
+                .collect()
+        };
+        let answer = self.conversation.answers.last()?;
+        if let [d] = date(answer).as_slice()
+            && *d == answer.trim()
+        {
+            return Some(d.clone());
+        }
+        match date(self.questions.last()?).as_slice() {
+            [d] => Some(d.clone()),
+            _ => None,
+        }
+    }
+
     /// Plans `query`, already in canonical form.
     fn plan_canonical(&self, query: &str) -> PlanOutcome {
         let language = detect_language(query, self.ctx.language.as_deref());
@@ -523,13 +554,12 @@ impl Planning<'_> {
         }
         // `Còn thứ mấy?` after a date answered: that date's weekday.
         if self.continuations
-            && let Some(date) = self.conversation.answers.last()
-            && matches!(lexer::lex(date).as_slice(), [t] if matches!(t.tok, lexer::Tok::Date(Some(_))))
             && normalise::lexicon::asks_weekday_alone(&folded_words(&toks))
+            && let Some(date) = self.date_just_said()
             && let Understanding::Plan(mut plan, failed) =
                 self.understand(&format!("what weekday is {date}"))
         {
-            recall::mark(&mut plan, date, query);
+            recall::mark(&mut plan, &date, query);
             return self.outcome(Understanding::Plan(plan, failed), language);
         }
         let reference = recall::find(&toks, query);
@@ -608,10 +638,20 @@ impl Planning<'_> {
                 .rev()
                 .find(|v| !recall::is_weekday(v))
                 .filter(|_| self.continuations);
+            // `con lai bao nhieu` after a share of a whole: the whole less the share.
+            if let Some(value) = last
+                && let Some(earlier) = self.last_question()
+                && let Some(whole) = frames::rest_of(&toks, &earlier)
+                && let Understanding::Plan(mut plan, failed) =
+                    self.understand(&format!("{whole} - {value}"))
+            {
+                recall::mark(&mut plan, value, query);
+                return self.outcome(Understanding::Plan(plan, failed), language);
+            }
             // `and for 16 hrs?` after a rate for one hour: that rate times the count.
             if let Some(value) = last
-                && let Some(earlier) = self.questions.last()
-                && let Some(count) = frames::for_periods(&toks, &lexer::lex(earlier))
+                && let Some(earlier) = self.last_question()
+                && let Some(count) = frames::for_periods(&toks, &earlier)
                 && let Understanding::Plan(mut plan, failed) =
                     self.understand(&format!("{value} * {count}"))
             {

@@ -1258,3 +1258,64 @@ fn more_sold_leaves_less() {
         vec![r#"s1 math/subtract a="94" b="10" *"#.to_owned()]
     );
 }
+
+#[test]
+fn what_is_left_of_a_whole_once_a_share_is_taken() {
+    for q in ["còn lại bao nhiêu", "so whats left", "con lai bn"] {
+        let steps = turn(q, "hop dong 200tr, dat coc 25%", &["50000000"]);
+        assert_eq!(
+            steps,
+            vec![r#"s1 math/subtract a="200000000" b="50000000" *"#.to_owned()],
+            "{q}"
+        );
+    }
+    // Split as well: not the rest alone.
+    let steps = steps_of(
+        "and the rest split between my 2 brothers",
+        "hop dong 200tr, dat coc 25%",
+        &["50000000"],
+    );
+    assert_ne!(
+        steps,
+        vec![r#"s1 math/subtract a="200000000" b="50000000" *"#.to_owned()]
+    );
+}
+
+#[test]
+fn the_change_from_a_note_after_a_price() {
+    let steps = turn(
+        "she paid with 500k, change?",
+        "2kg of prawns at 180k",
+        &["360000"],
+    );
+    assert_eq!(
+        steps,
+        vec![r#"s1 math/subtract a="500000" b="360000" *"#.to_owned()]
+    );
+}
+
+#[test]
+fn a_levy_named_and_taken_off_outright() {
+    let steps = turn(
+        "minus the 5% tax they keep",
+        "40 hours at 25 an hour",
+        &["1000"],
+    );
+    assert_eq!(
+        steps.last().map(String::as_str),
+        Some(r#"s2 math/subtract a="1000" b=$s1 *"#)
+    );
+}
+
+#[test]
+fn the_weekday_of_a_date_the_last_request_said() {
+    let steps = turn(
+        "thu may",
+        "sinh nhat me ngay 14/3/2027 con bao nhieu ngay",
+        &["111"],
+    );
+    assert_eq!(
+        steps,
+        vec![r#"s1 date/weekday date="2027-03-14" *"#.to_owned()]
+    );
+}

@@ -10,7 +10,7 @@ use super::roles::{Quantity, Role};
 use super::words::*;
 
 /// Phrases asking the difference of two amounts (compared folded).
-const DIFFERENCE: &[&[&str]] = &[
+pub(super) const DIFFERENCE: &[&[&str]] = &[
     &["how", "much", "more"],
     &["how", "much", "less"],
     &["how", "much", "short"],

@@ -77,6 +77,17 @@ pub fn go_on(value: &str, toks: &[Token]) -> Option<Expr> {
                 }
                 _ => false,
             };
+            // (`customer gave her 200k, change?`: the difference from the answer.)
+            let last_word = (0..toks.len()).rev().find_map(|k| w.word(k));
+            let change = last_word == Some("change");
+            if amount && ops.is_empty() && (change || w.says(super::difference::DIFFERENCE)) {
+                let (x, y): (f64, f64) = (value.parse().ok()?, q.value.parse().ok()?);
+                let n = Expr::Num(q.value.clone());
+                return Some(match x >= y {
+                    true => Expr::bin(MathOp::Subtract, last, n),
+                    false => Expr::bin(MathOp::Subtract, n, last),
+                });
+            }
             let op = *ops.first()?;
             if !amount || !alone.is_empty() || ops.iter().any(|o| *o != op) {
                 return None;
@@ -145,6 +156,42 @@ const SHORT_PERIODS: &[&str] = &["hr", "hrs", "h", "wk", "wks", "mth", "mths", "
 const RATE_WORDS: &[&str] = &[
     "hourly", "weekly", "monthly", "daily", "yearly", "annual", "wage", "rate",
 ];
+
+/// Words asking what is left of a whole once a share of it is taken.
+const THE_REST: &[&[&str]] = &[
+    &["còn", "lại"],
+    &["the", "rest"],
+    &["left"],
+    &["remaining"],
+    &["remainder"],
+    &["what", "remains"],
+];
+
+/// The whole an `earlier` request took a percentage of (`tong chi phi 420tr, coc
+/// 30%`), when the follow-up `toks` asks only what is left of it (`con lai bao
+/// nhieu`, `Vậy mình còn lại bao nhiêu?`): the last answer is taken off it.
+pub fn rest_of(toks: &[Token], earlier: &[Token]) -> Option<String> {
+    let w = Words::new(toks);
+    let own_number = toks.iter().any(|t| t.number().is_some());
+    let other_op = (0..toks.len()).any(|i| {
+        GO_ON.iter().any(|(p, _)| w.at(i, p)) || BY_ITSELF.iter().any(|(p, _, _)| w.at(i, p))
+    });
+    let other_op = other_op || w.says(SPLIT);
+    if own_number || other_op || !w.says(THE_REST) || another_question(&w, true) {
+        return None;
+    }
+    let e = Words::new(earlier);
+    let q = roles(&e);
+    let percents = q.iter().filter(|x| x.role == Role::Percent).count();
+    let wholes: Vec<&Quantity> = q
+        .iter()
+        .filter(|x| x.role != Role::Percent && big(&x.value))
+        .collect();
+    match (percents, wholes.as_slice()) {
+        (1, [whole]) if q.len() == 2 => Some(whole.value.clone()),
+        _ => None,
+    }
+}
 
 /// Whether a follow-up asks the sum of the last two answers (`Cộng tiền công hai đứa
 /// lại`, `tổng 2 lần bn`, `add both up`): no number but the two it names.

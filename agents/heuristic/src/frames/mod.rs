@@ -36,7 +36,7 @@ mod vocabulary;
 mod whole;
 mod words;
 
-pub use follow::{asks_both_summed, for_periods, go_on, parse_after};
+pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
 pub use items::priced_items;
 pub use whole::asks_before_levy;
 

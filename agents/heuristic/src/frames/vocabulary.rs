@@ -207,6 +207,16 @@ pub(super) const INCLUDES: &[&[&str]] = &[
     &["đã", "có"],
 ];
 
+/// Words that take a percentage off outright, whatever it is named.
+pub(super) const OUTRIGHT_DOWN: &[&[&str]] = &[
+    &["minus"],
+    &["less"],
+    &["deduct"],
+    &["withhold"],
+    &["trừ"],
+    &["khấu", "trừ"],
+];
+
 /// Words asking what is left once a percentage is taken.
 pub(super) const LEFT: &[&[&str]] = &[
     &["actually", "get"],

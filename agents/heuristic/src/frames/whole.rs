@@ -124,8 +124,10 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
         let pct = Expr::Num(p.value.clone());
         let share = Expr::bin(MathOp::Percent, pct, e.clone());
         let added = w.near(p.at, 5, 4, ADD);
-        let up = added || w.near(p.at, 5, 4, UP);
         let down = w.near(p.at, 5, 4, DOWN);
+        // (`minus the 10% tax they withhold`: an operation said outright beats what
+        // the levy's name would add.)
+        let up = added || w.near(p.at, 5, 4, UP) && !(down && w.near(p.at, 5, 4, OUTRIGHT_DOWN));
         let paid = w.near(p.at, 5, 4, SHARE) || w.near(p.at, 5, 4, TAKEN);
         // (`they take 9.4% for insurance n tax, what do i actually get`: a levy taken
         // off what is left, whatever it is for.)
