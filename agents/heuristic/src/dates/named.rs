@@ -1,0 +1,277 @@
+//! Days named rather than written: a named day of the year and the year it is asked
+//! in, the end of a month or of the year, a weekday and which one.
+
+use super::NamedYear;
+use super::written::MONTH_NAMES;
+use crate::lexer::{Tok, Token, words_at};
+
+/// Words naming a year relative to this one, after a named day (`christmas next year`,
+/// `20/11 năm sau`) or before it (`next year's christmas`): (words, years from now).
+const YEAR_AFTER: &[(&[&str], i64)] = &[
+    (&["next", "year"], 1),
+    (&["this", "year"], 0),
+    (&["last", "year"], -1),
+    (&["năm", "sau"], 1),
+    (&["năm", "tới"], 1),
+    (&["năm", "nay"], 0),
+    (&["năm", "ngoái"], -1),
+    (&["năm", "trước"], -1),
+];
+
+/// (The lexer reads `year's` as `year`: `next year's christmas`.)
+pub(super) const YEAR_BEFORE: &[(&[&str], i64)] = &[
+    (&["next", "year"], 1),
+    (&["this", "year"], 0),
+    (&["last", "year"], -1),
+];
+
+/// The year written after a named day ending before `i`: `2027`, `năm 2027`, `in
+/// 2027`, `, 2027`, `next year`, `năm sau`; with the index after it.
+pub(super) fn year_after(toks: &[Token], i: usize) -> Option<(NamedYear, usize)> {
+    if let Some((w, offset)) = YEAR_AFTER.iter().find(|(w, _)| words_at(toks, i, w)) {
+        return Some((NamedYear::Offset(*offset), i + w.len()));
+    }
+    let lead = match toks.get(i) {
+        Some(t) if t.is_sym(',') => 1,
+        Some(t) if matches!(t.word(), Some("năm" | "in" | "of")) => 1,
+        _ => 0,
+    };
+    match &toks.get(i + lead)?.tok {
+        Tok::Num(n) if n.len() == 4 => {
+            let year: i64 = n.parse().ok()?;
+            (1583..=9999)
+                .contains(&year)
+                .then_some((NamedYear::In(year), i + lead + 1))
+        }
+        _ => None,
+    }
+}
+
+/// Words after a weekday naming its week: (words, weeks from this one).
+pub(super) const WEEK_AFTER: &[(&[&str], i64)] = &[
+    (&["tuần", "này"], 0),
+    (&["tuần", "nay"], 0),
+    (&["tuần", "sau"], 1),
+    (&["tuần", "tới"], 1),
+    (&["tuần", "trước"], -1),
+    (&["this", "week"], 0),
+    (&["next", "week"], 1),
+    (&["last", "week"], -1),
+    (&["of", "this", "week"], 0),
+    (&["of", "next", "week"], 1),
+    (&["of", "last", "week"], -1),
+];
+
+/// Days from a Sunday to each weekday of the week after it.
+pub(super) fn days_from_sunday(name: &str) -> i64 {
+    match name {
+        "Monday" => 1,
+        "Tuesday" => 2,
+        "Wednesday" => 3,
+        "Thursday" => 4,
+        "Friday" => 5,
+        "Saturday" => 6,
+        _ => 7,
+    }
+}
+
+/// Named days of the year, longest names first: (words, month, day).
+pub(super) const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
+    (&["christmas", "eve"], 12, 24),
+    (&["christmas", "day"], 12, 25),
+    (&["christmas"], 12, 25),
+    (&["xmas"], 12, 25),
+    (&["new", "year", "eve"], 12, 31),
+    (&["new", "year's", "eve"], 12, 31),
+    (&["new", "years", "eve"], 12, 31),
+    (&["new", "year's", "day"], 1, 1),
+    (&["new", "year", "day"], 1, 1),
+    (&["new", "years", "day"], 1, 1),
+    (&["new", "year's"], 1, 1),
+    (&["new", "years"], 1, 1),
+    (&["new", "year"], 1, 1),
+    (&["halloween"], 10, 31),
+    (&["valentine's", "day"], 2, 14),
+    (&["valentines", "day"], 2, 14),
+    (&["valentine's"], 2, 14),
+    (&["valentine"], 2, 14),
+    (&["giáng", "sinh"], 12, 25),
+    (&["noel"], 12, 25),
+    (&["tết", "dương", "lịch"], 1, 1),
+    (&["năm", "mới"], 1, 1),
+    (&["lễ", "tình", "nhân"], 2, 14),
+    (&["quốc", "khánh"], 9, 2),
+    (&["nhà", "giáo"], 11, 20),
+];
+
+/// The index after the named day (`christmas`, `new year's day`, `giáng sinh`) that
+/// starts at `i`, if one does.
+pub fn named_day_end(toks: &[Token], i: usize) -> Option<usize> {
+    NAMED_DAYS
+        .iter()
+        .find(|(w, _, _)| words_at(toks, i, w))
+        .map(|(w, _, _)| i + w.len())
+}
+
+/// "The end of the month" in its forms: the `end_of_month` anchor.
+pub(super) const END_OF_MONTH: &[&[&str]] = &[
+    &["the", "end", "of", "the", "month"],
+    &["the", "end", "of", "this", "month"],
+    &["end", "of", "the", "month"],
+    &["end", "of", "this", "month"],
+    &["end", "of", "month"],
+    &["the", "last", "day", "of", "the", "month"],
+    &["the", "last", "day", "of", "this", "month"],
+    &["last", "day", "of", "the", "month"],
+    &["last", "day", "of", "this", "month"],
+    &["ngày", "cuối", "cùng", "của", "tháng", "này"],
+    &["ngày", "cuối", "cùng", "của", "tháng"],
+    &["ngày", "cuối", "tháng", "này"],
+    &["ngày", "cuối", "tháng"],
+    &["cuối", "tháng", "này"],
+    &["cuối", "tháng"],
+    &["hết", "tháng", "này"],
+    &["hết", "tháng"],
+    &["left", "in", "the", "month"],
+    &["left", "in", "this", "month"],
+    &["left", "this", "month"],
+];
+
+/// "The end of the year" in its forms, and the year days are left in: December 31.
+pub(super) const END_OF_YEAR: &[&[&str]] = &[
+    &["the", "end", "of", "the", "year"],
+    &["the", "end", "of", "this", "year"],
+    &["end", "of", "the", "year"],
+    &["end", "of", "this", "year"],
+    &["end", "of", "year"],
+    &["left", "in", "the", "year"],
+    &["left", "in", "this", "year"],
+    &["left", "this", "year"],
+    &["hết", "năm", "nay"],
+    &["hết", "năm"],
+    &["cuối", "năm", "nay"],
+    &["cuối", "năm"],
+];
+
+/// The days of a month asked by its name (`left in november`, `end of march`, `hết
+/// tháng 12`, `cuối tháng 3`): its month and the index after it. February, whose last
+/// day depends on the year, is not read here.
+pub(super) fn end_of_named_month(toks: &[Token], i: usize) -> Option<(i64, usize)> {
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let named = |k: usize| {
+        MONTH_NAMES
+            .iter()
+            .find(|(n, _)| Some(*n) == word(k))
+            .map(|m| m.1)
+    };
+    let (month, end) = match word(i)? {
+        "end" if word(i + 1) == Some("of") => (named(i + 2)?, i + 3),
+        "in" | "of" => (named(i + 1)?, i + 2),
+        "hết" | "cuối" if word(i + 1) == Some("tháng") => match &toks.get(i + 2)?.tok {
+            Tok::Num(n) => (
+                n.parse::<u32>().ok().filter(|m| (1..=12).contains(m))?,
+                i + 3,
+            ),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    // `in november` asks days left in it only with `left`/`end` before it.
+    let asked = i > 0 && matches!(word(i - 1), Some("left" | "remaining" | "end"))
+        || matches!(word(i), Some("hết" | "cuối" | "end"));
+    (asked && month != 2).then_some((i64::from(month), end))
+}
+
+/// Weekday names: (words, the English name the tools take).
+const WEEKDAY_NAMES: &[(&[&str], &str)] = &[
+    (&["monday"], "Monday"),
+    (&["tuesday"], "Tuesday"),
+    (&["wednesday"], "Wednesday"),
+    (&["thursday"], "Thursday"),
+    (&["friday"], "Friday"),
+    (&["saturday"], "Saturday"),
+    (&["sunday"], "Sunday"),
+    (&["thứ", "hai"], "Monday"),
+    (&["thứ", "ba"], "Tuesday"),
+    (&["thứ", "tư"], "Wednesday"),
+    (&["thứ", "năm"], "Thursday"),
+    (&["thứ", "sáu"], "Friday"),
+    (&["thứ", "bảy"], "Saturday"),
+    (&["chủ", "nhật"], "Sunday"),
+];
+
+/// Words before a weekday name saying which one: (words, the last one before today).
+const WEEKDAY_BEFORE: &[(&[&str], bool)] = &[
+    (&["this", "coming"], false),
+    (&["the", "coming"], false),
+    (&["coming"], false),
+    (&["next"], false),
+    (&["this"], false),
+    (&["last"], true),
+    (&["previous"], true),
+    (&["past"], true),
+];
+
+/// Words after a weekday name saying which one (Vietnamese): (words, last).
+const WEEKDAY_AFTER: &[(&[&str], bool)] = &[
+    (&["tuần", "tới"], false),
+    (&["tuần", "sau"], false),
+    (&["tuần", "này"], false),
+    (&["sắp", "tới"], false),
+    (&["tới"], false),
+    (&["này"], false),
+    (&["tuần", "trước"], true),
+    (&["vừa", "rồi"], true),
+    (&["vừa", "qua"], true),
+    (&["trước"], true),
+];
+
+/// A weekday at `i` (`next friday`, `last monday`, `thứ hai tới`, `thứ 6 tuần trước`,
+/// `chủ nhật`): its English name, which one (`Some(true)` the last, `Some(false)` the
+/// next, `None` when not said) and the index after it.
+pub(super) fn weekday_at(toks: &[Token], i: usize) -> Option<(&'static str, Option<bool>, usize)> {
+    let (before, at) = match WEEKDAY_BEFORE.iter().find(|(w, _)| words_at(toks, i, w)) {
+        Some((w, last)) => (Some(*last), i + w.len()),
+        None => (None, i),
+    };
+    let (name, after_name) =
+        if let Some((w, name)) = WEEKDAY_NAMES.iter().find(|(w, _)| words_at(toks, at, w)) {
+            (*name, at + w.len())
+        } else if toks.get(at).and_then(Token::word) == Some("thứ")
+            && let Some(Tok::Num(n)) = toks.get(at + 1).map(|t| &t.tok)
+        {
+            // `thứ 2` … `thứ 7`: Monday … Saturday.
+            let k: usize = n.parse().ok().filter(|k| (2..=7).contains(k))?;
+            (WEEKDAY_NAMES[7 + k - 2].1, at + 2)
+        } else {
+            return None;
+        };
+    if let Some((w, last)) = WEEKDAY_AFTER
+        .iter()
+        .find(|(w, _)| words_at(toks, after_name, w))
+    {
+        return Some((name, before.or(Some(*last)), after_name + w.len()));
+    }
+    Some((name, before, after_name))
+}
+
+/// The end of a weekday phrase starting at `i` (`next friday`, `thứ 6 tuần sau`,
+/// `friday next week`), if one does: a follow-up naming another replaces it.
+pub fn weekday_phrase_end(toks: &[Token], i: usize) -> Option<usize> {
+    let (_, _, next) = weekday_at(toks, i)?;
+    let week = WEEK_AFTER
+        .iter()
+        .find(|(w, _)| words_at(toks, next, w))
+        .map_or(0, |(w, _)| w.len());
+    Some(next + week)
+}
+
+/// The first weekday named without saying which one (`friday`, `thứ sáu`): its text as
+/// written and its English name.
+pub fn bare_weekday(toks: &[Token], src: &str) -> Option<(String, &'static str)> {
+    (0..toks.len()).find_map(|i| {
+        let (name, last, next) = weekday_at(toks, i)?;
+        let text = &src[toks[i].start..toks[next - 1].end];
+        last.is_none().then(|| (text.to_owned(), name))
+    })
+}
