@@ -13,6 +13,11 @@ use super::{another_question, operator_between_numbers, parse_frames};
 /// with `value` as its amount: `add 10% service`, `minus booking's 15%`, `split that
 /// between the 2 families`. The follow-up itself gives no amount of its own.
 pub fn parse_after(value: &str, toks: &[Token]) -> Option<Vec<Expr>> {
+    // (`còn nếu giảm giá bán 20% thì lời bao nhiêu`: the profit again with a price
+    // changed, never the last profit discounted.)
+    if Words::new(toks).says(&[&["lời"], &["profit"]]) {
+        return None;
+    }
     let own = roles(&Words::new(toks));
     if own.is_empty() || own.iter().any(|q| q.role == Role::Amount) {
         return None;

@@ -30,6 +30,8 @@ mod interest;
 mod items;
 mod labelled;
 mod lists;
+mod profit;
+mod reach;
 mod roles;
 mod stock;
 mod vocabulary;
@@ -97,6 +99,8 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
         .or_else(|| stock::deductions(&w, &quantities).map(|e| vec![e]))
         .or_else(|| stock::supply(&w, &quantities).map(|e| vec![e]))
         .or_else(|| categories::categories(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| reach::reach(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| profit::profit(&w, &quantities).map(|e| vec![e]))
 }
 
 /// Whether the request asks another question than a frame answers: a date, a clock

@@ -365,3 +365,45 @@ fn prices_by_kind_for_counts_of_each_kind() {
         None
     );
 }
+
+#[test]
+fn how_many_periods_or_pieces_reach_a_target() {
+    assert_eq!(
+        values("i knit 3 rows an hour, how many hours for 45 rows"),
+        Some(vec![15.0])
+    );
+    assert_eq!(
+        values("moi thang de danh 2tr, xe gia 30tr thi mat bao nhieu thang"),
+        Some(vec![15.0])
+    );
+    assert_eq!(
+        values("already saved 1.5m, the bike is 6m, putting away 500k a month, how many months"),
+        Some(vec![9.0])
+    );
+    assert_eq!(
+        values("Mỗi cái lời 7k, muốn đủ 100.000 thì bán ít nhất bao nhiêu cái? Làm tròn lên"),
+        Some(vec![15.0])
+    );
+}
+
+#[test]
+fn the_profit_of_a_lot_sold_by_the_unit() {
+    assert_eq!(
+        values("nhập 50 ký cá giá 4tr, bán lẻ 110 nghìn một ký, bán hết thì lời bao nhiêu"),
+        Some(vec![1_500_000.0])
+    );
+    assert_eq!(
+        values(
+            "he buys 200kg of squid for 24,000,000 and sells it at 150k a kg, whats his profit per kg"
+        ),
+        Some(vec![30_000.0])
+    );
+}
+
+#[test]
+fn a_multiplier_of_a_rate() {
+    assert_eq!(
+        values("base is 20/hr and the night loading is 1.25x, how much is 1 night hour"),
+        Some(vec![25.0])
+    );
+}

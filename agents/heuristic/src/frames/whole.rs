@@ -196,6 +196,20 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
     }
     match (rates.as_slice(), amounts.as_slice()) {
         ([rate], []) => product(rate, &counts),
+        // `10,320/hr and OT is 1.5x, how much is 1 OT hour`: a multiplier of the rate.
+        ([rate], [times])
+            if w.word(times.at + 1) == Some("x")
+                && w.toks
+                    .get(times.at + 2)
+                    .is_none_or(|t| t.number().is_none()) =>
+        {
+            let each = product(rate, &counts)?;
+            Some(Expr::bin(
+                MathOp::Multiply,
+                each,
+                Expr::Num(times.value.clone()),
+            ))
+        }
         // `mỗi chuyến 8 khách 150k`: so many of a thing each trip, at a price each.
         ([rate], [amount])
             if amount.at == rate.at + 2 && w.word(rate.at + 1).is_some_and(is_noun) =>

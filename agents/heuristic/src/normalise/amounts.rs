@@ -32,7 +32,7 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("eur", &["€", "eur", "euro", "euros"]),
     ("gbp", &["£", "gbp", "pound", "pounds"]),
     ("jpy", &["¥", "jpy", "yen"]),
-    ("krw", &["₩", "krw"]),
+    ("krw", &["₩", "krw", "won"]),
     ("vnd", &["₫", "đ", "vnd", "vnđ", "đồng", "dong", "đồng"]),
 ];
 
@@ -232,11 +232,11 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             {
                 clear(&mut pieces, last + 1..=s);
             }
-            // (`đồng`, `dong` never come before their amount: `đóng 4 đợt` typed
-            // without marks is no `4 đồng`.)
+            // (`đồng`, `dong`, `won` never come before their amount: `đóng 4 đợt` typed
+            // without marks is no `4 đồng`, `we won 3` no 3 won.)
             if let Some(s) = prev_sign(&pieces, i).filter(|&s| {
                 let word = pieces[s].lower();
-                currency(&word).is_some() && !matches!(word.as_str(), "dong" | "đồng")
+                currency(&word).is_some() && !matches!(word.as_str(), "dong" | "đồng" | "won")
             }) {
                 clear(&mut pieces, s..=i - 1);
             }

@@ -1,0 +1,79 @@
+//! The profit of buying a lot and selling it by the unit: `nhập 1 tạ khoai tây giá
+//! 1tr6, bán lẻ 22 nghìn một ký, bán hết thì lời bao nhiêu` (100 × 22,000 − 1,600,000),
+//! or per unit when asked so: `she buys tomatoes wholesale, 1,800,000 for 100kg, and
+//! sells them at 28k a kg. whats her profit per kg` (28,000 − 1,800,000 ÷ 100).
+
+use crate::expr::{Expr, MathOp};
+
+use super::roles::*;
+use super::vocabulary::TIES;
+use super::words::*;
+
+/// Words of buying (said before the cost).
+const BUY: &[&[&str]] = &[
+    &["nhập"],
+    &["mua"],
+    &["buy"],
+    &["buys"],
+    &["bought"],
+    &["wholesale"],
+    &["vốn"],
+    &["cost"],
+    &["costs"],
+];
+
+/// Words of selling (said before the price a unit).
+const SELL: &[&[&str]] = &[&["bán"], &["sell"], &["sells"], &["sold"], &["retail"]];
+
+/// Words asking the profit.
+const PROFIT: &[&[&str]] = &[
+    &["lời"],
+    &["lãi"],
+    &["profit"],
+    &["margin"],
+    &["make"],
+    &["earn"],
+];
+
+/// Sales of a lot bought whole, less what it cost (or per unit, when asked).
+pub(super) fn profit(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.len() != 3 || !w.says(PROFIT) || q.iter().any(|x| x.role == Role::Percent) {
+        return None;
+    }
+    let price = q
+        .iter()
+        .find(|x| matches!(x.role, Role::Rate(Some(_))) && w.near(x.at, 4, 0, SELL))?;
+    let Role::Rate(Some(unit)) = &price.role else {
+        return None;
+    };
+    let lot = q.iter().find(
+        |x| matches!(&x.role, Role::Count(n) if n.first().is_some_and(|n| same_thing(n, unit))),
+    )?;
+    let cost = q
+        .iter()
+        .find(|x| x.at != price.at && x.at != lot.at && big(&x.value))?;
+    if !(w.near(cost.at, 5, 0, BUY) || w.near(lot.at, 3, 0, BUY)) {
+        return None;
+    }
+    let n = |x: &Quantity| Expr::Num(x.value.clone());
+    // (`profit per kg`, `mỗi ký lời bao nhiêu`)
+    let per_unit = (0..w.toks.len()).any(|i| {
+        w.word(i)
+            .is_some_and(|t| is_in(TIES, t) && t != "1" && t != "a" && t != "an")
+            && w.word(i + 1).is_some_and(|u| same_thing(u, unit))
+            && i > price.at + 2
+            || (w.word(i) == Some("moi") && w.word(i + 1).is_some_and(|u| same_thing(u, unit)))
+    });
+    Some(match per_unit {
+        true => Expr::bin(
+            MathOp::Subtract,
+            n(price),
+            Expr::bin(MathOp::Divide, n(cost), n(lot)),
+        ),
+        false => Expr::bin(
+            MathOp::Subtract,
+            Expr::bin(MathOp::Multiply, n(lot), n(price)),
+            n(cost),
+        ),
+    })
+}
