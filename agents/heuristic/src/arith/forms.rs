@@ -220,6 +220,12 @@ impl Parser<'_> {
             (&["whole", "number"], "0"),
             (&["integer"], "0"),
             (&["dollar"], "0"),
+            // (`to the nearest won`: a currency's whole unit.)
+            (&["won"], "0"),
+            (&["yen"], "0"),
+            (&["euro"], "0"),
+            (&["dong"], "0"),
+            (&["đồng"], "0"),
             (&["unit"], "0"),
             (&["số", "nguyên"], "0"),
             (&["hàng", "đơn", "vị"], "0"),
