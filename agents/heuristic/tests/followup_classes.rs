@@ -1319,3 +1319,16 @@ fn the_weekday_of_a_date_the_last_request_said() {
         vec![r#"s1 date/weekday date="2027-03-14" *"#.to_owned()]
     );
 }
+
+#[test]
+fn another_count_of_periods_beside_a_rate_for_one() {
+    let steps = turn(
+        "con 10 thang thi sao",
+        "1 thang tra gop 1tr5, 24 thang tong bao nhieu",
+        &["36000000"],
+    );
+    assert_eq!(
+        steps,
+        vec![r#"s1 math/multiply a="1500000" b="10" *"#.to_owned()]
+    );
+}

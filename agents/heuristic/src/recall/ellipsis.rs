@@ -102,7 +102,10 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
     };
     let mut out = Vec::new();
     for previous in questions.iter().rev().take(3) {
-        let previous = crate::normalise::normalise(previous, None).text;
+        // (In the conversation's language, as the follow-up: `thang` typed without marks
+        // is then `tháng` in both.)
+        let hint = crate::language::detect_language(previous, None);
+        let previous = crate::normalise::normalise(previous, Some(hint.as_ref())).text;
         if let Some(text) = percent_on_amount(&previous, &core, &follow)
             .or_else(|| replace_part(&previous, &core, &follow))
             .or_else(|| about_list(&previous, &toks, &follow))

@@ -397,11 +397,16 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             // 24.000 một lít …`: the price.
             Role::Plain => {
                 let unit = core.get(i + 1).and_then(Token::word);
-                let counted: Vec<usize> = pnums
+                let mut counted: Vec<usize> = pnums
                     .iter()
                     .copied()
                     .filter(|&k| unit.is_some() && ptoks.get(k + 1).and_then(Token::word) == unit)
                     .collect();
+                // (`1 tháng trả góp 2tr1, 18 tháng tổng bao nhiêu`: `1 tháng` says what
+                // the rate is for; the count replaced is the other.)
+                if counted.len() == 2 {
+                    counted.retain(|&k| ptoks[k].number() != Some("1"));
+                }
                 let priced = core.iter().any(|t| t.word().is_some_and(price_word));
                 let price_at = pnums.iter().copied().filter(|&k| {
                     (k.saturating_sub(3)..k).any(|j| ptoks[j].word().is_some_and(price_word))
