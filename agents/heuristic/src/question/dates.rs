@@ -1,0 +1,125 @@
+//! Questions about dates that read two ways: a numeric date day or month first, a
+//! weekday name that could mean two dates.
+
+use super::{Expect, Fill, Question};
+use crate::lexer::{Tok, Token};
+use chorus_bus::{AnswerOption, Language, TaskContext};
+
+/// A date as an option label: `3 April 2026`, `3 tháng 4 năm 2026`.
+fn date_label(iso: &str, language: Language) -> String {
+    let mut it = iso.split('-').map(|p| p.parse::<usize>().unwrap_or(0));
+    let (y, m, d) = (
+        it.next().unwrap_or(0),
+        it.next().unwrap_or(1),
+        it.next().unwrap_or(1),
+    );
+    match language.is_vi() {
+        true => format!("{d} tháng {m} năm {y}"),
+        false => format!("{d} {} {y}", crate::wording::MONTHS[m.clamp(1, 12) - 1]),
+    }
+}
+
+/// How a numeric date such as `03/04/2026` is read: `Some(true)` day first, `Some(false)`
+/// month first, `None` when neither the context nor the language says.
+pub fn day_first(ctx: &TaskContext, language: Language) -> Option<bool> {
+    if let Some(d) = ctx.day_first {
+        return Some(d);
+    }
+    let tag = ctx
+        .language
+        .as_deref()
+        .unwrap_or(language.as_str())
+        .to_ascii_lowercase();
+    let region = tag.split(['-', '_']).nth(1);
+    match (tag.split(['-', '_']).next(), region) {
+        (Some("vi"), _) => Some(true),
+        (Some("en"), Some("us" | "ph")) => Some(false),
+        (Some("en"), Some(_)) => Some(true),
+        _ if language.is_vi() => Some(true),
+        _ => None,
+    }
+}
+
+/// The numeric dates of `toks` whose day and month could be swapped (`03/04/2026`):
+/// the text as written and both readings (day first, month first) as ISO dates.
+pub fn two_way_dates(toks: &[Token], src: &str) -> Vec<(String, String, String)> {
+    toks.iter()
+        .filter_map(|t| {
+            let Tok::Date(Some(day_first)) = &t.tok else {
+                return None;
+            };
+            let text = &src[t.start..t.end];
+            let mut nums = text.split(['/', '.', '-']);
+            let (a, b, y) = (nums.next()?, nums.next()?, nums.next()?);
+            if a.len() > 2 || y.len() != 4 {
+                return None; // ISO (year first) reads one way only
+            }
+            let (a, b, y): (u32, u32, i32) = (a.parse().ok()?, b.parse().ok()?, y.parse().ok()?);
+            let month_first = crate::lexer::iso_date(y, a, b)?;
+            // (`03/15/1998` has no day-first reading: the lexer read it month first.)
+            let both = a != b && crate::lexer::iso_date(y, b, a).is_some();
+            both.then(|| (text.to_owned(), day_first.clone(), month_first))
+        })
+        .collect()
+}
+
+/// The question for a numeric date that reads two ways.
+pub fn which_date(text: &str, day_first: &str, month_first: &str, language: Language) -> Question {
+    let options = vec![
+        AnswerOption {
+            label: date_label(day_first, language),
+            value: day_first.to_owned(),
+        },
+        AnswerOption {
+            label: date_label(month_first, language),
+            value: month_first.to_owned(),
+        },
+    ];
+    let text_q = match language.is_vi() {
+        true => format!(
+            "\"{text}\" là ngày {} hay ngày {}?",
+            options[0].label, options[1].label
+        ),
+        false => format!(
+            "Does \"{text}\" mean {} or {}?",
+            options[0].label, options[1].label
+        ),
+    };
+    Question {
+        text: text_q,
+        options,
+        part: text.to_owned(),
+        fill: Fill::Replace(text.to_owned()),
+        expect: Expect::Option,
+    }
+}
+
+/// The question for a weekday name that could mean two dates (`friday`): the coming
+/// one or the last one, each as the words the planner reads (`next friday`).
+pub fn which_weekday(text: &str, name: &str, language: Language) -> Question {
+    // (value, label) of the coming one and of the last one, and the question.
+    let (coming, last, q) = match language.is_vi() {
+        true => {
+            let coming = format!("{text} tới");
+            let last = format!("{text} tuần trước");
+            let q = format!("\"{text}\" là {coming} hay {last}?");
+            ((coming.clone(), coming), (last.clone(), last), q)
+        }
+        false => (
+            (format!("next {name}"), format!("the coming {name}")),
+            (format!("last {name}"), format!("last {name}")),
+            format!("Which {name} do you mean: the coming one or the last one?"),
+        ),
+    };
+    let options = [coming, last]
+        .into_iter()
+        .map(|(value, label)| AnswerOption { label, value })
+        .collect();
+    Question {
+        text: q,
+        options,
+        part: text.to_owned(),
+        fill: Fill::Replace(text.to_owned()),
+        expect: Expect::Option,
+    }
+}
