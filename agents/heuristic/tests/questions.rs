@@ -415,3 +415,28 @@ fn a_conversion_without_its_rate_asks_the_rate_and_the_answer_converts() {
         PlanOutcome::Unplannable { .. }
     ));
 }
+
+#[test]
+fn the_date_of_a_thing_days_are_counted_to_is_asked_for() {
+    assert!(
+        asked("how many days until the audit")
+            .text
+            .contains("the audit")
+    );
+    let q = asked("con bao nhieu ngay nua la toi buoi hop lop");
+    assert!(q.text.contains("là ngày nào"), "{}", q.text);
+    assert_eq!(
+        answered("how many days until the audit", "2027-03-01"),
+        vec![r#"s1 date/days_until date="2027-03-01" *"#]
+    );
+    // A day Chorus knows, or a thing not named as the user's: never asked.
+    for q in ["how many days until christmas", "how many days until pizza"] {
+        assert!(
+            !matches!(
+                plan(q, &TaskContext::default(), &tools()),
+                PlanOutcome::Question { .. }
+            ),
+            "{q}"
+        );
+    }
+}

@@ -147,7 +147,13 @@ pub fn missing_date(
     // the user's, after "until", whose date only they know.
     if let Some(k) = toks
         .iter()
-        .position(|t| t.word().is_some_and(|w| UNTIL.contains(&w)))
+        // (`toi`, `den` typed without marks: `tới`, `đến` folded.)
+        .position(|t| {
+            t.word().is_some_and(|w| {
+                UNTIL.contains(&w)
+                    || w.is_ascii() && UNTIL.iter().any(|u| crate::normalise::fold::fold(u) == w)
+            })
+        })
         && let Some(first) = toks.get(k + 1)
         && toks[k + 1..]
             .iter()
@@ -166,7 +172,18 @@ pub fn missing_date(
                 .iter()
                 .any(|e| words.len() >= i + e.len() && words[i..i + e.len()] == **e)
         });
-        if (owned || event) && plans(&query.replacen(phrase, "25 December", 1)) {
+        // (`how many days until the inspection`, `bao nhiêu ngày nữa tới đám giỗ ông`: a
+        // count of days to something named, whatever it is, when the named day read in
+        // its place plans.)
+        let days_counted = toks[..k]
+            .iter()
+            .any(|t| matches!(t.word(), Some("days" | "ngày" | "long" | "lâu")));
+        // (Named as a thing of the user's: after `the` in English — never `until pizza`
+        // —, any phrase in Vietnamese; never a day Chorus knows, `christmas`.)
+        let thing = words.first().is_some_and(|w| *w == "the") || language.is_vi();
+        let known = crate::dates::named_day_end(&toks, k + 1).is_some();
+        let named = owned || event || days_counted && thing && !known;
+        if named && plans(&query.replacen(phrase, "25 December", 1)) {
             let text = match language.is_vi() {
                 true => {
                     let mut c = phrase.chars();
