@@ -8,7 +8,9 @@
 //! 3. the database's cities: the last component of every zone name, underscores
 //!    and hyphens as spaces, compared case- and accent-insensitively ("Tokyo",
 //!    "new york", "São Paulo", "Sao Paulo");
-//! 4. any other IANA name ("UTC", "GMT", "Japan", "CET").
+//! 4. any other IANA name ("UTC", "GMT", "Japan", "CET");
+//! 5. failing all of these for the whole phrase, its longest leading words that
+//!    resolve ("Boston bắt đầu" → Boston).
 
 use std::{collections::HashMap, sync::OnceLock};
 
@@ -126,8 +128,24 @@ const ALIASES: &[(&str, &str)] = &[
     ("England", "Europe/London"),
 ];
 
-/// Resolves a place name to its time zone (see the module docs for the order).
+/// Resolves a place name to its time zone (see the module docs for the order). A
+/// phrase no rule resolves whole is resolved by its longest leading words that do
+/// (`Boston bắt đầu` → Boston, `Hàn Quốc, lúc đó` → Hàn Quốc): a client passes the
+/// words after `in`/`ở` as typed, and the place comes first.
 pub fn resolve(place: &str) -> Result<Place, DateError> {
+    let whole = resolve_whole(place);
+    if whole.is_ok() {
+        return whole;
+    }
+    let words: Vec<&str> = place.split_whitespace().collect();
+    (1..words.len())
+        .rev()
+        .find_map(|n| resolve_whole(&words[..n].join(" ")).ok())
+        .ok_or_else(|| DateError::UnknownPlace(place.trim().to_owned()))
+}
+
+/// [`resolve`] of the whole phrase only.
+fn resolve_whole(place: &str) -> Result<Place, DateError> {
     let unknown = || DateError::UnknownPlace(place.trim().to_owned());
     let core = strip_affixes(place);
     if core.is_empty() {
@@ -340,6 +358,17 @@ mod tests {
         assert_eq!(zone("Hanoi time"), "Asia/Ho_Chi_Minh");
         assert_eq!(zone("the London time"), "Europe/London");
         assert_eq!(zone("  Tokyo   TIME "), "Asia/Tokyo");
+    }
+
+    #[test]
+    fn a_place_is_read_from_the_leading_words_that_name_one() {
+        assert_eq!(zone("Boston bắt đầu"), "America/New_York");
+        assert_eq!(zone("Hàn Quốc, lúc đó"), "Asia/Seoul");
+        assert_eq!(zone("New York tomorrow morning"), "America/New_York");
+        // The whole phrase first: `New York` is never York.
+        assert_eq!(zone("New York"), "America/New_York");
+        let err = resolve("Atlantis and beyond").unwrap_err();
+        assert_eq!(err, DateError::UnknownPlace("Atlantis and beyond".into()));
     }
 
     #[test]
