@@ -610,3 +610,21 @@ fn session_31_what_is_left_once_a_share_is_paid() {
         ]
     );
 }
+
+#[test]
+fn a_last_part_that_adds_up_the_parts_before() {
+    let got = steps("1) 12 hộp x 150000 2) 5 hộp x 300000 3) cộng lại");
+    assert_eq!(
+        got.last().map(String::as_str),
+        Some(r#"s3 math/sum a=$s1 b=$s2 *"#),
+        "{got:?}"
+    );
+    let got = steps("1. 1000 x 6  2. 1000 x 7.5  3. add both");
+    assert_eq!(got.len(), 3, "{got:?}");
+    // A last part that does more than add them up is not their sum.
+    let got = steps("1. 1000 x 6  2. 1000 x 7.5  3. add both and halve it");
+    assert_ne!(
+        got.last().map(String::as_str),
+        Some(r#"s3 math/sum a=$s1 b=$s2 *"#)
+    );
+}

@@ -359,6 +359,27 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             query: PartQuery::Math(total),
         }];
     }
+    // `1) 120 ly x 25.000  2) 85 ly x 29.000  3) cộng cả hai lại`, `3. add both`: a last
+    // part that only adds up the parts before is their sum.
+    if parts.len() >= 2
+        && let [only] = failed.as_slice()
+        && let Some(text) = only.text()
+        && adds_up_before(&text, parts.len())
+        && let Some(total) = Expr::chain(
+            crate::expr::MathOp::Sum,
+            parts.iter().filter_map(|p| match &p.query {
+                PartQuery::Math(e) => Some(e.clone()),
+                PartQuery::Date(_) => None,
+            }),
+        )
+        && parts.iter().all(|p| matches!(p.query, PartQuery::Math(_)))
+    {
+        parts.push(ParsedPart {
+            text,
+            query: PartQuery::Math(total),
+        });
+        failed.clear();
+    }
     // `last day of this month and how many days left till then`: the day is asked
     // too, not only the count to it.
     if let [part] = parts.as_slice()
@@ -476,4 +497,46 @@ fn counts_to_it(toks: &[Token]) -> bool {
         .iter()
         .position(|t| t.word().is_some_and(|w| matches!(w, "and" | "và")));
     matches!((and, back), (Some(a), Some(b)) if a < b)
+}
+
+/// Whether `text` only asks to add up the `n` parts before it (`cộng cả hai lại`, `add
+/// both`, `tổng cộng`, `sum of the 2`).
+fn adds_up_before(text: &str, n: usize) -> bool {
+    const WORDS: &[&str] = &[
+        "cộng",
+        "lại",
+        "cả",
+        "hai",
+        "ba",
+        "add",
+        "both",
+        "them",
+        "all",
+        "up",
+        "sum",
+        "total",
+        "tổng",
+        "together",
+        "and",
+        "the",
+        "two",
+        "three",
+        "of",
+        "altogether",
+        "hết",
+        "tất",
+        "plus",
+    ];
+    let toks = crate::lexer::lex(text);
+    let count = n.to_string();
+    let only = toks.iter().all(|t| match &t.tok {
+        crate::lexer::Tok::Word(w) => WORDS.contains(&w.as_str()),
+        crate::lexer::Tok::Num(x) => *x == count,
+        crate::lexer::Tok::Sym(c) => "?.!:".contains(*c),
+        crate::lexer::Tok::Date(_) => false,
+    });
+    let adds = toks
+        .iter()
+        .any(|t| matches!(t.word(), Some("cộng" | "add" | "sum" | "total" | "tổng")));
+    only && adds
 }

@@ -37,12 +37,22 @@ pub(super) const DIFFERENCE: &[&[&str]] = &[
     &["cần", "thêm", "bao"],
     &["cần", "thêm"],
     &["dư", "bao", "nhiêu"],
+    &["còn", "nợ"],
+    &["còn", "phải", "trả"],
+    &["còn", "thiếu"],
+    &["still", "owe"],
+    &["lãi", "bao", "nhiêu"],
+    &["lời", "bao", "nhiêu"],
+    &["profit"],
 ];
 
 /// `larger − smaller` of the request's two amounts, when a cue asks their difference
 /// and nothing else is said with a number.
 pub(super) fn difference(w: &Words, q: &[Quantity]) -> Option<Expr> {
-    if !w.says(DIFFERENCE) {
+    // (`lãi bao nhiêu phần trăm`: a percentage asked, not the difference.)
+    let percent = w.says(&[&["phần", "trăm"], &["percent"], &["percentage"], &["%"]])
+        || w.toks.iter().any(|t| t.is_sym('%'));
+    if !w.says(DIFFERENCE) || percent {
         return None;
     }
     // (`tăng bao nhiêu 1kg`: the one unit a price is for is no amount.)

@@ -407,3 +407,24 @@ fn a_multiplier_of_a_rate() {
         Some(vec![25.0])
     );
 }
+
+#[test]
+fn what_is_still_owed_or_earned() {
+    assert_eq!(
+        values("don hang 3.200.000, da tra truoc 1 trieu, con no bao nhieu"),
+        Some(vec![2_200_000.0])
+    );
+    assert_eq!(
+        values("Tháng này thu 30 triệu, chi 18 triệu, lãi bao nhiêu?"),
+        Some(vec![12_000_000.0])
+    );
+    // A percentage asked is another question.
+    assert_eq!(
+        values("Bán 300.000đ, vốn 200.000đ, lãi bao nhiêu phần trăm?"),
+        None
+    );
+    assert_eq!(
+        values("Chia đều 900.000đ cho 3 thợ, mỗi người bao nhiêu"),
+        Some(vec![300_000.0])
+    );
+}

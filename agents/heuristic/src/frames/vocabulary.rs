@@ -34,6 +34,11 @@ pub(super) const PEOPLE: &[&str] = &[
     "nv",
     "nhân",
     "học",
+    "thợ",
+    "crew",
+    "flatmate",
+    "roommate",
+    "housemate",
 ];
 
 /// What people sit or travel in: the groups of a size.
