@@ -861,3 +861,27 @@ fn stays_counted_in_nights_and_times_said_with_their_day() {
         vec![r#"s1 date/convert_time from="hà nội" time="20:00" to="paris" *"#]
     );
 }
+
+#[test]
+fn a_time_with_one_place_is_converted_from_or_to_here() {
+    assert_eq!(
+        steps("my class ends at 10:15pm, what time is that in lisbon"),
+        vec![r#"s1 date/convert_time from="here" time="22:15" to="lisbon" *"#]
+    );
+    assert_eq!(
+        steps("dad wants to talk at 6am hanoi time, what time is that for me"),
+        vec![r#"s1 date/convert_time from="hanoi" time="06:00" to="here" *"#]
+    );
+    // Someone else's place (`for them`, `there`): never here.
+    for q in [
+        "cousins want a call at 9pm hanoi time, what time is that for them",
+        "if i ring oslo at 8pm hanoi time what time is it there",
+    ] {
+        let plan = chorus_heuristic::plan(
+            q,
+            &chorus_bus::TaskContext::default(),
+            &chorus_heuristic::Capabilities::default_tools(),
+        );
+        assert!(!format!("{plan:?}").contains("\"here\""), "{q}: {plan:?}");
+    }
+}

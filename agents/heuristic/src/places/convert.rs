@@ -108,7 +108,21 @@ pub(super) fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
     });
     let (time, mut i) = time_at(toks, at)?;
     let mut asks = false;
+    // How many places were said before the time was asked about outright.
+    let mut before_ask: Option<usize> = None;
     while i < toks.len() {
+        // (Asked outright: `what time is that`, `what time is it`, `what's that`.)
+        let outright = [
+            &["what", "time", "is", "that"][..],
+            &["what", "time", "is", "it"],
+            &["what's", "that"],
+            &["whats", "that"],
+        ]
+        .iter()
+        .any(|p| words_at(toks, i, p));
+        if outright && before_ask.is_none() {
+            before_ask = Some(places.len());
+        }
         let theirs = toks[i]
             .word()
             .is_some_and(|w| matches!(w, "his" | "her" | "their" | "your"))
@@ -159,8 +173,25 @@ pub(super) fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
     }
     // `supplier in shenzhen closes at 6pm, what time is that for my client in toronto`:
     // the place said before the time is where the time is.
+    let said_before_kept = said_before.clone();
     if let ([to], Some(from)) = (places.as_slice(), said_before) {
         places = vec![from, to.clone()];
+    }
+    // `my shift ends at 1:30am, what time is that in hanoi`: from here; `a call at 8pm
+    // vietnam time, what time is that for me`: to here. (`… for them`, `… what time is
+    // it there`: someone else's place, never here.)
+    let elsewhere = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "them" | "him" | "her" | "there" | "their" | "his"))
+    });
+    if let ([place], None, Some(before), false) =
+        (places.as_slice(), said_before_kept, before_ask, elsewhere)
+    {
+        let here = "here".to_owned();
+        places = match before {
+            0 => vec![here, place.clone()],
+            _ => vec![place.clone(), here],
+        };
     }
     match places.as_slice() {
         [from, to] if lead || asks => Some(DateQuery::ConvertTime {
