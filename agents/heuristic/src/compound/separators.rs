@@ -1,6 +1,8 @@
 //! Where a request splits: strong separators, list markers and lead-ins, and the
 //! weak separators (`and`, `và`, `then`) that split only where every piece stands alone.
 
+use std::collections::HashMap;
+
 use super::earlier::{asks_weekday_only, weekday_of_earlier};
 use super::parts::{parse_part, quote};
 use super::{ParsedPart, PartError, PartQuery};
@@ -8,7 +10,6 @@ use crate::arith;
 use crate::dates::{self};
 use crate::filler;
 use crate::lexer::{Tok, Token, words_at};
-use std::collections::HashMap;
 
 /// Most weak separators considered in one sentence.
 pub const MAX_WEAK_SEPARATORS: usize = 24;

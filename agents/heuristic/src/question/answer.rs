@@ -1,8 +1,9 @@
 //! An answer put back into the request: the option it picks, the number or date it is.
 
+use chorus_bus::AnswerOption;
+
 use super::{Expect, Fill, Question, Unsettled};
 use crate::lexer::{Tok, Token, lex};
-use chorus_bus::AnswerOption;
 
 /// The request `query` with `answer` to `question` filled in.
 pub fn resume(query: &str, question: &Question, answer: &str) -> Result<String, Unsettled> {

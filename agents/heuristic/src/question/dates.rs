@@ -1,9 +1,10 @@
 //! Questions about dates that read two ways: a numeric date day or month first, a
 //! weekday name that could mean two dates.
 
+use chorus_bus::{AnswerOption, Language, TaskContext};
+
 use super::{Expect, Fill, Question};
 use crate::lexer::{Tok, Token};
-use chorus_bus::{AnswerOption, Language, TaskContext};
 
 /// A date as an option label: `3 April 2026`, `3 tháng 4 năm 2026`.
 fn date_label(iso: &str, language: Language) -> String {

@@ -1,9 +1,10 @@
 //! Questions for what a request lacks: an operand, an exchange rate, a date only the
 //! user knows, the value a reference to an earlier answer stands for.
 
+use chorus_bus::{AnswerOption, Language};
+
 use super::{Expect, Fill, Question};
 use crate::lexer::{Tok, Token, lex};
-use chorus_bus::{AnswerOption, Language};
 
 /// The question for a part missing its last operand (`divide 10 by`).
 pub fn missing_operand(part: &str, language: Language) -> Question {

@@ -1,12 +1,13 @@
 //! The question tests, compiled under #[cfg(test)] only (build.rs, which stops at that
 //! mark, learns no word from them).
 
+use chorus_bus::{Language, TaskContext};
+
 use super::answer::resume;
 use super::dates::{day_first, two_way_dates, which_date};
 use super::from_model;
 use super::missing::missing_operand;
 use crate::lexer::lex;
-use chorus_bus::{Language, TaskContext};
 
 #[test]
 fn a_missing_operand_goes_after_its_part() {
