@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-pub use conn::{Connection, client};
+pub use conn::{ClusterConnection, Connection, client};
 pub use error::RedisBusError;
 pub use publish::DATA_FIELD;
 pub use sentinel::SentinelConnection;

@@ -9,7 +9,7 @@ use redis::{AsyncConnectionConfig, ErrorKind, RedisError, ServerErrorKind};
 
 use chorus_bus::settings::BusSettings;
 
-use super::{Backend, Connection};
+use super::{Backend, Connection, cluster_connect_within};
 
 /// Longest pause between two reconnection attempts of a dedicated connection.
 pub(super) const MAX_BACKOFF: Duration = Duration::from_secs(1);
@@ -34,10 +34,13 @@ pub(crate) fn is_connection_error(e: &RedisError) -> bool {
                 | ErrorKind::Server(ServerErrorKind::ReadOnly)
         )
 }
+
 /// A dedicated connection for blocking reads, made on demand.
 pub(crate) struct ReadConn {
     backend: Backend,
     config: AsyncConnectionConfig,
+    /// On a Cluster, the longest making a connection may take.
+    cluster_within: Duration,
     conn: Option<Connection>,
     /// In Sentinel mode, the primary switches announced when `conn` was made.
     switches: u64,
@@ -53,6 +56,7 @@ impl ReadConn {
         ReadConn {
             backend,
             config,
+            cluster_within: cluster_connect_within(settings, settings.read_timeout()),
             conn: None,
             switches: 0,
             backoff: MIN_BACKOFF,
@@ -76,7 +80,7 @@ impl ReadConn {
                         .get_multiplexed_async_connection_with_config(&self.config)
                         .await?,
                 ),
-                Backend::Cluster(c) => Connection::Cluster(c.reads.get_async_connection().await?),
+                Backend::Cluster(c) => c.reader(self.cluster_within).await?,
                 // Asks the sentinels each time: after a failover, the new primary.
                 Backend::Sentinel(primary) => Connection::Plain(
                     primary

@@ -1,0 +1,202 @@
+//! A shared connection made again when it stops working: the one mechanism behind the
+//! Sentinel write connection (`sentinel.rs`: forgotten at its first failure, or when the
+//! sentinels announce a new primary) and the Cluster one (`cluster.rs`: forgotten after
+//! a few failures). A command runs on the current connection; an error that says the
+//! connection, not the command, failed ([`is_connection_error`]: I/O, a timeout,
+//! CLUSTERDOWN, READONLY, …) counts against that connection, and once it has failed
+//! [`Source::forget_after`] times it is forgotten: the next command makes a new one.
+//! The failed command's error is still returned (`retry_writes` sends it again, on the
+//! new connection). Each connection has a generation, greater for each new one, so a
+//! `WAIT` goes to the connection that wrote ([`Renewing::at`]), and a late failure on a
+//! forgotten connection does not count against the one that replaced it.
+
+use std::future::Future;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use redis::aio::ConnectionLike;
+use redis::{Cmd, ErrorKind, Pipeline, RedisError, RedisFuture, Value};
+
+use super::is_connection_error;
+
+/// What a [`Renewing`] connection is made from, and when to give one up.
+pub(crate) trait Source: Send + Sync + 'static {
+    /// The connection made.
+    type Conn: ConnectionLike + Clone + Send + Sync + 'static;
+    /// What it connects to, for logs ("cluster", "sentinel").
+    const KIND: &'static str;
+
+    /// Makes a new connection.
+    fn connect(&self) -> impl Future<Output = Result<Self::Conn, RedisError>> + Send;
+
+    /// A count that grows whenever every connection made before may be stale (in
+    /// Sentinel mode, the primary switches announced): a connection made at a smaller
+    /// count is forgotten at its next command. Never grows by default.
+    fn mark(&self) -> u64 {
+        0
+    }
+
+    /// How many failures of one connection make it forgotten.
+    fn forget_after(&self) -> u32;
+}
+
+/// One connection made by the source.
+struct Current<C> {
+    generation: u64,
+    /// [`Source::mark`] when it was made.
+    mark: u64,
+    /// Connection errors so far.
+    failures: u32,
+    conn: C,
+}
+
+struct Inner<S: Source> {
+    source: S,
+    /// The current connection (none until the next command makes one).
+    current: Mutex<Option<Current<S::Conn>>>,
+    /// Held while connecting (one new connection at a time); the last generation made.
+    connecting: tokio::sync::Mutex<u64>,
+}
+
+/// A connection made again from its [`Source`] once it has failed often enough (see the
+/// module's doc). Clones share the connection.
+pub(crate) struct Renewing<S: Source> {
+    inner: Arc<Inner<S>>,
+}
+
+impl<S: Source> Clone for Renewing<S> {
+    fn clone(&self) -> Self {
+        Renewing {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<S: Source> Renewing<S> {
+    /// Makes the first connection from `source`.
+    pub(crate) async fn connect(source: S) -> Result<Self, RedisError> {
+        let renewing = Renewing {
+            inner: Arc::new(Inner {
+                source,
+                current: Mutex::new(None),
+                connecting: tokio::sync::Mutex::new(0),
+            }),
+        };
+        renewing.get().await?;
+        Ok(renewing)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Current<S::Conn>>> {
+        self.inner.current.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The current connection and its generation, unless its source marked it stale
+    /// (it is forgotten then).
+    fn current(&self) -> Option<(u64, S::Conn)> {
+        let mut current = self.lock();
+        match current.as_ref() {
+            Some(c) if c.mark == self.inner.source.mark() => Some((c.generation, c.conn.clone())),
+            Some(_) => {
+                tracing::info!(connection = S::KIND, "the primary changed; reconnecting");
+                *current = None;
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// The current connection, making one when there is none.
+    async fn get(&self) -> Result<(u64, S::Conn), RedisError> {
+        if let Some(current) = self.current() {
+            return Ok(current);
+        }
+        let mut generation = self.inner.connecting.lock().await;
+        if let Some(current) = self.current() {
+            return Ok(current);
+        }
+        let mark = self.inner.source.mark();
+        // Boxed: a role's start awaits this deep inside its own future.
+        let conn = Box::pin(self.inner.source.connect()).await?;
+        *generation += 1;
+        *self.lock() = Some(Current {
+            generation: *generation,
+            mark,
+            failures: 0,
+            conn: conn.clone(),
+        });
+        Ok((*generation, conn))
+    }
+
+    /// The generation of the current connection (`None` while there is none).
+    pub(crate) fn generation(&self) -> Option<u64> {
+        self.current().map(|(g, _)| g)
+    }
+
+    /// The connection of `generation` when it is still the current one, else an error:
+    /// a `WAIT` must go to the connection that wrote (on another it would count none of
+    /// the writes, or report replicas for writes it never made).
+    pub(crate) fn at(&self, generation: Option<u64>) -> Result<(u64, S::Conn), RedisError> {
+        match self.current() {
+            Some((g, conn)) if Some(g) == generation => Ok((g, conn)),
+            _ => Err(RedisError::from((
+                ErrorKind::Io,
+                "the connection was made again after the write, before its WAIT",
+            ))),
+        }
+    }
+
+    /// Counts `result` against connection `generation`: a connection error is one more
+    /// failure, and the connection is forgotten at [`Source::forget_after`] of them (a
+    /// success does not start the count again: on a Cluster, one node that stopped
+    /// answering does not keep the others from answering).
+    pub(crate) fn check<T>(&self, generation: u64, result: &Result<T, RedisError>) {
+        let Err(e) = result else {
+            return;
+        };
+        if !is_connection_error(e) {
+            return;
+        }
+        let mut current = self.lock();
+        let Some(c) = current.as_mut().filter(|c| c.generation == generation) else {
+            return;
+        };
+        c.failures += 1;
+        if c.failures >= self.inner.source.forget_after() {
+            tracing::warn!(
+                connection = S::KIND,
+                error = %e,
+                failures = c.failures,
+                "the connection failed; making a new one at the next command"
+            );
+            *current = None;
+        }
+    }
+}
+
+impl<S: Source> ConnectionLike for Renewing<S> {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        Box::pin(async move {
+            let (generation, mut conn) = self.get().await?;
+            let result = conn.req_packed_command(cmd).await;
+            self.check(generation, &result);
+            result
+        })
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        Box::pin(async move {
+            let (generation, mut conn) = self.get().await?;
+            let result = conn.req_packed_commands(pipeline, offset, count).await;
+            self.check(generation, &result);
+            result
+        })
+    }
+
+    fn get_db(&self) -> i64 {
+        0
+    }
+}
