@@ -1,7 +1,8 @@
 //! The bus through a Cluster failover, as the chaos run (`deploy/chaos.sh --cluster`)
 //! met it: a role's shared write connection must reach the replica promoted in place of
-//! a primary that stopped answering. Each test freezes or kills a node, so each starts
-//! a Cluster of its own (3 primaries + 3 replicas), one test at a time.
+//! a primary that stopped answering, and a subscription made while a slot has no
+//! primary must wait for one rather than fail. Each test freezes or kills a node, so
+//! each starts a Cluster of its own (3 primaries + 3 replicas), one test at a time.
 
 #[path = "../../tests/suite/mod.rs"]
 mod suite;
@@ -134,5 +135,105 @@ async fn writes_reach_the_replica_promoted_in_place_of_a_primary_that_stopped_an
     eprintln!(
         "frozen primary: {} publish(es) failed before one reached the promoted replica",
         failures.len()
+    );
+}
+
+/// A role started while a primary is down and not yet replaced (the chaos run's
+/// Verifier, exiting on `Moved`): creating its consumer groups meets CLUSTERDOWN or
+/// MOVED on every attempt, past redis-rs's retries of one command. The subscription
+/// waits and is made once the slot has a primary again. The replica is kept from
+/// taking over by itself (`cluster-replica-no-failover`) until redis-rs has certainly
+/// given up on one command; then it takes over (`CLUSTER FAILOVER TAKEOVER`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscription_made_while_a_slot_has_no_primary_waits_for_one() {
+    /// Attempts redis-rs makes for one command on a Cluster (1 + `CLUSTER_RETRIES` in
+    /// bus/redis/src/conn/mod.rs): more refusals than this mean the bus asked again.
+    const ONE_COMMANDS_ATTEMPTS: u64 = 11;
+    let _turn = TURN.lock().await;
+    let cluster = start_cluster().await;
+    let topic = Topic::pool_task("math");
+    let stream = topic.as_str().to_owned();
+    let (replica, live) = tokio::task::block_in_place(|| {
+        let primary = cluster.primary_port_of(&stream).expect("a primary");
+        let replica = cluster
+            .replica_port_of(primary, primary)
+            .expect("the primary has a replica");
+        cluster
+            .node(replica)
+            .cli(&["CONFIG", "SET", "cluster-replica-no-failover", "yes"]);
+        cluster.kill_primary_of(&stream);
+        let live = others(&cluster, primary);
+        wait_until("every live node sees the slot without a primary", || {
+            live.iter().all(|&via| {
+                cluster
+                    .node(via)
+                    .cli(&["CLUSTER", "INFO"])
+                    .contains("cluster_state:fail")
+            })
+        });
+        for &port in &live {
+            cluster.node(port).cli(&["CONFIG", "RESETSTAT"]);
+        }
+        (replica, live)
+    });
+    // Refusals (CLUSTERDOWN, MOVED) the live nodes answered.
+    let refused = || -> u64 {
+        live.iter()
+            .flat_map(|&port| {
+                let info = cluster.node(port).cli(&["INFO", "errorstats"]);
+                info.lines()
+                    .filter_map(|line| {
+                        let (kind, count) =
+                            line.strip_prefix("errorstat_")?.split_once(":count=")?;
+                        ["CLUSTERDOWN", "MOVED"]
+                            .contains(&kind)
+                            .then(|| count.trim().parse::<u64>().ok())?
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .sum()
+    };
+
+    let bus = RedisBus::connect(settings(&cluster))
+        .await
+        .expect("connect while the slot has no primary");
+    let subscribing = tokio::spawn(async move {
+        bus.subscribe(Subscription::new("math", vec![topic]))
+            .await
+            .map(|_| ())
+    });
+    let start = Instant::now();
+    loop {
+        let n = tokio::task::block_in_place(refused);
+        if n > ONE_COMMANDS_ATTEMPTS {
+            break;
+        }
+        if subscribing.is_finished() {
+            panic!(
+                "the subscription ended while the slot had no primary ({n} refusals): {:?}",
+                subscribing.await.expect("the subscribing task")
+            );
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the subscription was refused only {n} times"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::task::block_in_place(|| {
+        cluster
+            .node(replica)
+            .cli(&["CLUSTER", "FAILOVER", "TAKEOVER"]);
+    });
+    let subscribed = subscribing.await.expect("the subscribing task");
+    assert!(
+        subscribed.is_ok(),
+        "the subscription failed after the replica took over: {subscribed:?}"
+    );
+    let groups =
+        tokio::task::block_in_place(|| cluster.node(replica).cli(&["XINFO", "GROUPS", &stream]));
+    assert!(
+        groups.lines().any(|l| l.trim() == "math"),
+        "the group was created on the new primary: {groups:?}"
     );
 }

@@ -18,7 +18,7 @@ pub(crate) mod renew;
 
 pub use cluster::ClusterConnection;
 use recover::MAX_BACKOFF;
-pub(crate) use recover::{ReadConn, is_connection_error, retry_writes};
+pub(crate) use recover::{ReadConn, SETUP_PATIENCE, is_connection_error, patiently, retry_writes};
 
 use std::time::Duration;
 
