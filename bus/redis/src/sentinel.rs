@@ -314,9 +314,9 @@ impl SentinelConnection {
         })
     }
 
-    /// The generation of the current connection (`None` while there is none); each new
-    /// connection (to a new primary, after a failover) has a greater one.
-    pub(crate) fn generation(&self) -> Option<u64> {
+    /// The generation writes go to now (see [`Renewing::generation`]); each new
+    /// connection has a greater one.
+    pub(crate) fn generation(&self) -> u64 {
         self.inner.generation()
     }
 

@@ -108,8 +108,8 @@ impl Shared {
     /// writes.
     pub(crate) fn epoch(&self) -> Option<u64> {
         match &self.conn {
-            Connection::Sentinel(c) => c.generation(),
-            Connection::Cluster(c) => c.generation(),
+            Connection::Sentinel(c) => Some(c.generation()),
+            Connection::Cluster(c) => Some(c.generation()),
             _ => None,
         }
     }

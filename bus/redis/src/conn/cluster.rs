@@ -68,9 +68,9 @@ impl ClusterConnection {
         })
     }
 
-    /// The generation of the current connection (`None` while there is none); each new
+    /// The generation writes go to now (see [`Renewing::generation`]); each new
     /// connection has a greater one.
-    pub(crate) fn generation(&self) -> Option<u64> {
+    pub(crate) fn generation(&self) -> u64 {
         self.inner.generation()
     }
 

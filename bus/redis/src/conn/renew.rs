@@ -11,6 +11,7 @@
 //! forgotten connection does not count against the one that replaced it.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use redis::aio::ConnectionLike;
@@ -53,8 +54,10 @@ struct Inner<S: Source> {
     source: S,
     /// The current connection (none until the next command makes one).
     current: Mutex<Option<Current<S::Conn>>>,
-    /// Held while connecting (one new connection at a time); the last generation made.
-    connecting: tokio::sync::Mutex<u64>,
+    /// Held while connecting: one new connection at a time.
+    connecting: tokio::sync::Mutex<()>,
+    /// The generation of the last connection made.
+    made: AtomicU64,
 }
 
 /// A connection made again from its [`Source`] once it has failed often enough (see the
@@ -78,7 +81,8 @@ impl<S: Source> Renewing<S> {
             inner: Arc::new(Inner {
                 source,
                 current: Mutex::new(None),
-                connecting: tokio::sync::Mutex::new(0),
+                connecting: tokio::sync::Mutex::new(()),
+                made: AtomicU64::new(0),
             }),
         };
         renewing.get().await?;
@@ -109,26 +113,31 @@ impl<S: Source> Renewing<S> {
         if let Some(current) = self.current() {
             return Ok(current);
         }
-        let mut generation = self.inner.connecting.lock().await;
+        let _connecting = self.inner.connecting.lock().await;
         if let Some(current) = self.current() {
             return Ok(current);
         }
         let mark = self.inner.source.mark();
         // Boxed: a role's start awaits this deep inside its own future.
         let conn = Box::pin(self.inner.source.connect()).await?;
-        *generation += 1;
+        let generation = self.inner.made.fetch_add(1, Ordering::SeqCst) + 1;
         *self.lock() = Some(Current {
-            generation: *generation,
+            generation,
             mark,
             failures: 0,
             conn: conn.clone(),
         });
-        Ok((*generation, conn))
+        Ok((generation, conn))
     }
 
-    /// The generation of the current connection (`None` while there is none).
-    pub(crate) fn generation(&self) -> Option<u64> {
-        self.current().map(|(g, _)| g)
+    /// The generation writes go to now: the current connection's, or while there is
+    /// none the one the next command will make (a publish whose write makes it may
+    /// `WAIT` on it).
+    pub(crate) fn generation(&self) -> u64 {
+        match self.current() {
+            Some((g, _)) => g,
+            None => self.inner.made.load(Ordering::SeqCst) + 1,
+        }
     }
 
     /// The connection of `generation` when it is still the current one, else an error:
