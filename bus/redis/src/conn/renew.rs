@@ -7,8 +7,10 @@
 //! [`Source::forget_after`] times it is forgotten: the next command makes a new one.
 //! The failed command's error is still returned (`retry_writes` sends it again, on the
 //! new connection). Each connection has a generation, greater for each new one, so a
-//! `WAIT` goes to the connection that wrote ([`Renewing::at`]), and a late failure on a
-//! forgotten connection does not count against the one that replaced it.
+//! `WAIT` goes to the connection that wrote ([`Renewing::at`]: the last one forgotten
+//! is kept for that, so the publishes in flight when a connection is replaced need not
+//! fail), and a late failure on a forgotten connection does not count against the one
+//! that replaced it.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,10 +52,27 @@ struct Current<C> {
     conn: C,
 }
 
+/// The connections of a [`Renewing`].
+struct Connections<C> {
+    /// The current one (none until the next command makes one).
+    current: Option<Current<C>>,
+    /// The last one forgotten, and its generation: the `WAIT` of a publish that wrote
+    /// on it still goes there.
+    retired: Option<(u64, C)>,
+}
+
+impl<C> Connections<C> {
+    /// Forgets the current connection, keeping it as the retired one.
+    fn retire(&mut self) {
+        if let Some(c) = self.current.take() {
+            self.retired = Some((c.generation, c.conn));
+        }
+    }
+}
+
 struct Inner<S: Source> {
     source: S,
-    /// The current connection (none until the next command makes one).
-    current: Mutex<Option<Current<S::Conn>>>,
+    connections: Mutex<Connections<S::Conn>>,
     /// Held while connecting: one new connection at a time.
     connecting: tokio::sync::Mutex<()>,
     /// The generation of the last connection made.
@@ -80,7 +99,10 @@ impl<S: Source> Renewing<S> {
         let renewing = Renewing {
             inner: Arc::new(Inner {
                 source,
-                current: Mutex::new(None),
+                connections: Mutex::new(Connections {
+                    current: None,
+                    retired: None,
+                }),
                 connecting: tokio::sync::Mutex::new(()),
                 made: AtomicU64::new(0),
             }),
@@ -89,19 +111,22 @@ impl<S: Source> Renewing<S> {
         Ok(renewing)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<Current<S::Conn>>> {
-        self.inner.current.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> MutexGuard<'_, Connections<S::Conn>> {
+        self.inner
+            .connections
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// The current connection and its generation, unless its source marked it stale
     /// (it is forgotten then).
     fn current(&self) -> Option<(u64, S::Conn)> {
-        let mut current = self.lock();
-        match current.as_ref() {
+        let mut connections = self.lock();
+        match connections.current.as_ref() {
             Some(c) if c.mark == self.inner.source.mark() => Some((c.generation, c.conn.clone())),
             Some(_) => {
                 tracing::info!(connection = S::KIND, "the primary changed; reconnecting");
-                *current = None;
+                connections.retire();
                 None
             }
             None => None,
@@ -121,7 +146,7 @@ impl<S: Source> Renewing<S> {
         // Boxed: a role's start awaits this deep inside its own future.
         let conn = Box::pin(self.inner.source.connect()).await?;
         let generation = self.inner.made.fetch_add(1, Ordering::SeqCst) + 1;
-        *self.lock() = Some(Current {
+        self.lock().current = Some(Current {
             generation,
             mark,
             failures: 0,
@@ -140,15 +165,18 @@ impl<S: Source> Renewing<S> {
         }
     }
 
-    /// The connection of `generation` when it is still the current one, else an error:
-    /// a `WAIT` must go to the connection that wrote (on another it would count none of
-    /// the writes, or report replicas for writes it never made).
+    /// The connection of `generation` — the current one, or the last one forgotten —
+    /// else an error: a `WAIT` must go to the connection that wrote (on another it would
+    /// count none of the writes, or report replicas for writes it never made).
     pub(crate) fn at(&self, generation: Option<u64>) -> Result<(u64, S::Conn), RedisError> {
-        match self.current() {
-            Some((g, conn)) if Some(g) == generation => Ok((g, conn)),
+        if let Some((g, conn)) = self.current().filter(|(g, _)| Some(*g) == generation) {
+            return Ok((g, conn));
+        }
+        match &self.lock().retired {
+            Some((g, conn)) if Some(*g) == generation => Ok((*g, conn.clone())),
             _ => Err(RedisError::from((
                 ErrorKind::Io,
-                "the connection was made again after the write, before its WAIT",
+                "the connection was made again twice after the write, before its WAIT",
             ))),
         }
     }
@@ -164,8 +192,12 @@ impl<S: Source> Renewing<S> {
         if !is_connection_error(e) {
             return;
         }
-        let mut current = self.lock();
-        let Some(c) = current.as_mut().filter(|c| c.generation == generation) else {
+        let mut connections = self.lock();
+        let Some(c) = connections
+            .current
+            .as_mut()
+            .filter(|c| c.generation == generation)
+        else {
             return;
         };
         c.failures += 1;
@@ -176,7 +208,7 @@ impl<S: Source> Renewing<S> {
                 failures = c.failures,
                 "the connection failed; making a new one at the next command"
             );
-            *current = None;
+            connections.retire();
         }
     }
 }
