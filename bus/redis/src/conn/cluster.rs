@@ -1,7 +1,8 @@
 //! The connection to a Redis Cluster: redis-rs's cluster connection (one multiplexed
-//! socket per node, following MOVED and ASK, reloading its slot map on a MOVED), made
-//! again ([`super::renew`]) once it has failed [`CLUSTER_FORGET_AFTER`] times on a
-//! timeout or a connection error. redis-rs does not do that itself: a node that stops
+//! socket per node, following MOVED and ASK, reloading its slot map on a MOVED),
+//! replaced ([`super::renew`]: a new one made in the background while commands go on
+//! on the old one) once it has failed [`CLUSTER_FORGET_AFTER`] times on a timeout or a
+//! connection error. redis-rs does not do that itself: a node that stops
 //! answering without closing its socket (a frozen or partitioned primary, failed over
 //! by the Cluster) gets every command for its slots until each times out, with nothing
 //! that reloads the slot map (a timeout is retried on the same node; no MOVED comes
@@ -19,7 +20,7 @@ use redis::{Cmd, ErrorKind, Pipeline, RedisError, RedisFuture, Value};
 use super::renew::{Renewing, Source};
 
 /// Failures (timeouts, connection errors, CLUSTERDOWN, … — after redis-rs's own
-/// retries) after which a role's Cluster connection is made again. Not 1: during a
+/// retries) after which a role's Cluster connection is replaced. Not 1: during a
 /// failover every command to the shard that lost its primary fails for a few seconds
 /// whatever the connection, and a new one would fail alike.
 pub(crate) const CLUSTER_FORGET_AFTER: u32 = 3;
@@ -47,6 +48,11 @@ impl Source for Nodes {
 
     fn forget_after(&self) -> u32 {
         CLUSTER_FORGET_AFTER
+    }
+
+    /// Most nodes may still answer on the old connection while the new one is made.
+    fn replace_in_background(&self) -> bool {
+        true
     }
 }
 

@@ -4,9 +4,11 @@
 //! a few failures). A command runs on the current connection; an error that says the
 //! connection, not the command, failed ([`is_connection_error`]: I/O, a timeout,
 //! CLUSTERDOWN, READONLY, …) counts against that connection, and once it has failed
-//! [`Source::forget_after`] times it is forgotten: the next command makes a new one.
-//! The failed command's error is still returned (`retry_writes` sends it again, on the
-//! new connection). Each connection has a generation, greater for each new one, so a
+//! [`Source::forget_after`] times it is replaced: in Sentinel mode forgotten at once (the
+//! primary is gone or demoted), so the next command makes a new one; on a Cluster a new
+//! one is made in the background while commands go on on the old one (most of whose
+//! nodes may still answer), and takes its place once made. The failed command's error
+//! is still returned (`retry_writes` sends it again). Each connection has a generation, greater for each new one, so a
 //! `WAIT` goes to the connection that wrote ([`Renewing::at`]: the last one forgotten
 //! is kept for that, so the publishes in flight when a connection is replaced need not
 //! fail), and a late failure on a forgotten connection does not count against the one
@@ -38,8 +40,14 @@ pub(crate) trait Source: Send + Sync + 'static {
         0
     }
 
-    /// How many failures of one connection make it forgotten.
+    /// How many failures of one connection make it replaced.
     fn forget_after(&self) -> u32;
+
+    /// Whether a failing connection is kept for commands until its replacement is made
+    /// (in the background), rather than forgotten at once.
+    fn replace_in_background(&self) -> bool {
+        false
+    }
 }
 
 /// One connection made by the source.
@@ -49,6 +57,8 @@ struct Current<C> {
     mark: u64,
     /// Connection errors so far.
     failures: u32,
+    /// Whether its replacement is being made in the background.
+    replacing: bool,
     conn: C,
 }
 
@@ -150,6 +160,7 @@ impl<S: Source> Renewing<S> {
             generation,
             mark,
             failures: 0,
+            replacing: false,
             conn: conn.clone(),
         });
         Ok((generation, conn))
@@ -182,7 +193,7 @@ impl<S: Source> Renewing<S> {
     }
 
     /// Counts `result` against connection `generation`: a connection error is one more
-    /// failure, and the connection is forgotten at [`Source::forget_after`] of them (a
+    /// failure, and the connection is replaced at [`Source::forget_after`] of them (a
     /// success does not start the count again: on a Cluster, one node that stopped
     /// answering does not keep the others from answering).
     pub(crate) fn check<T>(&self, generation: u64, result: &Result<T, RedisError>) {
@@ -201,7 +212,10 @@ impl<S: Source> Renewing<S> {
             return;
         };
         c.failures += 1;
-        if c.failures >= self.inner.source.forget_after() {
+        if c.failures < self.inner.source.forget_after() || c.replacing {
+            return;
+        }
+        if !self.inner.source.replace_in_background() {
             tracing::warn!(
                 connection = S::KIND,
                 error = %e,
@@ -209,7 +223,58 @@ impl<S: Source> Renewing<S> {
                 "the connection failed; making a new one at the next command"
             );
             connections.retire();
+            return;
         }
+        tracing::warn!(
+            connection = S::KIND,
+            error = %e,
+            failures = c.failures,
+            "the connection failed; making a new one beside it"
+        );
+        c.replacing = true;
+        drop(connections);
+        self.replace(generation);
+    }
+
+    /// Makes a new connection in the background and puts it in the place of connection
+    /// `generation` (unless another replaced it meanwhile); when making it fails, the
+    /// next failure tries again.
+    fn replace(&self, generation: u64) {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let _connecting = this.inner.connecting.lock().await;
+            let mark = this.inner.source.mark();
+            let made = Box::pin(this.inner.source.connect()).await;
+            let mut connections = this.lock();
+            let Some(c) = connections
+                .current
+                .as_mut()
+                .filter(|c| c.generation == generation)
+            else {
+                return;
+            };
+            match made {
+                Ok(conn) => {
+                    let made = this.inner.made.fetch_add(1, Ordering::SeqCst) + 1;
+                    connections.retire();
+                    connections.current = Some(Current {
+                        generation: made,
+                        mark,
+                        failures: 0,
+                        replacing: false,
+                        conn,
+                    });
+                    tracing::info!(
+                        connection = S::KIND,
+                        "a new connection replaced the failing one"
+                    );
+                }
+                Err(e) => {
+                    c.replacing = false;
+                    tracing::warn!(connection = S::KIND, error = %e, "making a new connection failed; the next failure tries again");
+                }
+            }
+        });
     }
 }
 
