@@ -12,6 +12,19 @@ pub enum RedisBusError {
     /// Connecting took longer than the configured connect timeout.
     #[error("redis: timed out {0}")]
     Timeout(&'static str),
+    /// A setup step kept meeting errors a failover or a restart explains (a connection
+    /// error, a Cluster without a primary for a slot) for as long as the bus waits.
+    #[error(
+        "redis: {what} failed for {waited:.1?} while Redis was unavailable (no primary for a slot, or no answer); last error: {last}"
+    )]
+    Unavailable {
+        /// The step.
+        what: &'static str,
+        /// How long it was tried.
+        waited: std::time::Duration,
+        /// The last error.
+        last: redis::RedisError,
+    },
     /// A write reached fewer replicas than `bus.replica_acks` in time.
     #[error(
         "redis: the write reached {acked} of the {wanted} replicas bus.replica_acks asks for within {within_ms} ms"

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-pub use conn::{Connection, client};
+pub use conn::{ClusterConnection, Connection, client};
 pub use error::RedisBusError;
 pub use publish::DATA_FIELD;
 pub use sentinel::SentinelConnection;
@@ -184,10 +184,20 @@ impl Bus for RedisBus {
         for topic in &sub.topics {
             topic.kind()?;
         }
+        // A role started during a failover waits for the Cluster (or the restarted
+        // server) rather than exiting on its first MOVED.
+        conn::patiently(
+            "creating the consumer groups",
+            conn::SETUP_PATIENCE,
+            self.shared.cluster(),
+            || {
+                let mut conn = self.shared.conn();
+                let (topics, role) = (&sub.topics, &sub.role);
+                async move { groups::ensure_groups(&mut conn, topics, role).await }
+            },
+        )
+        .await?;
         let mut conn = self.shared.conn();
-        groups::ensure_groups(&mut conn, &sub.topics, &sub.role)
-            .await
-            .map_err(bus_err)?;
         let stale = Duration::from_millis(self.shared.settings.stale_consumer_ms);
         if let Err(e) =
             groups::remove_stale_consumers(&mut conn, &sub, stale, self.shared.cluster()).await

@@ -4,15 +4,16 @@
 //! its answer stays on that node: redis-rs does not follow `+switch-master`. So the
 //! shared write connection here ([`SentinelConnection`]) forgets its primary when a
 //! command fails on a connection error or `READONLY` (the node died, or was demoted to a
-//! replica), and the next command asks the sentinels again; the blocking readers do the
-//! same through [`Primary::client`] each time they remake their connection. A node that
+//! replica), and the next command asks the sentinels again (`conn/renew.rs`, as the
+//! Cluster's connection is made again); the blocking readers do the same through
+//! [`Primary::client`] each time they remake their connection. A node that
 //! is still alive goes on answering as a primary for seconds after the sentinels
 //! promoted another (they demote it later), so a task also listens to the sentinels'
 //! `+switch-master` announcements: every connection made before a switch is dropped at
 //! its next command, and made again to the new primary.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -27,7 +28,8 @@ use redis::{
 use chorus_bus::error::BusError;
 use chorus_bus::settings::BusSettings;
 
-use crate::conn::{SetupError, is_connection_error, tls_files};
+use crate::conn::renew::{Renewing, Source};
+use crate::conn::{SetupError, tls_files};
 
 /// Finds the current primary by asking the sentinels, one question at a time (redis-rs's
 /// `SentinelClient` keeps a connection to each sentinel and needs `&mut` to ask).
@@ -252,39 +254,49 @@ async fn announcements(
     }
 }
 
-/// Whether `e` means the node may no longer be the primary (it is gone, or answers
-/// `READONLY` as a replica), so the sentinels must be asked again.
-fn lost_primary(e: &RedisError) -> bool {
-    is_connection_error(e)
+/// Makes connections to the primary the sentinels name now (asking them each time).
+pub(crate) struct ToPrimary {
+    primary: Primary,
+    config: AsyncConnectionConfig,
+}
+
+impl Source for ToPrimary {
+    type Conn = MultiplexedConnection;
+    const KIND: &'static str = "sentinel";
+
+    async fn connect(&self) -> Result<Self::Conn, RedisError> {
+        let client = self.primary.client().await?;
+        let conn = client
+            .get_multiplexed_async_connection_with_config(&self.config)
+            .await?;
+        tracing::info!(
+            primary = %client.get_connection_info().addr(),
+            sentinels = self.primary.describe(),
+            "connected to the primary the sentinels name"
+        );
+        Ok(conn)
+    }
+
+    /// The switches announced: a connection made before the last one is left.
+    fn mark(&self) -> u64 {
+        self.primary.switches()
+    }
+
+    /// The first failure: the node is gone, or answers `READONLY` as a replica.
+    fn forget_after(&self) -> u32 {
+        1
+    }
 }
 
 /// The shared write connection in Sentinel mode: one multiplexed connection to the
-/// primary, made on first use; after a command fails because the primary is gone or
-/// was demoted, the connection is forgotten and the next command asks the sentinels
-/// again and connects to the new primary. The failed command's error is returned (a
-/// retried write then lands on the new primary). Clones share the connection.
+/// primary, made again ([`Renewing`]) after a command failed because the primary is
+/// gone or was demoted, or once the sentinels announced a switch: the next command asks
+/// the sentinels again and connects to the new primary. The failed command's error is
+/// returned (a retried write then lands on the new primary). Clones share the
+/// connection.
 #[derive(Clone)]
 pub struct SentinelConnection {
-    inner: Arc<Inner>,
-}
-
-/// A connection to the primary.
-#[derive(Clone)]
-struct Current {
-    generation: u64,
-    switches: u64,
-    conn: MultiplexedConnection,
-}
-
-struct Inner {
-    primary: Primary,
-    config: AsyncConnectionConfig,
-    /// The current connection, its generation (bumped at each new connection) and the
-    /// switch count when it was made.
-    current: Mutex<Option<Current>>,
-    /// Held while connecting (one question to the sentinels at a time); the last
-    /// generation handed out.
-    connecting: tokio::sync::Mutex<u64>,
+    inner: Renewing<ToPrimary>,
 }
 
 impl SentinelConnection {
@@ -296,69 +308,16 @@ impl SentinelConnection {
         let config = AsyncConnectionConfig::new()
             .set_connection_timeout(Some(settings.connect_timeout()))
             .set_response_timeout(Some(settings.response_timeout()));
-        let conn = SentinelConnection {
-            inner: Arc::new(Inner {
-                primary,
-                config,
-                current: Mutex::new(None),
-                connecting: tokio::sync::Mutex::new(0),
-            }),
-        };
-        conn.inner.primary.listen();
-        conn.get().await?;
-        Ok(conn)
+        primary.listen();
+        Ok(SentinelConnection {
+            inner: Renewing::connect(ToPrimary { primary, config }).await?,
+        })
     }
 
-    /// The current connection, unless the sentinels switched the primary since it was
-    /// made (it is forgotten then).
-    fn current(&self) -> Option<(u64, MultiplexedConnection)> {
-        let mut current = self.inner.current.lock().unwrap_or_else(|e| e.into_inner());
-        match current.as_ref() {
-            Some(c) if c.switches == self.inner.primary.switches() => {
-                Some((c.generation, c.conn.clone()))
-            }
-            Some(_) => {
-                tracing::info!("the sentinels switched the primary; reconnecting");
-                *current = None;
-                None
-            }
-            None => None,
-        }
-    }
-
-    /// The connection to the primary, connecting (after asking the sentinels) when there
-    /// is none.
-    async fn get(&self) -> Result<(u64, MultiplexedConnection), RedisError> {
-        if let Some(current) = self.current() {
-            return Ok(current);
-        }
-        let mut generation = self.inner.connecting.lock().await;
-        if let Some(current) = self.current() {
-            return Ok(current);
-        }
-        let switches = self.inner.primary.switches();
-        let client = self.inner.primary.client().await?;
-        let conn = client
-            .get_multiplexed_async_connection_with_config(&self.inner.config)
-            .await?;
-        *generation += 1;
-        tracing::info!(
-            primary = %client.get_connection_info().addr(),
-            sentinels = self.inner.primary.describe(),
-            "connected to the primary the sentinels name"
-        );
-        *self.inner.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(Current {
-            generation: *generation,
-            switches,
-            conn: conn.clone(),
-        });
-        Ok((*generation, conn))
-    }
-
-    /// The generation of the current connection (`None` while there is none); each new
-    /// connection (to a new primary, after a failover) has a greater one.
-    pub(crate) fn generation(&self) -> Option<u64> {
-        self.current().map(|(g, _)| g)
+    /// The generation writes go to now (see [`Renewing::generation`]); each new
+    /// connection has a greater one.
+    pub(crate) fn generation(&self) -> u64 {
+        self.inner.generation()
     }
 
     /// Runs `cmd` on connection `generation` only, failing when there is another now
@@ -368,46 +327,16 @@ impl SentinelConnection {
         generation: Option<u64>,
         cmd: &Cmd,
     ) -> Result<Value, RedisError> {
-        match self.current() {
-            Some((g, mut conn)) if Some(g) == generation => {
-                let result = conn.req_packed_command(cmd).await;
-                self.check(g, &result);
-                result
-            }
-            _ => Err(RedisError::from((
-                ErrorKind::Io,
-                "the primary changed after the write, before its WAIT",
-            ))),
-        }
-    }
-
-    /// Forgets connection `generation` (unless a newer one replaced it already).
-    fn forget(&self, generation: u64, e: &RedisError) {
-        let mut current = self.inner.current.lock().unwrap_or_else(|e| e.into_inner());
-        if current.as_ref().is_some_and(|c| c.generation == generation) {
-            tracing::warn!(error = %e, "the primary is gone or demoted; asking the sentinels again");
-            *current = None;
-        }
-    }
-
-    /// Forgets connection `generation` when `result` says the primary is lost.
-    fn check<T>(&self, generation: u64, result: &Result<T, RedisError>) {
-        if let Err(e) = result
-            && lost_primary(e)
-        {
-            self.forget(generation, e);
-        }
+        let (g, mut conn) = self.inner.at(generation)?;
+        let result = conn.req_packed_command(cmd).await;
+        self.inner.check(g, &result);
+        result
     }
 }
 
 impl ConnectionLike for SentinelConnection {
     fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
-        Box::pin(async move {
-            let (generation, mut conn) = self.get().await?;
-            let result = conn.req_packed_command(cmd).await;
-            self.check(generation, &result);
-            result
-        })
+        self.inner.req_packed_command(cmd)
     }
 
     fn req_packed_commands<'a>(
@@ -416,15 +345,10 @@ impl ConnectionLike for SentinelConnection {
         offset: usize,
         count: usize,
     ) -> RedisFuture<'a, Vec<Value>> {
-        Box::pin(async move {
-            let (generation, mut conn) = self.get().await?;
-            let result = conn.req_packed_commands(pipeline, offset, count).await;
-            self.check(generation, &result);
-            result
-        })
+        self.inner.req_packed_commands(pipeline, offset, count)
     }
 
     fn get_db(&self) -> i64 {
-        0
+        self.inner.get_db()
     }
 }

@@ -103,21 +103,23 @@ impl Shared {
         self.conn.is_cluster()
     }
 
-    /// Which connection writes go to now (in Sentinel mode, its generation; the primary
-    /// can change under the shared connection), taken before a publish writes.
+    /// Which connection writes go to now (on a Cluster and in Sentinel mode, its
+    /// generation: the shared connection may be made again), taken before a publish
+    /// writes.
     pub(crate) fn epoch(&self) -> Option<u64> {
         match &self.conn {
-            Connection::Sentinel(c) => c.generation(),
+            Connection::Sentinel(c) => Some(c.generation()),
+            Connection::Cluster(c) => Some(c.generation()),
             _ => None,
         }
     }
 
     /// With `bus.replica_acks` > 0: waits (`WAIT`) until that many replicas have this
     /// connection's writes to the primaries owning `keys`, failing when they do not
-    /// within `bus.replica_ack_timeout_ms`. Nothing (no round trip) with 0. In Sentinel
-    /// mode the `WAIT` goes only to the connection of `epoch` (the one current before the
-    /// writes): when the primary changed since, the publish fails (a `WAIT` on the new
-    /// primary's connection would count none of the writes).
+    /// within `bus.replica_ack_timeout_ms`. Nothing (no round trip) with 0. On a Cluster
+    /// and in Sentinel mode the `WAIT` goes only to the connection of `epoch` (the one
+    /// current before the writes): when it was made again since, the publish fails (a
+    /// `WAIT` on a new connection would count none of the writes, or none to wait for).
     pub(crate) async fn replicated(
         &self,
         epoch: Option<u64>,
@@ -145,8 +147,7 @@ impl Shared {
                         ),
                     );
                     let n = c
-                        .clone()
-                        .route_command(wait.clone(), route)
+                        .route_on(epoch, wait.clone(), route)
                         .await
                         .map_err(bus_err)?;
                     acked.push(redis::from_redis_value::<i64>(n).map_err(|e| bus_err(e.into()))?);

@@ -201,23 +201,44 @@ impl RedisCluster {
     /// sees it (`None` while no live primary serves it).
     pub fn primary_port_of(&self, key: &str) -> Option<u16> {
         let slot: u16 = self.cli(&["CLUSTER", "KEYSLOT", key]).parse().ok()?;
-        let nodes = self.cli(&["CLUSTER", "NODES"]);
+        primary_serving(&self.cli(&["CLUSTER", "NODES"]), slot)
+    }
+
+    /// The port of the primary serving `key`'s slot as the node on `via` sees it (`None`
+    /// while it knows no live primary serving it). Asks that node only: a frozen node,
+    /// which would hold redis-cli forever, is never asked.
+    pub fn primary_port_seen_by(&self, via: u16, key: &str) -> Option<u16> {
+        let node = self.node(via);
+        let slot: u16 = node.cli(&["CLUSTER", "KEYSLOT", key]).parse().ok()?;
+        primary_serving(&node.cli(&["CLUSTER", "NODES"]), slot)
+    }
+
+    /// The port of a replica of the primary on `primary`, as the node on `via` sees it.
+    pub fn replica_port_of(&self, via: u16, primary: u16) -> Option<u16> {
+        let nodes = self.node(via).cli(&["CLUSTER", "NODES"]);
+        let suffix = format!(":{primary}@");
+        let id = nodes.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            fields
+                .get(1)?
+                .contains(&suffix)
+                .then(|| fields[0].to_owned())
+        })?;
         nodes.lines().find_map(|line| {
             let fields: Vec<&str> = line.split_whitespace().collect();
-            let flags = *fields.get(2)?;
-            if !flags.contains("master") || flags.contains("fail") {
+            if fields.get(3) != Some(&id.as_str()) {
                 return None;
             }
-            let serves = fields.iter().skip(8).any(|range| {
-                let (lo, hi) = range.split_once('-').unwrap_or((range, range));
-                matches!((lo.parse::<u16>(), hi.parse::<u16>()), (Ok(lo), Ok(hi)) if (lo..=hi).contains(&slot))
-            });
-            if !serves {
-                return None;
-            }
-            let addr = fields.get(1)?.split(['@', ',']).next()?;
-            addr.rsplit_once(':')?.1.parse().ok()
+            port_of(fields.get(1)?)
         })
+    }
+
+    /// The node listening on `port`; panics when none does.
+    pub fn node(&self, port: u16) -> &RedisServer {
+        self.nodes
+            .iter()
+            .find(|n| n.port() == port)
+            .unwrap_or_else(|| panic!("no node of this cluster listens on {port}"))
     }
 
     /// Kills (SIGKILL) the primary serving `key`'s slot, as a crash would, and returns
@@ -383,6 +404,31 @@ impl RedisCluster {
             }
         }
     }
+}
+
+/// The port of the live primary that serves `slot` in `nodes` (`CLUSTER NODES`' text).
+fn primary_serving(nodes: &str, slot: u16) -> Option<u16> {
+    nodes.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let flags = *fields.get(2)?;
+        if !flags.contains("master") || flags.contains("fail") {
+            return None;
+        }
+        let serves = fields.iter().skip(8).any(|range| {
+            let (lo, hi) = range.split_once('-').unwrap_or((range, range));
+            matches!((lo.parse::<u16>(), hi.parse::<u16>()), (Ok(lo), Ok(hi)) if (lo..=hi).contains(&slot))
+        });
+        if !serves {
+            return None;
+        }
+        port_of(fields.get(1)?)
+    })
+}
+
+/// The port of a `CLUSTER NODES` address (`127.0.0.1:7001@17001`).
+fn port_of(addr: &str) -> Option<u16> {
+    let addr = addr.split(['@', ',']).next()?;
+    addr.rsplit_once(':')?.1.parse().ok()
 }
 
 impl Drop for RedisCluster {

@@ -9,12 +9,16 @@
 //! restarted Redis (or a failover) is picked up without help.
 //!
 //! Riding out a lost connection (the reader's connection made again, writes retried)
-//! is `recover.rs`.
+//! is `recover.rs`; the shared connections of a Cluster and of Sentinel are made again
+//! when they fail (`renew.rs`, `cluster.rs`).
 
+mod cluster;
 mod recover;
+pub(crate) mod renew;
 
+pub use cluster::ClusterConnection;
 use recover::MAX_BACKOFF;
-pub(crate) use recover::{ReadConn, is_connection_error, retry_writes};
+pub(crate) use recover::{ReadConn, SETUP_PATIENCE, is_connection_error, patiently, retry_writes};
 
 use std::time::Duration;
 
@@ -22,7 +26,6 @@ use redis::aio::{
     ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection,
 };
 use redis::cluster::{ClusterClient, ClusterClientBuilder};
-use redis::cluster_async::ClusterConnection;
 use redis::{Client, Cmd, ErrorKind, IntoConnectionInfo, Pipeline, RedisError, RedisFuture, Value};
 
 use chorus_bus::error::BusError;
@@ -40,7 +43,7 @@ pub enum Connection {
     Managed(ConnectionManager),
     /// A dedicated connection to a standalone Redis (a blocking reader's).
     Plain(MultiplexedConnection),
-    /// A connection to a Redis Cluster.
+    /// A connection to a Redis Cluster (made again when it stops answering).
     Cluster(ClusterConnection),
     /// The shared connection to the primary the sentinels name (following failovers).
     Sentinel(SentinelConnection),
@@ -114,6 +117,23 @@ pub(crate) struct ClusterClients {
     seeds: Vec<Client>,
 }
 
+impl ClusterClients {
+    /// A cluster connection for a blocking reader, made within `within`.
+    pub(crate) async fn reader(&self, within: Duration) -> Result<Connection, RedisError> {
+        ClusterConnection::connect(self.reads.clone(), within)
+            .await
+            .map(Connection::Cluster)
+    }
+}
+
+/// The longest making one cluster connection may take when a node's reply may take up
+/// to `reply`: connecting to the seeds and checking each (`PING`), asking one for the
+/// slots, then connecting to the nodes serving them — about two rounds of a connect
+/// and a reply.
+pub(crate) fn cluster_connect_within(settings: &BusSettings, reply: Duration) -> Duration {
+    (settings.connect_timeout() + reply) * 2
+}
+
 impl Backend {
     /// The backend `settings` describe.
     pub(crate) fn new(settings: &BusSettings) -> Result<Self, BusError> {
@@ -147,11 +167,12 @@ impl Backend {
             Backend::Standalone(client) => connect_manager(client, settings)
                 .await
                 .map(Connection::Managed),
-            Backend::Cluster(c) => c
-                .writes
-                .get_async_connection()
-                .await
-                .map(Connection::Cluster),
+            Backend::Cluster(c) => {
+                let within = cluster_connect_within(settings, settings.response_timeout());
+                ClusterConnection::connect(c.writes.clone(), within)
+                    .await
+                    .map(Connection::Cluster)
+            }
             Backend::Sentinel(primary) => SentinelConnection::connect(primary.clone(), settings)
                 .await
                 .map(Connection::Sentinel),

@@ -1,15 +1,16 @@
 //! Riding out a lost connection: which errors mean the connection (not the command)
 //! failed, the dedicated reader connection dropped and made again with a growing pause
-//! (asking the sentinels again after a failover), and writes retried while the shared
-//! connection reconnects.
+//! (asking the sentinels again after a failover), writes retried while the shared
+//! connection reconnects, and setup steps retried while a failover goes on.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use redis::{AsyncConnectionConfig, ErrorKind, RedisError, ServerErrorKind};
 
 use chorus_bus::settings::BusSettings;
 
-use super::{Backend, Connection};
+use super::{Backend, Connection, cluster_connect_within};
+use crate::error::RedisBusError;
 
 /// Longest pause between two reconnection attempts of a dedicated connection.
 pub(super) const MAX_BACKOFF: Duration = Duration::from_secs(1);
@@ -34,10 +35,69 @@ pub(crate) fn is_connection_error(e: &RedisError) -> bool {
                 | ErrorKind::Server(ServerErrorKind::ReadOnly)
         )
 }
+
+/// Whether `e` is one Redis gets over by itself: a connection error, or on a Cluster a
+/// redirection redis-rs gave up following (the MOVED a replica answers while its
+/// primary is down and not yet replaced) or no connection to any node.
+pub(crate) fn is_transient(e: &RedisError, cluster: bool) -> bool {
+    is_connection_error(e)
+        || (cluster
+            && matches!(
+                e.kind(),
+                ErrorKind::Server(ServerErrorKind::Moved)
+                    | ErrorKind::Server(ServerErrorKind::Ask)
+                    | ErrorKind::ClusterConnectionNotFound
+            ))
+}
+
+/// How long a setup step (a subscription's consumer groups) goes on trying while Redis
+/// turns it away with transient errors: a failover takes seconds (3–5 s measured on a
+/// Cluster, `docs/reliability.md`); a Redis still unavailable after this is a problem
+/// to report.
+pub(crate) const SETUP_PATIENCE: Duration = Duration::from_secs(60);
+
+/// Runs the setup step `op` (`what`, for messages) until it succeeds or fails for a
+/// reason that is not transient ([`is_transient`]), pausing 50 ms, then twice as long
+/// each time up to 1 s, between attempts; gives up with
+/// [`RedisBusError::Unavailable`] once `within` has passed.
+pub(crate) async fn patiently<T, F, Fut>(
+    what: &'static str,
+    within: Duration,
+    cluster: bool,
+    mut op: F,
+) -> Result<T, RedisBusError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, RedisError>>,
+{
+    let start = Instant::now();
+    let mut pause = MIN_BACKOFF;
+    loop {
+        match op().await {
+            Err(e) if is_transient(&e, cluster) => {
+                let waited = start.elapsed();
+                if waited + pause > within {
+                    return Err(RedisBusError::Unavailable {
+                        what,
+                        waited,
+                        last: e,
+                    });
+                }
+                tracing::warn!(error = %e, ?pause, "{what}: Redis is unavailable; trying again");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(MAX_BACKOFF);
+            }
+            other => return other.map_err(RedisBusError::Redis),
+        }
+    }
+}
+
 /// A dedicated connection for blocking reads, made on demand.
 pub(crate) struct ReadConn {
     backend: Backend,
     config: AsyncConnectionConfig,
+    /// On a Cluster, the longest making a connection may take.
+    cluster_within: Duration,
     conn: Option<Connection>,
     /// In Sentinel mode, the primary switches announced when `conn` was made.
     switches: u64,
@@ -53,6 +113,7 @@ impl ReadConn {
         ReadConn {
             backend,
             config,
+            cluster_within: cluster_connect_within(settings, settings.read_timeout()),
             conn: None,
             switches: 0,
             backoff: MIN_BACKOFF,
@@ -76,7 +137,7 @@ impl ReadConn {
                         .get_multiplexed_async_connection_with_config(&self.config)
                         .await?,
                 ),
-                Backend::Cluster(c) => Connection::Cluster(c.reads.get_async_connection().await?),
+                Backend::Cluster(c) => c.reader(self.cluster_within).await?,
                 // Asks the sentinels each time: after a failover, the new primary.
                 Backend::Sentinel(primary) => Connection::Plain(
                     primary
