@@ -1,18 +1,17 @@
 //! A shared connection made again when it stops working: the one mechanism behind the
-//! Sentinel write connection (`sentinel.rs`: forgotten at its first failure, or when the
-//! sentinels announce a new primary) and the Cluster one (`cluster.rs`: forgotten after
-//! a few failures). A command runs on the current connection; an error that says the
-//! connection, not the command, failed ([`is_connection_error`]: I/O, a timeout,
-//! CLUSTERDOWN, READONLY, …) counts against that connection, and once it has failed
-//! [`Source::forget_after`] times it is replaced: in Sentinel mode forgotten at once (the
-//! primary is gone or demoted), so the next command makes a new one; on a Cluster a new
-//! one is made in the background while commands go on on the old one (most of whose
-//! nodes may still answer), and takes its place once made. The failed command's error
-//! is still returned (`retry_writes` sends it again). Each connection has a generation, greater for each new one, so a
-//! `WAIT` goes to the connection that wrote ([`Renewing::at`]: the last one forgotten
-//! is kept for that, so the publishes in flight when a connection is replaced need not
-//! fail), and a late failure on a forgotten connection does not count against the one
-//! that replaced it.
+//! Sentinel write connection (`sentinel.rs`) and the Cluster one (`cluster.rs`). A
+//! command runs on the current connection; an error that says the connection, not the
+//! command, failed ([`is_connection_error`]: I/O, a timeout, CLUSTERDOWN, READONLY, …)
+//! counts against that connection, and once it has failed [`Source::forget_after`]
+//! times it is replaced: in Sentinel mode forgotten at once (the primary is gone or
+//! demoted; also when the sentinels announce a new primary), so the next command makes
+//! a new one; on a Cluster a new one is made in the background while commands go on on
+//! the old one (most of whose nodes may still answer), and takes its place once made.
+//! The failed command's error is still returned (`retry_writes` sends it again). Each
+//! connection has a generation, greater for each new one, so a `WAIT` goes to the
+//! connection that wrote ([`Renewing::at`]: the last one replaced is kept for that, so
+//! the publishes in flight when a connection is replaced need not fail), and a late
+//! failure on a replaced connection does not count against the one that replaced it.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
