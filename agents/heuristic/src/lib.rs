@@ -469,6 +469,24 @@ impl Planning<'_> {
         normalise::quote_user(outcome, &norm)
     }
 
+    /// `text`, a calculation on earlier answers, planned with each of `values` marked as
+    /// the conversation's (`recall::mark`); `None` when it is not understood.
+    fn on_answers(
+        &self,
+        text: &str,
+        values: &[&str],
+        query: &str,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        let Understanding::Plan(mut plan, failed) = self.understand(text) else {
+            return None;
+        };
+        for value in values {
+            recall::mark(&mut plan, value, query);
+        }
+        Some(self.outcome(Understanding::Plan(plan, failed), language))
+    }
+
     /// The words of the conversation's last request, normalised as a request is.
     fn last_question(&self) -> Option<Vec<lexer::Token>> {
         let text = self.questions.last()?;
@@ -546,21 +564,22 @@ impl Planning<'_> {
             && let [.., a, b] = self.conversation.answers.as_slice()
             && a.parse::<f64>().is_ok()
             && b.parse::<f64>().is_ok()
-            && let Understanding::Plan(mut plan, failed) = self.understand(&format!("{a} + {b}"))
+            && let Some(found) = self.on_answers(&format!("{a} + {b}"), &[a, b], query, language)
         {
-            recall::mark(&mut plan, a, query);
-            recall::mark(&mut plan, b, query);
-            return self.outcome(Understanding::Plan(plan, failed), language);
+            return found;
         }
         // `Còn thứ mấy?` after a date answered: that date's weekday.
         if self.continuations
             && normalise::lexicon::asks_weekday_alone(&folded_words(&toks))
             && let Some(date) = self.date_just_said()
-            && let Understanding::Plan(mut plan, failed) =
-                self.understand(&format!("what weekday is {date}"))
+            && let Some(found) = self.on_answers(
+                &format!("what weekday is {date}"),
+                &[&date],
+                query,
+                language,
+            )
         {
-            recall::mark(&mut plan, &date, query);
-            return self.outcome(Understanding::Plan(plan, failed), language);
+            return found;
         }
         let reference = recall::find(&toks, query);
         // `split it 4 ways instead` after a split: "it" is the amount split before (the
@@ -638,25 +657,20 @@ impl Planning<'_> {
                 .rev()
                 .find(|v| !recall::is_weekday(v))
                 .filter(|_| self.continuations);
-            // `con lai bao nhieu` after a share of a whole: the whole less the share.
-            if let Some(value) = last
-                && let Some(earlier) = self.last_question()
-                && let Some(whole) = frames::rest_of(&toks, &earlier)
-                && let Understanding::Plan(mut plan, failed) =
-                    self.understand(&format!("{whole} - {value}"))
-            {
-                recall::mark(&mut plan, value, query);
-                return self.outcome(Understanding::Plan(plan, failed), language);
-            }
+            // `con lai bao nhieu` after a share of a whole: the whole less the share;
             // `and for 16 hrs?` after a rate for one hour: that rate times the count.
             if let Some(value) = last
                 && let Some(earlier) = self.last_question()
-                && let Some(count) = frames::for_periods(&toks, &earlier)
-                && let Understanding::Plan(mut plan, failed) =
-                    self.understand(&format!("{value} * {count}"))
             {
-                recall::mark(&mut plan, value, query);
-                return self.outcome(Understanding::Plan(plan, failed), language);
+                let rest =
+                    frames::rest_of(&toks, &earlier).map(|whole| format!("{whole} - {value}"));
+                let periods =
+                    frames::for_periods(&toks, &earlier).map(|count| format!("{value} * {count}"));
+                for text in [rest, periods].into_iter().flatten() {
+                    if let Some(found) = self.on_answers(&text, &[value], query, language) {
+                        return found;
+                    }
+                }
             }
             if let Some(value) = last
                 && let Some(parsed) = compound::frames_after(&toks, query, value)

@@ -346,13 +346,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
                 PartQuery::Math(Expr::Op(crate::expr::MathOp::Multiply, _))
             )
         })
-        && let Some(total) = Expr::chain(
-            crate::expr::MathOp::Sum,
-            parts.iter().filter_map(|p| match &p.query {
-                PartQuery::Math(e) => Some(e.clone()),
-                PartQuery::Date(_) => None,
-            }),
-        )
+        && let Some(total) = sum_of(&parts)
     {
         parts = vec![ParsedPart {
             text: quote(toks, src),
@@ -365,13 +359,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         && let [only] = failed.as_slice()
         && let Some(text) = only.text()
         && adds_up_before(&text, parts.len())
-        && let Some(total) = Expr::chain(
-            crate::expr::MathOp::Sum,
-            parts.iter().filter_map(|p| match &p.query {
-                PartQuery::Math(e) => Some(e.clone()),
-                PartQuery::Date(_) => None,
-            }),
-        )
+        && let Some(total) = sum_of(&parts)
         && parts.iter().all(|p| matches!(p.query, PartQuery::Math(_)))
     {
         parts.push(ParsedPart {
@@ -539,4 +527,15 @@ fn adds_up_before(text: &str, n: usize) -> bool {
         .iter()
         .any(|t| matches!(t.word(), Some("cộng" | "add" | "sum" | "total" | "tổng")));
     only && adds
+}
+
+/// The sum of the parts' calculations (a date part adds nothing).
+fn sum_of(parts: &[ParsedPart]) -> Option<Expr> {
+    Expr::chain(
+        crate::expr::MathOp::Sum,
+        parts.iter().filter_map(|p| match &p.query {
+            PartQuery::Math(e) => Some(e.clone()),
+            PartQuery::Date(_) => None,
+        }),
+    )
 }

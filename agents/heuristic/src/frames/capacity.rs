@@ -9,9 +9,6 @@ use crate::expr::{Expr, MathOp};
 use super::roles::{Quantity, Role};
 use super::words::*;
 
-/// Words asking how many of something (the thing named after them).
-const HOW_MANY: &[&[&str]] = &[&["how", "many"], &["mấy"], &["bao", "nhiêu"]];
-
 /// The trips, shifts or boxes a total of a thing takes, each holding a count of the same
 /// thing; `None` unless exactly two counts of one thing and a count asked of another.
 pub(super) fn capacity(w: &Words, q: &[Quantity]) -> Option<Expr> {
@@ -24,13 +21,8 @@ pub(super) fn capacity(w: &Words, q: &[Quantity]) -> Option<Expr> {
         return None;
     }
     // What is asked: a thing named after `how many`, neither the counted one nor money.
-    let asked = (0..w.toks.len()).find_map(|i| {
-        HOW_MANY
-            .iter()
-            .find(|p| w.at(i, p))
-            .and_then(|p| w.word(i + p.len()))
-    })?;
-    if same_thing(asked, ta) || !is_noun(asked) || is_in(&["tiền", "money", "much"], asked) {
+    let asked = w.count_asked()?;
+    if same_thing(asked, ta) {
         return None;
     }
     // (`8hr shifts`: the asked thing named beside one count holds it.)

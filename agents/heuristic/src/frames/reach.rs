@@ -29,25 +29,12 @@ const ROUND_UP: &[&[&str]] = &[
     &["ít", "nhất"],
 ];
 
-/// The thing a count is asked of: the word after `how many`, `bao nhiêu`, `mấy`.
-fn asked<'a>(w: &'a Words) -> Option<&'a str> {
-    (0..w.toks.len()).find_map(|i| {
-        [&["how", "many"][..], &["bao", "nhiêu"], &["mấy"]]
-            .iter()
-            .find(|p| w.at(i, p))
-            .and_then(|p| w.word(i + p.len()))
-    })
-}
-
 /// (target − already) ÷ rate, the rate being so much per the asked thing.
 pub(super) fn reach(w: &Words, q: &[Quantity]) -> Option<Expr> {
     if q.iter().any(|x| x.role == Role::Percent) || !(2..=3).contains(&q.len()) {
         return None;
     }
-    let thing = asked(w)?;
-    if !is_noun(thing) || is_in(&["tiền", "money", "much"], thing) {
-        return None;
-    }
+    let thing = w.count_asked()?;
     // The rate: `300k a week`, `450 words an hour`, `mỗi tuần … 100k`, `Mỗi ly lời 12k`.
     let per_thing = |x: &Quantity| {
         let tied = matches!(&x.role, Role::Rate(Some(u)) if same_thing(u, thing));

@@ -41,6 +41,18 @@ impl<'a> Words<'a> {
         (0..self.toks.len()).any(|i| phrases.iter().any(|p| self.at(i, p)))
     }
 
+    /// The thing a count is asked of (`how many shifts`, `bao nhiêu tuần`, `mấy ly`):
+    /// the first word after the question, when it names a thing and not money.
+    pub(super) fn count_asked(&self) -> Option<&str> {
+        let thing = (0..self.toks.len()).find_map(|i| {
+            [&["how", "many"][..], &["bao", "nhiêu"], &["mấy"]]
+                .iter()
+                .find(|p| self.at(i, p))
+                .and_then(|p| self.word(i + p.len()))
+        })?;
+        (is_noun(thing) && !is_in(&["tiền", "money", "much"], thing)).then_some(thing)
+    }
+
     /// Whether any of `phrases` is said within `before` tokens before `i` or `after`
     /// tokens after it.
     pub(super) fn near(&self, i: usize, before: usize, after: usize, phrases: &[&[&str]]) -> bool {
