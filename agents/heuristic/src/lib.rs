@@ -233,7 +233,7 @@ pub fn plan_turn(
         // `and how many days from that to feb 14 2027`: a reference to the last answer
         // in a question of its own, before any ellipsis of the last question.
         let toks = lexer::lex(query);
-        if recall::find(&toks, query).is_some() {
+        if recall::find(&toks, query).is_some() && !recall::keeps_rate(query) {
             let own = planning(false).plan(query);
             if complete(&own) {
                 return own;

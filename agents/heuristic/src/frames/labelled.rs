@@ -47,7 +47,17 @@ const ASKS: &[&str] = &[
     "remaining",
     "còn",
     "lại",
+    "net",
 ];
+
+/// Words after the last number of a division that ask each one's share (`chia đều
+/// 1.500.000đ tiền công cho 4 thợ, mỗi người được bao nhiêu`).
+const ASKS_SHARE: &[&str] = &["mỗi", "each", "người", "được", "nhận"];
+
+/// Words naming an amount before what is taken off it (`gross 190,250 minus deductions
+/// 28,610, net?`): labels, and known words, so no typo correction turns them into others
+/// (`gross` had become `grows`).
+const BEFORE_TAKEN: &[&str] = &["gross", "pretax", "income", "salary", "wage", "wages"];
 
 /// Words that change what the numbers do: never a label.
 const CHANGES: &[&str] = &[
@@ -119,14 +129,33 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
     if !(2..=6).contains(&nums.len()) {
         return None;
     }
+    let (first, last) = (nums[0], nums[nums.len() - 1]);
+    // `chia (đều) 1.500.000đ tiền công cho 4 thợ`: `chia` before the amount, `cho`
+    // before what divides it.
+    let chia = (0..first).position(|i| w.word(i).is_some_and(|k| is_in(&["chia"], k)));
     let mut kept: Vec<Token> = vec![toks[nums[0]].clone()];
     let mut labelled = false;
-    for pair in nums.windows(2) {
+    for (n, pair) in nums.windows(2).enumerate() {
         let between = pair[0] + 1..pair[1];
-        let ops: Vec<(usize, Token)> = between
+        let mut ops: Vec<(usize, Token)> = between
             .clone()
             .filter_map(|i| operator(w, i).map(|t| (i, t)))
             .collect();
+        if n == 0 && chia.is_some() && ops.is_empty() {
+            ops = between
+                .clone()
+                .filter(|&i| w.word(i).is_some_and(|k| is_in(&["cho"], k)))
+                .map(|i| {
+                    (
+                        i,
+                        Token {
+                            tok: Tok::Sym('/'),
+                            ..toks[i].clone()
+                        },
+                    )
+                })
+                .collect();
+        }
         let [(op, sym)] = ops.as_slice() else {
             return None;
         };
@@ -139,8 +168,9 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
         kept.push(sym.clone());
         kept.push(toks[pair[1]].clone());
     }
-    let (first, last) = (nums[0], nums[nums.len() - 1]);
-    if !(0..first).all(|i| label(w, i) || toks[i].is_sym('$') || toks[i].is_sym(':')) {
+    let divides = chia.is_some() && nums.len() == 2;
+    let lead = |i: usize| chia.is_some() && w.word(i).is_some_and(|k| is_in(&["chia", "đều"], k));
+    if !(0..first).all(|i| label(w, i) || lead(i) || toks[i].is_sym('$') || toks[i].is_sym(':')) {
         return None;
     }
     // After the last number: its unit and label, then a question (`= how many bags`).
@@ -151,6 +181,7 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
     let asked = (i..toks.len()).all(|k| {
         label(w, k)
             || w.word(k).is_some_and(|k| is_in(ASKS, k))
+            || divides && w.word(k).is_some_and(|k| is_in(ASKS_SHARE, k))
             || matches!(toks[k].tok, Tok::Sym('=' | '?' | ',' | '.' | '!'))
     });
     // (`(2+4)*3`, `14 x 685000` and `5 + 3 guests` are the arithmetic readers': only
@@ -169,7 +200,7 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
 /// `trừ`, `plus`), as a symbol token in its place.
 fn operator(w: &Words, i: usize) -> Option<Token> {
     let t = &w.toks[i];
-    let word = |list: &[&str]| w.word(i).is_some_and(|k| is_in(list, k));
+    let word = |list: &[&str]| listed(w, i, list);
     // (`150k/người`: a slash before a word ties a price to what it is paid for.)
     let number_next = w.toks.get(i + 1).is_some_and(|n| n.number().is_some());
     let sym = match &t.tok {
@@ -190,6 +221,13 @@ fn operator(w: &Words, i: usize) -> Option<Token> {
     })
 }
 
+/// Whether the word at `i` is one of `list`: compared folded, but a word typed with its
+/// marks is that word (`tiền công` is no `cộng`).
+fn listed(w: &Words, i: usize, list: &[&str]) -> bool {
+    let raw = w.toks[i].word().unwrap_or("").to_lowercase();
+    w.word(i).is_some_and(|k| is_in(list, k)) && (raw.is_ascii() || list.contains(&raw.as_str()))
+}
+
 /// Whether the token at `i` only names what a number is: a word of no operation, no cue
 /// and no other question (`bao`, `kg`, `internet`, `won`).
 fn label(w: &Words, i: usize) -> bool {
@@ -197,8 +235,11 @@ fn label(w: &Words, i: usize) -> bool {
         return w.toks[i].is_sym(',');
     };
     let raw = w.toks[i].word().unwrap_or("");
+    if is_in(BEFORE_TAKEN, k) {
+        return true;
+    }
     k.chars().all(char::is_alphabetic)
-        && !is_in(CHANGES, k)
+        && !listed(w, i, CHANGES)
         && !crate::numbers::starts_number(raw)
         && crate::normalise::typo::operation(raw).is_none()
         && !crate::tolerant::DATE_WORDS.contains(&raw)

@@ -231,6 +231,7 @@ pub(super) const LEFT: &[&[&str]] = &[
     &["remain"],
     &["keep"],
     &["net"],
+    &["after", "deductions"],
     &["take", "home"],
     &["còn"],
     &["còn", "lại"],

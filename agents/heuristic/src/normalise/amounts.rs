@@ -83,7 +83,8 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
     named.dedup();
     let drop_currency = named.len() <= 1;
     // `fri 1.02m, sat 1.1m` beside `820k`: `m` after a number is a million where other
-    // amounts are money and nothing is measured (`4.8m x 3.6m`, `m2`).
+    // amounts are money and nothing is measured (`4.8m x 3.6m`, `m2`, `vải 2,5 m, giá
+    // 180.000đ một mét`).
     let money = pieces.iter().enumerate().any(|(k, p)| {
         let after_number = k > 0 && pieces[k - 1].kind == Kind::Number;
         after_number && matches!(p.lower().as_str(), "k" | "tr" | "triệu" | "nghìn" | "ngàn")
@@ -99,7 +100,17 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         squared
             || matches!(
                 word.as_str(),
-                "x" | "by" | "m2" | "m²" | "×" | "metres" | "meters" | "cm"
+                "x" | "by"
+                    | "m2"
+                    | "m²"
+                    | "×"
+                    | "metres"
+                    | "meters"
+                    | "cm"
+                    | "mét"
+                    | "met"
+                    | "metre"
+                    | "meter"
             )
     });
     let million_m = money && !measured;

@@ -51,6 +51,34 @@ pub(super) const NUMBER_DRESSING: &[&str] = &[
     "much",
 ];
 
+/// Phrases keeping the last request's rate (`and 60,000 yen at that rate`): the rate is
+/// not the last answer, and the number said replaces another.
+const SAME_RATE: &[&[&str]] = &[
+    &["at", "that", "rate"],
+    &["at", "the", "same", "rate"],
+    &["at", "same", "rate"],
+    &["với", "tỷ", "giá", "đó"],
+    &["tỷ", "giá", "đó"],
+    &["tỷ", "giá", "như", "trên"],
+];
+
+/// Where `toks` say the last request's rate is kept, and how many tokens say it.
+fn same_rate_at(toks: &[Token]) -> Option<(usize, usize)> {
+    (0..toks.len()).find_map(|k| {
+        SAME_RATE
+            .iter()
+            .find(|p| crate::lexer::words_at(toks, k, p))
+            .map(|p| (k, p.len()))
+    })
+}
+
+/// Whether `query` keeps the last request's rate (`at that rate`), so that its `that` is
+/// no reference to the last answer.
+pub fn keeps_rate(query: &str) -> bool {
+    let text = crate::normalise::normalise(query, None).text;
+    same_rate_at(&crate::lexer::lex(&text)).is_some()
+}
+
 /// Readings of `query` as the conversation's last request with one part replaced
 /// (latest request first): a place (`and in Lima?`), a number of the same kind (`and
 /// 15%?`, `and if it's 6 people?`, `same percent but of 150`; `nếu thêm 1 người nữa`
@@ -69,7 +97,10 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         .last()
         .map(|q| crate::language::detect_language(q, None));
     let follow = crate::normalise::normalise(query, hint.as_deref()).text;
-    let toks = crate::lexer::lex(&follow);
+    let mut toks = crate::lexer::lex(&follow);
+    if let Some((at, len)) = same_rate_at(&toks) {
+        toks.drain(at..at + len);
+    }
     let core: Vec<Token> = toks
         .iter()
         .filter(|t| {

@@ -18,7 +18,7 @@ mod roles;
 mod session;
 
 pub use continuation::continuations;
-pub use ellipsis::{day_month_reads_two_ways, ellipses, in_other_units};
+pub use ellipsis::{day_month_reads_two_ways, ellipses, in_other_units, keeps_rate};
 pub use leads::{opens_ellipsis, tidied, without_lead};
 pub use pairs::{between_question_dates, rest_after_share, two_answers};
 pub use reference::{Reference, find, mark};
@@ -94,6 +94,24 @@ mod tests {
         assert_eq!(
             ellipses("and 6 people?", &["split 240 between 4 people".to_owned()]),
             ["split 240 between 6 people"]
+        );
+    }
+
+    #[test]
+    fn a_bare_number_replaces_the_one_nearest_in_size_or_none() {
+        let before = ["tuition is 7800 in 3 instalments, how much each".to_owned()];
+        assert_eq!(
+            ellipses("and for 4?", &before),
+            ["tuition is 7800 in 4 instalments, how much each"]
+        );
+        // (18 is about as near to 15 as to 8: no guess.)
+        assert!(ellipses("and 12?", &["15 an hour times 8 hours".to_owned()]).is_empty());
+        assert_eq!(
+            ellipses(
+                "and 60,000 yen at that rate",
+                &["sending 40000 home at 172 dong per yen".to_owned()]
+            ),
+            ["sending 60000 home at 172 dong per yen"]
         );
     }
 

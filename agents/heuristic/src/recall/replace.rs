@@ -9,8 +9,31 @@ use crate::lexer::{Token, words_at};
 /// Words that say a price moved to a new one, beside a price word (`nếu giá tăng lên
 /// 25.500`, `if the price goes up to 2.10`): the new price, no change applied.
 const PRICE_MOVES: &[&str] = &[
-    "tăng", "lên", "giảm", "xuống", "goes", "went", "up", "down", "to", "rises", "drops",
+    "tăng", "lên", "giảm", "xuống", "goes", "went", "up", "down", "to", "rises", "drops", "raise",
+    "raises", "raised", "cut", "cuts", "drop",
 ];
+
+/// Words that say more people come (`and if 2 more join`): the number counts people.
+const JOIN_WORDS: &[&str] = &["join", "joins", "come", "comes"];
+
+/// The one number of `pnums` (positions in `ptoks`) nearest to `new` by its size —
+/// within four times, and at least twice as near as the next — which a bare number in a
+/// follow-up replaces (`and for 4?` after `C$7,800 in 3 instalments`, `what about
+/// $120` after `$36.50 + 13% hst`); `None` when two are about as near.
+fn nearest_in_size(ptoks: &[Token], pnums: &[usize], new: &str) -> Option<usize> {
+    let new: f64 = new.parse().ok().filter(|v: &f64| *v > 0.0)?;
+    let mut far: Vec<(f64, usize)> = pnums
+        .iter()
+        .filter_map(|&k| {
+            let old: f64 = ptoks[k].number()?.parse().ok().filter(|v: &f64| *v > 0.0)?;
+            Some(((new / old).ln().abs(), k))
+        })
+        .collect();
+    far.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (best, k) = *far.first()?;
+    let apart = far.get(1).is_none_or(|(next, _)| next - best >= 2f64.ln());
+    (best <= 4f64.ln() && apart).then_some(k)
+}
 
 /// Whether all of `core` is one phrase that `end_at` reads from its start (a time, a
 /// named day, a weekday).
@@ -345,9 +368,26 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             })
             .cloned()
             .collect();
+        // (`and if 2 more join`: people who come.)
+        let joins = core
+            .iter()
+            .any(|t| t.word().is_some_and(|w| JOIN_WORDS.contains(&w)));
+        let core: Vec<Token> = core
+            .iter()
+            .filter(|t| !(joins && t.word().is_some_and(|w| JOIN_WORDS.contains(&w))))
+            .cloned()
+            .collect();
         let core = core.as_slice();
         let i = (0..core.len()).find(|&i| matches!(core[i].tok, Tok::Num(_)))?;
-        let (role, marked) = role_at(core, i);
+        let (role, marked) = match role_at(core, i) {
+            (Role::Plain, _) if joins && (more || fewer) => (Role::People, 0),
+            found => found,
+        };
+        // (`what if they raise it to ¥1,280`: the new value, no change applied.)
+        let moved_to = i > 0
+            && core[i - 1]
+                .word()
+                .is_some_and(|w| matches!(w, "to" | "lên" | "xuống"));
         let pwords: Vec<&str> = ptoks.iter().filter_map(Token::word).collect();
         let priced_follow = core.iter().any(|t| t.word().is_some_and(price_word));
         // Every other word only dresses the number or is the last question's own
@@ -375,7 +415,7 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             }
             if !(NUMBER_DRESSING.contains(&w)
                 || price_word(w)
-                || priced_follow && PRICE_MOVES.contains(&w)
+                || (priced_follow || moved_to) && PRICE_MOVES.contains(&w)
                 || pwords.contains(&w) && !OPERATION_WORDS.contains(&w))
             {
                 return None;
@@ -417,6 +457,9 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
                         [k] => *k,
                         _ => return None,
                     },
+                    ([], false) if unit.is_none() || moved_to => {
+                        nearest_in_size(&ptoks, &pnums, core[i].number()?)?
+                    }
                     _ => return None,
                 }
             }
