@@ -277,7 +277,12 @@ pub(super) fn weekday_of_earlier(
     parts: &[ParsedPart],
     src: &str,
 ) -> Option<ParsedPart> {
-    let previous = parts.last()?;
+    // (`sau 45 ngày nữa, là ngày nào, thứ mấy`: the date the part before the bare
+    // "what date" gives.)
+    let previous = match parts {
+        [.., before, last] if asks_bare_date(last) && gives_a_date(before) => before,
+        _ => parts.last()?,
+    };
     // A date the part before counts to (`how many days till dec 18 and what weekday is
     // it`): that date's weekday, its date found once.
     let of_date = match &previous.query {

@@ -292,8 +292,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
                 return Ok(whole_problem(toks, src, e));
             }
             // A start date, a duration and the end asked, across its sentences
-            // (`project starts dec 7, 8 weeks of work, when does it finish`).
-            if let Some(q) = dates::tolerant_shift(filler::trim_symbols(toks)) {
+            // (`project starts dec 7, 8 weeks of work, when does it finish`); one date
+            // and the days until it asked (`how many days till reading week, feb 16`).
+            let whole = filler::trim_symbols(toks);
+            if let Some(q) = dates::tolerant_shift(whole).or_else(|| dates::tolerant(whole)) {
                 return Ok(Parsed {
                     parts: vec![ParsedPart {
                         text: quote(toks, src),

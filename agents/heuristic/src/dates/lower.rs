@@ -74,8 +74,19 @@ impl DateQuery {
             // `how many days till christmas`, `thi ngày 15/12, còn mấy ngày`: the count
             // answers, the date found is a step. The weekday of a day found by its
             // name lists the date first (`what weekday is christmas`), of a date the
-            // user wrote it answers alone (tests/blind/README.md).
-            let said = matches!(anchor, Anchor::Named { said: true, .. });
+            // user wrote it answers alone (tests/blind/README.md) — but for a year it
+            // counts (`15/1 năm sau là thứ mấy`: 2027-01-15, then the weekday).
+            let said = matches!(
+                anchor,
+                Anchor::Named {
+                    said: true,
+                    year: NamedYear::Next
+                        | NamedYear::In(_)
+                        | NamedYear::Last
+                        | NamedYear::Offset(0),
+                    ..
+                }
+            );
             let counted = matches!(then, NamedThen::DaysUntil | NamedThen::DaysSince);
             let shifted = matches!(then, NamedThen::Shift { .. });
             let shown = !(counted || shifted || said && *then == NamedThen::Weekday);

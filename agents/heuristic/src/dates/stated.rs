@@ -112,7 +112,9 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
         let own = match asked {
             Asked::Until if birthday => matches!(w, "born" | "sinh"),
             Asked::Until => {
-                words_at(toks, k, &["from", "now"]) || words_at(toks, k, &["from", "today"])
+                words_at(toks, k, &["from", "now"])
+                    || words_at(toks, k, &["from", "today"])
+                    || words_at(toks, k, &["từ", "hôm", "nay"])
             }
             Asked::Since => matches!(w, "since" | "từ" | "ago"),
             Asked::Age => matches!(
@@ -123,7 +125,20 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
         // (`Tết Nguyên Đán năm sau mùng 1 là ngày 6/2/2027`: `năm sau` only names the
         // year of the date given in full.)
         let next_year = w == "sau" && k > 0 && toks[k - 1].word() == Some("năm");
-        OTHER_ASKS.contains(&w) && !own && !next_year
+        // (`how many days till reading week, feb 16`: a week only names the date, unless
+        // counted.)
+        let named_week = w == "week"
+            && k > 0
+            && toks[k - 1].word().is_some_and(|p| {
+                !matches!(
+                    p,
+                    "the" | "of" | "this" | "next" | "last" | "a" | "per" | "every" | "each"
+                )
+            })
+            && toks
+                .get(k + 1)
+                .is_none_or(|t| !matches!(t.tok, Tok::Num(_)));
+        OTHER_ASKS.contains(&w) && !own && !next_year && !named_week
     });
     if other {
         return None;
@@ -214,6 +229,7 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
         &["ngày", "nào"],
         &["ngày", "mấy"],
         &["hết", "hạn"],
+        &["thứ", "mấy"],
     ];
     if !crate::lexer::says(toks, ENDS) {
         return None;
@@ -268,9 +284,12 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
             || words_at(toks, i, &["what", "day"])
             || toks[i].word() == Some("weekday")
     });
+    // `Khách hẹn lấy đồ sau 10 ngày nữa, là ngày nào, thứ mấy`: from now.
+    let from_now = at > 0 && matches!(toks[at - 1].word(), Some("sau" | "in"))
+        || toks.get(at + 2).and_then(Token::word) == Some("nữa");
     let (start, end) = match spans.as_slice() {
         [(s, e)] => (*s, *e),
-        [] if today => (0, 0),
+        [] if today || from_now => (0, 0),
         _ => return None,
     };
     // No other number.

@@ -65,6 +65,27 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
             });
         }
     }
+    // `how many hours ahead is Y vs X` (or `than X`, `compared to X`); `how many hours
+    // ahead is Y` alone: of the user's own clock (`here`).
+    for (rel, ahead) in [("ahead", true), ("behind", false)] {
+        if word(after_ask) != Some(rel) || !matches!(word(after_ask + 1), Some("is" | "are")) {
+            continue;
+        }
+        let lo = after_ask + 2;
+        let sep = (lo..toks.len()).find_map(|k| match word(k)? {
+            "vs" | "versus" | "than" | "of" | "from" => Some((k, 1)),
+            "compared" if word(k + 1) == Some("to") => Some((k, 2)),
+            _ => None,
+        });
+        let (y, x) = match sep {
+            Some((k, len)) => (place(lo, k)?, place(k + len, toks.len())?),
+            None => (place(lo, toks.len())?, "here".to_owned()),
+        };
+        return Some(match ahead {
+            true => query(x, y, false),
+            false => query(y, x, false),
+        });
+    }
     // `Y is how many hours ahead of X`, `how many hours is Y ahead of X`, `Y nhanh hơn
     // X mấy tiếng`.
     let rel = (0..toks.len()).find_map(|i| {

@@ -13,6 +13,9 @@ const PRICE_MOVES: &[&str] = &[
     "raises", "raised", "cut", "cuts", "drop",
 ];
 
+/// Words before a number that say what it is to the request (`for 4`, `at 169`).
+const PREPOSITIONS: &[&str] = &["for", "at", "to", "by", "of", "with", "cho", "với"];
+
 /// Words that say more people come (`and if 2 more join`): the number counts people.
 const JOIN_WORDS: &[&str] = &["join", "joins", "come", "comes"];
 
@@ -458,7 +461,25 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
                         _ => return None,
                     },
                     ([], false) if unit.is_none() || moved_to => {
-                        nearest_in_size(&ptoks, &pnums, core[i].number()?)?
+                        // (`what about at 172` after `… at 169 dong per yen`: the number
+                        // after the same preposition; `and for 3?` after `recipe for 4
+                        // … how much for 10 people` reads two ways.)
+                        let ftoks = crate::lexer::lex(follow);
+                        let k = ftoks.iter().position(|t| t.start == core[i].start)?;
+                        let prep = k
+                            .checked_sub(1)
+                            .and_then(|j| ftoks[j].word())
+                            .filter(|w| PREPOSITIONS.contains(w));
+                        let after_prep: Vec<usize> = pnums
+                            .iter()
+                            .copied()
+                            .filter(|&k| k > 0 && prep.is_some() && ptoks[k - 1].word() == prep)
+                            .collect();
+                        match after_prep.as_slice() {
+                            [k] => *k,
+                            [] => nearest_in_size(&ptoks, &pnums, core[i].number()?)?,
+                            _ => return None,
+                        }
                     }
                     _ => return None,
                 }
