@@ -4,7 +4,7 @@
 //! the screen or recolour it, `\r` and backspace overwrite what was printed, C1 controls
 //! (U+0080–U+009F) are escapes of their own, and the bidi controls (U+202E, U+2066–U+2069,
 //! …) make text display other than it is. Every text `chorus` prints (ask, cancel, watch,
-//! trace, its errors) goes through [`escape`] (by [`line`] or [`text`]) and every JSON it
+//! trace, its errors) goes through [`escape`] (by [`line()`] or [`text()`]) and every JSON it
 //! prints through [`json`].
 //!
 //! An unsafe character is written the way Rust's `{:?}` writes it (and so the way the

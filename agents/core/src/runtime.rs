@@ -183,7 +183,7 @@ impl ShutdownTrigger {
 /// for the role); other roles ack them unseen, as the Chief turns them into tasks.
 /// Handled deliveries are acked by a separate task as soon as they finish (batched with
 /// whatever else finished meanwhile); permanent failures are dead-lettered. Deliveries
-/// taken and not finished are kept alive by another task ([`keep_alive_loop`]).
+/// taken and not finished are kept alive by another task (`keep_alive_loop`).
 pub async fn run_loop(
     bus: Arc<dyn Bus>,
     sub: Subscription,

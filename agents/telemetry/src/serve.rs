@@ -1,4 +1,4 @@
-//! `GET /metrics` for a process: [`metrics`] is the handler (the Chief mounts it on its
+//! `GET /metrics` for a process: [`metrics()`] is the handler (the Chief mounts it on its
 //! HTTP API), [`serve`] a listener of its own for a process without an HTTP API (every
 //! other role, the MCP servers) on `telemetry.metrics_bind` / `--metrics-bind`.
 //!
@@ -44,7 +44,7 @@ pub async fn metrics() -> impl IntoResponse {
     ([(CONTENT_TYPE, metrics::CONTENT_TYPE)], metrics::render())
 }
 
-/// A router serving [`metrics`] at `/metrics`.
+/// A router serving [`metrics()`] at `/metrics`.
 pub fn router() -> Router {
     Router::new().route("/metrics", get(metrics))
 }

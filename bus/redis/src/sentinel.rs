@@ -289,7 +289,7 @@ impl Source for ToPrimary {
 }
 
 /// The shared write connection in Sentinel mode: one multiplexed connection to the
-/// primary, made again ([`Renewing`]) after a command failed because the primary is
+/// primary, made again (by `conn::renew`) after a command failed because the primary is
 /// gone or was demoted, or once the sentinels announced a switch: the next command asks
 /// the sentinels again and connects to the new primary. The failed command's error is
 /// returned (a retried write then lands on the new primary). Clones share the

@@ -6,9 +6,9 @@
 //! be disabled with `*`; see [`HttpSettings::allowed_hosts`].
 //!
 //! Slow clients are cut off ([`crate::timeouts`], limits in [`HttpSettings::timeouts`]):
-//! every body is read within the body limit before a route sees it ([`body`]), and a
+//! every body is read within the body limit before a route sees it (`body`), and a
 //! POST whose JSON is no JSON-RPC message gets a JSON-RPC error (`-32700`, `-32600`,
-//! `-32602`) instead of rmcp's 415 text ([`jsonrpc`]).
+//! `-32602`) instead of rmcp's 415 text (`jsonrpc`).
 
 mod body;
 mod jsonrpc;

@@ -1,4 +1,4 @@
-//! [`tool_server!`]: the rmcp handler every Chorus tool server shares — it lists the
+//! [`crate::tool_server!`]: the rmcp handler every Chorus tool server shares — it lists the
 //! tools of a registry and dispatches calls to them, turning failures into tool errors
 //! (`isError`). A server crate names its handler type, its instructions and its
 //! registry; the handling itself is written once, here.

@@ -4,7 +4,7 @@
 //! Resolution order, after dropping a leading "the" and a trailing "time"
 //! ("the Hanoi time"):
 //! 1. a name with a `/` is an IANA name ("asia/tokyo", "America/New York");
-//! 2. the alias table ([`ALIASES`]) — only places the database has no city for;
+//! 2. the alias table (`ALIASES`) — only places the database has no city for;
 //! 3. the database's cities: the last component of every zone name, underscores
 //!    and hyphens as spaces, compared case- and accent-insensitively ("Tokyo",
 //!    "new york", "São Paulo", "Sao Paulo");

@@ -13,7 +13,7 @@ use crate::compose;
 pub struct AgentArgs {
     /// chief, planner, router, synthesizer, verifier, or pool.
     pub role: String,
-    /// For `pool`: which pool (math, date, or any configured under [pools]).
+    /// For `pool`: which pool (math, date, or any configured under `[pools]`).
     #[arg(long)]
     pub pool: Option<String>,
 }

@@ -54,7 +54,7 @@ impl Keys {
     }
 }
 
-/// Key-value state in process memory, with the same semantics as [`crate::redis_bus::RedisStore`].
+/// Key-value state in process memory, with the same semantics as `chorus_bus_redis::RedisStore`.
 /// Clones share the same keys.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryStore {

@@ -14,7 +14,7 @@
 //!
 //! hyper's own `header_read_timeout` also runs while a kept-alive connection waits, so
 //! it cannot give a longer idle limit than the header one; a small supervisor per
-//! connection ([`watch`]) keeps the three apart. A request being answered (a long
+//! connection (`watch`) keeps the three apart. A request being answered (a long
 //! stream included) has no connection limit. Graceful shutdown is axum's: stop
 //! accepting, let each connection finish its request, then return.
 
