@@ -62,7 +62,9 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
             let counts: Vec<&&Quantity> = item.iter().filter(|x| x.at != price.at).collect();
             let small =
                 |x: &Quantity| !big(&x.value) && matches!(x.role, Role::Count(_) | Role::Amount);
-            if counts.is_empty() || !counts.iter().all(|x| small(x)) {
+            // (`lương 35k 1 giờ`: a price for one unit is a rate, no item bought.)
+            let for_one = counts.iter().all(|x| x.value == "1");
+            if counts.is_empty() || for_one || !counts.iter().all(|x| small(x)) {
                 return None;
             }
             // (The numbers as said: `3 adults at 20 each` is 3 × 20.)

@@ -218,6 +218,11 @@ fn priced_items_summed() {
     assert_eq!(items("2 ly cam 30k, tổng bao nhiêu"), None);
     assert_eq!(items("2 ly cam 30k 40k với 3 ly chanh 20k, tổng"), None);
     assert_eq!(items("2 ly cam 30k với 3 ly chanh 20k"), None);
+    // A price for one unit is a rate, no item: never the counts plus the rate.
+    assert_eq!(
+        items("tuần này làm 5 ca mỗi ca 6 tiếng, lương 30k 1 giờ, được bao nhiêu"),
+        None
+    );
 }
 
 #[test]

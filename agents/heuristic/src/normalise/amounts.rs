@@ -191,7 +191,8 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             // (`45k 1kg`: a number with its unit after it leaves `k` a scale.)
             if tail.is_none()
                 && matches!(word.as_str(), "tr" | "k")
-                && next_number(&pieces, s).is_some_and(|n| next_word(&pieces, n).is_none())
+                && next_number(&pieces, s)
+                    .is_some_and(|n| next_word(&pieces, n).is_none() && !list_marker(&pieces, n))
             {
                 break;
             }
@@ -291,6 +292,17 @@ const AFTER_TAIL: &[&str] = &[
     "bao", "mấy", "cong", "nhan", "tru", "la", "thi", "va", "giam", "tang", "het",
 ];
 
+/// Whether the number at `n` numbers an item of a numbered list (`1. 8 x 35k 2. cộng
+/// 50k tiền cơm`): a `.` or `)` after it, in a request that numbers its first item `1`.
+fn list_marker(pieces: &[Piece], n: usize) -> bool {
+    let marker = |k: usize| {
+        pieces
+            .get(k + 1)
+            .is_some_and(|p| matches!(p.text.as_str(), "." | ")"))
+    };
+    marker(n) && (0..n).any(|k| pieces[k].text == "1" && marker(k))
+}
+
 /// The number right after the scale at `s` and its digits, when it is one to three
 /// digits that nothing counted follows (the end, a sign, or an operation word).
 fn tail_digits(pieces: &[Piece], s: usize) -> Option<(usize, String)> {
@@ -302,6 +314,9 @@ fn tail_digits(pieces: &[Piece], s: usize) -> Option<(usize, String)> {
     // `6tr2 một tháng`: digits glued to the scale go on below it, whatever follows.
     if n == s + 1 {
         return Some((n, digits));
+    }
+    if list_marker(pieces, n) {
+        return None;
     }
     let after = skip_space(pieces, n + 1).map(|j| &pieces[j]);
     let free = match after {
