@@ -36,6 +36,7 @@ const VI_CUES: &[(&[&str], ListOp)] = &[
     (&["tổng", "cộng"], ListOp::Sum),
     (&["tổng"], ListOp::Sum),
     (&["cộng", "hết"], ListOp::Sum),
+    (&["cộng", "lại"], ListOp::Sum),
     (&["add", "up"], ListOp::Sum),
 ];
 

@@ -188,6 +188,9 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
         _ if !typed.is_ascii() && candidates.contains(&typed) => return None,
         _ => {}
     }
+    if let Some(word) = by_neighbour(typed, prev, next, candidates) {
+        return Some(word);
+    }
     let next_readings: &[&str] = next.map_or(&[], |n| lex.vietnamese(n));
     let score = |c: &str| {
         let before = prev.is_some_and(|p| lex.side_by_side(p, c));
@@ -273,6 +276,42 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
         .iter()
         .find(|c| lex.uses(c) > 0 && lex.uses(c) >= DOMINANT * (total - lex.uses(c)))
         .copied()
+}
+
+/// Two readings no phrase of the planner tells apart, decided by one neighbour:
+/// `cong lai` asked (`… cong lai bn`, at the end) adds up (`cộng lại`), where `cộng lãi
+/// 30%` adds interest; `thu bay nay` is this Saturday (`này`), where `nay` alone is today.
+fn by_neighbour(
+    typed: &str,
+    prev: Option<&str>,
+    next: Option<&str>,
+    candidates: &[&'static str],
+) -> Option<&'static str> {
+    let pick = |w: &str| candidates.iter().find(|c| **c == w).copied();
+    match typed {
+        "lai"
+            if prev.is_some_and(|p| matches!(p, "cộng" | "cong"))
+                && next.is_none_or(|n| {
+                    matches!(
+                        n,
+                        "bao" | "bn" | "là" | "la" | "được" | "dc" | "hết" | "het" | "thì"
+                    )
+                }) =>
+        {
+            pick("lại")
+        }
+        "nay"
+            if prev.is_some_and(|p| {
+                matches!(
+                    p,
+                    "bảy" | "sáu" | "tư" | "nhật" | "2" | "3" | "4" | "5" | "6" | "7"
+                )
+            }) =>
+        {
+            pick("này")
+        }
+        _ => None,
+    }
 }
 
 /// The candidate with the highest score, when it is the only one with it and above 0.
