@@ -211,10 +211,13 @@ const CONVERT: &[&str] = &[
 /// Where the currency asked stands: the first currency word within three words after a
 /// word of converting (`to VND`, `sang tiền Việt`).
 fn into_currency(toks: &[Token]) -> Option<usize> {
+    // (`Đổi 1.250 USD, tỷ giá 25.380 đồng, ra bao nhiêu tiền Việt`: a currency right
+    // after a number is that amount's, not the one asked.)
     let currency = |k: &usize| {
         toks.get(*k)
             .and_then(Token::word)
             .is_some_and(|w| CURRENCIES.contains(&w))
+            && !(*k > 0 && toks[k - 1].number().is_some())
     };
     (0..toks.len()).find_map(|i| {
         toks[i].word().filter(|w| CONVERT.contains(w))?;

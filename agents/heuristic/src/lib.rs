@@ -15,6 +15,7 @@ pub mod change;
 pub mod compound;
 pub mod coverage;
 pub mod dates;
+pub mod dozens;
 pub mod everyday;
 pub mod exchange;
 pub mod expr;

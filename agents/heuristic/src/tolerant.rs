@@ -49,6 +49,8 @@ const AMOUNT_NAMES: &[&[&str]] = &[
     &["lợi", "nhuận"],
     // (`tiền thuê` is rent, never `thuế`, tax: typed with its marks it stays so.)
     &["tiền", "thuê"],
+    // (`phan bon` is fertiliser, never `phần bốn`, a quarter.)
+    &["phân", "bón"],
 ];
 
 /// Vietnamese words of other operations.

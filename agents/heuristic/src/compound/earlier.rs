@@ -57,9 +57,11 @@ pub(super) fn asks_only_how_much(text: &str) -> bool {
     let plain = toks
         .iter()
         .all(|t| matches!(t.tok, Tok::Word(_) | Tok::Sym(_)))
-        && !words.iter().any(|w| {
+        && !words.iter().enumerate().any(|(k, w)| {
+            // (`một tháng lời bao nhiêu`: the one period the amount before is for.)
+            let one_period = k > 0 && matches!(words[k - 1], "một" | "a" | "per" | "mỗi" | "1");
             crate::normalise::typo::operation(w).is_some_and(|op| op != "sum")
-                || crate::tolerant::DATE_WORDS.contains(w)
+                || crate::tolerant::DATE_WORDS.contains(w) && !one_period
         });
     plain && (has(&["how", "much"]) || has(&["how", "many"]) || has(&["bao", "nhiêu"]))
 }

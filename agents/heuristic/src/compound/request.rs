@@ -29,6 +29,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     if let Some(without) = without_asides(toks)
         .or_else(|| with_labels(toks))
         .or_else(|| crate::weights::in_price_unit(toks))
+        // `18 chục trứng, 36k 1 chục`: groups priced per group.
+        .or_else(|| crate::dozens::priced_per_group(toks))
         .or_else(|| crate::workdays::merged(toks))
         // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
         .or_else(|| crate::filler::without_vocative(toks))

@@ -6,7 +6,7 @@
 
 use crate::expr::{Expr, MathOp};
 
-use super::roles::{Quantity, Role};
+use super::roles::{Quantity, Role, big};
 use super::words::*;
 
 /// Phrases asking the difference of two amounts (compared folded).
@@ -65,7 +65,11 @@ pub(super) fn difference(w: &Words, q: &[Quantity]) -> Option<Expr> {
     };
     let amount = |x: &Quantity| match &x.role {
         Role::Amount => true,
-        Role::Count(nouns) => !nouns.iter().any(|n| is_person(n) || is_group(n)),
+        // (`mỗi tháng chạy 26 ngày, mỗi ngày lời 420 nghìn`: days counted are no amount;
+        // `giá hôm qua 52.000` is.)
+        Role::Count(nouns) => !nouns
+            .iter()
+            .any(|n| is_person(n) || is_group(n) || is_period(n) && !big(&x.value)),
         _ => false,
     };
     if !(amount(a) && amount(b)) {

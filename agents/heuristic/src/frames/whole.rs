@@ -83,7 +83,15 @@ pub(super) fn shared(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let sharer = nouns
         .iter()
         .any(|n| is_person(n) || is_in(SHARERS, n) || is_period(n));
-    if !sharer || !w.says(SPLIT) {
+    // (`chạy 26 ngày, mỗi ngày lời 420 nghìn`: the amount is each one's, said right
+    // after `mỗi ngày`; no share. `avg rate per night` after the amount asks one.)
+    let each_one = (0..w.toks.len()).any(|i| {
+        w.word(i).is_some_and(|k| is_in(&["mỗi", "each"], k))
+            && w.word(i + 1)
+                .is_some_and(|k| nouns.iter().any(|n| is_key(n, k)))
+            && (i + 2..(i + 4).min(w.toks.len())).any(|j| j == amount.at)
+    });
+    if !sharer || each_one || !w.says(SPLIT) {
         return None;
     }
     Some(Expr::bin(

@@ -322,6 +322,11 @@ fn tail_digits(pieces: &[Piece], s: usize) -> Option<(usize, String)> {
     let free = match after {
         None => true,
         Some(p) if p.kind == Kind::Other => true,
+        // (`385k 1 bao`: a bag, where `2 triệu 4 bao nhiêu` asks.)
+        Some(p) if p.kind == Kind::Word && matches!(p.lower().as_str(), "bao") => {
+            next_word(pieces, skip_space(pieces, n + 1).unwrap_or(n))
+                .is_some_and(|w| matches!(pieces[w].lower().as_str(), "nhiêu" | "nhieu"))
+        }
         Some(p) if p.kind == Kind::Word => AFTER_TAIL.contains(&p.lower().as_str()),
         Some(_) => false,
     };
