@@ -180,19 +180,23 @@ impl TaskState {
     }
 
     /// What a task's deadline is now, as its question record says: paused on an open
-    /// question, resumed with a new deadline by an answer, or the one it was opened
-    /// with (it never asked).
+    /// question, resumed with a new deadline by an answer, answered but not resumed
+    /// yet, or the one it was opened with (it never asked, or no answer came in time).
     pub async fn deadline_now(&self, task: &TaskId) -> Result<DeadlineNow, BusError> {
         let Some(w) = self.waiting(task).await? else {
             return Ok(DeadlineNow::AsOpened);
         };
         let number = w.question.number;
-        if self.settled(task, number).await?.is_none() {
+        let Some(settled) = self.settled(task, number).await? else {
             return Ok(DeadlineNow::Paused);
-        }
+        };
         let resumed = self.store().get(&resumed_key(task, number)).await?;
         Ok(match resumed.and_then(|ms| ms.parse().ok()) {
             Some(ms) => DeadlineNow::Resumed(Deadline::from_millis(ms)),
+            None if settled != TIMED_OUT => DeadlineNow::Answered {
+                number,
+                remaining: Duration::from_millis(w.remaining_ms),
+            },
             None => DeadlineNow::AsOpened,
         })
     }
@@ -207,6 +211,16 @@ pub enum DeadlineNow {
     Paused,
     /// An answer resumed it with this deadline.
     Resumed(Deadline),
+    /// An answer settled question `number`, but the Planner has not resumed the task
+    /// yet (it is about to, or its group gave up on the answer); the task had
+    /// `remaining` left when it asked, so the deadline it resumes with ends at most
+    /// that long from now.
+    Answered {
+        /// The question the answer settled.
+        number: u32,
+        /// The time the task had left when it asked.
+        remaining: Duration,
+    },
 }
 
 #[cfg(test)]

@@ -15,7 +15,11 @@
 //! watching the deadline, which stays paused until an answer comes. So a task whose
 //! question's every publish failed (a Cluster shard out until the Planner's group gave
 //! up on the request) is still asked, within its deadline, and still gets one report:
-//! its answer's, or the `unanswered` one at the answer timeout.
+//! its answer's, or the `unanswered` one at the answer timeout. A task whose question
+//! an answer settled but which the Planner has not resumed (about to, or its group gave
+//! up on the answer) is kept in the deadline watch — found at its deadline or at the
+//! answer timeout — with the time it had left, from then: its report comes then unless
+//! the Planner resumes it first.
 
 use std::time::Duration;
 
@@ -201,7 +205,8 @@ impl Chief {
 
     /// Ends a task whose question got no answer in time with one report, status
     /// `unanswered`, repeating the question, unless an answer settled it first (the
-    /// question's guard decides).
+    /// question's guard decides). A task answered but never resumed goes back to the
+    /// deadline watch.
     async fn unanswered(&self, task: &TaskId) -> Result<(), chorus_bus::BusError> {
         let state = &self.ctx.state;
         let Some(waiting) = state.waiting(task).await? else {
@@ -239,8 +244,30 @@ impl Chief {
             // a follow-up could use.
             let session = waiting.request.context.session_id.as_deref();
             state.record_turn(session, task, &report).await?;
+        } else if let DeadlineNow::Answered { number, remaining } = state.deadline_now(task).await?
+            && !state.is_reported(task).await?
+        {
+            // Answered, but never resumed: the Planner's group gave up on the answer
+            // (every delivery failed) before it put the task back in the deadline
+            // watch.
+            warn!(task_id = %task, question = number, "answered but never resumed; back in the deadline watch");
+            return self.resume_watch(task, number, remaining).await;
         }
         state.stop_waiting(task).await
+    }
+
+    /// Puts a task whose question an answer settled, but which the Planner has not
+    /// resumed, back in the deadline watch with the time it had left, from now (no
+    /// earlier than the deadline the Planner resumes it with): its report is written
+    /// then, unless the Planner resumes it first — then the Planner's deadline holds.
+    async fn resume_watch(
+        &self,
+        task: &TaskId,
+        number: u32,
+        remaining: Duration,
+    ) -> Result<(), chorus_bus::BusError> {
+        let deadline = Deadline::after(remaining);
+        self.ctx.state.unpause(task, number, deadline).await
     }
 
     /// Writes the report of every task whose deadline passed, once. Runs until shutdown.
@@ -323,12 +350,16 @@ impl Chief {
             state.keep_waiting(task, answer_by).await?;
         }
         state.close(task).await?;
-        // An answer that resumed the task between the first read and the close put it
-        // back in the deadline set (its resumed deadline noted first): keep it there.
-        if let DeadlineNow::Resumed(deadline) = state.deadline_now(task).await? {
-            state.unpause_deadline(task, deadline).await?;
+        // An answer that came between the first read and the close keeps the task in
+        // the deadline watch: with the deadline it resumed with, or, not resumed yet,
+        // with the time it had left.
+        match state.deadline_now(task).await? {
+            DeadlineNow::Resumed(deadline) => state.unpause_deadline(task, deadline).await,
+            DeadlineNow::Answered { number, remaining } => {
+                self.resume_watch(task, number, remaining).await
+            }
+            DeadlineNow::Paused | DeadlineNow::AsOpened => Ok(()),
         }
-        Ok(())
     }
 
     async fn expire(&self, task: &TaskId) -> Result<(), chorus_bus::BusError> {
@@ -340,6 +371,13 @@ impl Chief {
             // Answered: a late look at the request brought back its old deadline.
             DeadlineNow::Resumed(deadline) if !deadline.passed() => {
                 return state.unpause_deadline(task, deadline).await;
+            }
+            // Answered before its deadline, but not resumed yet: the Planner may be
+            // about to (it was killed, its answer is redelivered), or its group gave
+            // up on the answer; either way the deadline runs from the answer, not
+            // from the request.
+            DeadlineNow::Answered { number, remaining } => {
+                return self.resume_watch(task, number, remaining).await;
             }
             DeadlineNow::Resumed(_) | DeadlineNow::AsOpened => {}
         }
@@ -751,6 +789,140 @@ mod tests {
                 .expect("w")
                 .is_empty()
         );
+    }
+
+    /// Answers question 1 of "q-1" with "4" through the one way in for answers.
+    async fn answer_4(s: &Setup) -> Message {
+        answer(
+            s.bus.as_ref(),
+            &s.state,
+            AnswerSubmission {
+                task_id: "q-1".into(),
+                answer: "4".into(),
+                question: None,
+                from: "test".into(),
+            },
+        )
+        .await
+        .expect("answer taken")
+        .message
+    }
+
+    #[tokio::test]
+    async fn an_answer_not_taken_by_the_deadline_moves_the_deadline_and_the_planner_still_plans_it()
+    {
+        let s = setup().await;
+        s.bus.out.store(false, Ordering::SeqCst);
+        let (task, _) = ask(&s, 1).await;
+        let answered = answer_4(&s).await;
+        // The deadline the task was opened with passes before the Planner takes the
+        // answer (it was killed; the answer waits for its redelivery): no report, the
+        // deadline runs from the answer.
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        s.chief.check_deadlines().await;
+        assert_eq!(s.memory.len(&Topic::final_report()), 0);
+        assert_eq!(
+            s.state.due(u64::MAX, 10).await.expect("due"),
+            [task.clone()]
+        );
+        assert!(s.state.due(now_ms(), 10).await.expect("due").is_empty());
+        s.planner
+            .handle(&delivery(&answered, 2))
+            .await
+            .expect("planned");
+        let plans = s
+            .memory
+            .recent(&Topic::plan_ready(), 10)
+            .await
+            .expect("read");
+        assert_eq!(plans.len(), 1);
+        let Payload::PlanReady(plan) = &plans[0].payload else {
+            panic!("not a plan")
+        };
+        assert_eq!(plan.query, "divide 10 by 4");
+        assert!(matches!(
+            s.state.deadline_now(&task).await.expect("read"),
+            DeadlineNow::Resumed(_)
+        ));
+        assert_eq!(s.memory.len(&Topic::final_report()), 0);
+    }
+
+    #[tokio::test]
+    async fn an_answer_the_planner_never_takes_ends_in_one_deadline_report() {
+        let s = setup().await;
+        s.bus.out.store(false, Ordering::SeqCst);
+        let (task, _) = ask(&s, 1).await;
+        answer_4(&s).await;
+        // The Planner's group gives up on the answer: it is never delivered here.
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        s.chief.check_deadlines().await;
+        assert_eq!(s.memory.len(&Topic::final_report()), 0, "not yet");
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        s.chief.check_deadlines().await;
+        s.chief.check_deadlines().await;
+        let reports = s
+            .memory
+            .recent(&Topic::final_report(), 10)
+            .await
+            .expect("read");
+        assert_eq!(reports.len(), 1, "{reports:?}");
+        assert_eq!(task, reports[0].task_id);
+        let Payload::FinalReport(report) = &reports[0].payload else {
+            panic!("not a report")
+        };
+        assert_eq!(report.status, ReportStatus::DeadlineExceeded);
+        assert!(
+            report
+                .text
+                .contains("planning did not finish before the deadline"),
+            "{}",
+            report.text
+        );
+        assert!(s.state.due(u64::MAX, 10).await.expect("due").is_empty());
+    }
+
+    #[tokio::test]
+    async fn an_answer_taken_after_the_deadline_but_never_resumed_ends_in_one_report() {
+        let s = setup().await;
+        s.bus.out.store(false, Ordering::SeqCst);
+        let (task, _) = ask(&s, 1).await;
+        // The deadline passes while the task waits: the watch lets it go.
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        s.chief.check_deadlines().await;
+        assert!(s.state.due(u64::MAX, 10).await.expect("due").is_empty());
+        answer_4(&s).await;
+        // The Planner never takes the answer. At the answer timeout the task is back in
+        // the deadline watch, with the time it had left when it asked (about 300 ms).
+        tokio::time::sleep(ANSWER_TIMEOUT).await;
+        s.chief.check_deadlines().await;
+        assert_eq!(s.memory.len(&Topic::final_report()), 0, "not yet");
+        assert_eq!(
+            s.state.due(u64::MAX, 10).await.expect("due"),
+            [task.clone()]
+        );
+        assert!(
+            s.state
+                .unanswered(u64::MAX, 10)
+                .await
+                .expect("w")
+                .is_empty()
+        );
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        s.chief.check_deadlines().await;
+        s.chief.check_deadlines().await;
+        let reports = s
+            .memory
+            .recent(&Topic::final_report(), 10)
+            .await
+            .expect("read");
+        let [report] = reports.as_slice() else {
+            panic!("{} reports", reports.len())
+        };
+        let Payload::FinalReport(report) = &report.payload else {
+            panic!("not a report")
+        };
+        assert_eq!(report.status, ReportStatus::DeadlineExceeded);
+        assert!(s.state.due(u64::MAX, 10).await.expect("due").is_empty());
     }
 
     #[tokio::test]
