@@ -1,8 +1,13 @@
 //! A task waiting for the user's answer. When the Planner asks, the task's question
 //! record (what was asked, how the answer goes back into the request, the request so
-//! far and the time its deadline had left) is stored, the task leaves the deadline set
-//! (`chorus:deadlines`: its deadline is paused) and joins the waiting set
-//! (`chorus:waiting`, scored by when `agents.answer_timeout_ms` runs out). The Planner,
+//! far and the time its deadline had left) is stored and the task joins the waiting set
+//! (`chorus:waiting`, scored by when `agents.answer_timeout_ms` runs out), before the
+//! question goes out. Its deadline is paused from then on, but the task stays in the
+//! deadline set (`chorus:deadlines`) until that deadline: there the Chief sends the
+//! stored question itself when it never went out (once, under the Planner's own
+//! once-key: a Planner whose publish kept failing until its request was dead-lettered,
+//! as in a Cluster shard's outage, left it unasked) and only then takes the task out of
+//! the deadline set (`Chief::expire`). The Planner,
 //! taking an answer, puts it back in the deadline set with the time it had left (noted
 //! per question, beside the record, never by rewriting it); a timeout ends it with
 //! one report, status `unanswered`. Who settles a question — the answer or the timeout —
@@ -82,16 +87,24 @@ impl TaskState {
         }
     }
 
-    /// Stores `waiting` and pauses the task: out of the deadline set, into the waiting
-    /// set until `waiting.answer_by_ms`. Each write is idempotent, so a redelivered
-    /// Planner repeats them harmlessly.
+    /// Stores `waiting` and pauses the task: into the waiting set until
+    /// `waiting.answer_by_ms`. It stays in the deadline set, so that at its deadline the
+    /// Chief makes sure the question went out before it stops watching it (a question
+    /// whose every publish failed would otherwise leave the task waiting, unasked, for
+    /// the answer timeout). Each write is idempotent, so a redelivered Planner repeats
+    /// them harmlessly.
     pub async fn pause(&self, task: &TaskId, waiting: &Waiting) -> Result<(), BusError> {
         let json = serde_json::to_string(waiting).map_err(DecodeError::from)?;
         let store = self.store();
         store.set(&question_key(task), &json, self.ttl()).await?;
-        let by = i64::try_from(waiting.answer_by_ms).unwrap_or(i64::MAX);
-        store.zadd(WAITING_KEY, task, by).await?;
-        store.zrem(DEADLINES_KEY, task).await.map(|_| ())
+        self.keep_waiting(task, waiting.answer_by_ms).await
+    }
+
+    /// Puts the task in the waiting set until `answer_by_ms` (ms since the epoch),
+    /// where the answer timeout finds it.
+    pub async fn keep_waiting(&self, task: &TaskId, answer_by_ms: u64) -> Result<(), BusError> {
+        let by = i64::try_from(answer_by_ms).unwrap_or(i64::MAX);
+        self.store().zadd(WAITING_KEY, task, by).await
     }
 
     /// Resumes a task paused on question `number`: the deadline it resumes with is
@@ -167,19 +180,23 @@ impl TaskState {
     }
 
     /// What a task's deadline is now, as its question record says: paused on an open
-    /// question, resumed with a new deadline by an answer, or the one it was opened
-    /// with (it never asked).
+    /// question, resumed with a new deadline by an answer, answered but not resumed
+    /// yet, or the one it was opened with (it never asked, or no answer came in time).
     pub async fn deadline_now(&self, task: &TaskId) -> Result<DeadlineNow, BusError> {
         let Some(w) = self.waiting(task).await? else {
             return Ok(DeadlineNow::AsOpened);
         };
         let number = w.question.number;
-        if self.settled(task, number).await?.is_none() {
+        let Some(settled) = self.settled(task, number).await? else {
             return Ok(DeadlineNow::Paused);
-        }
+        };
         let resumed = self.store().get(&resumed_key(task, number)).await?;
         Ok(match resumed.and_then(|ms| ms.parse().ok()) {
             Some(ms) => DeadlineNow::Resumed(Deadline::from_millis(ms)),
+            None if settled != TIMED_OUT => DeadlineNow::Answered {
+                number,
+                remaining: Duration::from_millis(w.remaining_ms),
+            },
             None => DeadlineNow::AsOpened,
         })
     }
@@ -194,6 +211,16 @@ pub enum DeadlineNow {
     Paused,
     /// An answer resumed it with this deadline.
     Resumed(Deadline),
+    /// An answer settled question `number`, but the Planner has not resumed the task
+    /// yet (it is about to, or its group gave up on the answer); the task had
+    /// `remaining` left when it asked, so the deadline it resumes with ends at most
+    /// that long from now.
+    Answered {
+        /// The question the answer settled.
+        number: u32,
+        /// The time the task had left when it asked.
+        remaining: Duration,
+    },
 }
 
 #[cfg(test)]
@@ -230,8 +257,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_paused_task_leaves_the_deadlines_and_an_answer_brings_it_back_with_what_it_had_left()
-    {
+    async fn a_paused_task_waits_and_an_answer_brings_it_back_with_what_it_had_left() {
         let bus = MemoryBus::new(BusSettings::default());
         let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
         let store = state.store().clone();
@@ -255,7 +281,9 @@ mod tests {
                 .expect("read"),
             DeadlineNow::Paused
         );
-        assert!(state.due(u64::MAX, 10).await.expect("due").is_empty());
+        // Still in the deadline set: at its deadline the Chief makes sure the question
+        // went out, then stops watching it.
+        assert_eq!(state.due(u64::MAX, 10).await.expect("due"), ["t"]);
         assert_eq!(state.unanswered(u64::MAX, 10).await.expect("due"), ["t"]);
         // The answer settles question 1 and resumes the task with 9 s from now.
         store

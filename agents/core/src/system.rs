@@ -48,7 +48,9 @@ pub async fn run_role(
     let mut tasks = JoinSet::new();
     let handler: Arc<dyn Handler> = match &role {
         Role::Chief => {
-            let chief = Arc::new(Chief::new(ctx, settings.deadline()));
+            let chief = Arc::new(
+                Chief::new(ctx, settings.deadline()).with_answer_timeout(settings.answer_timeout()),
+            );
             let watcher = chief.clone();
             let tick = Duration::from_millis(settings.agents.deadline_tick_ms);
             let s = shutdown.clone();

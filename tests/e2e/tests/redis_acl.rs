@@ -446,6 +446,12 @@ async fn a_user_reads_no_stream_it_only_writes_and_writes_no_other_roles_registr
             "final_report",
             keys::once::reported(&"t1".into()),
         ),
+        // The Chief sends a paused task's question the Planner's never got out.
+        (
+            "chief",
+            "clarification_needed",
+            keys::once::asked(&"t1".into(), 1),
+        ),
     ] {
         let mut conn = conn_on(&redis, user).await;
         let id: String = redis::cmd("XADD")
@@ -511,6 +517,11 @@ async fn a_user_reads_no_stream_it_only_writes_and_writes_no_other_roles_registr
         // Nor appends to one it only reads.
         ("planner", vec!["XADD", "task_available", "*", "data", "{}"]),
         ("pool-math", vec!["XADD", "math_task", "*", "data", "{}"]),
+        // Nor to one that is not its to write at all.
+        (
+            "synthesizer",
+            vec!["XADD", "clarification_needed", "*", "data", "{}"],
+        ),
     ];
     for (user, args) in &cases {
         let mut conn = conn_on(&redis, user).await;

@@ -389,6 +389,27 @@ mod tests {
         assert!(chief.keys.contains(&"%R~plan_ready".to_owned()));
         assert!(chief.keys.contains(&"%R~math_result".to_owned()));
         assert!(!chief.grants("~plan_ready"));
+        // It sends a paused task's question the Planner's publish never got out: it
+        // appends to `clarification_needed` (in its append selector, with the stream's
+        // Cluster dedupe keys), and reads it only as it reads every stream.
+        assert!(chief.grants("~clarification_needed"));
+        assert!(
+            chief.selectors[0]
+                .keys
+                .contains(&"~clarification_needed".to_owned())
+        );
+        assert!(chief.keys.contains(&"%R~clarification_needed".to_owned()));
+        assert!(
+            chief
+                .keys
+                .contains(&"~chorus:sent:{clarification_needed}:*".to_owned())
+        );
+        for other in ["router", "synthesizer", "verifier", "pool-math"] {
+            assert!(
+                !user(&all, other).grants("~clarification_needed"),
+                "{other}"
+            );
+        }
         let synth = user(&all, "synthesizer");
         assert!(synth.keys.contains(&"~report_tokens:*".to_owned()));
         assert!(synth.grants("~final_report"));

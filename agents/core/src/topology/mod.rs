@@ -87,9 +87,10 @@ const TABLE: &[Row] = &[
             One(Topic::TASK_AVAILABLE),
             One(Topic::FINAL_REPORT),
             One(Topic::CLARIFICATION_ANSWER),
+            One(Topic::CLARIFICATION_NEEDED),
         ],
         takes_bare: true,
-        job: "front door: accepts bare requests, answers, cancellations and the PUBLISH ingress through the one way in, keeps deadlines (paused while a task waits for an answer) and writes the report when one passes, no answer comes or the task is canceled",
+        job: "front door: accepts bare requests, answers, cancellations and the PUBLISH ingress through the one way in, keeps deadlines (paused while a task waits for an answer) and writes the report when one passes, no answer comes or the task is canceled; at a paused task's deadline, sends its stored question if the Planner's never went out",
     },
     Row {
         name: "planner",

@@ -7,6 +7,10 @@ fn names(topics: Vec<Topic>) -> Vec<String> {
     topics.into_iter().map(|t| t.to_string()).collect()
 }
 
+fn groups_of(roles: Vec<Role>) -> Vec<String> {
+    roles.iter().map(Role::group).collect()
+}
+
 #[test]
 fn every_role_reads_what_the_flow_needs() {
     let t = Topology::new(&["math".into(), "date".into()]);
@@ -32,6 +36,21 @@ fn every_role_reads_what_the_flow_needs() {
         ["plan_ready", "math_result", "date_result"]
     );
     assert_eq!(names(t.reads(&Role::Pool("date".into()))), ["date_task"]);
+    // The Chief sends a paused task's stored question at its deadline when the
+    // Planner's never went out.
+    assert_eq!(
+        names(t.writes(&Role::Chief)),
+        [
+            "task_available",
+            "final_report",
+            "clarification_answer",
+            "clarification_needed"
+        ]
+    );
+    assert_eq!(
+        groups_of(t.writers(&Topic::clarification_needed())),
+        ["chief", "planner"]
+    );
     assert_eq!(
         names(t.writes(&Role::Planner)),
         [
