@@ -45,6 +45,12 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
         let and = (b..toks.len()).find(|&k| matches!(word(k), Some("and" | "và")))?;
         return Some(query(place(b, and)?, place(and + 1, toks.len())?, true));
     }
+    // `time diff berlin to hanoi`, `time difference tokyo vs london`.
+    if let Some(d) = find(&["time", "diff"]).or_else(|| find(&["time", "difference"])) {
+        let lo = d + 2;
+        let sep = (lo..toks.len()).find(|&k| matches!(word(k), Some("to" | "and" | "vs")))?;
+        return Some(query(place(lo, sep)?, place(sep + 1, toks.len())?, true));
+    }
     // `X và Y lệch nhau mấy tiếng`.
     if let Some(l) = find(&["lệch", "nhau"]) {
         let and = (0..l).find(|&k| word(k) == Some("và"))?;

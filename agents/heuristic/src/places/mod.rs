@@ -66,6 +66,7 @@ fn own_place(text: &str) -> Option<&'static str> {
         "đây",
         "mình",
         "nhà mình",
+        "nhà",
         "chỗ mình",
         "bên mình",
         "bên này",
@@ -76,6 +77,22 @@ fn own_place(text: &str) -> Option<&'static str> {
 
 /// `what time is it in Tokyo`: every word asks for the time, but one place after `in`.
 fn time_in(toks: &[Token], src: &str) -> Option<DateQuery> {
+    // `what time is it here`: the user's own clock.
+    let fits = |t: &Token| match &t.tok {
+        Tok::Word(w) => AROUND.contains(&w.as_str()),
+        Tok::Sym(c) => "'?".contains(*c),
+        _ => false,
+    };
+    if let Some(h) = toks.iter().rposition(|t| t.word().is_some())
+        && toks[h].word() == Some("here")
+        && toks[..h].iter().all(fits)
+        && toks[h + 1..].iter().all(fits)
+        && (0..h).any(|i| ASKS_TIME.iter().any(|p| words_at(toks, i, p)))
+    {
+        return Some(DateQuery::TimeIn {
+            place: "here".to_owned(),
+        });
+    }
     let k = toks
         .iter()
         .position(|t| t.word().is_some_and(|w| AT.contains(&w)))?;
