@@ -20,8 +20,11 @@ const RATE: &[&[&str]] = &[
     &["at"],
 ];
 
-/// Words between the rate's name and the rate (`rate is 25,400`, `tỷ giá là 25.420`).
-const BETWEEN: &[&str] = &["is", "of", "là", "=", ":"];
+/// Words between the rate's name and the rate (`rate is 25,400`, `tỷ giá là 25.420`,
+/// the bank's buying or selling rate: `tỷ giá mua 29.415`, `tỷ giá bán 25.450`).
+const BETWEEN: &[&str] = &[
+    "is", "of", "là", "=", ":", "mua", "bán", "buy", "sell", "buying", "selling",
+];
 
 /// Currency words: a conversion names one (`đô`, `tệ`, `yên` are left out: their
 /// folded spellings are common words, and the fold lexicon learns every word here).
@@ -43,8 +46,12 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             && toks.get(k + 1).and_then(Token::word).is_some()
             && toks.get(k + 2).is_some_and(|t| t.is_sym('='))
     });
+    // (`tỷ giá` names an exchange rate by itself: `Khách bán 800 EUR, tỷ giá mua 29.415`
+    // keeps no currency word once the normaliser drops the one named.)
+    let exchange_rate = (0..toks.len()).any(|i| RATE[..3].iter().any(|p| words_at(toks, i, p)));
     if crate::lexer::has_percent_or_date(toks)
         || one_equals.is_none()
+            && !exchange_rate
             && !toks
                 .iter()
                 .any(|t| t.word().is_some_and(|w| CURRENCIES.contains(&w)))

@@ -84,7 +84,9 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     // Priced items summed (`4 ly bạc xỉu 29k với 3 ly đen đá 20k, tổng tiền`): one
     // part over the whole request, never every number added.
-    if let Some(e) = crate::frames::priced_items(toks) {
+    // The price of one from a pack's (`30 viên giá 145k, 1 viên bao nhiêu`), likewise.
+    if let Some(e) = crate::frames::priced_items(toks).or_else(|| crate::frames::price_of_one(toks))
+    {
         return Ok(whole_problem(toks, src, e));
     }
     // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa

@@ -34,12 +34,14 @@ mod profit;
 mod reach;
 mod roles;
 mod stock;
+mod unit_price;
 mod vocabulary;
 mod whole;
 mod words;
 
 pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
 pub use items::priced_items;
+pub use unit_price::price_of_one;
 pub use whole::asks_before_levy;
 
 use crate::expr::Expr;
@@ -95,6 +97,7 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
         .or_else(|| capacity::capacity(&w, &quantities).map(|e| vec![e]))
         .or_else(|| difference::difference(&w, &quantities).map(|e| vec![e]))
         .or_else(|| shared(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| unit_price::unit_price(&w, &quantities).map(|e| vec![e]))
         .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
         .or_else(|| stock::deductions(&w, &quantities).map(|e| vec![e]))
         .or_else(|| stock::supply(&w, &quantities).map(|e| vec![e]))

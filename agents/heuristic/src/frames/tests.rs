@@ -433,3 +433,16 @@ fn what_is_still_owed_or_earned() {
         Some(vec![300_000.0])
     );
 }
+
+#[test]
+fn the_price_of_one_from_a_pack() {
+    assert_eq!(
+        values("hộp thuốc 30 viên giá 150k, 1 viên bao nhiêu tiền"),
+        Some(vec![5_000.0])
+    );
+    // No one asked: not this frame's.
+    assert_ne!(
+        values("hộp thuốc 30 viên giá 150k, bao nhiêu tiền"),
+        Some(vec![5_000.0])
+    );
+}
