@@ -40,12 +40,7 @@ const HOME: &[&str] = &["vnd", "vnđ", "dong", "viet", "đ"];
 /// The converted amount `toks` ask, if a conversion at a stated rate is what they ask.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
     let nums = crate::lexer::number_positions(toks);
-    // `1 aud = 17150 vnd`, `1 km = 0.621 miles`: the rate after one unit of anything.
-    let one_equals = nums.iter().copied().find(|&k| {
-        toks[k].number() == Some("1")
-            && toks.get(k + 1).and_then(Token::word).is_some()
-            && toks.get(k + 2).is_some_and(|t| t.is_sym('='))
-    });
+    let one_equals = one_equals(toks, &nums);
     // (`tỷ giá` names an exchange rate by itself: `Khách bán 800 EUR, tỷ giá mua 29.415`
     // keeps no currency word once the normaliser drops the one named.)
     let exchange_rate = (0..toks.len()).any(|i| RATE[..3].iter().any(|p| words_at(toks, i, p)));
@@ -127,6 +122,26 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         Expr::Num(toks[*amount].number()?.to_owned()),
         Expr::Num(toks[rate].number()?.to_owned()),
     ))
+}
+
+/// `1 aud = 17150 vnd`, `1 km = 0.621 miles`: where the `1` of one unit of anything
+/// stands, before the rate.
+fn one_equals(toks: &[Token], nums: &[usize]) -> Option<usize> {
+    nums.iter().copied().find(|&k| {
+        toks[k].number() == Some("1")
+            && toks.get(k + 1).and_then(Token::word).is_some()
+            && toks.get(k + 2).is_some_and(|t| t.is_sym('='))
+    })
+}
+
+/// Where the rate `toks` state stands (`1 eur = 163.2`, `tỷ giá 29.415`, `at 25,400`),
+/// and where the `1` of `1 X =` does, if any.
+pub fn rate_position(toks: &[Token]) -> Option<(usize, Option<usize>)> {
+    let nums = crate::lexer::number_positions(toks);
+    match one_equals(toks, &nums) {
+        Some(k) => Some((nums.iter().copied().find(|&r| r > k + 2)?, Some(k))),
+        None => Some((stated_rate(toks)?, None)),
+    }
 }
 
 /// The currency a rate at `rate` is quoted per (`17120 vnd to the dollar`, `16950 per

@@ -177,7 +177,11 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         let (mut total, mut current, mut above) = (None::<String>, value.clone(), u32::MAX);
         while let Some(s) = next_word(&pieces, last) {
             let word = pieces[s].lower();
-            let Some(power) = scale(&word).filter(|p| *p < above) else {
+            // (`1500 tỷ giá 25.380`: `tỷ giá` is an exchange rate, no billion.)
+            let rate = matches!(word.as_str(), "tỷ" | "tỉ" | "ty" | "ti")
+                && next_word(&pieces, s)
+                    .is_some_and(|g| matches!(pieces[g].lower().as_str(), "giá" | "gia"));
+            let Some(power) = scale(&word).filter(|p| *p < above && !rate) else {
                 break;
             };
             // `1tr2`, `2 triệu 4`, `10 tr 25`: the digits after a Vietnamese scale go on

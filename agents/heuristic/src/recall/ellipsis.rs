@@ -4,7 +4,7 @@
 use super::lists::about_list;
 use super::replace::replace_part;
 use super::roles::percent_on_amount;
-use super::{Conversation, date_span, fraction_at};
+use super::{Conversation, date_span, fraction_at, splice};
 use crate::lexer::Token;
 
 /// Words that only open or close an ellipsis: `and in Lima?`, `what about 15%?`, `còn
@@ -137,7 +137,8 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         // is then `tháng` in both.)
         let hint = crate::language::detect_language(previous, None);
         let previous = crate::normalise::normalise(previous, Some(hint.as_ref())).text;
-        if let Some(text) = percent_on_amount(&previous, &core, &follow)
+        if let Some(text) = new_rate(&previous, &toks, &follow)
+            .or_else(|| percent_on_amount(&previous, &core, &follow))
             .or_else(|| replace_part(&previous, &core, &follow))
             .or_else(|| about_list(&previous, &toks, &follow))
             .or_else(|| about_birth(&previous, &toks, &follow))
@@ -146,6 +147,27 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// `previous`, a conversion at a stated rate, at the rate the follow-up states instead,
+/// when it says no other number (`what about in yen, 1 eur = 163.2` after `1,850 eur in
+/// dong at 30,550 per euro`; `còn nếu là EUR, tỷ giá 29.415?`): the amount is kept.
+fn new_rate(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
+    let (rate, one) = crate::exchange::rate_position(toks)?;
+    let others = crate::lexer::number_positions(toks)
+        .into_iter()
+        .any(|k| k != rate && Some(k) != one);
+    let ptoks = crate::lexer::lex(previous);
+    if others || crate::exchange::parse(&ptoks).is_none() {
+        return None;
+    }
+    let (prate, _) = crate::exchange::rate_position(&ptoks)?;
+    let new = &follow[toks[rate].start..toks[rate].end];
+    Some(splice(
+        previous,
+        (ptoks[prate].start, ptoks[prate].end),
+        new,
+    ))
 }
 
 /// Whether `query` is `and 3/4?` after a question about a date, in English, where the

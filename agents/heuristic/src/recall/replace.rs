@@ -264,7 +264,12 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
     if let ([k], [pk], 1) = (core_terms.as_slice(), prev_terms.as_slice(), core_numbers)
         && matches!(core[*k].tok, Tok::Num(_))
         && core.iter().enumerate().all(|(j, t)| {
-            j == *k || j == *k + 1 || t.word().is_some_and(|w| pwords_of(&ptoks).contains(&w))
+            j == *k
+                || j == *k + 1
+                || t.word().is_some_and(|w| {
+                    // (`thế kỳ hạn 6 tháng thì được bao nhiêu`: a term is named so.)
+                    pwords_of(&ptoks).contains(&w) || matches!(w, "kỳ" | "hạn" | "term")
+                })
         })
     {
         let span = (ptoks[*pk].start, ptoks[pk + 1].end);
