@@ -13,6 +13,7 @@ pub mod builder;
 pub mod capabilities;
 pub mod change;
 pub mod compound;
+pub mod counted;
 pub mod coverage;
 pub mod dates;
 pub mod dozens;

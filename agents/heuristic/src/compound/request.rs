@@ -31,6 +31,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::weights::in_price_unit(toks))
         // `18 chục trứng, 36k 1 chục`: groups priced per group.
         .or_else(|| crate::dozens::priced_per_group(toks))
+        // `2 textbooks $89.99 and $124.50`: a count announcing its items is no item.
+        .or_else(|| crate::counted::without_item_count(toks))
         .or_else(|| crate::workdays::merged(toks))
         // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
         .or_else(|| crate::filler::without_vocative(toks))
