@@ -696,7 +696,8 @@ impl Planning<'_> {
         // A request outside every tool (`convert 100 usd to euros at today's rate`) is
         // refused, never asked about.
         let outside = scope::outside_tools(query, language.as_str()).is_some()
-            && !question::everyday_money(query);
+            && !question::everyday_money(query)
+            && !question::days_to_own_event(query);
         let may_ask = !outside
             && match &reading {
                 Understanding::Plan(_, failed) => !failed.is_empty(),

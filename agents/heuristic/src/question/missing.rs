@@ -64,6 +64,10 @@ const EVENTS: &[&[&str]] = &[
     &["concert"],
     &["interview"],
     &["deadline"],
+    &["payday"],
+    &["flight"],
+    &["defence"],
+    &["defense"],
     &["appointment"],
     &["graduation"],
     &["đám", "cưới"],
@@ -79,6 +83,27 @@ const EVENTS: &[&[&str]] = &[
 
 /// Words after which the day counted to comes.
 const UNTIL: &[&str] = &["until", "till", "til", "before", "đến", "tới"];
+
+/// Whether `query` counts the days until an event of the user's (`how many days till my
+/// flight home`, `days until payday`): a date question to ask about, even where a word
+/// of it (`flight`) names something outside the tools.
+pub(crate) fn days_to_own_event(query: &str) -> bool {
+    let toks = lex(query);
+    (0..toks.len()).any(|k| {
+        let until = toks[k].word().is_some_and(|w| UNTIL.contains(&w));
+        let counted = toks[..k]
+            .iter()
+            .any(|t| matches!(t.word(), Some("days" | "ngày")));
+        let owned = toks
+            .get(k + 1)
+            .and_then(Token::word)
+            .is_some_and(|w| OWNERS.contains(&w));
+        let event = EVENTS.iter().any(|e| {
+            crate::lexer::words_at(&toks, k + 1, e) || crate::lexer::words_at(&toks, k + 2, e)
+        });
+        until && counted && (owned || event)
+    })
+}
 
 /// Words (folded, lowercase) of everyday money problems: the missing number is then
 /// the price or the amount.

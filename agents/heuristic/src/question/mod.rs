@@ -19,7 +19,7 @@ mod missing;
 
 pub use answer::resume;
 pub use dates::{day_first, two_way_dates, which_date, which_weekday};
-pub(crate) use missing::everyday_money;
+pub(crate) use missing::{days_to_own_event, everyday_money};
 pub use missing::{exchange_rate, missing_date, missing_operand, which_value};
 
 /// How an answer goes back into the request.
