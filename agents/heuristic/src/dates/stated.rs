@@ -45,6 +45,16 @@ const SINCE_ASKS: &[&[&str]] = &[
     &["đến", "hôm", "nay"],
     &["tới", "hôm", "nay"],
     &["kể", "từ"],
+    &["ago"],
+];
+
+/// Words that ask the weekday of a date stated among other words (`what day of the
+/// week is my defence, 18 june 2027`).
+const WEEKDAY_ASKS: &[&[&str]] = &[
+    &["day", "of", "the", "week"],
+    &["what", "weekday"],
+    &["which", "weekday"],
+    &["thứ", "mấy"],
 ];
 
 /// Words that ask an age: with a birth word ([`BIRTH_WORDS`]) and one full date, the
@@ -75,6 +85,8 @@ enum Asked {
     Since,
     /// The age of someone born on it.
     Age,
+    /// Its weekday.
+    Weekday,
 }
 
 /// A date stated among any other words with one question asked of it: the days until
@@ -97,6 +109,7 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
     // years have i been a nurse if i started june 17 2019`: whole years since, as an age.
     let years = has(YEARS_ASKS) && !word("will") && !word("sẽ");
     let asked = match (has(AGE_ASKS), has(UNTIL_ASKS), has(SINCE_ASKS)) {
+        (false, false, false) if has(WEEKDAY_ASKS) && !born => Asked::Weekday,
         (true, false, false) if born && !word("will") && !word("sẽ") => Asked::Age,
         (false, false, _) if years => Asked::Age,
         (false, true, true) => Asked::Since,
@@ -117,6 +130,7 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
                     || words_at(toks, k, &["từ", "hôm", "nay"])
             }
             Asked::Since => matches!(w, "since" | "từ" | "ago"),
+            Asked::Weekday => matches!(w, "week" | "weekday" | "thứ"),
             Asked::Age => matches!(
                 w,
                 "old" | "age" | "born" | "tuổi" | "sinh" | "giờ" | "bây" | "từ" | "since" | "nhau"
@@ -140,7 +154,22 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
                 .is_none_or(|t| !matches!(t.tok, Tok::Num(_)));
         OTHER_ASKS.contains(&w) && !own && !next_year && !named_week
     });
-    if other {
+    // (`book me a flight and what weekday is 2026-12-25`: a part outside the tools is no
+    // label of the date; `10/10 năm nay là thứ mấy`: the year said is another reader's.)
+    let outside = asked == Asked::Weekday
+        && toks.iter().any(|t| {
+            t.word()
+                .is_some_and(|w| crate::scope::outside_tools(w, "en").is_some())
+        });
+    let year_said = has(&[
+        &["năm", "nay"],
+        &["năm", "sau"],
+        &["năm", "ngoái"],
+        &["this", "year"],
+        &["next", "year"],
+        &["last", "year"],
+    ]);
+    if other || outside {
         return None;
     }
     let mut found: Option<(DateQuery, usize, usize)> = None;
@@ -168,10 +197,13 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
             (Some((date, next)), Asked::Until) => Some((DateQuery::DaysUntil { date }, next)),
             (Some((date, next)), Asked::Since) => Some((DateQuery::DaysSince { date }, next)),
             (Some((born, next)), Asked::Age) => Some((DateQuery::Age { born }, next)),
+            (Some((date, next)), Asked::Weekday) => Some((DateQuery::Weekday { date }, next)),
             (None, Asked::Age) => None,
+            (None, Asked::Weekday) if year_said => None,
             (None, _) => month_day(toks, i).map(|(month, day, next)| {
                 let (year, then) = match asked {
                     Asked::Since => (NamedYear::Last, NamedThen::DaysSince),
+                    Asked::Weekday => (NamedYear::Next, NamedThen::Weekday),
                     _ => (NamedYear::Next, NamedThen::DaysUntil),
                 };
                 let said = said_date(toks, i, month, day);
