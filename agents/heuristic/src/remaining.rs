@@ -62,7 +62,7 @@ const AT_RATE: &[&str] = &[
 /// Words saying a later amount was taken away.
 const TAKEN: &[&str] = &[
     "paid", "pay", "spent", "spend", "used", "bought", "gave", "lost", "withdrew", "trả", "tiêu",
-    "mua", "hết", "mất", "cọc", "deposit",
+    "mua", "hết", "mất", "cọc", "deposit", "trừ", "minus", "less",
 ];
 
 /// Words of another question: income added, a share, a percentage, a date.

@@ -51,6 +51,8 @@ const AMOUNT_NAMES: &[&[&str]] = &[
     &["tiền", "thuê"],
     // (`phan bon` is fertiliser, never `phần bốn`, a quarter.)
     &["phân", "bón"],
+    // (`tien cong` is a wage, never `tiền cộng`.)
+    &["tiền", "công"],
 ];
 
 /// Vietnamese words of other operations.

@@ -100,6 +100,7 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
         .or_else(|| unit_price::unit_price(&w, &quantities).map(|e| vec![e]))
         .or_else(|| priced(&w, &quantities).map(|e| vec![e]))
         .or_else(|| stock::deductions(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| stock::listed_deductions(&w, &quantities).map(|e| vec![e]))
         .or_else(|| stock::supply(&w, &quantities).map(|e| vec![e]))
         .or_else(|| categories::categories(&w, &quantities).map(|e| vec![e]))
         .or_else(|| reach::reach(&w, &quantities).map(|e| vec![e]))

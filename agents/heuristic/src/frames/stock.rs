@@ -32,6 +32,25 @@ pub(super) const TAKE_OFF: &[&[&str]] = &[
     &["gave", "away"],
 ];
 
+/// One amount less every amount listed after a take-off word, when what is left is
+/// asked (`tiền lúa vụ này 68 triệu, trừ phân 12,76 triệu, thuốc 6,5 triệu, tiền công
+/// 5,4 triệu, còn lại bao nhiêu`, `Thu 16.700.000đ, trừ tiền dầu 5.150.000đ, tiền sửa
+/// máy 1.200.000đ, còn lại`): the list's amounts are each taken off the first.
+pub(super) fn listed_deductions(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    if q.iter().any(|x| x.role == Role::Percent) || !w.says(LEFT) {
+        return None;
+    }
+    let [first, rest @ ..] = q else { return None };
+    let off = (first.at + 1..rest.first()?.at).any(|i| TAKE_OFF.iter().any(|p| w.at(i, p)));
+    let money = |x: &Quantity| big(&x.value) && matches!(&x.role, Role::Amount | Role::Count(_));
+    if !off || rest.len() < 2 || !money(first) || !rest.iter().all(|x| money(x)) {
+        return None;
+    }
+    Some(rest.iter().fold(Expr::Num(first.value.clone()), |e, x| {
+        Expr::bin(MathOp::Subtract, e, Expr::Num(x.value.clone()))
+    }))
+}
+
 /// The product of `q` less each quantity a take-off word comes just before, when what
 /// is left is asked; `None` without one of each.
 pub(super) fn deductions(w: &Words, q: &[Quantity]) -> Option<Expr> {
