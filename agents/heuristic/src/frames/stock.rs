@@ -43,7 +43,7 @@ pub(super) fn listed_deductions(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let [first, rest @ ..] = q else { return None };
     let off = (first.at + 1..rest.first()?.at).any(|i| TAKE_OFF.iter().any(|p| w.at(i, p)));
     let money = |x: &Quantity| big(&x.value) && matches!(&x.role, Role::Amount | Role::Count(_));
-    if !off || rest.len() < 2 || !money(first) || !rest.iter().all(|x| money(x)) {
+    if !off || rest.len() < 2 || !money(first) || !rest.iter().all(money) {
         return None;
     }
     Some(rest.iter().fold(Expr::Num(first.value.clone()), |e, x| {
