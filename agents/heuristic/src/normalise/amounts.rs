@@ -74,6 +74,24 @@ fn scale(word: &str) -> Option<u32> {
 
 /// The pieces with amounts in canonical form.
 pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
+    // `C$2,600`, `NT$254.6`, `A$300`: the letters glued before `$` name which dollar;
+    // the sign stands for it (the letters would otherwise stay glued to the number).
+    // (`1 NT$ = 815 vnd`: a sign alone names the currency, and stays.)
+    for k in 0..pieces.len().saturating_sub(2) {
+        let dollar = pieces[k + 1].text == "$"
+            && pieces[k + 1].orig.start == pieces[k].orig.end
+            && pieces[k + 2].kind == Kind::Number
+            && pieces[k + 2].orig.start == pieces[k + 1].orig.end;
+        if dollar
+            && pieces[k].kind == Kind::Word
+            && matches!(
+                pieces[k].lower().as_str(),
+                "c" | "a" | "nt" | "s" | "hk" | "nz" | "us"
+            )
+        {
+            pieces[k].set(String::new());
+        }
+    }
     let mut named: Vec<&str> = pieces
         .iter()
         .filter(|p| matches!(p.kind, Kind::Word | Kind::Other))

@@ -461,8 +461,11 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
                 });
                 match (counted.as_slice(), priced) {
                     ([k], _) => *k,
+                    // (`gia len 38k thi sao` after `… 36k 1 chục …`: no word names the
+                    // price there; the number nearest in size.)
                     ([], true) => match price_at.collect::<Vec<_>>().as_slice() {
                         [k] => *k,
+                        [] => nearest_in_size(&ptoks, &pnums, core[i].number()?)?,
                         _ => return None,
                     },
                     ([], false) if unit.is_none() || moved_to => {
