@@ -82,6 +82,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("Cần Thơ", "Asia/Ho_Chi_Minh"),
     ("Đà Lạt", "Asia/Ho_Chi_Minh"),
     ("Quy Nhơn", "Asia/Ho_Chi_Minh"),
+    ("Sa Pa", "Asia/Ho_Chi_Minh"),
+    ("Sapa", "Asia/Ho_Chi_Minh"),
+    ("Vinh", "Asia/Ho_Chi_Minh"),
     ("Hội An", "Asia/Ho_Chi_Minh"),
     ("Vũng Tàu", "Asia/Ho_Chi_Minh"),
     ("Đài Bắc", "Asia/Taipei"),
@@ -89,6 +92,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("Đài Trung", "Asia/Taipei"),
     ("Kaohsiung", "Asia/Taipei"),
     ("Cao Hùng", "Asia/Taipei"),
+    ("San Jose", "America/Los_Angeles"),
     ("Montreal", "America/Toronto"),
     ("Ottawa", "America/Toronto"),
     ("Miami", "America/New_York"),
@@ -357,6 +361,8 @@ mod tests {
         assert_eq!(zone("Beijing"), "Asia/Shanghai");
         assert_eq!(zone("Bắc Kinh"), "Asia/Shanghai");
         assert_eq!(zone("Đài Bắc, tức"), "Asia/Taipei");
+        assert_eq!(zone("sapa"), "Asia/Ho_Chi_Minh");
+        assert_eq!(zone("San Jose"), "America/Los_Angeles");
         assert_eq!(zone("San Francisco"), "America/Los_Angeles");
         assert_eq!(zone("Washington, D.C."), "America/New_York");
         assert_eq!(zone("New Delhi"), "Asia/Kolkata");
