@@ -240,9 +240,12 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     (&["bảo", "hiểm"], Cue::Tax),
     (&["insurance"], Cue::Tax),
     // `grab takes 20% commission, he made 1,380,000, how much does he keep`: kept
-    // back from the amount, like a discount.
-    (&["commission"], Cue::Less),
+    // back from the amount, like a discount — by `takes`, `keep`, `trừ`; a commission
+    // alone is the share itself (`my commission is 55% of 1,840, how much do i get`).
     (&["takes"], Cue::Less),
+    // (`the app keeps 25% commission on 840k`: kept back by someone else.)
+    (&["keeps"], Cue::Less),
+    (&["commission"], Cue::Of),
     (&["surcharge"], Cue::More),
     (&["withhold"], Cue::Less),
     // `10% of 4,860 gets withheld, how much is that`: the share withheld.

@@ -19,7 +19,7 @@ pub fn price_of_one(toks: &[Token]) -> Option<Expr> {
 
 /// `amount ÷ count`, when the request says an amount, a count of some thing and asks
 /// the price of one of that thing (`1 viên`, `một viên`, `mỗi viên`, `each`, `per tablet`)
-/// after the amount, with no other number.
+/// after both, with no other number.
 pub(super) fn unit_price(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let amounts: Vec<&Quantity> = q
         .iter()
@@ -46,14 +46,15 @@ pub(super) fn unit_price(w: &Words, q: &[Quantity]) -> Option<Expr> {
         w.word(i)
             .is_some_and(|k| nouns.iter().any(|n| is_key(n, k)))
     };
-    let one_asked = (amount.at + 1..w.toks.len()).any(|i| {
+    // (Either said first: `shop trả 2 triệu 7 cho 18 khăn, vậy 1 khăn giá bao nhiêu`.)
+    let one_asked = (amount.at.max(count.at) + 1..w.toks.len()).any(|i| {
         let one = w.toks[i].number() == Some("1")
             || w.word(i)
                 .is_some_and(|k| is_in(&["một", "mỗi", "each", "per", "a", "one"], k));
         one && noun(i + 1)
     });
     let asked = w.says(&[&["bao", "nhiêu"], &["bn"], &["how", "much"]]);
-    (one_asked && asked && count.at < amount.at).then(|| {
+    (one_asked && asked).then(|| {
         Expr::bin(
             MathOp::Divide,
             Expr::Num(amount.value.clone()),

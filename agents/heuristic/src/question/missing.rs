@@ -108,8 +108,24 @@ pub(crate) fn days_to_own_event(query: &str) -> bool {
 /// Words (folded, lowercase) of everyday money problems: the missing number is then
 /// the price or the amount.
 const MONEY_WORDS: &[&str] = &[
-    "off", "discount", "tip", "split", "share", "ways", "bill", "each", "price", "percent", "tax",
-    "sale", "giam", "gia", "tien", "boa", "nguoi",
+    "off",
+    "discount",
+    "tip",
+    "split",
+    "share",
+    "ways",
+    "bill",
+    "each",
+    "price",
+    "percent",
+    "tax",
+    "sale",
+    "giam",
+    "gia",
+    "tien",
+    "boa",
+    "nguoi",
+    "commission",
 ];
 
 /// Whether `text` is an everyday money problem (a discount, a split, a tip, a bill).
