@@ -291,6 +291,10 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
             toks[i].number().and_then(|n| n.parse::<i64>().ok()),
             toks.get(i + 1).and_then(Token::word).and_then(unit),
         ) && matches!(u, "days" | "working_days" | "weeks" | "months" | "years")
+            // (`thi cuối kỳ 1 ngày 6/1/2027`: `ngày` before a date introduces it.)
+            && !toks
+                .get(i + 2)
+                .is_some_and(|t| t.number().is_some() || matches!(t.tok, Tok::Date(_)))
         {
             if duration.replace((n, u, i)).is_some() {
                 return None;

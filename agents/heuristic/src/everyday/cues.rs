@@ -246,6 +246,10 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     // (`the app keeps 25% commission on 840k`: kept back by someone else.)
     (&["keeps"], Cue::Less),
     (&["commission"], Cue::Of),
+    // `công ty hoàn lại 70%, được hoàn bao nhiêu`: the share refunded.
+    (&["hoàn", "lại"], Cue::Of),
+    (&["refund"], Cue::Of),
+    (&["refunds"], Cue::Of),
     (&["surcharge"], Cue::More),
     (&["withhold"], Cue::Less),
     // `10% of 4,860 gets withheld, how much is that`: the share withheld.
