@@ -54,6 +54,21 @@ say() { echo "smoke: $*" >&2; }
 tasks=0 duplicates=0 lost=0 wrong=0 build_s=0 run_s=0 run_start=0 failure="" skipped=()
 fail() { failure=$*; say "FAIL: $*"; exit 1; }
 
+# teardown: the project's containers, network and volumes. When `down` fails — Docker
+# 20.10 can keep a stale endpoint on the network ("has active endpoints", no container
+# listed), and compose then stops before the volumes — the project's volumes are removed
+# by their compose label anyway, so the next run starts clean (the network stays; the
+# next `up` reuses it). Fails when a container or volume of the project is left.
+teardown() {
+  compose down -v --remove-orphans >/dev/null 2>&1 && return 0
+  local v
+  for v in $(docker volume ls -q --filter "label=com.docker.compose.project=$project"); do
+    docker volume rm "$v" >/dev/null 2>&1 || true
+  done
+  [ -z "$(compose ps -q 2>/dev/null)" ] &&
+    [ -z "$(docker volume ls -q --filter "label=com.docker.compose.project=$project")" ]
+}
+
 finish() {
   local rc=$?
   trap - EXIT INT TERM
@@ -66,7 +81,7 @@ finish() {
   if [ "${CHORUS_SMOKE_KEEP:-0}" = 1 ]; then
     say "CHORUS_SMOKE_KEEP=1: stack left up; stop it with: ${dc[*]} -p $project ${files[*]} down -v"
   elif [ -f "$work/up" ]; then
-    compose down -v --remove-orphans >/dev/null 2>&1 || say "docker-compose down failed"
+    teardown || say "docker-compose down failed: containers or volumes of $project are left"
   fi
   rm -rf "$work"
   local figures="tasks=$tasks duplicates=$duplicates lost=$lost wrong=$wrong build=${build_s}s run=${run_s}s"
@@ -126,7 +141,7 @@ EOF
 fi
 
 # --- up ----------------------------------------------------------------------------
-compose down -v --remove-orphans >/dev/null 2>&1 || true
+teardown || fail "containers or volumes of an earlier $project are left and cannot be removed"
 touch "$work/up"
 compose up -d >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "docker-compose up"; }
 
