@@ -8,7 +8,9 @@
 #                 openssl, cat, mkdir, chmod, chown, tr, mv, rm from this machine and
 #                 deploy/images/{chorus-init-secrets,with-redis-password}
 #   redis image   FROM scratch + this machine's redis-server and redis-cli the same way,
-#                 /bin/sh and deploy/images/redis-cli-as (TLS + ACL user)
+#                 /bin/sh, getent, sleep, timeout, tr and deploy/images/redis-cli-as (TLS + ACL
+#                 user), redis-cluster-node and redis-cluster-create (the Cluster of
+#                 deploy/docker-compose.cluster.yml)
 #   prometheus    FROM scratch + this machine's prometheus and promtool (Debian's
 #     image       package) and its web assets; the settings are deploy/prometheus/
 #
@@ -143,8 +145,9 @@ say "$chorus_image from $bin_dir ($(du -sh "$ctx/rootfs" | cut -f1))"
 ctx=$work/redis
 add_elf "$ctx/rootfs" "$(command -v redis-server)" /usr/local/bin/redis-server
 add_elf "$ctx/rootfs" "$(command -v redis-cli)" /usr/local/bin/redis-cli
-add_tools "$ctx/rootfs"
-install -m 0755 "$here/images/redis-cli-as" "$ctx/rootfs/usr/local/bin/"
+add_tools "$ctx/rootfs" getent sleep timeout tr
+install -m 0755 "$here/images/redis-cli-as" "$here/images/redis-cluster-node" \
+  "$here/images/redis-cluster-create" "$ctx/rootfs/usr/local/bin/"
 common_files "$ctx/rootfs" 999 redis /data
 rmdir "$ctx/rootfs/data"
 mkdir -p "$ctx/data"
@@ -173,6 +176,8 @@ docker run --rm "$redis_image" redis-cli --version >/dev/null || die "$redis_ima
 docker run --rm "$chorus_image" openssl version >/dev/null || die "$chorus_image: openssl failed"
 docker run --rm "$chorus_image" sh -c 'tr a b </dev/null && cat /dev/null' || die "$chorus_image: sh/coreutils failed"
 docker run --rm "$redis_image" sh -c 'exit 0' || die "$redis_image: sh failed"
+docker run --rm "$redis_image" sh -c 'getent hosts localhost >/dev/null && sleep 0 && timeout 5 tr a b </dev/null' ||
+  die "$redis_image: getent/sleep/timeout/tr failed"
 docker run --rm "$prometheus_image" --version >/dev/null 2>&1 || die "$prometheus_image: prometheus --version failed"
 docker run --rm --entrypoint promtool "$prometheus_image" --version >/dev/null 2>&1 || die "$prometheus_image: promtool failed"
 say "done in $(($(date +%s) - start))s: $chorus_image, $redis_image, $prometheus_image"

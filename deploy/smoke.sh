@@ -11,30 +11,63 @@
 #   compose file's Prometheus for its targets (every one up, every service scraped) and
 #   for `chorus_` series, and the Chief for its web view. Always cleans up.
 #
+# With --cluster, the same on a Redis Cluster (deploy/docker-compose.yml overridden by
+# deploy/docker-compose.cluster.yml: six nodes, three primaries and three replicas,
+# joined by the one-shot `cluster-init`): it also checks that the Cluster formed (every
+# node cluster_state:ok, 3 primaries holding every slot, 3 replicas) and that every node
+# refuses the default user; redis-cli runs with -c (it follows the Cluster's
+# redirections); `chorus ask` runs inside the Chief's container (the nodes announce
+# names that resolve on the compose network only); and instead of the Redis restart
+# it restarts the primary holding `final_report`.
+#
 #   deploy/smoke.sh                      # from any directory
+#   deploy/smoke.sh --cluster            # on a Redis Cluster
 #   CHORUS_PROFILE=debug deploy/smoke.sh # use target/debug binaries (default: release)
 #
 # Needs docker, docker-compose (or docker compose), curl and jq (installed with apt-get
-# when missing). Env: CHORUS_PROFILE, CHORUS_SMOKE_TASKS (300), CHORUS_SMOKE_PROJECT (chorus-smoke),
-# CHORUS_SMOKE_KEEP=1 (leave the stack up), CHORUS_IMAGE, REDIS_IMAGE.
-# Last line: `smoke: ok tasks=… duplicates=0 lost=0 wrong=0 build=…s run=…s` (exit 0) or
-# `smoke: FAILED …` (exit 1).
+# when missing). Env: CHORUS_PROFILE, CHORUS_SMOKE_TASKS (300), CHORUS_SMOKE_PROJECT
+# (chorus-smoke; chorus-smoke-cluster with --cluster), CHORUS_SMOKE_KEEP=1 (leave the
+# stack up), CHORUS_IMAGE, REDIS_IMAGE.
+# Last line: `smoke: ok tasks=… duplicates=0 lost=0 wrong=0 build=…s run=…s` (with
+# --cluster, ` mode=cluster` after it) (exit 0) or `smoke: FAILED …` (exit 1).
 set -euo pipefail
+cluster=0
+case "${1:-}" in
+  "") ;;
+  --cluster) cluster=1 ;;
+  *) echo "usage: deploy/smoke.sh [--cluster]" >&2; exit 2 ;;
+esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 export CHORUS_PROFILE=${CHORUS_PROFILE:-release}
 export CHORUS_IMAGE=${CHORUS_IMAGE:-chorus:latest}
 export REDIS_IMAGE=${REDIS_IMAGE:-redis:7-bookworm}
 export PROMETHEUS_IMAGE=${PROMETHEUS_IMAGE:-chorus-prometheus:latest}
-project=${CHORUS_SMOKE_PROJECT:-chorus-smoke}
+if [ "$cluster" = 1 ]; then project=${CHORUS_SMOKE_PROJECT:-chorus-smoke-cluster}; else project=${CHORUS_SMOKE_PROJECT:-chorus-smoke}; fi
 load=${CHORUS_SMOKE_TASKS:-300}
 work=$(mktemp -d "${TMPDIR:-/tmp}/chorus-smoke.XXXXXX")
 files=(-f "$root/deploy/docker-compose.yml")
+[ "$cluster" = 0 ] || files+=(-f "$root/deploy/docker-compose.cluster.yml")
 if command -v docker-compose >/dev/null 2>&1; then dc=(docker-compose); else dc=(docker compose); fi
 compose() { "${dc[@]}" -p "$project" "${files[@]}" "$@"; }
 
 say() { echo "smoke: $*" >&2; }
 tasks=0 duplicates=0 lost=0 wrong=0 build_s=0 run_s=0 run_start=0 failure="" skipped=()
 fail() { failure=$*; say "FAIL: $*"; exit 1; }
+
+# teardown: the project's containers, network and volumes. When `down` fails — Docker
+# 20.10 can keep a stale endpoint on the network ("has active endpoints", no container
+# listed), and compose then stops before the volumes — the project's volumes are removed
+# by their compose label anyway, so the next run starts clean (the network stays; the
+# next `up` reuses it). Fails when a container or volume of the project is left.
+teardown() {
+  compose down -v --remove-orphans >/dev/null 2>&1 && return 0
+  local v
+  for v in $(docker volume ls -q --filter "label=com.docker.compose.project=$project"); do
+    docker volume rm "$v" >/dev/null 2>&1 || true
+  done
+  [ -z "$(compose ps -q 2>/dev/null)" ] &&
+    [ -z "$(docker volume ls -q --filter "label=com.docker.compose.project=$project")" ]
+}
 
 finish() {
   local rc=$?
@@ -48,11 +81,12 @@ finish() {
   if [ "${CHORUS_SMOKE_KEEP:-0}" = 1 ]; then
     say "CHORUS_SMOKE_KEEP=1: stack left up; stop it with: ${dc[*]} -p $project ${files[*]} down -v"
   elif [ -f "$work/up" ]; then
-    compose down -v --remove-orphans >/dev/null 2>&1 || say "docker-compose down failed"
+    teardown || say "docker-compose down failed: containers or volumes of $project are left"
   fi
   rm -rf "$work"
   local figures="tasks=$tasks duplicates=$duplicates lost=$lost wrong=$wrong build=${build_s}s run=${run_s}s"
   [ ${#skipped[@]} = 0 ] || figures="$figures skipped=$(IFS=,; echo "${skipped[*]}")"
+  [ "$cluster" = 0 ] || figures="$figures mode=cluster"
   if [ -z "$failure" ]; then
     echo "smoke: ok $figures"
   else
@@ -107,15 +141,21 @@ EOF
 fi
 
 # --- up ----------------------------------------------------------------------------
-compose down -v --remove-orphans >/dev/null 2>&1 || true
+teardown || fail "containers or volumes of an earlier $project are left and cannot be removed"
 touch "$work/up"
 compose up -d >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "docker-compose up"; }
 
 redis_ctr() { compose ps -q redis; }
 # rcli ARGS: redis-cli in the Redis container over TLS as the ACL user `client` (writes
 # requests and answers, reads reports); rwatch: as `watcher` (read-only, XLEN/XPENDING).
-rcli() { docker exec -i "$(redis_ctr)" redis-cli-as client "$@"; }
-rwatch() { docker exec -i "$(redis_ctr)" redis-cli-as watcher "$@"; }
+# On a Cluster, from the node `redis`, following redirections (-c).
+follow=()
+[ "$cluster" = 0 ] || follow=(-c)
+rcli() { docker exec -i "$(redis_ctr)" redis-cli-as client "${follow[@]}" "$@"; }
+rwatch() { docker exec -i "$(redis_ctr)" redis-cli-as watcher "${follow[@]}" "$@"; }
+# radmin HOST ARGS: on a Cluster, redis-cli to node HOST as `cluster-admin` (CLUSTER, INFO).
+radmin() { local h=$1; shift; docker exec -i -e REDIS_HOST="$h" "$(redis_ctr)" redis-cli-as cluster-admin "$@"; }
+nodes=(redis redis-2 redis-3 redis-4 redis-5 redis-6)
 
 # wait_for SECONDS WHAT COMMAND...: polls COMMAND every 0.5 s.
 wait_for() {
@@ -127,13 +167,13 @@ wait_for() {
   done
   fail "timed out after ${secs}s waiting for $what"
 }
-# Every container running, and healthy where it has a health check; the one-shot
-# `secrets` exited with status 0.
+# Every container running, and healthy where it has a health check; the one-shots
+# `secrets` and (Cluster) `cluster-init` exited with status 0.
 all_healthy() {
   local id state
   for id in $(compose ps -q); do
     state=$(docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}}/{{.State.Status}}/{{.State.ExitCode}}/{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}' "$id")
-    case "$state" in */running/*/healthy | */running/*/none | secrets/exited/0/none) ;; *) return 1 ;; esac
+    case "$state" in */running/*/healthy | */running/*/none | secrets/exited/0/none | cluster-init/exited/0/none) ;; *) return 1 ;; esac
   done
 }
 # ready SERVICE N: N containers of SERVICE have logged "chorus <role> ready".
@@ -156,11 +196,36 @@ wait_for 30 "date-mcp /healthz" mcp_healthy date-mcp 7302
 for s in chief planner router synthesizer verifier math date; do wait_for 60 "$s ready" ready "$s" 1; done
 say "stack up in $(($(date +%s) - run_start))s (http :$CHORUS_HTTP_PORT, redis 127.0.0.1:$CHORUS_REDIS_PORT)"
 
+# cluster_formed: every node says cluster_state:ok and knows the six; seen from the node
+# `redis`, all six connected, three primaries holding slots, three replicas (one docker
+# exec: CLUSTER INFO of every node, then CLUSTER NODES).
+cluster_formed() {
+  local n=${#nodes[@]}
+  docker exec -i "$(redis_ctr)" sh -c 'for h in "$@"; do REDIS_HOST=$h redis-cli-as cluster-admin CLUSTER INFO; done
+    redis-cli-as cluster-admin CLUSTER NODES' sh "${nodes[@]}" | tr -d '\r' >"$work/cluster.txt" || return 1
+  [ "$(grep -cx 'cluster_state:ok' "$work/cluster.txt")" = "$n" ] || return 1
+  [ "$(grep -cx "cluster_known_nodes:$n" "$work/cluster.txt")" = "$n" ] || return 1
+  awk 'NF >= 8 && ($8 == "connected" || $8 == "disconnected")' "$work/cluster.txt" >"$work/nodes.txt"
+  [ "$(awk '$8 == "connected"' "$work/nodes.txt" | wc -l)" = "$n" ] &&
+    [ "$(awk '$3 ~ /master/ && NF >= 9' "$work/nodes.txt" | wc -l)" = 3 ] &&
+    [ "$(awk '$3 ~ /slave/' "$work/nodes.txt" | wc -l)" = 3 ]
+}
+if [ "$cluster" = 1 ]; then
+  wait_for 30 "the Cluster: every node cluster_state:ok, 3 primaries with slots, 3 replicas" cluster_formed
+  say "Cluster formed: primaries $(awk '$3 ~ /master/ {split($2, a, ","); printf "%s ", a[2]}' "$work/nodes.txt")replicas $(awk '$3 ~ /slave/ {split($2, a, ","); printf "%s ", a[2]}' "$work/nodes.txt")cluster_state:ok on every node"
+fi
+
 # --- security on ---------------------------------------------------------------------
 # Redis: TLS only, the default user off, every service on its own user.
 secret() { docker exec -u 0 "$(compose ps -q chief)" cat "/secrets/$1"; }
 noauth=$(docker exec "$(redis_ctr)" redis-cli --tls --cacert /secrets/ca.crt ping 2>&1 || true)
 case "$noauth" in *NOAUTH*) ;; *) fail "Redis answered the default user: $noauth" ;; esac
+if [ "$cluster" = 1 ]; then
+  for h in "${nodes[@]:1}"; do
+    noauth=$(docker exec "$(redis_ctr)" redis-cli --tls --cacert /secrets/ca.crt -h "$h" ping 2>&1 || true)
+    case "$noauth" in *NOAUTH*) ;; *) fail "Cluster node $h answered the default user: $noauth" ;; esac
+  done
+fi
 plain=$(docker exec "$(redis_ctr)" redis-cli ping 2>&1 || true)
 [ "$plain" != PONG ] || fail "Redis answered a plain (non-TLS) connection"
 [ "$(rcli ping)" = PONG ] || fail "Redis refused the client user over TLS"
@@ -281,11 +346,21 @@ if [ "$http_ok" = 1 ]; then
 fi
 
 # 3. `chorus ask` from the host through the published Redis port, over TLS (the CA from
-# the secrets volume) as the ACL user `client`.
+# the secrets volume) as the ACL user `client`. On a Cluster, inside the Chief's
+# container (its settings name the Cluster; the nodes' names resolve there only), as
+# `client` too (with-redis-password, as root, reads that user's password).
 target=${CARGO_TARGET_DIR:-$root/target}
 case "$target" in /*) ;; *) target=$root/$target ;; esac
 chorus_bin=${CHORUS_BIN:-$target/$CHORUS_PROFILE}/chorus
-if [ -x "$chorus_bin" ]; then
+if [ "$cluster" = 1 ]; then
+  tasks=$((tasks + 1))
+  json=$(timeout 60 docker exec -u 0 -e CHORUS__BUS__REDIS_USER=client -e CHORUS_LOG=warn "$(compose ps -q chief)" \
+    with-redis-password chorus ask --redis --json --timeout 30 "compute (2+4)*3 and tell me the weekday of 2026-12-25") ||
+    fail "chorus ask --redis in the Chief's container"
+  got=$(jq -r '[.status, ([.steps[] | select(.output) | .outcome.value] | join(","))] | @tsv' <<<"$json")
+  [ "$got" = "completed	18,Friday" ] || { wrong=$((wrong + 1)); say "wrong: chorus ask: $got (want completed 18,Friday)"; }
+  say "chorus ask via the Cluster: $got"
+elif [ -x "$chorus_bin" ]; then
   tasks=$((tasks + 1))
   secret ca.crt >"$work/ca.crt" || fail "no CA certificate in the secrets volume"
   json=$(CHORUS__BUS__REDIS_URL=rediss://127.0.0.1:$CHORUS_REDIS_PORT CHORUS__BUS__TLS_CA_FILE="$work/ca.crt" \
@@ -325,11 +400,23 @@ has_reports || true
 for ((i = 1; i <= load; i++)); do check "load-$i" $((i + 1000)); done
 say "load: $load tasks over 3 math agents with one killed, all reported in ${load_ms} ms (victim now: $(docker inspect -f '{{.State.Status}}, restarts {{.RestartCount}}' "$victim"))"
 
-# 5. Restart Redis (AOF keeps the data); agents reconnect by themselves.
+# 5. Restart Redis (AOF keeps the data); agents reconnect by themselves. On a Cluster,
+# the primary holding final_report's slot (back before cluster-node-timeout, it stays
+# the primary, its AOF replayed; later, its replica has taken over).
 before=$(rwatch XLEN final_report)
-docker restart "$(redis_ctr)" >/dev/null || fail "docker restart redis"
+restarted=redis
+if [ "$cluster" = 1 ]; then
+  slot=$(radmin redis CLUSTER KEYSLOT final_report | tr -d '\r')
+  cluster_formed || fail "the Cluster is not whole before the restart"
+  restarted=$(awk -v slot="$slot" '$3 ~ /master/ {
+      split($2, a, ","); for (i = 9; i <= NF; i++) { n = split($i, r, "-"); if (n == 1) r[2] = r[1];
+        if (r[1] + 0 <= slot && slot <= r[2] + 0) print a[2] } }' "$work/nodes.txt")
+  [ -n "$restarted" ] || fail "no primary holds final_report's slot $slot"
+fi
+docker restart "$(compose ps -q "$restarted")" >/dev/null || fail "docker restart $restarted"
 redis_up() { [ "$(rcli ping)" = PONG ]; }
 wait_for 60 "Redis back" redis_up
+[ "$cluster" = 0 ] || wait_for 60 "the Cluster back (cluster_state:ok on every node)" cluster_formed
 after=$(rwatch XLEN final_report)
 [ "$after" -ge "$before" ] || fail "final_report lost entries over the Redis restart ($before -> $after)"
 for i in 1 2 3; do
@@ -341,9 +428,13 @@ sleep 1
 has_reports || true
 for i in 1 2 3; do check "after-$i" $((i + 2000)); done
 check after-pub 35
-[ "$(docker exec "$(redis_ctr)" redis-cli --tls --cacert /secrets/ca.crt ping 2>&1)" != PONG ] ||
+[ "$(docker exec "$(compose ps -q "$restarted")" redis-cli --tls --cacert /secrets/ca.crt ping 2>&1)" != PONG ] ||
   fail "the default user answers after the Redis restart"
-say "Redis restart: TLS and ACL kept, data kept ($before -> $after reports), new tasks answered"
+if [ "$cluster" = 1 ]; then
+  say "restart of the primary $restarted (final_report's slot $slot): TLS and ACL kept, data kept ($before -> $after reports), new tasks answered"
+else
+  say "Redis restart: TLS and ACL kept, data kept ($before -> $after reports), new tasks answered"
+fi
 
 # 6. Prometheus: every target up (each role, pool replica, MCP server), chorus_ series
 # from every job, and the Chief's count of completed tasks.
