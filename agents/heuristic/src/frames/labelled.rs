@@ -212,6 +212,8 @@ fn operator(w: &Words, i: usize) -> Option<Token> {
         _ if word(&["plus", "cộng"]) => '+',
         _ if word(&["minus", "trừ"]) => '-',
         _ if word(&["chia"]) => '/',
+        // (`1,845 divided into 3 payments`, `divided by 4`.)
+        _ if word(&["divided"]) => '/',
         _ => return None,
     };
     Some(Token {
@@ -236,6 +238,10 @@ fn label(w: &Words, i: usize) -> bool {
     };
     let raw = w.toks[i].word().unwrap_or("");
     if is_in(BEFORE_TAKEN, k) {
+        return true;
+    }
+    // (`divided into`, `divided by`: the operator's own word.)
+    if matches!(raw, "into" | "by") && i > 0 && w.toks[i - 1].word() == Some("divided") {
         return true;
     }
     k.chars().all(char::is_alphabetic)
