@@ -10,6 +10,12 @@ use super::words::*;
 /// [`unit_price`] over a whole request, before any other reader (an everyday reader
 /// would multiply the pack's price by its count).
 pub fn price_of_one(toks: &[Token]) -> Option<Expr> {
+    // (The frame wants a large amount and a count: without two numbers, one of them
+    // large, no word need be folded — most requests stop here.)
+    let nums = crate::lexer::number_positions(toks);
+    if nums.len() < 2 || !nums.iter().any(|&k| toks[k].number().is_some_and(big)) {
+        return None;
+    }
     let w = Words::new(toks);
     if super::another_question(&w, true) {
         return None;

@@ -77,12 +77,13 @@ fn own_place(text: &str) -> Option<&'static str> {
 
 /// `what time is it in Tokyo`: every word asks for the time, but one place after `in`.
 fn time_in(toks: &[Token], src: &str) -> Option<DateQuery> {
-    // `what time is it here`: the user's own clock.
+    // Whether a token only asks for the time (`what`, `is`, `it`, `?`).
     let fits = |t: &Token| match &t.tok {
         Tok::Word(w) => AROUND.contains(&w.as_str()),
         Tok::Sym(c) => "'?".contains(*c),
         _ => false,
     };
+    // `what time is it here`: the user's own clock.
     if let Some(h) = toks.iter().rposition(|t| t.word().is_some())
         && toks[h].word() == Some("here")
         && toks[..h].iter().all(fits)
@@ -97,15 +98,10 @@ fn time_in(toks: &[Token], src: &str) -> Option<DateQuery> {
         .iter()
         .position(|t| t.word().is_some_and(|w| AT.contains(&w)))?;
     let (place, after) = place_at(toks, k + 1, src)?;
-    let around: Vec<&Token> = toks[..k].iter().chain(&toks[after..]).collect();
     let asks = (0..toks.len())
         .filter(|i| *i < k || *i >= after)
         .any(|i| ASKS_TIME.iter().any(|p| words_at(toks, i, p)));
-    let rest_fits = around.iter().all(|t| match &t.tok {
-        Tok::Word(w) => AROUND.contains(&w.as_str()),
-        Tok::Sym(c) => "'?".contains(*c),
-        _ => false,
-    });
+    let rest_fits = toks[..k].iter().chain(&toks[after..]).all(fits);
     (asks && rest_fits).then_some(DateQuery::TimeIn { place })
 }
 
