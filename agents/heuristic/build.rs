@@ -100,6 +100,32 @@ fn main() {
     let dest =
         Path::new(&env::var("OUT_DIR").expect("OUT_DIR is set by cargo")).join("vocabulary.rs");
     fs::write(dest, out).expect("OUT_DIR is writable");
+    dictionary();
+}
+
+/// Writes `$OUT_DIR/dictionary.rs`: the English words of `data/english-words.txt`
+/// (SCOWL, see `data/README.md`), sorted, as a static table (no allocation at run time).
+fn dictionary() {
+    println!("cargo:rerun-if-changed=data/english-words.txt");
+    let text = fs::read_to_string("data/english-words.txt").expect("data/english-words.txt");
+    let mut words: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    let mut out = String::from(
+        "/// English words of four letters or more (SCOWL size 35), sorted.\n\
+         pub(super) static WORDS: &[&str] = &[\n",
+    );
+    for w in words {
+        out.push_str(&format!("    {w:?},\n"));
+    }
+    out.push_str("];\n");
+    let dest =
+        Path::new(&env::var("OUT_DIR").expect("OUT_DIR is set by cargo")).join("dictionary.rs");
+    fs::write(dest, out).expect("OUT_DIR is writable");
 }
 
 fn collect(dir: &Path, files: &mut Vec<std::path::PathBuf>) {

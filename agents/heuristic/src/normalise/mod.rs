@@ -18,6 +18,7 @@
 //! typed.
 
 pub mod amounts;
+pub mod dictionary;
 pub mod fold;
 pub mod lexicon;
 pub mod typo;

@@ -254,6 +254,11 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
     if !word.chars().all(char::is_alphabetic) {
         return None;
     }
+    // (`flour`, `shop`: a dictionary word was typed as meant; between two numbers only
+    // an operation word fits, so `6 tomes 7` is still `times`.)
+    if !between_numbers && super::dictionary::is_word(word) {
+        return None;
+    }
     // Words a place is one edit from (`paris` → `pairs`): never a typo's target.
     const NOT_TARGETS: &[&str] = &["pairs"];
     let first = word.chars().next()?;
