@@ -175,7 +175,12 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
     }
     // After the last number: its unit and label, then a question (`= how many bags`).
     let mut i = last + 1;
-    while i < toks.len() && label(w, i) && !w.word(i).is_some_and(|k| is_in(ASKS, k)) {
+    // (`36 kg of rebar`: `of` after the last number's unit names what it is of.)
+    let of_thing = |i: usize| i > last + 1 && w.word(i) == Some("of");
+    while i < toks.len()
+        && (label(w, i) || of_thing(i))
+        && !w.word(i).is_some_and(|k| is_in(ASKS, k))
+    {
         i += 1;
     }
     let asked = (i..toks.len()).all(|k| {

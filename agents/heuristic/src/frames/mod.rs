@@ -33,6 +33,7 @@ mod lists;
 mod profit;
 mod reach;
 mod roles;
+mod spelled;
 mod stock;
 mod unit_price;
 mod vocabulary;
@@ -65,6 +66,9 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     // `3 tạ … 98.500đ/kg` is 300 kg.)
     let rewritten = crate::weights::in_price_unit(toks);
     let toks = rewritten.as_deref().unwrap_or(toks);
+    // (`bốn anh em`, `3 of us`: a count of people spelled out.)
+    let spelled = spelled::people_counts(toks);
+    let toks = spelled.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
     // (Interest is another question to every other frame.)
     if let Some(e) = interest::interest(&w) {
@@ -124,9 +128,34 @@ fn operator_between_numbers(toks: &[Token]) -> bool {
         t[0].number().is_some()
             && matches!(t[1].tok, Tok::Sym('+' | '-' | '^' | '='))
             && t[2].number().is_some()
-    }) || toks
-        .iter()
-        .any(|t| matches!(t.tok, Tok::Sym('(' | ')' | '^' | '=')))
+    }) || toks.iter().any(|t| matches!(t.tok, Tok::Sym('^' | '=')))
+        || grouped_arithmetic(toks)
+}
+
+/// Whether brackets group arithmetic (`(2+4)*3`), not an aside (`(26 checks)`): an
+/// operator inside or right beside them, or a bracket left open.
+fn grouped_arithmetic(toks: &[Token]) -> bool {
+    let op = |t: Option<&Token>| {
+        t.is_some_and(|t| matches!(t.tok, Tok::Sym('+' | '-' | '*' | '/' | '^')))
+    };
+    let mut open: Option<usize> = None;
+    for (i, t) in toks.iter().enumerate() {
+        match t.tok {
+            Tok::Sym('(') if open.is_none() => open = Some(i),
+            Tok::Sym(')') => {
+                let Some(o) = open.take() else { return true };
+                if toks[o + 1..i].iter().any(|t| op(Some(t)))
+                    || op(o.checked_sub(1).and_then(|k| toks.get(k)))
+                    || op(toks.get(i + 1))
+                {
+                    return true;
+                }
+            }
+            Tok::Sym('(') => return true,
+            _ => {}
+        }
+    }
+    open.is_some()
 }
 
 /// Whether a change is told (`went from 180 to 212`, `từ 21.000 lên 23.520`).

@@ -47,6 +47,13 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
             Role::Rate(Some(unit))
         } else if i >= 2 && w.word(i - 2) == Some("moi") && w.word(i - 1).is_some_and(is_noun) {
             Role::Rate(w.word(i - 1).map(str::to_owned))
+        } else if i >= 3
+            && w.word(i - 3) == Some("moi")
+            && w.word(i - 2).is_some_and(is_noun)
+            && w.word(i - 1).is_some_and(|v| is_in(RATE_VERBS, v))
+        {
+            // (`mỗi chuyến hết 1,5 lít`)
+            Role::Rate(w.word(i - 2).map(str::to_owned))
         } else if let Some(noun) = next.filter(|n| is_noun(n)) {
             let mut nouns = vec![noun.to_owned()];
             nouns.extend(w.word(i + 2).filter(|n| is_noun(n)).map(str::to_owned));
@@ -60,7 +67,41 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
             role,
         });
     }
-    out
+    one_then_rate(w, out)
+}
+
+/// Verbs between a thing and what each one takes or brings (`mỗi chuyến hết 1,5 lít`,
+/// `1 ngày bán 1tr2`, `1 mét mất 3 ngày`).
+const RATE_VERBS: &[&str] = &[
+    "hết", "tốn", "mất", "được", "bán", "ăn", "dùng", "uống", "lời", "lãi", "kiếm", "takes",
+    "costs", "uses", "makes", "earns",
+];
+
+/// `1 ngày bán 1tr2`, `1 mét mất 3 ngày`: one of a thing, then what it takes or brings
+/// (at most one verb between) — a rate for that thing; the one is no count.
+fn one_then_rate(w: &Words, mut q: Vec<Quantity>) -> Vec<Quantity> {
+    let Some(k) = (0..q.len().saturating_sub(1)).find(|&k| {
+        let (one, next) = (&q[k], &q[k + 1]);
+        let Role::Count(nouns) = &one.role else {
+            return false;
+        };
+        // (`1 ngày bán 1tr2`; `1 cái áo mất 2 ngày`: the thing may take a second word.)
+        let verb = |k: usize| w.word(k).is_some_and(|v| is_in(RATE_VERBS, v));
+        let verb_between = next.at == one.at + 3 && verb(one.at + 2)
+            || next.at == one.at + 4 && nouns.len() == 2 && verb(one.at + 3);
+        one.value == "1"
+            && nouns.first().is_some_and(|n| is_noun(n))
+            && matches!(next.role, Role::Amount | Role::Count(_))
+            && (next.at == one.at + 2 || verb_between)
+    }) else {
+        return q;
+    };
+    let Role::Count(nouns) = q[k].role.clone() else {
+        return q;
+    };
+    q[k + 1].role = Role::Rate(nouns.first().cloned());
+    q.remove(k);
+    q
 }
 
 /// The one thing the number at `i` is paid for: `per head`, `a night`, `/đêm`, `một

@@ -36,15 +36,51 @@ pub(super) const TAKE_OFF: &[&[&str]] = &[
 /// asked (`tiền lúa vụ này 68 triệu, trừ phân 12,76 triệu, thuốc 6,5 triệu, tiền công
 /// 5,4 triệu, còn lại bao nhiêu`, `Thu 16.700.000đ, trừ tiền dầu 5.150.000đ, tiền sửa
 /// máy 1.200.000đ, còn lại`): the list's amounts are each taken off the first.
+///
+/// With no take-off word, or one amount taken, what is left must be asked after the last
+/// number and the first amount must exceed the rest together (`stipend came in, 1,850
+/// eur. rent 620, what's left`; `mốc 190.000 km, đồng hồ đang 187.350 km, còn bao nhiêu
+/// km nữa`). A count before the first amount only says what it was for (`Lương 9 chuyến
+/// 25.200.000đ, trừ tiền ăn 3.150.000đ còn bao nhiêu`).
 pub(super) fn listed_deductions(w: &Words, q: &[Quantity]) -> Option<Expr> {
     if q.iter().any(|x| x.role == Role::Percent) || !w.says(LEFT) {
         return None;
     }
+    let q = match q {
+        [count, amount, _, ..]
+            if matches!(count.role, Role::Count(_))
+                && !big(&count.value)
+                && amount.at == count.at + 2
+                && big(&amount.value) =>
+        {
+            &q[1..]
+        }
+        _ => q,
+    };
     let [first, rest @ ..] = q else { return None };
     let off = (first.at + 1..rest.first()?.at).any(|i| TAKE_OFF.iter().any(|p| w.at(i, p)));
-    let money = |x: &Quantity| big(&x.value) && matches!(&x.role, Role::Amount | Role::Count(_));
-    if !off || rest.len() < 2 || !money(first) || !rest.iter().all(money) {
+    let unit = match &first.role {
+        Role::Count(nouns) => nouns.first().map(String::as_str),
+        _ => None,
+    };
+    let money = |x: &Quantity| match &x.role {
+        Role::Amount => big(&x.value) || !off,
+        Role::Count(nouns) => {
+            big(&x.value) || unit.is_some_and(|u| nouns.first().is_some_and(|n| n == u))
+        }
+        _ => false,
+    };
+    if rest.is_empty() || !money(first) || !rest.iter().all(money) {
         return None;
+    }
+    if !off || rest.len() < 2 {
+        let last = rest.last()?.at;
+        let asked_after = (last + 1..w.toks.len()).any(|i| LEFT.iter().any(|p| w.at(i, p)));
+        let value = |x: &Quantity| x.value.parse::<f64>().unwrap_or(f64::NAN);
+        let taken: f64 = rest.iter().map(value).sum();
+        if !asked_after || value(first).partial_cmp(&taken) != Some(std::cmp::Ordering::Greater) {
+            return None;
+        }
     }
     Some(rest.iter().fold(Expr::Num(first.value.clone()), |e, x| {
         Expr::bin(MathOp::Subtract, e, Expr::Num(x.value.clone()))

@@ -35,6 +35,11 @@ pub(super) const PEOPLE: &[&str] = &[
     "nhân",
     "học",
     "thợ",
+    "hs",
+    "sv",
+    "em",
+    "anh",
+    "chị",
     "crew",
     "flatmate",
     "roommate",
@@ -72,6 +77,10 @@ pub(super) const SAME: &[&[&str]] = &[
     &["morning", "buổi", "sáng"],
 ];
 
+/// Words for one of whatever is counted (`lãi 45k mỗi cái`): a rate per one of them
+/// meets any count.
+pub(super) const ANY_ONE: &[&str] = &["cái", "chiếc", "piece", "pc", "item", "unit"];
+
 /// What an amount can be shared among besides people (`chia 2 nhà`, `2 families`).
 pub(super) const SHARERS: &[&str] = &[
     "way",
@@ -106,7 +115,7 @@ pub(super) const NOT_NOUNS: &[&str] = &[
     "so", "plus", "minus", "more", "then", "but", "now", "total", "tip", "each", "per", "x", "lol",
     "ok", "pls", "what", "whats", "how", "much", "và", "hay", "là", "thì", "trên", "còn", "nữa",
     "rồi", "thôi", "tổng", "mà", "cho", "với", "của", "bao", "nhiêu", "mấy", "split", "among",
-    "between", "by", "off", "discount", "deposit", "extra", "more",
+    "between", "by", "off", "chia", "down", "discount", "deposit", "extra", "more",
 ];
 
 /// Cues for a levy (`10% tip`, `phí phục vụ 5%`): added when the whole is asked, else

@@ -72,6 +72,9 @@ pub(super) fn shared(w: &Words, q: &[Quantity]) -> Option<Expr> {
         return None;
     }
     let [amount, count] = q else { return None };
+    if let Some(e) = per_period(w, amount, count) {
+        return Some(e);
+    }
     let (amount, count) = match (&amount.role, &count.role) {
         (Role::Amount, Role::Count(_)) => (amount, count),
         (Role::Count(_), Role::Amount) => (count, amount),
@@ -94,12 +97,60 @@ pub(super) fn shared(w: &Words, q: &[Quantity]) -> Option<Expr> {
     if !sharer || each_one || !w.says(SPLIT) {
         return None;
     }
-    Some(Expr::bin(
+    let share = Expr::bin(
         MathOp::Divide,
         Expr::Num(amount.value.clone()),
         Expr::Num(count.value.clone()),
-    ))
+    );
+    // (`312.60 for the year between 3 of us, how much per person per month`: a year's
+    // amount asked by the month is a twelfth of each share.)
+    let by_month = w.says(FOR_A_YEAR) && w.says(BY_THE_MONTH) && !is_period(&nouns[0]);
+    Some(if by_month {
+        Expr::bin(MathOp::Divide, share, Expr::Num("12".into()))
+    } else {
+        share
+    })
 }
+
+/// `Chạy 1.240 km mất 22 tiếng, trung bình mỗi giờ được bao nhiêu km`: a count of a
+/// thing over a count of periods, asked for one period (`mỗi giờ`, `per hour`).
+fn per_period(w: &Words, thing: &Quantity, periods: &Quantity) -> Option<Expr> {
+    let (Role::Count(things), Role::Count(spans)) = (&thing.role, &periods.role) else {
+        return None;
+    };
+    let (t, p) = (things.first()?, spans.first()?);
+    let asked = (periods.at + 1..w.toks.len()).any(|i| {
+        w.word(i)
+            .is_some_and(|k| is_in(&["mỗi", "per", "an", "a"], k))
+            && w.word(i + 1).is_some_and(|u| same_thing(u, p))
+    });
+    (is_period(p) && !is_period(t) && !is_person(t) && asked).then(|| {
+        Expr::bin(
+            MathOp::Divide,
+            Expr::Num(thing.value.clone()),
+            Expr::Num(periods.value.clone()),
+        )
+    })
+}
+
+/// Words that say an amount is a whole year's (`for the year`, `cả năm`).
+const FOR_A_YEAR: &[&[&str]] = &[
+    &["for", "the", "year"],
+    &["a", "year"],
+    &["per", "year"],
+    &["yearly"],
+    &["annual"],
+    &["cả", "năm"],
+];
+
+/// Words that ask an amount by the month (`per month`, `mỗi tháng`).
+const BY_THE_MONTH: &[&[&str]] = &[
+    &["per", "month"],
+    &["a", "month"],
+    &["each", "month"],
+    &["monthly"],
+    &["mỗi", "tháng"],
+];
 
 /// A rate times what it is paid for (or one amount), then each percentage with its cue.
 pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
@@ -241,15 +292,16 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
                 .value
                 .parse::<u32>()
                 .is_ok_and(|y| (1900..=2100).contains(&y));
+            let counted = |n: &str| {
+                counts
+                    .iter()
+                    .any(|c| matches!(&c.role, Role::Count(m) if m.first().is_some_and(|m| same_thing(m, n))))
+            };
             let named = amount.at >= 1
                 && !year
-                && w.word(amount.at - 1).is_some_and(|n| {
-                    is_noun(n)
-                        && !matches!(n, "nam" | "thang" | "year" | "month")
-                        && counts
-                            .iter()
-                            .any(|c| matches!(&c.role, Role::Count(m) if m.first().is_some_and(|m| same_thing(m, n))))
-                });
+                && (w.word(amount.at - 1).is_some_and(|n| {
+                    is_noun(n) && !matches!(n, "nam" | "thang" | "year" | "month") && counted(n)
+                }) || named_before(w, amount.at).iter().any(|n| counted(n)));
             if !joined && !named {
                 return None;
             }
@@ -279,6 +331,42 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
         _ => None,
     }
 }
+
+/// What an amount is said to be the price of, a few words before it: the thing before
+/// `is` (`biweekly check is 1,684.22` … `26 checks`), or the period of an adjective
+/// (`monthly pass is $189.50` … `4 months`).
+fn named_before(w: &Words, at: usize) -> Vec<String> {
+    let from = at.saturating_sub(4);
+    let mut names: Vec<String> = (from..at)
+        .filter_map(|k| {
+            let a = w.word(k)?;
+            PERIOD_ADJECTIVES
+                .iter()
+                .find(|(adj, _)| *adj == a)
+                .map(|(_, p)| (*p).to_owned())
+        })
+        .collect();
+    let is = at
+        .checked_sub(2)
+        .filter(|&k| matches!(w.word(k + 1), Some("is" | "was" | "are")));
+    names.extend(
+        is.and_then(|k| w.word(k))
+            .filter(|n| is_noun(n))
+            .map(str::to_owned),
+    );
+    names
+}
+
+/// Adjectives that say an amount is paid each period, and the period.
+const PERIOD_ADJECTIVES: &[(&str, &str)] = &[
+    ("monthly", "month"),
+    ("weekly", "week"),
+    ("daily", "day"),
+    ("nightly", "night"),
+    ("hourly", "hour"),
+    ("yearly", "year"),
+    ("annual", "year"),
+];
 
 /// `rate` times each count it is paid for; `None` when a count is of something else.
 pub(super) fn product(rate: &Quantity, counts: &[&&Quantity]) -> Option<Expr> {

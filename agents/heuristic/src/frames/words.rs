@@ -125,6 +125,7 @@ pub(super) fn is_period(k: &str) -> bool {
 /// Whether a rate per `unit` is paid for each of a count of `noun`.
 pub(super) fn same_thing(unit: &str, noun: &str) -> bool {
     unit == noun
+        || is_in(ANY_ONE, unit)
         || (is_person(unit) && is_person(noun))
         || SAME.iter().any(|set| is_in(set, unit) && is_in(set, noun))
 }

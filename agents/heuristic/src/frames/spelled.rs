@@ -1,0 +1,67 @@
+//! Counts of people spelled in words (`bốn anh em chia đều`, `split among four
+//! friends`) and the people counted by `of us` (`between 3 of us`): read as a number
+//! and a word that counts people, so the frames see a count like any other.
+
+use crate::lexer::{Tok, Token};
+
+use super::vocabulary::{PEOPLE, SHARERS};
+use super::words::{is_in, key};
+
+/// `toks` with each small count spelled in words before a word for people (or what
+/// is shared among) written as its number, and `N of us`/`N of them` as `N people`;
+/// `None` when there is neither.
+pub(super) fn people_counts(toks: &[Token]) -> Option<Vec<Token>> {
+    // (Compared folded, but a word typed with its marks is that word: `ba chỉ` is pork
+    // belly, not three `chị`.)
+    let counted = |k: usize| {
+        toks.get(k).and_then(Token::word).is_some_and(|w| {
+            let raw = w.to_lowercase();
+            [PEOPLE, SHARERS].iter().any(|list| {
+                is_in(list, &key(w)) && (raw.is_ascii() || list.contains(&raw.as_str()))
+            })
+        })
+    };
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        // (`one` is no count here: `the big one`, `một người` is each one's rate.)
+        let spelled = t
+            .word()
+            .filter(|w| !matches!(*w, "one" | "một" | "a" | "an"));
+        if let Some((value, next)) =
+            spelled.and_then(|_| crate::numbers::parse_words(toks, i, false))
+        {
+            let small = value.parse::<u32>().is_ok_and(|n| (2..=20).contains(&n));
+            if small && next == i + 1 && counted(next) {
+                out.push(Token {
+                    tok: Tok::Num(value),
+                    ..t.clone()
+                });
+                changed = true;
+                i = next;
+                continue;
+            }
+        }
+        out.push(t.clone());
+        // (`3 of us`: the number counts people.)
+        let of_us = t.number().is_some()
+            && toks.get(i + 1).and_then(Token::word) == Some("of")
+            && toks
+                .get(i + 2)
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "us" | "them"));
+        if of_us {
+            out.push(Token {
+                tok: Tok::Word("people".into()),
+                ..toks[i + 1].clone()
+            });
+            changed = true;
+            i += 3;
+            continue;
+        }
+        i += 1;
+    }
+    changed.then_some(out)
+}
