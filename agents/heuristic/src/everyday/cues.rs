@@ -195,6 +195,9 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     // `cọc trước 30%`: a deposit is a share of the amount.
     (&["cọc"], Cue::Of),
     (&["spend"], Cue::Of),
+    // `sending 60% home`: the share sent.
+    (&["sending"], Cue::Of),
+    (&["send"], Cue::Of),
     (&["spent"], Cue::Of),
     (&["nộp"], Cue::Of),
     (&["mất"], Cue::Of),

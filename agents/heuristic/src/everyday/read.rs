@@ -301,7 +301,11 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         (None, Some(p), [n]) => Expr::bin(MathOp::Multiply, num(n), num(p)),
         (None, None, [a]) => num(a),
         // `$312 plus $48 fuel`: amounts added up.
-        (None, None, [_, _, ..]) if has(Cue::Plus) && !has(Cue::Per) => {
+        (None, None, [_, _, ..])
+            if has(Cue::Plus)
+                && !has(Cue::Per)
+                && !(pcts.len() == 1 && count_beside_money(toks, &amounts)) =>
+        {
             Expr::chain(MathOp::Sum, amounts.iter().map(|n| num(n)))?
         }
         // `materials $1,850 plus 6 hrs labour at $95/hr`: the amount nearest before the
@@ -372,6 +376,34 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     // A decorating word that asks something outside the tools (the weather, a price):
     // no reading. Looked at last, as it costs more than the reading.
     (cued && !decor.iter().any(|w| asks_outside(w))).then_some(value)
+}
+
+/// Whether a few of a thing are said beside money (`40 khan tổng 4tr8`, `the big one
+/// … the 1440 rent`): the smallest amount is a count (a word other than a currency
+/// follows it) and the largest is a thousand times it or more — no sum to take a
+/// percentage of.
+fn count_beside_money(toks: &[Token], amounts: &[&str]) -> bool {
+    let value = |a: &str| a.parse::<f64>().unwrap_or(f64::NAN);
+    let Some(small) = amounts
+        .iter()
+        .copied()
+        .min_by(|a, b| value(a).total_cmp(&value(b)))
+    else {
+        return false;
+    };
+    let large = amounts.iter().map(|a| value(a)).fold(f64::MIN, f64::max);
+    const MONEY: &[&str] = &[
+        "k", "đ", "d", "vnd", "usd", "eur", "euro", "euros", "dollar", "dollars", "bucks", "đồng",
+        "dong", "nghìn", "nghin", "ngàn", "triệu", "trieu", "tr", "won", "yen",
+    ];
+    let counted = toks.iter().enumerate().any(|(i, t)| {
+        t.number() == Some(small)
+            && toks
+                .get(i + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| w.chars().count() > 1 && !MONEY.contains(&w))
+    }) || small == "1" && toks.iter().any(|t| t.word() == Some("one"));
+    counted && large >= 1000.0 * value(small)
 }
 
 /// Two numbers read as groups or a rate over time: `100 gauze pads packed in bags of 12,

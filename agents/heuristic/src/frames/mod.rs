@@ -24,6 +24,7 @@
 
 mod capacity;
 mod categories;
+mod change_percent;
 mod difference;
 mod follow;
 mod interest;
@@ -98,6 +99,7 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     }
     groups(&w, &quantities)
         .or_else(|| part_of_whole(&w, &quantities))
+        .or_else(|| change_percent::change_percent(&w, &quantities).map(|e| vec![e]))
         .or_else(|| capacity::capacity(&w, &quantities).map(|e| vec![e]))
         .or_else(|| difference::difference(&w, &quantities).map(|e| vec![e]))
         .or_else(|| shared(&w, &quantities).map(|e| vec![e]))
