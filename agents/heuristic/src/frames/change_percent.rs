@@ -54,8 +54,7 @@ pub(super) fn change_percent(w: &Words, q: &[Quantity]) -> Option<Expr> {
     // The month said before each amount, if any.
     let month_of = |x: &Quantity| -> Option<u32> {
         q.iter()
-            .filter(|m| month(m) && m.at < x.at)
-            .next_back()
+            .rfind(|m| month(m) && m.at < x.at)
             .and_then(|m| m.value.parse().ok())
     };
     let (start, end) = if paid(b) && !paid(a) {
