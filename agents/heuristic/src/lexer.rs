@@ -272,7 +272,56 @@ fn lex_number(chars: &[(usize, char)], i: usize) -> (Tok, usize) {
         frac = digits_at(chars, j + 1);
         j += 1 + frac.len();
     }
+    // `3.2e4`, `1e-3`: scientific notation, an exponent of at most two digits right
+    // after the digits and no letter after it.
+    if let Some((exp, len)) = exponent(chars, j) {
+        let (int, frac) = shift_point(&int, &frac, exp);
+        return (Tok::Num(normalise(&int, &frac)), j + len - i);
+    }
     (Tok::Num(normalise(&int, &frac)), j - i)
+}
+
+/// The exponent written at `j` (`e4`, `E-3`, `e+2`) and its length.
+fn exponent(chars: &[(usize, char)], j: usize) -> Option<(i32, usize)> {
+    if !matches!(chars.get(j)?.1, 'e' | 'E') {
+        return None;
+    }
+    let sign = match chars.get(j + 1)?.1 {
+        '-' => Some(-1),
+        '+' => Some(1),
+        _ => None,
+    };
+    let at = j + 1 + usize::from(sign.is_some());
+    let digits = digits_at(chars, at);
+    let after = chars.get(at + digits.len()).map(|c| c.1);
+    if digits.is_empty() || digits.len() > 2 || after.is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let value: i32 = digits.parse().ok()?;
+    Some((
+        sign.unwrap_or(1) * value,
+        1 + usize::from(sign.is_some()) + digits.len(),
+    ))
+}
+
+/// The digits `int`.`frac` with the point moved `exp` places right (left when negative).
+fn shift_point(int: &str, frac: &str, exp: i32) -> (String, String) {
+    let digits = format!("{int}{frac}");
+    let point = int.len() as i32 + exp;
+    if point <= 0 {
+        (
+            String::new(),
+            format!("{}{digits}", "0".repeat((-point) as usize)),
+        )
+    } else if point as usize >= digits.len() {
+        (
+            format!("{digits}{}", "0".repeat(point as usize - digits.len())),
+            String::new(),
+        )
+    } else {
+        let (a, b) = digits.split_at(point as usize);
+        (a.to_owned(), b.to_owned())
+    }
 }
 
 /// The canonical decimal string: no leading zeros, no trailing fractional zeros.
@@ -290,6 +339,15 @@ pub fn normalise(int: &str, frac: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scientific_notation_is_a_number() {
+        assert_eq!(toks("3.2e4"), vec![Tok::Num("32000".into())]);
+        assert_eq!(toks("1e-3"), vec![Tok::Num("0.001".into())]);
+        assert_eq!(toks("2.5E+2"), vec![Tok::Num("250".into())]);
+        // (`5eggs` is no exponent: a letter follows the digits.)
+        assert_eq!(toks("5e3x")[0], Tok::Num("5".into()));
+    }
 
     fn toks(text: &str) -> Vec<Tok> {
         lex(text).into_iter().map(|t| t.tok).collect()

@@ -210,6 +210,11 @@ impl Parser<'_> {
             return Some(Expr::Num("0".into()));
         }
         let nearest = self.eat_words(&["the", "nearest"]) || self.eat_words(&["nearest"]);
+        // (`round 383.3333 to the cent`: `the` alone before a named place.)
+        let named_from = self.pos;
+        if !nearest {
+            self.eat_words(&["the"]);
+        }
         const NAMED: &[(&[&str], &str)] = &[
             (&["cent"], "2"),
             (&["cents"], "2"),
@@ -245,6 +250,9 @@ impl Parser<'_> {
         ];
         if let Some((_, n)) = NAMED.iter().find(|(w, _)| self.eat_words(w)) {
             return Some(Expr::Num((*n).into()));
+        }
+        if !nearest {
+            self.pos = named_from;
         }
         let places = self.unary()?;
         if nearest {

@@ -423,10 +423,11 @@ fn what_is_still_owed_or_earned() {
         values("Tháng này thu 30 triệu, chi 18 triệu, lãi bao nhiêu?"),
         Some(vec![12_000_000.0])
     );
-    // A percentage asked is another question.
+    // A percentage asked is another question: the profit on what was paid (session
+    // 36's change_percent), never the difference.
     assert_eq!(
         values("Bán 300.000đ, vốn 200.000đ, lãi bao nhiêu phần trăm?"),
-        None
+        Some(vec![50.0])
     );
     assert_eq!(
         values("Chia đều 900.000đ cho 3 thợ, mỗi người bao nhiêu"),

@@ -115,6 +115,7 @@ pub(super) fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         let outright = [
             &["what", "time", "is", "that"][..],
             &["what", "time", "is", "it"],
+            &["what", "time", "in"],
             &["what's", "that"],
             &["whats", "that"],
         ]
@@ -167,7 +168,8 @@ pub(super) fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
                 places.push(place);
                 i = next;
             }
-            Tok::Sym(',' | '\'') => i += 1,
+            // (`5:45pm here = what time in hanoi`)
+            Tok::Sym(',' | '\'' | '=') => i += 1,
             _ => return None,
         }
     }

@@ -82,8 +82,22 @@ pub fn pronoun_place(toks: &[Token], src: &str) -> Option<String> {
         copied = toks[i + len - 1].end;
         i += len;
     }
-    (copied > 0).then(|| {
-        out.push_str(&src[copied..]);
-        out
-    })
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&src[copied..]);
+    // (`gf is in osaka, what time is it there`: where someone is only says which place
+    // the question means; the question names it now, so the telling goes.)
+    let asking = (end..toks.len()).find(|&k| {
+        toks[k]
+            .word()
+            .is_some_and(|w| matches!(w, "what" | "whats" | "what's" | "how"))
+    });
+    let told = |t: &Token| matches!(t.tok, Tok::Num(_) | Tok::Date(_)) || t.is_sym(':');
+    match asking {
+        Some(k) if !toks[..k].iter().any(told) && toks[k].start > 0 => {
+            Some(out[toks[k].start..].to_owned())
+        }
+        _ => Some(out),
+    }
 }
