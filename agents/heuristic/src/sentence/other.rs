@@ -32,7 +32,7 @@ pub(super) fn tool_with_arguments(step: &StepReport, language: &str) -> String {
 /// `name: value` pairs separated by `; ` (nested names joined with `.`, list items
 /// numbered `[0]`, a list of plain values as `a, b`); a plain value as the tool's own
 /// text when it gave one (its lines joined), else the value. At most
-/// [`MAX_OTHER_ANSWER_CHARS`] characters, then `…`.
+/// `MAX_OTHER_ANSWER_CHARS` characters, then `…`.
 pub fn other_answer(value: &Value, text: &str) -> String {
     let structured = match value {
         Value::Object(m) => !m.is_empty(),
