@@ -3,7 +3,7 @@
 //! 180", dozens and pairs, a price times a count, a rate ("342 miles on 9 gallons,
 //! miles per gallon"), in English and Vietnamese.
 //!
-//! The part is read as *cues* and *numbers*: cue words ([`CUES`](cues::CUES)) say what is done,
+//! The part is read as *cues* and *numbers*: cue words (`CUES`) say what is done,
 //! numbers carry their role (a percentage, a count of people, a unit price, an amount),
 //! and the other words only decorate (`eggs`, `dollars`, `friends`, `jacket`). A reading
 //! is made only when the cues and numbers fit exactly one of the forms below, every

@@ -7,7 +7,7 @@ use crate::lexer::Token;
 use super::roles::{Quantity, Role, big, roles};
 use super::words::*;
 
-/// [`unit_price`] over a whole request, before any other reader (an everyday reader
+/// `unit_price` over a whole request, before any other reader (an everyday reader
 /// would multiply the pack's price by its count).
 pub fn price_of_one(toks: &[Token]) -> Option<Expr> {
     // (The frame wants a large amount and a count: without two numbers, one of them

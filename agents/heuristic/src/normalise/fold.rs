@@ -51,7 +51,7 @@ const COUNTERS: &[&str] = &["người", "đứa", "cái", "chiếc", "ly", "cố
 const OPERATOR_WORDS: &[&str] = &["cộng", "trừ", "nhân", "chia", "mũ", "với", "cho"];
 
 /// How the words of `pieces` are to be read: the hint when it names a language, else
-/// the language of the text ([`crate::language::detect_language`]: a Vietnamese letter,
+/// the language of the text ([`crate::language::detect`]: a Vietnamese letter,
 /// or more words of the planner's Vietnamese without marks than English ones).
 pub fn reading(pieces: &[Piece], hint: Option<&str>) -> Reading {
     let primary = hint

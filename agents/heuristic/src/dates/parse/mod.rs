@@ -1,5 +1,7 @@
-//! Reading a part as a date question: its pieces found in turn, then the question
-//! they make decided.
+//! Reading a part as a date question: its pieces found in turn (the question they
+//! make is decided in `decide.rs`).
+
+mod decide;
 
 use super::named::{
     END_OF_MONTH, END_OF_YEAR, NAMED_DAYS, WEEK_AFTER, YEAR_BEFORE, end_of_named_month, weekday_at,
@@ -11,6 +13,7 @@ use super::written::{month_day, written_date};
 use super::{Anchor, DateParse, DateQuery, NamedThen, NamedYear};
 use crate::lexer::{Tok, Token, iso_date, words_at};
 use crate::numbers;
+use decide::decide;
 
 /// Sets the question's anchor to `new`, unless one is set already: then `false` (two
 /// dates to find), except for one day named twice (`ngày nhà giáo 20/11 năm sau`, a
@@ -391,80 +394,6 @@ fn amount_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
         Tok::Num(n) => Some((n.clone(), i + 1)),
         Tok::Word(w) if w == "a" || w == "an" => Some(("1".into(), i + 1)),
         Tok::Word(_) => numbers::parse_words(toks, i, false),
-        _ => None,
-    }
-}
-
-fn decide(
-    dates: &[String],
-    durations: &[(i64, &'static str)],
-    flags: &[Flag],
-) -> Option<DateQuery> {
-    let has = |f: Flag| flags.contains(&f);
-    let wants_weekday = has(Flag::Weekday) || has(Flag::AskDay);
-    match (dates, durations) {
-        ([from, to], []) if has(Flag::Between) || has(Flag::Until) => Some(DateQuery::Difference {
-            from: from.clone(),
-            to: to.clone(),
-        }),
-        // `how long ago was 1 Jan 2026`: a date and `ago`, no amount.
-        ([date], []) if has(Flag::Since) || has(Flag::Ago) => {
-            Some(DateQuery::DaysSince { date: date.clone() })
-        }
-        ([date], []) if has(Flag::Until) || (has(Flag::Between) && has(Flag::Today)) => {
-            Some(DateQuery::DaysUntil { date: date.clone() })
-        }
-        ([date], []) if wants_weekday => Some(DateQuery::Weekday { date: date.clone() }),
-        (_, [(amount, unit)]) if dates.len() <= 1 => {
-            let add = match (has(Flag::Later), has(Flag::Ago)) {
-                (true, false) => true,
-                (false, true) => false,
-                _ => return None,
-            };
-            let dated = matches!(
-                *unit,
-                "days" | "working_days" | "weeks" | "months" | "years"
-            );
-            Some(DateQuery::Shift {
-                add,
-                amount: *amount,
-                unit,
-                date: dates.first().cloned(),
-                weekday: wants_weekday && dated,
-            })
-        }
-        ([], [])
-            if has(Flag::DayAfterTomorrow) != has(Flag::DayBeforeYesterday)
-                && !has(Flag::Later)
-                && !has(Flag::Ago) =>
-        {
-            Some(DateQuery::Shift {
-                add: has(Flag::DayAfterTomorrow),
-                amount: 2,
-                unit: "days",
-                date: None,
-                weekday: wants_weekday,
-            })
-        }
-        ([], [])
-            if has(Flag::Tomorrow) != has(Flag::Yesterday)
-                && !has(Flag::Later)
-                && !has(Flag::Ago) =>
-        {
-            Some(DateQuery::Shift {
-                add: has(Flag::Tomorrow),
-                amount: 1,
-                unit: "days",
-                date: None,
-                weekday: wants_weekday,
-            })
-        }
-        ([], []) if has(Flag::Now) && !has(Flag::Today) => Some(DateQuery::Now),
-        ([], []) if has(Flag::Today) || has(Flag::AskDate) || has(Flag::AskDay) => {
-            Some(DateQuery::Today {
-                weekday: wants_weekday,
-            })
-        }
         _ => None,
     }
 }

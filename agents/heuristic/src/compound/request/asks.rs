@@ -1,0 +1,145 @@
+//! The few questions asked of a request as a whole: a place named alone after a time
+//! asked, what is left of an amount, the days to a day just asked, the parts added up.
+
+use crate::compound::{ParsedPart, PartQuery};
+use crate::dates::DateQuery;
+use crate::expr::Expr;
+use crate::lexer::{Token, words_at};
+
+/// `text`, a place named alone (`shenzhen right now`, `và Tokyo`), as the time there
+/// when the part before asked the time in another place.
+pub(super) fn another_place(text: &str, previous: Option<&ParsedPart>) -> Option<ParsedPart> {
+    const NOW: &[&str] = &[
+        "right",
+        "now",
+        "rn",
+        "currently",
+        "bây",
+        "giờ",
+        "hiện",
+        "tại",
+    ];
+    const LEADS: &[&str] = &["and", "và", "in", "ở", "bên", "tại"];
+    if !matches!(previous?.query, PartQuery::Date(DateQuery::TimeIn { .. })) {
+        return None;
+    }
+    let toks = crate::lexer::lex(text);
+    let mut words: Vec<&Token> = toks.iter().filter(|t| !t.is_sym('?')).collect();
+    while words.first()?.word().is_some_and(|w| LEADS.contains(&w)) {
+        words.remove(0);
+    }
+    while words.last()?.word().is_some_and(|w| NOW.contains(&w)) {
+        words.pop();
+    }
+    // (`… rồi con`: a particle or someone spoken to is no place.)
+    const NO_PLACE: &[&str] = &[
+        "còn", "con", "rồi", "nhé", "nha", "ạ", "vậy", "thế", "đi", "luôn", "với", "please", "pls",
+        "plz", "thanks", "thx", "too", "also", "then", "there",
+    ];
+    let (first, last) = (words.first()?, words.last()?);
+    if words.len() > 3
+        || words
+            .iter()
+            .any(|t| t.word().is_none_or(|w| NO_PLACE.contains(&w)))
+    {
+        return None;
+    }
+    Some(ParsedPart {
+        text: text.to_owned(),
+        query: PartQuery::Date(DateQuery::TimeIn {
+            place: text[first.start..last.end].to_owned(),
+        }),
+    })
+}
+
+/// Whether `toks` ask what is left of an amount once a share of it is paid (`still
+/// owe`, `còn lại`, `the balance`, `left to pay`).
+pub(crate) fn asks_what_is_left(toks: &[Token]) -> bool {
+    const LEFT: &[&[&str]] = &[
+        &["still", "owe"],
+        &["still", "owed"],
+        &["left", "to", "pay"],
+        &["balance"],
+        &["remaining"],
+        &["còn", "lại"],
+        &["còn", "phải", "trả"],
+        &["còn", "nợ"],
+    ];
+    crate::lexer::says(toks, LEFT)
+}
+
+/// Whether `toks` ask a day and then, after `and`, the days until it by a word that
+/// points back at it (`… and how many days left till then`, `… và còn mấy ngày nữa
+/// đến ngày đó`).
+pub(super) fn counts_to_it(toks: &[Token]) -> bool {
+    const BACK: &[&[&str]] = &[
+        &["till", "then"],
+        &["until", "then"],
+        &["til", "then"],
+        &["to", "then"],
+        &["till", "that", "day"],
+        &["until", "that", "day"],
+        &["đến", "ngày", "đó"],
+        &["đến", "đó"],
+        &["tới", "ngày", "đó"],
+        &["tới", "đó"],
+    ];
+    let back = (0..toks.len()).find(|&i| BACK.iter().any(|p| words_at(toks, i, p)));
+    let and = toks
+        .iter()
+        .position(|t| t.word().is_some_and(|w| matches!(w, "and" | "và")));
+    matches!((and, back), (Some(a), Some(b)) if a < b)
+}
+
+/// Whether `text` only asks to add up the `n` parts before it (`cộng cả hai lại`, `add
+/// both`, `tổng cộng`, `sum of the 2`).
+pub(super) fn adds_up_before(text: &str, n: usize) -> bool {
+    const WORDS: &[&str] = &[
+        "cộng",
+        "lại",
+        "cả",
+        "hai",
+        "ba",
+        "add",
+        "both",
+        "them",
+        "all",
+        "up",
+        "sum",
+        "total",
+        "tổng",
+        "together",
+        "and",
+        "the",
+        "two",
+        "three",
+        "of",
+        "altogether",
+        "hết",
+        "tất",
+        "plus",
+    ];
+    let toks = crate::lexer::lex(text);
+    let count = n.to_string();
+    let only = toks.iter().all(|t| match &t.tok {
+        crate::lexer::Tok::Word(w) => WORDS.contains(&w.as_str()),
+        crate::lexer::Tok::Num(x) => *x == count,
+        crate::lexer::Tok::Sym(c) => "?.!:".contains(*c),
+        crate::lexer::Tok::Date(_) => false,
+    });
+    let adds = toks
+        .iter()
+        .any(|t| matches!(t.word(), Some("cộng" | "add" | "sum" | "total" | "tổng")));
+    only && adds
+}
+
+/// The sum of the parts' calculations (a date part adds nothing).
+pub(super) fn sum_of(parts: &[ParsedPart]) -> Option<Expr> {
+    Expr::chain(
+        crate::expr::MathOp::Sum,
+        parts.iter().filter_map(|p| match &p.query {
+            PartQuery::Math(e) => Some(e.clone()),
+            PartQuery::Date(_) => None,
+        }),
+    )
+}

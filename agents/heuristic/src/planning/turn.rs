@@ -1,0 +1,233 @@
+//! Planning a turn of a conversation: the request alone, then as an ellipsis of an
+//! earlier question, then going on from an earlier answer, in an order that keeps a
+//! follow-up from answering another question.
+
+use chorus_bus::TaskContext;
+
+use super::Planning;
+use crate::{
+    Capabilities, Conversation, Limits, PartError, PlanOutcome, detect_language, lexer, messages,
+    recall,
+};
+
+/// Plans `query` as a turn of `conversation` whose earlier requests were `questions`
+/// (oldest first): besides what [`plan_in`] reads, an ellipsis takes the last question
+/// with one part replaced — after "what time is it in Rome", "and in Lima?"; after
+/// "what's 12% of 850", "and 15%?"; after a weekday of 14 March 2027, "and the year
+/// after?" ([`recall::ellipses`]).
+///
+/// The order is what keeps a follow-up from answering another question: the request
+/// alone (a reference to an earlier answer taken as in [`plan_in`]); then an ellipsis,
+/// which replaces the part it names ("nếu giảm 30% thì sao" after a 20% discount is a
+/// 30% discount, never 30% off the discounted price); then a continuation of the last
+/// answer ("then halve it"). A weekday answer is never a value to go on from: a
+/// reference to it ("how many days until that day") takes the date it was the weekday
+/// of, the date of the question before.
+///
+/// [`plan_in`]: crate::plan_in
+pub fn plan_turn(
+    query: &str,
+    ctx: &TaskContext,
+    tools: &Capabilities,
+    conversation: &Conversation,
+    questions: &[String],
+) -> PlanOutcome {
+    let conversation = &recall::with_question_dates(conversation, questions);
+    // `125 x 8` in a Vietnamese conversation is answered in Vietnamese.
+    let in_session_language;
+    let ctx = match recall::session_language(query, ctx.language.as_deref(), questions) {
+        Some(language) => {
+            in_session_language = TaskContext {
+                language: Some(language.to_owned()),
+                ..ctx.clone()
+            };
+            &in_session_language
+        }
+        None => ctx,
+    };
+    let limits = Limits::default();
+    let planning = |continuations| Planning {
+        ctx,
+        tools,
+        limits: &limits,
+        conversation,
+        questions,
+        continuations,
+        ask: false,
+    };
+    let complete = |o: &PlanOutcome| {
+        matches!(
+            o,
+            PlanOutcome::Planned {
+                unplanned: None,
+                ..
+            }
+        )
+    };
+    // `and 4/30?`, `còn 30/4?` after a date question: the date replaced, not a
+    // division read alone.
+    if recall::opens_ellipsis(query) {
+        // `and how many days from that to feb 14 2027`: a reference to the last answer
+        // in a question of its own, before any ellipsis of the last question.
+        let toks = lexer::lex(query);
+        if recall::find(&toks, query).is_some() && !recall::keeps_rate(query) {
+            let own = planning(false).plan(query);
+            if complete(&own) {
+                return own;
+            }
+        }
+        let ellipsis = recall::ellipses(query, questions)
+            .into_iter()
+            .map(|text| {
+                Planning {
+                    questions: &[],
+                    ..planning(false)
+                }
+                .plan(&text)
+            })
+            .find(complete);
+        if let Some(found) = ellipsis {
+            return found;
+        }
+        // `what about 5pm new york time in tokyo`: a whole request of the same kind
+        // as the last question, after the words that open a follow-up.
+        let same_kind = recall::without_lead(query).and_then(|rest| {
+            let alone = Planning {
+                questions: &[],
+                ..planning(false)
+            };
+            let tools = |o: &PlanOutcome| match o {
+                PlanOutcome::Planned {
+                    plan,
+                    unplanned: None,
+                    ..
+                } => {
+                    let mut t: Vec<String> = plan.steps.iter().map(|s| s.tool.clone()).collect();
+                    t.sort();
+                    t.dedup();
+                    Some(t)
+                }
+                _ => None,
+            };
+            let found = alone.plan(&rest);
+            let before = tools(&alone.plan(questions.last()?))?;
+            (tools(&found)? == before).then_some(found)
+        });
+        if let Some(found) = same_kind {
+            return found;
+        }
+        if recall::day_month_reads_two_ways(query, questions) {
+            let language = detect_language(query, ctx.language.as_deref());
+            let reason = messages::part_error(
+                &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
+                language,
+            );
+            return planning(false).refuse(reason, language);
+        }
+    }
+    // `thêm 1 tuần nữa thì là ngày nào` after a date answer: from that date, not today.
+    if let Some(text) = recall::more_time_on_date(query, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    // The request alone, then (`Planning::plan_canonical`) as an ellipsis, then going on
+    // from the last answer; asked about when none reads.
+    let turn = Planning {
+        ask: true,
+        ..planning(true)
+    };
+    // `thêm 2 cái quần … nữa thì tổng bn` after a total: the added part alone is no
+    // answer to the new total; not understood rather than a wrong total.
+    if recall::adds_to_last_total(query, conversation) {
+        // The added part alone as one computation of written numbers (`2 cái quần 200
+        // nghìn 1 cái` → 2 × 200000): the new total is the last one plus it.
+        let added = match turn.plan(query) {
+            PlanOutcome::Planned {
+                plan,
+                unplanned: None,
+                ..
+            } => recall::one_computation(&plan),
+            _ => None,
+        };
+        let value = conversation.answers.last();
+        if let (Some(added), Some(value)) = (added, value) {
+            let text = format!("{value} + {added}");
+            if let PlanOutcome::Planned {
+                mut plan,
+                unplanned: None,
+                ..
+            } = planning(false).plan(&text)
+            {
+                recall::mark(&mut plan, value, &added);
+                return PlanOutcome::Planned {
+                    plan,
+                    language: detect_language(query, ctx.language.as_deref()),
+                    unplanned: None,
+                };
+            }
+        }
+        let language = detect_language(query, ctx.language.as_deref());
+        let reason = messages::part_error(
+            &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
+            language,
+        );
+        return planning(false).refuse(reason, language);
+    }
+    // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
+    if let Some(text) = recall::over_other_period(query, questions, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    // `còn lại bao nhiêu` after `cọc trước 30% thì bao nhiêu`: the amount less the share.
+    if let Some(text) = recall::rest_after_share(query, questions, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    // `6pm there is what time in hanoi` after a question about the time in Los Angeles.
+    if let Some(text) = recall::place_there(query, questions) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    // `nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng, một
+    // năm bao nhiêu`: from the amount a month, never the year's total.
+    if let Some(text) = recall::on_rate_amount(query, questions) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    let first = turn.plan(query);
+    if complete(&first) {
+        return first;
+    }
+    // `how many days between the two birth dates`: the last questions' dates.
+    if let Some(text) = recall::between_question_dates(query, questions) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    // `cộng hai kết quả đó lại`: the last two answers.
+    if let Some(text) = recall::two_answers(query, conversation) {
+        let found = planning(false).plan(&text);
+        if complete(&found) {
+            return found;
+        }
+    }
+    // `ok add that to the 160`: read again without the acknowledgement.
+    if let Some(text) = recall::tidied(query) {
+        let again = turn.plan(&text);
+        if complete(&again) {
+            return again;
+        }
+    }
+    first
+}
