@@ -152,11 +152,15 @@ impl DateQuery {
             return;
         }
         if let DateQuery::DaysBetweenDays { from, to } = self {
-            let found = |plan: &mut PlanBuilder, (month, day): (i64, i64)| {
-                let args = vec![("month", int(month)), ("day", int(day))];
-                plan.push(part, DATE_POOL, "next_date", args, false)
-            };
-            let (a, b) = (found(plan, *from), found(plan, *to));
+            // The second day is the first one on or after the first day (its `now`):
+            // `days between sept 8 and dec 18` asked in November is 101, not −264, and
+            // `23/12 to 3/1` crosses into the next year.
+            let (month, day) = *from;
+            let args = vec![("month", int(month)), ("day", int(day))];
+            let a = plan.push(part, DATE_POOL, "next_date", args, false);
+            let (month, day) = *to;
+            let args = vec![("month", int(month)), ("day", int(day)), ("now", a.clone())];
+            let b = plan.push(part, DATE_POOL, "next_date", args, false);
             plan.push(
                 part,
                 DATE_POOL,

@@ -28,6 +28,13 @@ const UNTIL_ASKS: &[&[&str]] = &[
     &["days", "from", "today"],
 ];
 
+/// Words before a small number that only says which one is meant (`kỳ 1`, `hk1`,
+/// `lớp 3`, `term 2`): no number asked about.
+const NAMES_WHICH: &[&str] = &[
+    "kỳ", "ky", "hk", "hki", "lớp", "lop", "phòng", "tầng", "term", "semester", "grade", "class",
+    "room", "floor", "unit", "level",
+];
+
 /// Words that ask another question of a date (an age, a shift, a span, a weekday): a
 /// date stated among other words is not read with one of them.
 const OTHER_ASKS: &[&str] = &[
@@ -229,10 +236,20 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
     // No number outside the date (`2 days`, a price): another question. (`mùng 1`, the
     // first day of a lunar month, only names the day the date gives.)
     let lunar_day = |k: usize| k > 0 && matches!(toks[k - 1].word(), Some("mùng" | "mồng"));
-    let other_number = toks
-        .iter()
-        .enumerate()
-        .any(|(k, t)| !(start..end).contains(&k) && matches!(t.tok, Tok::Num(_)) && !lunar_day(k));
+    // (`thi cuối kỳ 1`, `hk1`, `lớp 3`, `room 4`: a small number naming which one.)
+    let names_which = |k: usize| {
+        k > 0
+            && toks[k]
+                .number()
+                .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n < 100))
+            && toks[k - 1].word().is_some_and(|w| NAMES_WHICH.contains(&w))
+    };
+    let other_number = toks.iter().enumerate().any(|(k, t)| {
+        !(start..end).contains(&k)
+            && matches!(t.tok, Tok::Num(_))
+            && !lunar_day(k)
+            && !names_which(k)
+    });
     (!other_number).then_some(query)
 }
 

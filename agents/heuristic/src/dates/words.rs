@@ -103,6 +103,8 @@ pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["trước"], &[Flag::Ago]),
     (&["trừ"], &[Flag::Ago]),
     (&["in"], &[Flag::Later]),
+    // (`resubmit within 6 weeks`: the last day it may be done.)
+    (&["within"], &[Flag::Later]),
     (&["after"], &[Flag::Later]),
     (&["later"], &[Flag::Later]),
     (&["plus"], &[Flag::Later]),

@@ -204,11 +204,18 @@ pub fn between_day_months(toks: &[Token]) -> Option<DateQuery> {
         return None;
     }
     let mut days = Vec::new();
+    // (`Khách ở homestay từ 26/12/2026 đến 29/12/2026 là mấy đêm`: two full dates.)
+    let mut dates: Vec<String> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         if let Some((m, d, next)) = month_day(toks, i) {
             days.push((m, d));
             i = next;
+            continue;
+        }
+        if let Tok::Date(Some(iso)) = &toks[i].tok {
+            dates.push(iso.clone());
+            i += 1;
             continue;
         }
         if toks[i].number().is_some() || matches!(toks[i].tok, Tok::Date(_)) {
@@ -225,10 +232,14 @@ pub fn between_day_months(toks: &[Token]) -> Option<DateQuery> {
                 .word()
                 .is_some_and(|w| matches!(w, "today" | "now" | "weekday"))
     });
-    match days.as_slice() {
-        [from, to] if from != to && !other => Some(DateQuery::DaysBetweenDays {
+    match (days.as_slice(), dates.as_slice()) {
+        ([from, to], []) if from != to && !other => Some(DateQuery::DaysBetweenDays {
             from: *from,
             to: *to,
+        }),
+        ([], [from, to]) if from != to && !other => Some(DateQuery::Difference {
+            from: from.clone(),
+            to: to.clone(),
         }),
         _ => None,
     }

@@ -273,6 +273,15 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     let mut k = 1;
     while k < parts.len() {
         if asks_bare_date(&parts[k]) && gives_a_date(&parts[k - 1]) {
+            // (`45 business days from today, what date and what day is it`: its weekday
+            // too.)
+            let weekday = matches!(
+                parts[k].query,
+                PartQuery::Date(DateQuery::Today { weekday: true })
+            );
+            if let PartQuery::Date(DateQuery::Shift { weekday: w, .. }) = &mut parts[k - 1].query {
+                *w |= weekday;
+            }
             parts.remove(k);
         } else {
             k += 1;
