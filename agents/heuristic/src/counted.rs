@@ -27,10 +27,14 @@ pub fn without_item_count(toks: &[Token]) -> Option<Vec<Token>> {
             i += 1;
         }
         let mut items = 0;
+        // (The items are alike: `2 khăn 120k và 4 mét` counts a 4 of another thing.)
+        let (mut least, mut most) = (f64::MAX, 0f64);
         loop {
-            if toks.get(i).and_then(Token::number).is_none() {
+            let Some(v) = toks.get(i).and_then(Token::number) else {
                 break;
-            }
+            };
+            let v: f64 = v.parse().unwrap_or(0.0);
+            (least, most) = (least.min(v), most.max(v));
             items += 1;
             i += 1;
             let sep = toks.get(i).is_some_and(|t| {
@@ -43,7 +47,7 @@ pub fn without_item_count(toks: &[Token]) -> Option<Vec<Token>> {
                 break;
             }
         }
-        (items == n).then(|| {
+        (items == n && most <= 100.0 * least).then(|| {
             let mut out = toks[..k].to_vec();
             out.extend_from_slice(&toks[k + 2..]);
             out

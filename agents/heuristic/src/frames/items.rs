@@ -33,8 +33,21 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
     let mut items: Vec<Vec<&Quantity>> = Vec::new();
     for q in &quantities {
         let c = clause(q.at);
+        // (`3 khăn 150k 2 khăn 120k`: a count after an item's price starts the next.)
+        let priced = |item: &[&Quantity]| {
+            item.last()
+                .is_some_and(|l| big(&l.value) && l.role == Role::Amount && item.len() >= 2)
+        };
+        // (`3 ng x 200k x 5 ngay`: a count joined by `x` is the same item's.)
+        let joined = q.at > 0 && w.word(q.at - 1).is_some_and(|k| is_in(TIMES, k));
         match items.last_mut() {
-            Some(last) if clause(last[0].at) == c => last.push(q),
+            Some(last)
+                if clause(last[0].at) == c
+                    && (joined
+                        || !(priced(last) && matches!(q.role, Role::Count(_)) && !big(&q.value))) =>
+            {
+                last.push(q)
+            }
             _ => items.push(vec![q]),
         }
     }
@@ -63,7 +76,8 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
             let small =
                 |x: &Quantity| !big(&x.value) && matches!(x.role, Role::Count(_) | Role::Amount);
             // (`lương 35k 1 giờ`: a price for one unit is a rate, no item bought.)
-            let for_one = counts.iter().all(|x| x.value == "1");
+            // (`1 nón 80k` before its price is one bought.)
+            let for_one = counts.iter().all(|x| x.value == "1" && x.at > price.at);
             if counts.is_empty() || for_one || !counts.iter().all(|x| small(x)) {
                 return None;
             }

@@ -249,6 +249,23 @@ fn label(w: &Words, i: usize) -> bool {
     if matches!(raw, "into" | "by") && i > 0 && w.toks[i - 1].word() == Some("divided") {
         return true;
     }
+    // (`27.50 an hour times 40`: the period a rate is for names it, with its tie.)
+    let tie = |k: usize| {
+        matches!(
+            w.toks.get(k).and_then(Token::word),
+            Some("an" | "a" | "per")
+        )
+    };
+    let period = |k: usize| {
+        w.toks
+            .get(k)
+            .and_then(Token::word)
+            .is_some_and(|p| crate::tolerant::DATE_WORDS.contains(&p))
+    };
+    let rate_period = i > 0 && tie(i - 1) && period(i);
+    if tie(i) && period(i + 1) || rate_period {
+        return true;
+    }
     k.chars().all(char::is_alphabetic)
         && !listed(w, i, CHANGES)
         && !crate::numbers::starts_number(raw)

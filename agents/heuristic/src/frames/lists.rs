@@ -8,6 +8,14 @@ use super::roles::*;
 use super::vocabulary::*;
 use super::words::*;
 
+/// The first word a count counts (`11,8 km` → `km`).
+fn first_noun_of(x: &Quantity) -> Option<&String> {
+    match &x.role {
+        Role::Count(nouns) => nouns.first(),
+        _ => None,
+    }
+}
+
 /// Whether every operator between two numbers is a `+`.
 pub(super) fn only_plus_between(toks: &[Token]) -> bool {
     toks.windows(3).all(|t| {
@@ -44,7 +52,20 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     {
         items.remove(k);
     }
-    if items.len() < 3 {
+    // (Two items only when they count the same thing and their total is asked:
+    // `Hôm qua đi 11,8 km, hôm nay 14,2 km, tổng bao nhiêu km`.)
+    let two_alike = items.len() == 2
+        && items.iter().all(|x| match &x.role {
+            Role::Count(nouns) => {
+                nouns.first() == first_noun_of(items[0])
+                    && nouns
+                        .iter()
+                        .all(|n| !is_person(n) && !is_group(n) && !is_period(n))
+            }
+            _ => false,
+        })
+        && w.says(SUM_OF);
+    if items.len() < 3 && !two_alike {
         return None;
     }
     // Items are amounts (`5 đô`, `2.3m won`, the last one's `a bag` said of all), never

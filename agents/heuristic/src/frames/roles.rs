@@ -77,8 +77,9 @@ const RATE_VERBS: &[&str] = &[
     "costs", "uses", "makes", "earns",
 ];
 
-/// `1 ngày bán 1tr2`, `1 mét mất 3 ngày`: one of a thing, then what it takes or brings
-/// (at most one verb between) — a rate for that thing; the one is no count.
+/// `1 ngày bán 1tr2`, `1 mét mất 3 ngày`: one of a thing, then a verb and what it takes
+/// or brings — a rate for that thing; the one is no count. (Without the verb, `1 nón
+/// 80k` is one bought at its price.)
 fn one_then_rate(w: &Words, mut q: Vec<Quantity>) -> Vec<Quantity> {
     let Some(k) = (0..q.len().saturating_sub(1)).find(|&k| {
         let (one, next) = (&q[k], &q[k + 1]);
@@ -92,7 +93,9 @@ fn one_then_rate(w: &Words, mut q: Vec<Quantity>) -> Vec<Quantity> {
         one.value == "1"
             && nouns.first().is_some_and(|n| is_noun(n))
             && matches!(next.role, Role::Amount | Role::Count(_))
-            && (next.at == one.at + 2 || verb_between)
+            && (verb_between
+                // (`1 suất 350k x 120 khách`: the price of one, times a count.)
+                || next.at == one.at + 2 && w.word(next.at + 1).is_some_and(|t| is_in(TIMES, t)))
     }) else {
         return q;
     };

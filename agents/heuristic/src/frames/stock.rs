@@ -154,6 +154,24 @@ pub(super) fn supply(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let [used] = used.as_slice() else {
         return None;
     };
+    // (`hộp 60 viên, ngày uống 2 viên`: a supply counted in what is used.)
+    let alike = match (rest.as_slice(), &used.role) {
+        ([whole], Role::Count(used_nouns)) => match &whole.role {
+            Role::Count(nouns) => nouns
+                .first()
+                .zip(used_nouns.first())
+                .is_some_and(|(a, b)| same_thing(a, b)),
+            _ => false,
+        },
+        _ => false,
+    };
+    if let ([whole], true) = (rest.as_slice(), alike) {
+        return Some(Expr::bin(
+            MathOp::Divide,
+            Expr::Num(whole.value.clone()),
+            Expr::Num(used.value.clone()),
+        ));
+    }
     let product @ Expr::Op(..) = base(w, &rest)? else {
         return None;
     };

@@ -384,6 +384,8 @@ pub(super) const SUM_OF: &[&[&str]] = &[
     &["add"],
     &["sum"],
     &["together"],
+    // (`Đếm giúp: 45 tờ 500k và 30 tờ 200k`: counting notes is their total.)
+    &["đếm"],
 ];
 
 /// Words naming the last two answers (`both`, `cả hai`, `hai đứa`, `2 lần`).

@@ -17,6 +17,11 @@ impl<'a> Words<'a> {
         let keys = toks
             .iter()
             .map(|t| match &t.tok {
+                // (`45 tờ 500k`: a word typed with its marks is no English word its
+                // folding spells — `tờ` is no `to`.)
+                Tok::Word(w) if !w.is_ascii() && is_in(MARKED_NOT_ENGLISH, &key(w)) => {
+                    Some(w.to_lowercase())
+                }
                 Tok::Word(w) => Some(key(w)),
                 Tok::Sym(c) if matches!(c, '/' | '*' | '@') => Some(c.to_string()),
                 _ => None,
@@ -105,6 +110,10 @@ pub(super) fn key(w: &str) -> String {
         f
     }
 }
+
+/// English words of [`NOT_NOUNS`] that a Vietnamese word folds into (`tờ`, `số`,
+/// `ổn`): typed with marks, the Vietnamese word is kept as typed.
+const MARKED_NOT_ENGLISH: &[&str] = &["to", "so", "on", "at", "in", "is", "or", "but", "now"];
 
 pub(super) fn is_in(list: &[&str], k: &str) -> bool {
     list.iter().any(|w| is_key(w, k))
