@@ -91,8 +91,6 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
             .map(|e| vec![e]);
     }
     let quantities = roles(&w);
-    if std::env::var("FRAMES_DEBUG").is_ok() {
-        eprintln!("FRAMES {:?} {quantities:?}", w.keys);
     if quantities.len() < 2 {
         return None;
     }
