@@ -44,7 +44,9 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
             Some(last)
                 if clause(last[0].at) == c
                     && (joined
-                        || !(priced(last) && matches!(q.role, Role::Count(_)) && !big(&q.value))) =>
+                        || !(priced(last)
+                            && matches!(q.role, Role::Count(_))
+                            && !big(&q.value))) =>
             {
                 last.push(q)
             }
