@@ -29,10 +29,7 @@ pub fn without_item_count(toks: &[Token]) -> Option<Vec<Token>> {
         let mut items = 0;
         // (The items are alike: `2 khăn 120k và 4 mét` counts a 4 of another thing.)
         let (mut least, mut most) = (f64::MAX, 0f64);
-        loop {
-            let Some(v) = toks.get(i).and_then(Token::number) else {
-                break;
-            };
+        while let Some(v) = toks.get(i).and_then(Token::number) {
             let v: f64 = v.parse().unwrap_or(0.0);
             (least, most) = (least.min(v), most.max(v));
             items += 1;
