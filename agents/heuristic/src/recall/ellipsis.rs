@@ -49,6 +49,8 @@ pub(super) const NUMBER_DRESSING: &[&str] = &[
     "bao",
     "nhiêu",
     "much",
+    // (`thêm 3 người nữa thì bao nhiêu`)
+    "thì",
 ];
 
 /// Phrases keeping the last request's rate (`and 60,000 yen at that rate`): the rate is

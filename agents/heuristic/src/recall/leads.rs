@@ -49,6 +49,15 @@ pub fn tidied(query: &str) -> Option<String> {
     Some(out)
 }
 
+/// Words that close a follow-up asking the last question again with a part changed
+/// (`thêm 15 khách nữa thì sao`, `thêm 3 người nữa thì bn`); as phrases, they also teach
+/// the normaliser to read `nua thi` typed without marks as `nữa thì`.
+const ASKED_AGAIN: &[&[&str]] = &[
+    &["thì", "sao"],
+    &["nữa", "thì", "bn"],
+    &["nữa", "thì", "bao", "nhiêu"],
+];
+
 /// Words that open a follow-up asking the last question again with a part replaced:
 /// `and 4/30?`, `what about 6 people`, `còn 30/4?`, `thế còn …`, `nếu …`.
 const ELLIPSIS_LEADS: &[&[&str]] = &[
@@ -72,6 +81,16 @@ pub fn opens_ellipsis(query: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .find(|w| !w.is_empty())
         .map(str::to_lowercase);
+    // (`thêm 15 khách nữa thì sao`: asked again with a part changed, said at the end.)
+    let folded = crate::normalise::fold::fold(&query.to_lowercase());
+    let end = folded.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let asks_again = ASKED_AGAIN.iter().any(|tail| {
+        let tail: Vec<String> = tail.iter().map(|w| crate::normalise::fold::fold(w)).collect();
+        end.ends_with(&tail.join(" "))
+    });
+    if asks_again {
+        return true;
+    }
     let may = first.as_deref().is_some_and(|w| {
         ELLIPSIS_LEADS.iter().any(|l| {
             let lead = crate::normalise::fold::fold(l[0]);

@@ -17,7 +17,9 @@ const PRICE_MOVES: &[&str] = &[
 const PREPOSITIONS: &[&str] = &["for", "at", "to", "by", "of", "with", "cho", "với"];
 
 /// Words that say more people come (`and if 2 more join`): the number counts people.
-const JOIN_WORDS: &[&str] = &["join", "joins", "come", "comes"];
+const JOIN_WORDS: &[&str] = &[
+    "join", "joins", "come", "comes", "confirm", "confirms", "attend", "attends",
+];
 
 /// The one number of `pnums` (positions in `ptoks`) nearest to `new` by its size —
 /// within four times, and at least twice as near as the next — which a bare number in a
