@@ -164,6 +164,12 @@ const AFTER_LABEL: &[&str] = &[
     "thuê", "tiền", "từ", "thì", "là",
 ];
 
+/// Periods named by their number in a list of amounts (`tháng 9 là …`, `week 2: …`).
+const PERIOD_LABELS: &[&str] = &["tháng", "tuần", "month", "week", "quý", "quarter"];
+
+/// Words after a period's number that say its amount follows.
+const AFTER_PERIOD: &[&str] = &["là", "được", "is", "was", "were", "came", "made"];
+
 /// `toks` with each label and its number (`unit 2`, `phòng 1`) made one word, when
 /// there are any: a whole number right after a label word, followed by another number,
 /// a punctuation mark, the end or a word of [`AFTER_LABEL`].
@@ -184,6 +190,34 @@ pub(super) fn with_labels(toks: &[Token]) -> Option<Vec<Token>> {
                 Some(Tok::Date(_)) => false,
             }
     };
+    // (`tháng 9 là 1.110.000, tháng 10 là 1.340.000`, `tuần 1 được 4.250.000, tuần 2
+    // 3.980.000`: periods named by their number in a list of amounts, two at least.)
+    let period = |k: usize| {
+        k > 0
+            && toks[k - 1]
+                .word()
+                .is_some_and(|w| PERIOD_LABELS.contains(&w))
+            && toks[k]
+                .number()
+                .is_some_and(|n| n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()))
+            && match toks.get(k + 1).map(|t| &t.tok) {
+                Some(Tok::Sym(c)) => ":=".contains(*c),
+                Some(Tok::Num(n)) => n.split('.').next().is_some_and(|i| i.len() >= 4),
+                Some(Tok::Word(w)) => AFTER_PERIOD.contains(&w.as_str()),
+                _ => false,
+            }
+    };
+    // (Only for a total or an average: a change between months needs their order.)
+    let listed = toks.iter().any(|t| {
+        t.word().is_some_and(|w| {
+            matches!(
+                w,
+                "tổng" | "total" | "cộng" | "sum" | "average" | "avg" | "trung"
+            )
+        })
+    });
+    let periods = listed && (1..toks.len()).filter(|&k| period(k)).count() >= 2;
+    let names = |k: usize| names(k) || periods && period(k);
     if !(1..toks.len()).any(names) {
         return None;
     }

@@ -85,7 +85,10 @@ pub fn opens_ellipsis(query: &str) -> bool {
     let folded = crate::normalise::fold::fold(&query.to_lowercase());
     let end = folded.trim_end_matches(|c: char| !c.is_alphanumeric());
     let asks_again = ASKED_AGAIN.iter().any(|tail| {
-        let tail: Vec<String> = tail.iter().map(|w| crate::normalise::fold::fold(w)).collect();
+        let tail: Vec<String> = tail
+            .iter()
+            .map(|w| crate::normalise::fold::fold(w))
+            .collect();
         end.ends_with(&tail.join(" "))
     });
     if asks_again {

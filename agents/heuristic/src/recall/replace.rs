@@ -512,6 +512,18 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
                         _ => Vec::new(),
                     };
                 }
+                // (`nếu chia 6 đợt thì sao` after `đóng 4 đợt, mỗi đợt bao nhiêu`: the
+                // number counted in the same unit is what was divided by.)
+                if found.is_empty() && role == Role::Divisor {
+                    let unit = core.get(i + 1).and_then(Token::word);
+                    found = pnums
+                        .iter()
+                        .copied()
+                        .filter(|&k| {
+                            unit.is_some() && ptoks.get(k + 1).and_then(Token::word) == unit
+                        })
+                        .collect();
+                }
                 match found.as_slice() {
                     [k] => *k,
                     _ => return None,
