@@ -86,12 +86,9 @@ pub(super) fn asks_only_total(text: &str) -> bool {
             matches!(
                 *w,
                 "total" | "please" | "pls" | "tổng" | "cộng" | "the" | "so" | "and"
-                    // (`Cộng lại bao nhiêu?`, `tổng cộng hết bao nhiêu`)
-                    | "lại" | "bao" | "nhiêu" | "hết" | "tất" | "cả" | "là"
             )
         })
-        && (words.iter().any(|w| matches!(*w, "total" | "tổng"))
-            || words.windows(2).any(|p| p == ["cộng", "lại"]))
+        && words.iter().any(|w| matches!(*w, "total" | "tổng"))
 }
 
 /// `segment` without its leading joining words (`còn`, `and also`, `what about`).
