@@ -1,6 +1,7 @@
 //! Counts of people spelled in words (`bốn anh em chia đều`, `split among four
-//! friends`) and the people counted by `of us` (`between 3 of us`): read as a number
-//! and a word that counts people, so the frames see a count like any other.
+//! friends`), the people counted by `of us` (`between 3 of us`, `the two of us`) and
+//! `me and my sister` (two): read as a number and a word that counts people, so the
+//! frames see a count like any other.
 
 use crate::lexer::{Tok, Token};
 
@@ -34,6 +35,25 @@ pub(super) fn people_counts(toks: &[Token]) -> Option<Vec<Token>> {
             spelled.and_then(|_| crate::numbers::parse_words(toks, i, false))
         {
             let small = value.parse::<u32>().is_ok_and(|n| (2..=20).contains(&n));
+            // (`the two of us`: a count, then `of us`.)
+            let of_us = toks.get(next).and_then(Token::word) == Some("of")
+                && toks
+                    .get(next + 1)
+                    .and_then(Token::word)
+                    .is_some_and(|w| matches!(w, "us" | "them"));
+            if small && next == i + 1 && of_us {
+                out.push(Token {
+                    tok: Tok::Num(value),
+                    ..t.clone()
+                });
+                out.push(Token {
+                    tok: Tok::Word("people".into()),
+                    ..toks[next].clone()
+                });
+                changed = true;
+                i = next + 2;
+                continue;
+            }
             if small && next == i + 1 && counted(next) {
                 out.push(Token {
                     tok: Tok::Num(value),
@@ -43,6 +63,25 @@ pub(super) fn people_counts(toks: &[Token]) -> Option<Vec<Token>> {
                 i = next;
                 continue;
             }
+        }
+        // (`for me and my sister`: two people.)
+        let me_and_my = t.word() == Some("me")
+            && toks.get(i + 1).and_then(Token::word) == Some("and")
+            && matches!(toks.get(i + 2).and_then(Token::word), Some("my" | "the"))
+            && toks.get(i + 3).and_then(Token::word).is_some()
+            && toks.get(i + 4).is_none_or(|n| n.word() != Some("and"));
+        if me_and_my {
+            out.push(Token {
+                tok: Tok::Num("2".into()),
+                ..t.clone()
+            });
+            out.push(Token {
+                tok: Tok::Word("people".into()),
+                ..toks[i + 3].clone()
+            });
+            changed = true;
+            i += 4;
+            continue;
         }
         out.push(t.clone());
         // (`3 of us`: the number counts people.)

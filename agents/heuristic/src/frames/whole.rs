@@ -302,7 +302,19 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
                 && (w.word(amount.at - 1).is_some_and(|n| {
                     is_noun(n) && !matches!(n, "nam" | "thang" | "year" | "month") && counted(n)
                 }) || named_before(w, amount.at).iter().any(|n| counted(n)));
-            if !joined && !named {
+            // (`ticket is $612.40, how much for 2 people`: a price asked for so many.)
+            let for_at = |c: usize| {
+                let k = if c >= 2 && w.word(c - 1) == Some("the") {
+                    c - 2
+                } else {
+                    c.saturating_sub(1)
+                };
+                c > 0 && w.word(k).is_some_and(|k| is_in(&["for", "cho"], k))
+            };
+            let for_people = matches!(counts.as_slice(), [c] if for_at(c.at)
+                && matches!(&c.role, Role::Count(n) if n.iter().any(|n| is_person(n))))
+                && w.says(HOW_MUCH);
+            if !joined && !named && !for_people {
                 return None;
             }
             let rate = Quantity {

@@ -109,16 +109,51 @@ fn list_span(toks: &[Token]) -> Option<(usize, usize)> {
 pub(super) fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option<String> {
     use crate::lexer::Tok;
     let ptoks = crate::lexer::lex(previous);
-    let (first, last) = list_span(&ptoks)?;
+    // (`Tiền điện 3 tháng: 1.110.000, 1.340.000, 1.510.000`: the count announcing the
+    // items is none of them.)
+    let ptoks = crate::counted::without_item_count(&ptoks).unwrap_or(ptoks);
+    // (`tháng 9 là 1.110.000, tháng 10 là 1.340.000, …`: numbered months name items.)
+    let named = |k: usize| {
+        k > 0
+            && ptoks[k - 1]
+                .word()
+                .is_some_and(|w| matches!(w, "tháng" | "tuần" | "month" | "week"))
+    };
+    let numbers: Vec<usize> = (0..ptoks.len())
+        .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)) && !named(k))
+        .collect();
+    let (first, last) = match list_span(&ptoks) {
+        Some(span) => span,
+        // (The items with names between them: the first and last amount.)
+        None if numbers.len() >= 3 && (0..ptoks.len()).any(named) => {
+            (*numbers.first()?, *numbers.last()?)
+        }
+        None => return None,
+    };
     // The list is the question's numbers, all of them: `2+4 and 3*5` has none.
     let outside = ptoks
         .iter()
         .enumerate()
-        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && !(first..=last).contains(&k));
+        .any(|(k, t)| matches!(t.tok, Tok::Num(_)) && !named(k) && !(first..=last).contains(&k));
     if outside {
         return None;
     }
-    let items = &previous[ptoks[first].start..ptoks[last].end];
+    let inside: Vec<usize> = numbers
+        .iter()
+        .copied()
+        .filter(|k| (first..=last).contains(k))
+        .collect();
+    let named_inside = (first..=last).any(named);
+    let items = match named_inside {
+        // (The amounts alone, without the months that name them.)
+        true => inside
+            .iter()
+            .map(|&k| &previous[ptoks[k].start..ptoks[k].end])
+            .collect::<Vec<_>>()
+            .join(", "),
+        false => previous[ptoks[first].start..ptoks[last].end].to_owned(),
+    };
+    let items = items.as_str();
     // The numbers of that list, named: `those`, `các số đó`.
     if let Some((i, r)) = (0..toks.len()).find_map(|i| {
         LIST_REFERENCES
@@ -137,9 +172,26 @@ pub(super) fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option
     }
     // Another question of the same numbers, named by its head alone: `and the max?`,
     // `còn số lớn nhất?`.
+    // (`Trung bình mỗi tháng?`: what each item is, per one period, only dresses it.)
+    let per_period = |i: usize| {
+        let is_per = |k: usize| {
+            toks.get(k)
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "mỗi" | "per" | "a" | "each"))
+        };
+        let is_period = |k: usize| {
+            toks.get(k).and_then(Token::word).is_some_and(|w| {
+                crate::tolerant::DATE_WORDS.contains(&w)
+                    || matches!(w, "tháng" | "tuần" | "ngày" | "năm")
+            })
+        };
+        is_per(i) && is_period(i + 1) || i > 0 && is_per(i - 1) && is_period(i)
+    };
     let heads: Vec<&str> = toks
         .iter()
-        .filter_map(Token::word)
+        .enumerate()
+        .filter(|(i, _)| !per_period(*i))
+        .filter_map(|(_, t)| t.word())
         .filter(|w| !ELLIPSIS_DRESSING.contains(w) && *w != "the")
         .collect();
     let dressed = toks
