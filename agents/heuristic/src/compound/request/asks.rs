@@ -118,18 +118,34 @@ pub(super) fn adds_up_before(text: &str, n: usize) -> bool {
         "hết",
         "tất",
         "plus",
+        // (`cộng hai khoản lại`, `cộng hai cái lại`, `cộng lại hết bao nhiêu`)
+        "khoản",
+        "cái",
+        "món",
+        "số",
+        "bao",
+        "nhiêu",
+        "là",
+        "tiền",
     ];
     let toks = crate::lexer::lex(text);
     let count = n.to_string();
+    // (Compared folded: `cong lai het bao nhieu` typed without marks.)
+    let fold = crate::normalise::fold::fold;
+    let listed = |w: &str| WORDS.iter().any(|k| fold(k) == fold(w));
     let only = toks.iter().all(|t| match &t.tok {
-        crate::lexer::Tok::Word(w) => WORDS.contains(&w.as_str()),
+        crate::lexer::Tok::Word(w) => listed(w),
         crate::lexer::Tok::Num(x) => *x == count,
         crate::lexer::Tok::Sym(c) => "?.!:".contains(*c),
         crate::lexer::Tok::Date(_) => false,
     });
-    let adds = toks
-        .iter()
-        .any(|t| matches!(t.word(), Some("cộng" | "add" | "sum" | "total" | "tổng")));
+    let adds = toks.iter().any(|t| {
+        t.word().is_some_and(|w| {
+            ["cộng", "add", "sum", "total", "tổng"]
+                .iter()
+                .any(|k| fold(k) == fold(w))
+        })
+    });
     only && adds
 }
 

@@ -300,7 +300,13 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         if let Some(e) = crate::everyday::parse(toks, src) {
             return Ok(whole_problem(toks, src, e));
         }
-        failed.retain(|e| !e.text().is_some_and(|t| asks_only_how_much(&t)));
+        // (`3. cong lai het bao nhieu`: a last part adding up the parts before is kept,
+        // to be their sum below.)
+        let n = parts.len();
+        failed.retain(|e| {
+            !e.text()
+                .is_some_and(|t| asks_only_how_much(&t) && !adds_up_before(&t, n))
+        });
     }
     let mut parts = match chain_continuations(parts) {
         Ok(parts) if failed.is_empty() => parts,
