@@ -397,6 +397,19 @@ pub fn changes_meaning(toks: &[Token], k: usize) -> bool {
     FOREIGN.contains(&word) || cue || asks_outside(word)
 }
 
+/// [`changes_meaning`] but for a word naming a request outside the tools or a levy:
+/// with the operators written out and no percentage (`minus 1,800 broker minus 1,062
+/// health insurance`), such a word only labels a number.
+pub fn changes_operation(toks: &[Token], k: usize) -> bool {
+    let Some(word) = toks[k].word() else {
+        return false;
+    };
+    let cue = CUES.iter().any(|(p, c)| {
+        words_at(toks, k, p) && !matches!(c, Cue::From | Cue::To | Cue::Of | Cue::At | Cue::Tax)
+    });
+    FOREIGN.contains(&word) || cue
+}
+
 /// Whether `word` counts people (`người`, `friends`); `bạn` is also "you".
 pub fn counts_people(word: &str) -> bool {
     CUES.iter()

@@ -27,7 +27,7 @@ mod items;
 mod read;
 mod units;
 
-pub use items::{changes_meaning, counts_people};
+pub use items::{changes_meaning, changes_operation, counts_people};
 pub use read::{answer_unit, parse};
 pub use units::undecorated;
 

@@ -271,5 +271,5 @@ fn label(w: &Words, i: usize) -> bool {
         && !crate::numbers::starts_number(raw)
         && crate::normalise::typo::operation(raw).is_none()
         && !crate::tolerant::DATE_WORDS.contains(&raw)
-        && (!crate::everyday::changes_meaning(w.toks, i) || crate::everyday::counts_people(raw))
+        && (!crate::everyday::changes_operation(w.toks, i) || crate::everyday::counts_people(raw))
 }

@@ -8,6 +8,19 @@ use super::roles::*;
 use super::vocabulary::*;
 use super::words::*;
 
+/// Whether the cue `p` found at `i` (compared folded) is no other word typed with its
+/// marks: `tiền công` (wages) is no `cộng` (add up). (Only `cộng`: other cues typed a
+/// little wrong, `nhiêu nhất` for `nhiều nhất`, are still theirs.)
+fn typed_as(w: &Words, i: usize, p: &[&str]) -> bool {
+    let raw = w
+        .toks
+        .get(i)
+        .and_then(Token::word)
+        .unwrap_or("")
+        .to_lowercase();
+    p != ["cộng"] || raw.is_ascii() || raw == "cộng"
+}
+
 /// The first word a count counts (`11,8 km` → `km`).
 fn first_noun_of(x: &Quantity) -> Option<&String> {
     match &x.role {
@@ -97,7 +110,7 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
         .filter_map(|i| {
             LIST_CUES
                 .iter()
-                .find(|(p, _)| w.at(i, p))
+                .find(|(p, _)| w.at(i, p) && typed_as(w, i, p))
                 .map(|(_, op)| *op)
         })
         .collect();

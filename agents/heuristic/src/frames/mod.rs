@@ -55,6 +55,13 @@ use vocabulary::OTHER_QUESTION;
 use whole::{groups, part_of_whole, priced, shared};
 use words::Words;
 
+/// Whether `toks` write a calculation with its operators between labelled numbers
+/// (`31900 minus 2,500 dorm minus 1,062 health insurance`): its words only name the
+/// numbers, so a word that would name a request outside the tools (`broker`) does not.
+pub fn labelled_calculation(toks: &[Token]) -> bool {
+    labelled::labelled(&Words::new(toks)).is_some()
+}
+
 /// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
 pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     parse_frames(toks, true)

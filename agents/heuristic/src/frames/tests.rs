@@ -447,3 +447,14 @@ fn the_price_of_one_from_a_pack() {
         Some(vec![5_000.0])
     );
 }
+
+#[test]
+fn labels_of_a_written_calculation_may_name_anything() {
+    // (`broker` names a request outside the tools, `insurance` a levy: with the
+    // operators written out and no percentage, both only label a number.)
+    assert_eq!(
+        values("31900 minus 2500 dorm minus 1800 broker minus 1062 health insurance"),
+        Some(vec![26538.0])
+    );
+    assert_eq!(values("31900 minus 2500 dorm minus 9% insurance"), None);
+}

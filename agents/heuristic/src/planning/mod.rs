@@ -263,7 +263,9 @@ impl Planning<'_> {
         // as typed, and then, in a conversation, as a follow-up of the last answer
         // (`add 10% service`, `times 15,480 won`), after every reading of its own. A
         // part outside every tool is named, never read into a frame.
-        if reading.misses() > 0 && scope::outside_tools(query, language.as_str()).is_none() {
+        let outside = scope::outside_tools(query, language.as_str()).is_some()
+            && !crate::frames::labelled_calculation(&toks);
+        if reading.misses() > 0 && !outside {
             if let Some(parsed) = compound::frames_reading(&toks, query)
                 && let found @ Understanding::Plan(..) = self.lower(parsed)
             {
