@@ -109,10 +109,18 @@ pub fn detect(query: &str, hint: Option<&str>) -> Language {
         .into_iter()
         .filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
         .collect();
-    let (vi, en) = crate::normalise::fold::vi_and_en(&letters);
+    // (Each word votes once: `5 do, 10 do, 20 do` is one `do`.)
+    // (In order: a word's reading may hang on its neighbour, `so do` is `số đó`.)
+    let mut distinct: Vec<String> = Vec::with_capacity(letters.len());
+    for w in &letters {
+        if !distinct.contains(w) {
+            distinct.push(w.clone());
+        }
+    }
+    let (vi, en) = crate::normalise::fold::vi_and_en(&distinct);
     // Teen code votes Vietnamese too (`mon do 680k giam 15% con bn`).
-    let vi = vi + letters.iter().filter(|w| teen(w)).count();
-    let folded = (vi >= 2 && vi > en) || (vi >= 1 && vi == letters.len());
+    let vi = vi + distinct.iter().filter(|w| teen(w)).count();
+    let folded = (vi >= 2 && vi > en) || (vi >= 1 && vi == distinct.len());
     let fold = crate::normalise::fold::fold;
     let phrase = VI_PHRASES.iter().any(|p| {
         letters
@@ -163,6 +171,14 @@ mod tests {
         assert_eq!(detect_language("2+4", Some("vi-VN")), "vi");
         assert_eq!(detect_language("tính 2+4", Some("en")), "en");
         assert_eq!(detect_language("tính 2+4", Some("fr")), "vi");
+    }
+
+    #[test]
+    fn each_word_votes_once() {
+        assert_eq!(
+            detect_language("tong tip tuan nay: 5 do, 10 do, 20 do, 2 do", None),
+            "vi"
+        );
     }
 
     #[test]
