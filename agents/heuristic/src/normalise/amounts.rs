@@ -261,8 +261,10 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         }
         pieces[i].set(value.clone());
         if drop_currency {
-            if let Some(s) =
-                next_word_or_sign(&pieces, last).filter(|&s| currency(&pieces[s].lower()).is_some())
+            // (`¥64,000 ¥71,500`: a sign right before the next number is that number's.)
+            let next_number = |s: usize| pieces.get(s + 1).is_some_and(|p| p.kind == Kind::Number);
+            if let Some(s) = next_word_or_sign(&pieces, last)
+                .filter(|&s| currency(&pieces[s].lower()).is_some() && !next_number(s))
             {
                 clear(&mut pieces, last + 1..=s);
             }
@@ -514,6 +516,11 @@ mod tests {
         assert_eq!(canon("12 dollars", Reading::English), "12");
         assert_eq!(canon("450.000đ", Reading::Vietnamese), "450000");
         assert_eq!(canon("3.500 đồng", Reading::Vietnamese), "3500");
+        // (A sign glued to the next amount is that amount's: the two stay apart.)
+        assert_eq!(
+            canon("¥64,000 ¥71,500 ¥58,800", Reading::English),
+            "64000 71500 58800"
+        );
     }
 
     #[test]
