@@ -53,7 +53,12 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let scale = |x: &Quantity| {
         x.at >= 2 && w.word(x.at - 1) == Some("of") && w.word(x.at - 2) == Some("out")
     };
-    let mut items: Vec<&Quantity> = q.iter().filter(|x| !scale(x)).collect();
+    // (`… trung bình 1 tháng`, `avg per 1 day`: the one period asked per is no item.)
+    let per_one = |x: &Quantity| {
+        x.value == "1"
+            && matches!(&x.role, Role::Count(n) if n.first().is_some_and(|n| is_period(n)))
+    };
+    let mut items: Vec<&Quantity> = q.iter().filter(|x| !scale(x) && !per_one(x)).collect();
     // The count of the items, said before or after them.
     let counted = |items: &[&Quantity], x: &Quantity| {
         matches!(x.role, Role::Count(_))
@@ -92,9 +97,14 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let all_counted_alike = items
         .iter()
         .all(|x| first_noun(x).is_some() && first_noun(x) == first_noun(items[0]));
+    // (`38.5, 41.25, 39.75, 40 hrs`: the last one's unit, said of all.)
+    let others_bare = items[..last].iter().all(|x| x.role == Role::Amount);
     let item = |(k, x): (usize, &&Quantity)| match &x.role {
         Role::Amount => true,
         Role::Rate(Some(_)) => k == last,
+        Role::Count(nouns) if k == last && others_bare && last >= 2 => {
+            nouns.iter().all(|n| !is_person(n) && !is_group(n))
+        }
         Role::Count(nouns) => {
             let thing = nouns
                 .iter()

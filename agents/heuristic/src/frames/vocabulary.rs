@@ -115,7 +115,8 @@ pub(super) const NOT_NOUNS: &[&str] = &[
     "so", "plus", "minus", "more", "then", "but", "now", "total", "tip", "each", "per", "x", "lol",
     "ok", "pls", "what", "whats", "how", "much", "và", "hay", "là", "thì", "trên", "còn", "nữa",
     "rồi", "thôi", "tổng", "mà", "cho", "với", "của", "bao", "nhiêu", "mấy", "split", "among",
-    "between", "by", "off", "chia", "down", "discount", "deposit", "extra", "more",
+    "between", "by", "off", "chia", "down", "trung", "average", "avg", "tổng", "discount",
+    "deposit", "extra", "more",
 ];
 
 /// Cues for a levy (`10% tip`, `phí phục vụ 5%`): added when the whole is asked, else
@@ -422,6 +423,8 @@ pub(super) const LIST_CUES: &[(&[&str], ListOp)] = &[
     (&["highest"], ListOp::Max),
     (&["biggest"], ListOp::Max),
     (&["largest"], ListOp::Max),
+    (&["longest"], ListOp::Max),
+    (&["shortest"], ListOp::Min),
     (&["most"], ListOp::Max),
     (&["max"], ListOp::Max),
     (&["đắt", "nhất"], ListOp::Max),
