@@ -11,17 +11,32 @@ use words::{AROUND, ASKS_TIME, AT, STOP};
 
 mod convert;
 mod difference;
+mod loose;
 mod pronouns;
 mod words;
 
 pub use convert::time_at;
 pub use difference::{time_difference, time_named};
+pub use loose::loose_convert;
 pub use pronouns::pronoun_place;
 
 /// Reads `toks` (from `src`) as a question about the time at places.
 pub fn parse(toks: &[Token], src: &str) -> Option<DateQuery> {
     let toks = trim_punctuation(toks);
-    convert(toks, src).or_else(|| time_in(toks, src))
+    // (A place that is a pronoun, `giờ bên họ`, names no zone: the loose reader finds
+    // the place it points back to.)
+    let named = |p: &str| {
+        let p = crate::normalise::fold::fold(&p.to_lowercase());
+        !["họ", "them", "there", "đó", "they"]
+            .iter()
+            .any(|w| crate::normalise::fold::fold(w) == p)
+    };
+    convert(toks, src)
+        .filter(|q| match q {
+            DateQuery::ConvertTime { from, to, .. } => named(from) && named(to),
+            _ => true,
+        })
+        .or_else(|| time_in(toks, src))
 }
 
 fn trim_punctuation(toks: &[Token]) -> &[Token] {

@@ -231,3 +231,34 @@ fn a_time_at_one_place_converted_to_another() {
     assert_eq!(q("convert 25:00 Hanoi time to London time"), None);
     assert_eq!(q("convert 9 Hanoi to London"), None);
 }
+
+#[test]
+fn a_conversion_told_loosely() {
+    // (As the planner reads them: normalised.)
+    let read = |q: &str| {
+        let q = crate::normalise::normalise(q, None).text;
+        super::loose_convert(&lex(&q), &q)
+    };
+    assert_eq!(
+        read("khach tokyo bay luc 22h30 toi nay gio vn, luc do ben tokyo may gio"),
+        Some(DateQuery::ConvertTime {
+            time: "22:30".into(),
+            from: "vn".into(),
+            to: "tokyo".into(),
+        })
+    );
+    // (`them`: the place of the people named before.)
+    assert_eq!(
+        read("berlin team wants a call at 6pm vietnam time, what time is that for them"),
+        Some(DateQuery::ConvertTime {
+            time: "18:00".into(),
+            from: "vietnam".into(),
+            to: "berlin".into(),
+        })
+    );
+    // No zone for the time and no `that`: the time now is asked, no conversion.
+    assert_eq!(
+        read("the dentist in oslo said 9am, what time is it in rome"),
+        None
+    );
+}

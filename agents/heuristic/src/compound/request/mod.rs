@@ -79,6 +79,13 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     if let Some(q) = crate::dates::between_day_months(toks)
         .or_else(|| crate::places::time_difference(toks, src))
         .or_else(|| crate::places::time_named(toks, src))
+        .or_else(|| {
+            // (A conversion told loosely, only when no part reads it strictly.)
+            crate::places::parse(toks, src)
+                .is_none()
+                .then(|| crate::places::loose_convert(toks, src))
+                .flatten()
+        })
     {
         return Ok(Parsed {
             parts: vec![ParsedPart {
