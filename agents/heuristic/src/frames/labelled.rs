@@ -195,6 +195,16 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
     if !asked || !labelled {
         return None;
     }
+    // (`bán được 54 triệu trừ dầu 12tr chia 6 người`: a share among people said last
+    // divides all that comes before, as it is said.)
+    let shared_last = kept.len() >= 5
+        && kept[kept.len() - 2].is_sym('/')
+        && w.word(last + 1).is_some_and(is_person);
+    if shared_last {
+        let before = crate::arith::parse(&kept[..kept.len() - 2])?;
+        let people = crate::arith::parse(&kept[kept.len() - 1..])?;
+        return Some(Expr::bin(crate::expr::MathOp::Divide, before, people));
+    }
     match crate::arith::parse(&kept) {
         Some(Expr::Num(_)) | None => None,
         Some(e) => Some(e),

@@ -67,6 +67,32 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
             role,
         });
     }
+    // (`150k 1 người`: the one a rate is for is the rate's tie, no count.)
+    let tie_of_rate = |k: usize, q: &[Quantity]| {
+        q[k].value == "1"
+            && k > 0
+            && q[k - 1].at + 1 == q[k].at
+            && matches!(q[k - 1].role, Role::Rate(_))
+    };
+    // (`Hóa đơn tháng 11 là 9.850.000`: a month named by its number, its amount after.)
+    let month_name = |x: &Quantity| {
+        x.at > 0
+            && w.word(x.at - 1)
+                .is_some_and(|m| is_in(&["tháng", "month", "quý", "quarter"], m))
+            && x.value.parse::<u32>().is_ok_and(|n| (1..=12).contains(&n))
+            && (w
+                .word(x.at + 1)
+                .is_some_and(|n| is_in(&["là", "is", "was"], n))
+                || w.toks.get(x.at + 1).is_some_and(|t| t.is_sym(':')))
+    };
+    let keep: Vec<bool> = (0..out.len())
+        .map(|k| !tie_of_rate(k, &out) && !month_name(&out[k]))
+        .collect();
+    let out: Vec<Quantity> = out
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(q, keep)| keep.then_some(q))
+        .collect();
     one_then_rate(w, out)
 }
 

@@ -115,7 +115,7 @@ pub(super) const NOT_NOUNS: &[&str] = &[
     "so", "plus", "minus", "more", "then", "but", "now", "total", "tip", "each", "per", "x", "lol",
     "ok", "pls", "what", "whats", "how", "much", "và", "hay", "là", "thì", "trên", "còn", "nữa",
     "rồi", "thôi", "tổng", "mà", "cho", "với", "của", "bao", "nhiêu", "mấy", "split", "among",
-    "between", "by", "off", "chia", "down", "trung", "average", "avg", "tổng", "discount",
+    "between", "by", "off", "chia", "down", "trung", "average", "avg", "tổng", "chưa", "discount",
     "deposit", "extra", "more",
 ];
 

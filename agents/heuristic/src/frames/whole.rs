@@ -254,6 +254,8 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
         return None;
     }
     match (rates.as_slice(), amounts.as_slice()) {
+        // (`dầu 21.500đ 1 lít tăng 4%`: a price for one alone is the amount.)
+        ([rate], []) if counts.is_empty() => Some(Expr::Num(rate.value.clone())),
         ([rate], []) => product(rate, &counts),
         // `10,320/hr and OT is 1.5x, how much is 1 OT hour`: a multiplier of the rate.
         ([rate], [times])
