@@ -48,6 +48,8 @@ pub(super) const AROUND: &[&str] = &[
     "that",
     "this",
     "này",
+    // (`giờ nay` typed without marks: `giờ này`.)
+    "nay",
     "back",
     "home",
     "there",
