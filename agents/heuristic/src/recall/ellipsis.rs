@@ -144,6 +144,7 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
             .or_else(|| replace_part(&previous, &core, &follow))
             .or_else(|| about_list(&previous, &toks, &follow))
             .or_else(|| about_birth(&previous, &toks, &follow))
+            .or_else(|| super::reasked::reasked(&previous, &toks, &follow))
         {
             out.push(text);
         }

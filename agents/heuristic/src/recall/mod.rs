@@ -11,6 +11,7 @@ mod ellipsis;
 mod leads;
 mod lists;
 mod pairs;
+mod reasked;
 mod reference;
 mod replace;
 mod rewrites;
