@@ -35,10 +35,7 @@ pub(crate) async fn stream_stats(
             pipe.cmd("XINFO").arg("GROUPS").arg(&stream.name);
         }
         match pipe.query_async::<Vec<Value>>(&mut conn).await {
-            Ok(values) => values
-                .chunks(2)
-                .map(|pair| counts_of(pair))
-                .collect::<Vec<_>>(),
+            Ok(values) => values.chunks(2).map(counts_of).collect::<Vec<_>>(),
             Err(e) if is_no_such_key(&e) => {
                 let mut out = Vec::with_capacity(streams.len());
                 for stream in &streams {

@@ -409,7 +409,7 @@ mod partitioned {
                 break;
             }
         }
-        assert_eq!(suite::task_ids(&taken), [task.clone()]);
+        assert_eq!(suite::task_ids(&taken), std::slice::from_ref(&task));
         assert_eq!(taken[0].partition, 2);
         drop(doomed); // dies before acking
         assert_eq!(p.pending("math_task", "pool-math"), [0, 0, 1]);
