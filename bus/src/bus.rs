@@ -66,6 +66,9 @@ pub struct Delivery {
     pub topic: Topic,
     /// Its stream entry id (`<ms>-<seq>`).
     pub entry_id: String,
+    /// The partition of the topic it was read from (`bus.partitions`; 0 when the topic
+    /// has one stream).
+    pub partition: u32,
     /// How many times it has been delivered, this time included (1 the first time).
     pub deliveries: u64,
     /// The decoded message (normalised, when it arrived as a bare request).
@@ -80,6 +83,7 @@ impl Delivery {
         AckToken {
             topic: self.topic.clone(),
             entry_id: self.entry_id.clone(),
+            partition: self.partition,
         }
     }
 }
@@ -91,6 +95,8 @@ pub struct AckToken {
     pub topic: Topic,
     /// The entry id.
     pub entry_id: String,
+    /// The partition of the topic (0 when the topic has one stream).
+    pub partition: u32,
 }
 
 /// How long a topic's stream is and what its consumer groups have pending (a sample,

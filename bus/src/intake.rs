@@ -31,6 +31,8 @@ pub struct RawEntry<'a> {
     pub topic: &'a Topic,
     /// Its entry id.
     pub entry_id: &'a str,
+    /// The topic's partition it was read from (0 when the topic has one stream).
+    pub partition: u32,
     /// Its `data` field, when it has one.
     pub data: Option<&'a str>,
     /// Deliveries so far, this one included.
@@ -62,6 +64,7 @@ pub fn intake(
             return Intake::Deliver(Box::new(Delivery {
                 topic: entry.topic.clone(),
                 entry_id: entry.entry_id.to_owned(),
+                partition: entry.partition,
                 deliveries: entry.deliveries,
                 message: d.into_message(),
                 bare,
@@ -132,6 +135,7 @@ mod tests {
         let entry = RawEntry {
             topic: &topic,
             entry_id: "1-0",
+            partition: 0,
             data: Some("{not json"),
             deliveries: 1,
         };

@@ -120,9 +120,96 @@ pub fn ingress_dead(channel: &str, hash: &str) -> String {
 
 /// The key that says the publish guarded by once-key `once` reached `stream` (Cluster:
 /// a claimed publish is appended by a second script, on the stream's slot, at most
-/// once).
+/// once): `chorus:sent:{<stream>}:<once>` for a stream named as its topic, and
+/// `chorus:sent:{<tag>}:<topic>:<once>` for a partition's stream `<topic>:{<tag>}`
+/// (see [`partition_stream`]), in the partition's slot.
 pub fn sent(stream: &str, once: &str) -> String {
-    format!("chorus:sent:{{{stream}}}:{once}")
+    match split_partition(stream) {
+        Some((topic, tag)) => format!("chorus:sent:{{{tag}}}:{topic}:{once}"),
+        None => format!("chorus:sent:{{{stream}}}:{once}"),
+    }
+}
+
+/// Most partitions a topic may be spread over (`bus.partitions`).
+pub const MAX_PARTITIONS: u16 = 64;
+
+/// Whether a topic of this name is spread over `bus.partitions` streams: every topic
+/// but the client-facing ones (`task_available`, `clarification_answer`,
+/// `task_cancel`, `final_report`, which keep one stream that `redis-cli -c` users
+/// XADD to and XREAD), `dead_letter` (read by operators, few entries, often no task)
+/// and `agent_heartbeat` (no task; one entry per process per beat).
+pub fn is_partitioned(topic: &str) -> bool {
+    !matches!(
+        topic,
+        crate::Topic::TASK_AVAILABLE
+            | crate::Topic::CLARIFICATION_ANSWER
+            | crate::Topic::TASK_CANCEL
+            | crate::Topic::FINAL_REPORT
+            | crate::Topic::DEAD_LETTER
+            | crate::Topic::AGENT_HEARTBEAT
+    )
+}
+
+/// The partition of `task` among `partitions` (0 when there is one): FNV-1a of the task
+/// id, modulo `partitions`. Stable across processes, versions and machines.
+pub fn partition_of(task: &TaskId, partitions: u32) -> u32 {
+    if partitions <= 1 {
+        return 0;
+    }
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in task.as_str().as_bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    (hash % u64::from(partitions)) as u32
+}
+
+/// The hash tag of partition `k` of `n`: `p<k>of<n>.<i>`, the first `i` (from 0) whose
+/// slot falls in the middle half of the `k`-th of `n` equal slot ranges. With the even
+/// split `redis-cli --cluster create` makes over M primaries and `n` a multiple of M
+/// (or equal to it), partitions `k` and `k'` in different ranges land on different
+/// primaries, and the `n` partitions spread evenly over them; the middle half keeps
+/// that true when a split is off by a slot or two.
+pub fn partition_tag(k: u32, n: u32) -> String {
+    let n = n.max(1);
+    let width = 16384.0 / f64::from(n);
+    let lo = width * f64::from(k) + width / 4.0;
+    let hi = width * f64::from(k) + width * 3.0 / 4.0;
+    (0u32..)
+        .map(|i| format!("p{k}of{n}.{i}"))
+        .find(|tag| {
+            let s = f64::from(slot(tag));
+            s >= lo && s < hi
+        })
+        .unwrap_or_default()
+}
+
+/// The stream of partition `k` of `topic` spread over `n`: the topic's own name when
+/// `n` is 1 or the topic is not partitioned (the same names as before partitions
+/// existed), else `<topic>:{<partition tag>}`. Every topic's partition `k` shares one
+/// tag, so one slot: a role reads partition `k` of all its topics with one blocking
+/// XREADGROUP.
+pub fn partition_stream(topic: &str, k: u32, n: u32) -> String {
+    if n <= 1 || !is_partitioned(topic) {
+        return topic.to_owned();
+    }
+    format!("{topic}:{{{}}}", partition_tag(k, n))
+}
+
+/// Every stream of `topic` spread over `n`, by partition (one when it is not spread).
+pub fn partition_streams(topic: &str, n: u32) -> Vec<String> {
+    if n <= 1 || !is_partitioned(topic) {
+        return vec![topic.to_owned()];
+    }
+    (0..n).map(|k| partition_stream(topic, k, n)).collect()
+}
+
+/// A partition's stream name split into its topic and its tag; `None` for a stream
+/// named as its topic.
+pub fn split_partition(stream: &str) -> Option<(&str, &str)> {
+    let (topic, rest) = stream.split_once(":{")?;
+    let tag = rest.strip_suffix('}')?;
+    (!tag.is_empty() && !tag.contains(['{', '}'])).then_some((topic, tag))
 }
 
 /// Where a Cluster publish-once keeps the message once-key `once` guards until it is
@@ -234,7 +321,30 @@ pub mod patterns {
 
     /// The publish-dedupe keys of `stream` (see [`super::sent`]).
     pub fn sent(stream: &str) -> String {
-        format!("chorus:sent:{{{stream}}}:*")
+        match super::split_partition(stream) {
+            Some((topic, tag)) => format!("chorus:sent:{{{tag}}}:{topic}:*"),
+            None => format!("chorus:sent:{{{stream}}}:*"),
+        }
+    }
+
+    /// The streams of `topic`, whatever `bus.partitions` is: its own name, and for a
+    /// partitioned topic every `<topic>:{p…}` partition (see
+    /// [`super::partition_stream`]).
+    pub fn streams(topic: &str) -> Vec<String> {
+        let mut out = vec![topic.to_owned()];
+        if super::is_partitioned(topic) {
+            out.push(format!("{topic}:{{p*"));
+        }
+        out
+    }
+
+    /// The publish-dedupe keys of every stream of `topic` (see [`streams`]).
+    pub fn sents(topic: &str) -> Vec<String> {
+        let mut out = vec![sent(topic)];
+        if super::is_partitioned(topic) {
+            out.push(format!("chorus:sent:{{p*}}:{topic}:*"));
+        }
+        out
     }
 }
 
@@ -293,6 +403,14 @@ pub fn table_markdown() -> String {
         (
             sent("<stream>", "<once-key>"),
             "Cluster only: the claimed publish reached the stream",
+        ),
+        (
+            partition_stream("plan_ready", 1, 3),
+            "`bus.partitions` = 3: partition 1 of `plan_ready` (every partitioned topic's partition 1 shares the tag)",
+        ),
+        (
+            sent(&partition_stream("plan_ready", 1, 3), "<once-key>"),
+            "Cluster, `bus.partitions` > 1: the claimed publish reached that partition",
         ),
         (DEADLINES.to_owned(), "open tasks by deadline"),
         (WAITING.to_owned(), "tasks waiting for an answer"),
@@ -386,6 +504,111 @@ mod tests {
         for stream in ["task_available", "plan_ready", "math_task", "final_report"] {
             let key = sent(stream, &once::planned(&"t1".into()));
             assert_eq!(slot(&key), slot(stream), "{key}");
+        }
+    }
+
+    #[test]
+    fn one_partition_keeps_every_stream_name() {
+        for topic in ["plan_ready", "math_task", "task_available", "dead_letter"] {
+            assert_eq!(partition_stream(topic, 0, 1), topic);
+            assert_eq!(partition_streams(topic, 1), vec![topic.to_owned()]);
+            assert_eq!(
+                sent(topic, "chorus:{t}:once:planned"),
+                format!("chorus:sent:{{{topic}}}:chorus:{{t}}:once:planned")
+            );
+        }
+        assert_eq!(partition_of(&"any".into(), 1), 0);
+    }
+
+    #[test]
+    fn client_facing_topics_are_never_partitioned() {
+        for topic in [
+            "task_available",
+            "clarification_answer",
+            "task_cancel",
+            "final_report",
+            "dead_letter",
+            "agent_heartbeat",
+        ] {
+            assert_eq!(partition_streams(topic, 6), vec![topic.to_owned()]);
+        }
+        assert_eq!(partition_streams("math_task", 6).len(), 6);
+    }
+
+    #[test]
+    fn partition_k_lands_in_the_kth_slot_range_shared_by_every_topic() {
+        for n in [2u32, 3, 4, 6, 8, 64] {
+            let width = 16384 / n;
+            for k in 0..n {
+                let streams: Vec<String> = ["plan_ready", "math_task", "tool_response"]
+                    .iter()
+                    .map(|t| partition_stream(t, k, n))
+                    .collect();
+                let s = u32::from(slot(&streams[0]));
+                assert!(s >= k * width && s < (k + 1) * width, "{n} {k} {s}");
+                for stream in &streams {
+                    assert_eq!(slot(stream), slot(&streams[0]), "{stream}");
+                    let key = sent(stream, &once::planned(&"t1".into()));
+                    assert_eq!(slot(&key), slot(stream), "{key}");
+                    let (topic, tag) = split_partition(stream).expect("partitioned");
+                    assert!(
+                        stream.starts_with(topic) && tag.starts_with('p'),
+                        "{stream}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            partition_stream("plan_ready", 1, 3),
+            format!("plan_ready:{{{}}}", partition_tag(1, 3))
+        );
+    }
+
+    #[test]
+    fn tasks_spread_over_the_partitions() {
+        let mut counts = [0u32; 6];
+        for i in 0..6000 {
+            let task = TaskId::from(format!("0194e1c2-{i:08x}").as_str());
+            counts[partition_of(&task, 6) as usize] += 1;
+        }
+        for c in counts {
+            assert!((800..1200).contains(&c), "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn acl_patterns_cover_every_partition() {
+        let glob = |pattern: &str, key: &str| {
+            // Enough of Redis's glob for these patterns: `*` only.
+            let parts: Vec<&str> = pattern.split('*').collect();
+            let mut rest = key;
+            for (i, part) in parts.iter().enumerate() {
+                match rest.find(part) {
+                    Some(0) => rest = &rest[part.len()..],
+                    Some(at) if i > 0 => rest = &rest[at + part.len()..],
+                    _ => return false,
+                }
+            }
+            parts.last().is_some_and(|p| p.is_empty()) || rest.is_empty()
+        };
+        for n in [1, 3, 6] {
+            for stream in partition_streams("math_task", n) {
+                assert!(
+                    patterns::streams("math_task")
+                        .iter()
+                        .any(|p| glob(p, &stream)),
+                    "{stream}"
+                );
+                let key = sent(&stream, "chorus:{t}:once:dispatch:s1");
+                assert!(
+                    patterns::sents("math_task").iter().any(|p| glob(p, &key)),
+                    "{key}"
+                );
+                assert!(
+                    !patterns::sents("date_task").iter().any(|p| glob(p, &key)),
+                    "{key}"
+                );
+            }
         }
     }
 

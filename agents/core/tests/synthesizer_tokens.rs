@@ -75,6 +75,7 @@ fn delivery(message: Message) -> Delivery {
     Delivery {
         topic: message.topic.clone(),
         entry_id: "1-0".into(),
+        partition: 0,
         deliveries: 1,
         message,
         bare: false,

@@ -7,20 +7,20 @@ use std::time::Duration;
 use redis::aio::ConnectionLike;
 
 use super::reply;
+use crate::streams::Stream;
 use chorus_bus::bus::Subscription;
-use chorus_bus::topic::Topic;
 
-/// Creates `role`'s group on each topic (`XGROUP CREATE … 0 MKSTREAM`); an existing
+/// Creates `role`'s group on each stream (`XGROUP CREATE … 0 MKSTREAM`); an existing
 /// group is kept as it is.
 pub(crate) async fn ensure_groups(
     conn: &mut impl ConnectionLike,
-    topics: &[Topic],
+    streams: &[Stream],
     role: &str,
 ) -> Result<(), redis::RedisError> {
-    for topic in topics {
+    for stream in streams {
         let created = redis::cmd("XGROUP")
             .arg("CREATE")
-            .arg(topic.as_str())
+            .arg(&stream.name)
             .arg(role)
             .arg("0")
             .arg("MKSTREAM")
@@ -45,24 +45,25 @@ pub(crate) fn is_nogroup(e: &redis::RedisError) -> bool {
     e.code() == Some("NOGROUP") || e.to_string().contains("NOGROUP")
 }
 
-/// Deletes consumers of `sub.role` on its topics that have nothing pending and have
+/// Deletes consumers of `sub.role` on its streams that have nothing pending and have
 /// been idle longer than `stale`; returns how many were deleted.
 pub(crate) async fn remove_stale_consumers(
     conn: &mut impl ConnectionLike,
     sub: &Subscription,
+    streams: &[Stream],
     stale: Duration,
     cluster: bool,
 ) -> Result<usize, redis::RedisError> {
     let stale_ms = i64::try_from(stale.as_millis()).unwrap_or(i64::MAX);
-    let mut infos: Vec<redis::Value> = Vec::with_capacity(sub.topics.len());
+    let mut infos: Vec<redis::Value> = Vec::with_capacity(streams.len());
     // One command per stream, in one pipeline on a standalone Redis; one at a time on
     // a Cluster (a pipeline there touches one slot; this runs once per subscription).
     if cluster {
-        for topic in &sub.topics {
+        for stream in streams {
             infos.push(
                 redis::cmd("XINFO")
                     .arg("CONSUMERS")
-                    .arg(topic.as_str())
+                    .arg(&stream.name)
                     .arg(&sub.role)
                     .query_async(conn)
                     .await?,
@@ -70,22 +71,22 @@ pub(crate) async fn remove_stale_consumers(
         }
     } else {
         let mut pipe = redis::pipe();
-        for topic in &sub.topics {
+        for stream in streams {
             pipe.cmd("XINFO")
                 .arg("CONSUMERS")
-                .arg(topic.as_str())
+                .arg(&stream.name)
                 .arg(&sub.role);
         }
         infos = pipe.query_async(conn).await?;
     }
     let mut delete = Vec::new();
     let mut deleted = 0;
-    for (topic, info) in sub.topics.iter().zip(&infos) {
+    for (stream, info) in streams.iter().zip(&infos) {
         for c in reply::consumers(info) {
             if c.pending == 0 && c.idle_ms > stale_ms && c.name != sub.consumer {
                 let mut cmd = redis::cmd("XGROUP");
                 cmd.arg("DELCONSUMER")
-                    .arg(topic.as_str())
+                    .arg(&stream.name)
                     .arg(&sub.role)
                     .arg(&c.name);
                 delete.push(cmd);

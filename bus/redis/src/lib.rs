@@ -23,6 +23,7 @@ mod shared;
 mod slots;
 mod stats;
 mod store;
+mod streams;
 mod subscriber;
 mod tokens;
 mod watcher;
@@ -104,11 +105,12 @@ impl RedisBus {
         self.shared.conn()
     }
 
-    /// Appends a raw `data` field to a topic's stream, as an outside client would (no
-    /// encoding, no size check, no mirror); returns the entry id.
+    /// Appends a raw `data` field to a topic's stream (its partition 0's, when it is
+    /// spread over partitions), as an outside client would (no encoding, no size check,
+    /// no mirror); returns the entry id.
     pub async fn publish_raw(&self, topic: &Topic, data: &str) -> Result<String, BusError> {
         let id: String = redis::cmd("XADD")
-            .arg(topic.as_str())
+            .arg(streams::name(topic, 0, self.shared.partitions()))
             .arg("MAXLEN")
             .arg("~")
             .arg(self.shared.settings.stream_maxlen)
@@ -184,6 +186,7 @@ impl Bus for RedisBus {
         for topic in &sub.topics {
             topic.kind()?;
         }
+        let streams = streams::of_topics(&sub.topics, self.shared.partitions());
         // A role started during a failover waits for the Cluster (or the restarted
         // server) rather than exiting on its first MOVED.
         conn::patiently(
@@ -192,15 +195,16 @@ impl Bus for RedisBus {
             self.shared.cluster(),
             || {
                 let mut conn = self.shared.conn();
-                let (topics, role) = (&sub.topics, &sub.role);
-                async move { groups::ensure_groups(&mut conn, topics, role).await }
+                let (streams, role) = (&streams, &sub.role);
+                async move { groups::ensure_groups(&mut conn, streams, role).await }
             },
         )
         .await?;
         let mut conn = self.shared.conn();
         let stale = Duration::from_millis(self.shared.settings.stale_consumer_ms);
+        let cluster = self.shared.cluster();
         if let Err(e) =
-            groups::remove_stale_consumers(&mut conn, &sub, stale, self.shared.cluster()).await
+            groups::remove_stale_consumers(&mut conn, &sub, &streams, stale, cluster).await
         {
             tracing::warn!(role = %sub.role, error = %e, "could not clean stale consumers");
         }
@@ -218,19 +222,25 @@ impl Bus for RedisBus {
     }
 
     async fn recent(&self, topic: &Topic, count: usize) -> Result<Vec<Message>, BusError> {
-        let value: redis::Value = redis::cmd("XREVRANGE")
-            .arg(topic.as_str())
-            .arg("+")
-            .arg("-")
-            .arg("COUNT")
-            .arg(count)
-            .query_async(&mut self.shared.conn())
+        // Every partition's last `count`, merged by entry id (ms first), the last kept.
+        let cmds: Vec<(String, redis::Cmd)> =
+            streams::of_topics(std::slice::from_ref(topic), self.shared.partitions())
+                .into_iter()
+                .map(|s| {
+                    let mut cmd = redis::cmd("XREVRANGE");
+                    cmd.arg(&s.name).arg("+").arg("-").arg("COUNT").arg(count);
+                    (s.name, cmd)
+                })
+                .collect();
+        let values = slots::query(&self.shared.conn, &cmds)
             .await
             .map_err(bus_err)?;
-        let mut entries = reply::entries(&value);
-        entries.reverse();
+        let mut entries: Vec<reply::StreamEntry> = values.iter().flat_map(reply::entries).collect();
+        entries.sort_by_key(|e| reply::entry_order(&e.id));
+        let skip = entries.len().saturating_sub(count);
         Ok(entries
             .into_iter()
+            .skip(skip)
             .filter_map(|e| {
                 let data = e.data?;
                 Message::decode_on(topic, &data, Some(&e.id))
@@ -244,7 +254,8 @@ impl Bus for RedisBus {
         &self,
         topics: &[Topic],
     ) -> Result<Vec<chorus_bus::StreamStats>, BusError> {
-        stats::stream_stats(&mut self.shared.conn(), topics, self.shared.cluster())
+        let partitions = self.shared.partitions();
+        stats::stream_stats(&self.shared.conn, topics, partitions)
             .await
             .map_err(bus_err)
     }

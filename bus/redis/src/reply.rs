@@ -60,6 +60,13 @@ pub(crate) fn pairs(v: &Value) -> Vec<(String, Value)> {
     }
 }
 
+/// A stream entry id (`<ms>-<seq>`) as numbers, to order entries of several streams
+/// (ids that do not parse sort first).
+pub(crate) fn entry_order(id: &str) -> (u64, u64) {
+    let (ms, seq) = id.split_once('-').unwrap_or((id, "0"));
+    (ms.parse().unwrap_or(0), seq.parse().unwrap_or(0))
+}
+
 /// Entries of an entry list: `[[id, [field, value, …]], …]`. Deleted entries (a nil
 /// field list) are skipped.
 pub(crate) fn entries(v: &Value) -> Vec<StreamEntry> {

@@ -10,7 +10,7 @@ use chorus_bus::settings::BusSettings;
 
 use crate::conn::{self, Connection};
 use crate::error::{self, bus_err};
-use crate::{claim, publish, slots};
+use crate::{claim, publish, slots, streams};
 
 /// What the bus's writers and readers share: the backend (to open reading connections),
 /// the shared write connection, the settings and the scripts.
@@ -23,16 +23,19 @@ pub(crate) struct Shared {
     pub(crate) claims: claim::ClaimScripts,
 }
 
-/// The entry ids of `tokens`, per stream.
-fn by_topic(tokens: &[chorus_bus::AckToken]) -> std::collections::BTreeMap<&str, Vec<&str>> {
-    let mut by_topic: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+/// The entry ids of `tokens`, per stream (a token's topic and partition name it).
+fn by_stream(
+    tokens: &[chorus_bus::AckToken],
+    partitions: u32,
+) -> std::collections::BTreeMap<String, Vec<&str>> {
+    let mut by_stream: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for t in tokens {
-        by_topic
-            .entry(t.topic.as_str())
+        by_stream
+            .entry(streams::name(&t.topic, t.partition, partitions))
             .or_default()
             .push(t.entry_id.as_str());
     }
-    by_topic
+    by_stream
 }
 
 impl Shared {
@@ -46,19 +49,19 @@ impl Shared {
             return Ok(());
         }
         if self.conn.is_cluster() {
-            let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
+            let cmds: Vec<(String, redis::Cmd)> = by_stream(tokens, self.partitions())
                 .into_iter()
-                .map(|(topic, ids)| {
+                .map(|(stream, ids)| {
                     let mut cmd = redis::cmd("XACK");
-                    cmd.arg(topic).arg(role).arg(ids);
-                    (topic.to_owned(), cmd)
+                    cmd.arg(&stream).arg(role).arg(ids);
+                    (stream, cmd)
                 })
                 .collect();
             return slots::exec(&self.conn, &cmds).await.map_err(bus_err);
         }
         let mut pipe = redis::pipe();
-        for (topic, ids) in &by_topic(tokens) {
-            publish::add_ack(&mut pipe, topic, role, ids);
+        for (stream, ids) in &by_stream(tokens, self.partitions()) {
+            publish::add_ack(&mut pipe, stream, role, ids);
         }
         conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
             .await
@@ -77,17 +80,17 @@ impl Shared {
         if tokens.is_empty() {
             return Ok(());
         }
-        let cmds: Vec<(String, redis::Cmd)> = by_topic(tokens)
+        let cmds: Vec<(String, redis::Cmd)> = by_stream(tokens, self.partitions())
             .into_iter()
-            .map(|(topic, ids)| {
+            .map(|(stream, ids)| {
                 let mut cmd = redis::cmd("XCLAIM");
-                cmd.arg(topic)
+                cmd.arg(&stream)
                     .arg(role)
                     .arg(consumer)
                     .arg(0)
                     .arg(ids)
                     .arg("JUSTID");
-                (topic.to_owned(), cmd)
+                (stream, cmd)
             })
             .collect();
         slots::exec(&self.conn, &cmds).await.map_err(bus_err)
@@ -96,6 +99,16 @@ impl Shared {
     /// A clone of the shared write connection (clones share one multiplexed socket).
     pub(crate) fn conn(&self) -> Connection {
         self.conn.clone()
+    }
+
+    /// `bus.partitions`.
+    pub(crate) fn partitions(&self) -> u32 {
+        self.settings.partitions
+    }
+
+    /// The stream `msg` goes to (its topic's partition for its task).
+    pub(crate) fn stream(&self, msg: &Message) -> String {
+        streams::of_message(msg, self.partitions())
     }
 
     /// Whether the bus runs on a Cluster.

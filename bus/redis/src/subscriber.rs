@@ -2,10 +2,13 @@
 //! that time), reads new ones with XREADGROUP on its own connection, dead-letters what
 //! cannot be handled and acks in pipelines. Connection errors are retried inside
 //! `next_batch` until its block time is spent, so a restarted Redis is invisible to
-//! callers except for a few empty batches. On a Cluster each stream is read by a task
-//! of its own (`fanin.rs`), and dead letters and their acks, in different slots, are
-//! written one after the other: the letter first, so a crash between the two repeats
-//! a letter but never loses one.
+//! callers except for a few empty batches. A topic spread over partitions
+//! (`bus.partitions`) is read, claimed and acked on each of its streams
+//! (`streams.rs`). On a Cluster each slot's streams (partition k of every topic the
+//! role reads; a client-facing stream alone) are read by a task of its own with one
+//! blocking connection (`fanin.rs`), and dead letters and their acks, in different
+//! slots, are written one after the other: the letter first, so a crash between the
+//! two repeats a letter but never loses one.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -22,17 +25,17 @@ use super::groups::{ensure_groups, is_nogroup};
 use super::publish::{add_ack, add_publish};
 use super::reply::{self, StreamEntry};
 use super::slots;
+use super::streams::{self, Stream};
 use crate::error::bus_err;
 use chorus_bus::bus::{AckToken, Delivery, Subscriber, Subscription};
 use chorus_bus::counts::{self, TransportEvent};
 use chorus_bus::envelope::Message;
 use chorus_bus::error::BusError;
 use chorus_bus::intake::{Intake, RawEntry, handler_dead_letter, intake};
-use chorus_bus::topic::Topic;
 
-/// One entry read, with its delivery count.
+/// One entry read, with its stream and delivery count.
 struct Read {
-    topic: Topic,
+    stream: Stream,
     entry: StreamEntry,
     deliveries: u64,
 }
@@ -41,26 +44,30 @@ struct Read {
 pub(crate) struct RedisSubscriber {
     shared: Arc<Shared>,
     sub: Subscription,
+    /// The streams of the subscription's topics.
+    streams: Vec<Stream>,
     read: ReadConn,
     last_claim: Option<Instant>,
-    /// On a Cluster: the per-stream readers.
+    /// On a Cluster: the per-slot readers.
     readers: Option<FanIn<Read>>,
 }
 
 impl RedisSubscriber {
     pub(crate) fn new(shared: Arc<Shared>, sub: Subscription) -> Self {
         let read = ReadConn::new(shared.backend.clone(), &shared.settings);
+        let streams = streams::of_topics(&sub.topics, shared.partitions());
         let readers = shared.cluster().then(|| {
             let mut fanin = FanIn::new();
-            for topic in &sub.topics {
-                let (shared, sub, topic) = (shared.clone(), sub.clone(), topic.clone());
-                fanin.spawn(move |tx| read_stream(shared, sub, topic, tx));
+            for group in streams::by_slot(&streams) {
+                let (shared, sub) = (shared.clone(), sub.clone());
+                fanin.spawn(move |tx| read_streams(shared, sub, group, tx));
             }
             fanin
         });
         RedisSubscriber {
             shared,
             sub,
+            streams,
             read,
             last_claim: None,
             readers,
@@ -78,31 +85,31 @@ impl RedisSubscriber {
     async fn claim(&mut self, room: usize) -> Result<Vec<Read>, redis::RedisError> {
         let min_idle = self.shared.settings.claim_idle_ms;
         let conn = self.shared.conn();
-        let mut pending_cmds = Vec::with_capacity(self.sub.topics.len());
-        for topic in &self.sub.topics {
+        let mut pending_cmds = Vec::with_capacity(self.streams.len());
+        for stream in &self.streams {
             let mut cmd = redis::cmd("XPENDING");
-            cmd.arg(topic.as_str())
+            cmd.arg(&stream.name)
                 .arg(&self.sub.role)
                 .arg("IDLE")
                 .arg(min_idle)
                 .arg("-")
                 .arg("+")
                 .arg(room);
-            pending_cmds.push((topic.as_str().to_owned(), cmd));
+            pending_cmds.push((stream.name.clone(), cmd));
         }
         let pending = slots::query(&conn, &pending_cmds).await?;
         let mut claims = Vec::new();
         let mut counts: Vec<BTreeMap<String, u64>> = Vec::new();
-        for (topic, rows) in self.sub.topics.iter().zip(&pending) {
+        for (stream, rows) in self.streams.iter().zip(&pending) {
             let rows = reply::pending_rows(rows);
             if !rows.is_empty() {
                 let mut cmd = redis::cmd("XCLAIM");
-                cmd.arg(topic.as_str())
+                cmd.arg(&stream.name)
                     .arg(&self.sub.role)
                     .arg(&self.sub.consumer)
                     .arg(min_idle)
                     .arg(rows.iter().map(|r| r.id.as_str()).collect::<Vec<_>>());
-                claims.push((topic.as_str().to_owned(), cmd));
+                claims.push((stream.name.clone(), cmd));
             }
             counts.push(rows.into_iter().map(|r| (r.id, r.deliveries)).collect());
         }
@@ -113,18 +120,18 @@ impl RedisSubscriber {
         let claimed = slots::query(&conn, &claims).await?;
         let mut claimed = claimed.iter();
         let mut out = Vec::new();
-        for (topic, counts) in self.sub.topics.iter().zip(&counts) {
+        for (stream, counts) in self.streams.iter().zip(&counts) {
             if counts.is_empty() {
                 continue;
             }
             let Some(value) = claimed.next() else { break };
             let entries = reply::entries(value);
             let n = entries.len() as u64;
-            counts::record(&self.sub.role, topic, TransportEvent::Claimed, n);
+            counts::record(&self.sub.role, &stream.topic, TransportEvent::Claimed, n);
             for entry in entries {
                 let deliveries = counts.get(&entry.id).map_or(2, |n| n + 1);
                 out.push(Read {
-                    topic: topic.clone(),
+                    stream: stream.clone(),
                     entry,
                     deliveries,
                 });
@@ -153,26 +160,15 @@ impl RedisSubscriber {
             cmd.arg("BLOCK").arg(b.as_millis().max(1) as u64);
         }
         cmd.arg("STREAMS");
-        for topic in &self.sub.topics {
-            cmd.arg(topic.as_str());
+        for stream in &self.streams {
+            cmd.arg(&stream.name);
         }
-        for _ in &self.sub.topics {
+        for _ in &self.streams {
             cmd.arg(">");
         }
         let value: Value = cmd.query_async(self.read.get().await?).await?;
         self.read.healthy();
-        let mut out = Vec::new();
-        for (stream, entries) in reply::read_reply(&value) {
-            let Some(topic) = self.sub.topics.iter().find(|t| t.as_str() == stream) else {
-                continue;
-            };
-            out.extend(entries.into_iter().map(|entry| Read {
-                topic: topic.clone(),
-                entry,
-                deliveries: 1,
-            }));
-        }
-        Ok(out)
+        Ok(reads_of(&value, &self.streams))
     }
 
     /// Turns read entries into deliveries; dead letters and their acks go in one atomic
@@ -181,11 +177,12 @@ impl RedisSubscriber {
         let settings = &self.shared.settings;
         let mut out = Vec::with_capacity(reads.len());
         let mut letters = Vec::new();
-        let mut acks: Vec<(Topic, String)> = Vec::new();
+        let mut acks: Vec<(String, String)> = Vec::new();
         for read in reads {
             let raw = RawEntry {
-                topic: &read.topic,
+                topic: &read.stream.topic,
                 entry_id: &read.entry.id,
+                partition: read.stream.partition,
                 data: read.entry.data.as_deref(),
                 deliveries: read.deliveries,
             };
@@ -197,17 +194,17 @@ impl RedisSubscriber {
             ) {
                 Intake::Deliver(d) => out.push(*d),
                 Intake::DeadLetter(dl) => {
-                    tracing::warn!(topic = %read.topic, entry_id = %read.entry.id, role = %self.sub.role, "dead-lettering entry");
+                    tracing::warn!(stream = %read.stream.name, entry_id = %read.entry.id, role = %self.sub.role, "dead-lettering entry");
                     letters.push(*dl);
-                    acks.push((read.topic, read.entry.id));
+                    acks.push((read.stream.name, read.entry.id));
                 }
                 Intake::LeaveToDoor(reason) => {
-                    tracing::debug!(topic = %read.topic, entry_id = %read.entry.id, %reason, "unreadable client entry; the door dead-letters it");
-                    acks.push((read.topic, read.entry.id));
+                    tracing::debug!(stream = %read.stream.name, entry_id = %read.entry.id, %reason, "unreadable client entry; the door dead-letters it");
+                    acks.push((read.stream.name, read.entry.id));
                 }
                 Intake::Drop(reason) => {
-                    tracing::error!(topic = %read.topic, entry_id = %read.entry.id, %reason, "dropping dead letter");
-                    acks.push((read.topic, read.entry.id));
+                    tracing::error!(stream = %read.stream.name, entry_id = %read.entry.id, %reason, "dropping dead letter");
+                    acks.push((read.stream.name, read.entry.id));
                 }
             }
         }
@@ -219,12 +216,12 @@ impl RedisSubscriber {
         out
     }
 
-    /// Writes `letters` and acks `acks` of the role: in one atomic pipeline on a
-    /// standalone Redis; on a Cluster the letters first, then the acks.
+    /// Writes `letters` and acks `acks` (stream, entry id) of the role: in one atomic
+    /// pipeline on a standalone Redis; on a Cluster the letters first, then the acks.
     async fn letters_and_acks(
         &self,
         letters: &[Message],
-        acks: &[(Topic, String)],
+        acks: &[(String, String)],
     ) -> Result<(), redis::RedisError> {
         let maxlen = self.shared.settings.stream_maxlen;
         let mut pipe = redis::pipe();
@@ -238,16 +235,16 @@ impl RedisSubscriber {
             }
             let cmds: Vec<(String, redis::Cmd)> = acks
                 .iter()
-                .map(|(topic, id)| {
+                .map(|(stream, id)| {
                     let mut cmd = redis::cmd("XACK");
-                    cmd.arg(topic.as_str()).arg(&self.sub.role).arg(id);
-                    (topic.as_str().to_owned(), cmd)
+                    cmd.arg(stream).arg(&self.sub.role).arg(id);
+                    (stream.clone(), cmd)
                 })
                 .collect();
             return slots::exec(&self.shared.conn, &cmds).await;
         }
-        for (topic, id) in acks {
-            add_ack(&mut pipe, topic.as_str(), &self.sub.role, &[id]);
+        for (stream, id) in acks {
+            add_ack(&mut pipe, stream, &self.sub.role, &[id]);
         }
         pipe.exec_async(&mut self.shared.conn()).await
     }
@@ -258,16 +255,34 @@ fn add_dead_letter(pipe: &mut redis::Pipeline, dl: &Message, maxlen: usize) {
     add_publish(pipe, dl.topic.as_str(), &dl.to_json(), maxlen);
 }
 
-/// Reads new entries of one stream for the role, on a connection of its own, handing
-/// each batch to `tx` (a Cluster's per-stream reader; ends when `tx` is closed).
-async fn read_stream(
+/// The reads in an XREADGROUP reply on `streams`, each with its stream.
+fn reads_of(value: &Value, streams: &[Stream]) -> Vec<Read> {
+    let mut out = Vec::new();
+    for (name, entries) in reply::read_reply(value) {
+        let Some(stream) = streams.iter().find(|s| s.name == name) else {
+            continue;
+        };
+        out.extend(entries.into_iter().map(|entry| Read {
+            stream: stream.clone(),
+            entry,
+            deliveries: 1,
+        }));
+    }
+    out
+}
+
+/// Reads new entries of `streams` (one slot's) for the role, on a connection of its
+/// own, handing each batch to `tx` (a Cluster's per-slot reader; ends when `tx` is
+/// closed).
+async fn read_streams(
     shared: Arc<Shared>,
     sub: Subscription,
-    topic: Topic,
+    streams: Vec<Stream>,
     tx: tokio::sync::mpsc::Sender<Vec<Read>>,
 ) {
     let mut read = ReadConn::new(shared.backend.clone(), &shared.settings);
     let block = shared.settings.block().as_millis().max(1) as u64;
+    let names: Vec<&str> = streams.iter().map(|s| s.name.as_str()).collect();
     loop {
         let mut cmd = redis::cmd("XREADGROUP");
         cmd.arg("GROUP")
@@ -278,8 +293,10 @@ async fn read_stream(
             .arg("BLOCK")
             .arg(block)
             .arg("STREAMS")
-            .arg(topic.as_str())
-            .arg(">");
+            .arg(&names);
+        for _ in &streams {
+            cmd.arg(">");
+        }
         let value: Result<Value, redis::RedisError> = match read.get().await {
             Ok(conn) => cmd.query_async(conn).await,
             Err(e) => Err(e),
@@ -287,25 +304,15 @@ async fn read_stream(
         match value {
             Ok(value) => {
                 read.healthy();
-                let reads: Vec<Read> = reply::read_reply(&value)
-                    .into_iter()
-                    .flat_map(|(_, entries)| entries)
-                    .map(|entry| Read {
-                        topic: topic.clone(),
-                        entry,
-                        deliveries: 1,
-                    })
-                    .collect();
+                let reads = reads_of(&value, &streams);
                 if !reads.is_empty() && tx.send(reads).await.is_err() {
                     return;
                 }
             }
             Err(e) if is_nogroup(&e) => {
-                tracing::warn!(role = %sub.role, %topic, "consumer group missing; re-creating it");
+                tracing::warn!(role = %sub.role, streams = ?names, "consumer group missing; re-creating it");
                 let mut conn = shared.conn();
-                if let Err(e) =
-                    ensure_groups(&mut conn, std::slice::from_ref(&topic), &sub.role).await
-                {
+                if let Err(e) = ensure_groups(&mut conn, &streams, &sub.role).await {
                     tracing::warn!(error = %e, "could not re-create the group");
                     tokio::time::sleep(read.broken()).await;
                 }
@@ -313,9 +320,9 @@ async fn read_stream(
             Err(e) => {
                 let pause = read.broken();
                 if is_connection_error(&e) {
-                    tracing::warn!(error = %e, ?pause, %topic, "read connection lost; reconnecting");
+                    tracing::warn!(error = %e, ?pause, streams = ?names, "read connection lost; reconnecting");
                 } else {
-                    tracing::warn!(error = %e, ?pause, %topic, "read failed; retrying");
+                    tracing::warn!(error = %e, ?pause, streams = ?names, "read failed; retrying");
                 }
                 tokio::time::sleep(pause).await;
             }
@@ -357,7 +364,7 @@ impl Subscriber for RedisSubscriber {
                         tracing::warn!(role = %self.sub.role, "consumer group missing; re-creating it");
                         let mut conn = self.shared.conn();
                         if let Err(e) =
-                            ensure_groups(&mut conn, &self.sub.topics, &self.sub.role).await
+                            ensure_groups(&mut conn, &self.streams, &self.sub.role).await
                         {
                             tracing::warn!(error = %e, "could not re-create groups");
                             let pause = self.read.broken();
@@ -385,9 +392,14 @@ impl Subscriber for RedisSubscriber {
 
     async fn dead_letter(&self, delivery: &Delivery, reason: &str) -> Result<(), BusError> {
         let dl = handler_dead_letter(delivery, &self.sub.role, reason);
+        let stream = streams::name(
+            &delivery.topic,
+            delivery.partition,
+            self.shared.partitions(),
+        );
         self.letters_and_acks(
             std::slice::from_ref(&dl),
-            &[(delivery.topic.clone(), delivery.entry_id.clone())],
+            &[(stream, delivery.entry_id.clone())],
         )
         .await
         .map_err(bus_err)

@@ -1,7 +1,8 @@
 //! A group-less reader: XREAD from the last entry each stream had when the watcher was
 //! made, on its own connection, so it sees every later message exactly once and acks
-//! nothing. Unlike the Pub/Sub mirror it loses nothing while briefly disconnected. On a
-//! Cluster each stream is read by a task of its own (`fanin.rs`).
+//! nothing. Unlike the Pub/Sub mirror it loses nothing while briefly disconnected. A
+//! topic spread over partitions is watched on each of its streams. On a Cluster each
+//! slot's streams are read by a task of its own (`fanin.rs`).
 
 use std::sync::Arc;
 
@@ -14,6 +15,7 @@ use super::conn::{ReadConn, is_connection_error};
 use super::fanin::FanIn;
 use super::reply;
 use super::slots;
+use super::streams::{self, Stream};
 use crate::error::bus_err;
 use chorus_bus::bus::Watcher;
 use chorus_bus::envelope::Message;
@@ -24,9 +26,9 @@ use chorus_bus::topic::Topic;
 pub(crate) struct RedisWatcher {
     shared: Arc<Shared>,
     read: ReadConn,
-    topics: Vec<Topic>,
+    streams: Vec<Stream>,
     last_ids: Vec<String>,
-    /// On a Cluster: the per-stream readers.
+    /// On a Cluster: the per-slot readers.
     readers: Option<FanIn<Message>>,
 }
 
@@ -36,12 +38,13 @@ impl RedisWatcher {
         for t in &topics {
             t.kind()?;
         }
-        let cmds: Vec<(String, redis::Cmd)> = topics
+        let streams = streams::of_topics(&topics, shared.partitions());
+        let cmds: Vec<(String, redis::Cmd)> = streams
             .iter()
-            .map(|t| {
+            .map(|s| {
                 let mut cmd = redis::cmd("XREVRANGE");
-                cmd.arg(t.as_str()).arg("+").arg("-").arg("COUNT").arg(1);
-                (t.as_str().to_owned(), cmd)
+                cmd.arg(&s.name).arg("+").arg("-").arg("COUNT").arg(1);
+                (s.name.clone(), cmd)
             })
             .collect();
         let lasts: Vec<Value> = slots::query(&shared.conn(), &cmds).await.map_err(bus_err)?;
@@ -57,12 +60,19 @@ impl RedisWatcher {
         let read = ReadConn::new(shared.backend.clone(), &shared.settings);
         let readers = shared.cluster().then(|| {
             let mut fanin = FanIn::new();
-            for (topic, last) in topics.iter().zip(&last_ids) {
+            for group in streams::by_slot(&streams) {
+                let lasts = group
+                    .iter()
+                    .map(|s| {
+                        let i = streams.iter().position(|t| t == s).unwrap_or_default();
+                        last_ids[i].clone()
+                    })
+                    .collect();
                 let one = RedisWatcher {
                     shared: shared.clone(),
                     read: ReadConn::new(shared.backend.clone(), &shared.settings),
-                    topics: vec![topic.clone()],
-                    last_ids: vec![last.clone()],
+                    streams: group,
+                    last_ids: lasts,
                     readers: None,
                 };
                 fanin.spawn(move |tx| one.forward(tx));
@@ -72,13 +82,13 @@ impl RedisWatcher {
         Ok(RedisWatcher {
             shared,
             read,
-            topics,
+            streams,
             last_ids,
             readers,
         })
     }
 
-    /// Reads this (one-stream) watcher's batches into `tx` until it is closed.
+    /// Reads this (one slot's) watcher's batches into `tx` until it is closed.
     async fn forward(mut self, tx: tokio::sync::mpsc::Sender<Vec<Message>>) {
         loop {
             match self.next_batch().await {
@@ -107,8 +117,8 @@ impl RedisWatcher {
             .arg("BLOCK")
             .arg(block_ms.max(1))
             .arg("STREAMS");
-        for t in &self.topics {
-            cmd.arg(t.as_str());
+        for s in &self.streams {
+            cmd.arg(&s.name);
         }
         for id in &self.last_ids {
             cmd.arg(id);
@@ -117,7 +127,7 @@ impl RedisWatcher {
         self.read.healthy();
         let mut out = Vec::new();
         for (stream, entries) in reply::read_reply(&value) {
-            let Some(i) = self.topics.iter().position(|t| t.as_str() == stream) else {
+            let Some(i) = self.streams.iter().position(|s| s.name == stream) else {
                 continue;
             };
             for e in entries {
@@ -126,7 +136,7 @@ impl RedisWatcher {
                 if data.len() > self.shared.settings.max_message_bytes {
                     continue;
                 }
-                if let Ok(d) = Message::decode_on(&self.topics[i], &data, Some(&e.id)) {
+                if let Ok(d) = Message::decode_on(&self.streams[i].topic, &data, Some(&e.id)) {
                     out.push(d.into_message());
                 }
             }
@@ -144,7 +154,7 @@ impl Watcher for RedisWatcher {
                 .next_until(deadline, self.shared.settings.batch_count)
                 .await);
         }
-        if self.topics.is_empty() {
+        if self.streams.is_empty() {
             tokio::time::sleep_until(deadline).await;
             return Ok(Vec::new());
         }

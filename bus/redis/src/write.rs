@@ -13,20 +13,24 @@ use crate::publish::{self, DATA_FIELD, add_publish};
 use crate::shared::Shared;
 use crate::{claim, conn, slots};
 
-/// The streams `msgs` go to.
-fn topics_of(msgs: &[Message]) -> Vec<&str> {
-    msgs.iter().map(|m| m.topic.as_str()).collect()
-}
-
 /// The keys a guarded publish writes: the guard (unless empty), each once-key and each
-/// stream.
-fn guarded_keys<'a>(guard: &'a str, items: &'a [(String, Message)]) -> Vec<&'a str> {
+/// stream (`streams[i]` is item i's).
+fn guarded_keys<'a>(
+    guard: &'a str,
+    items: &'a [(String, Message)],
+    streams: &'a [String],
+) -> Vec<&'a str> {
     let mut keys: Vec<&str> = (!guard.is_empty()).then_some(guard).into_iter().collect();
-    for (key, msg) in items {
+    for ((key, _), stream) in items.iter().zip(streams) {
         keys.push(key);
-        keys.push(msg.topic.as_str());
+        keys.push(stream);
     }
     keys
+}
+
+/// Borrows each of `names`.
+fn strs(names: &[String]) -> Vec<&str> {
+    names.iter().map(String::as_str).collect()
 }
 
 /// Most messages sent in one pipeline by `publish_many`.
@@ -36,18 +40,14 @@ impl Shared {
     pub(crate) async fn publish(&self, msg: &Message) -> Result<String, BusError> {
         let epoch = self.epoch();
         let data = self.encode(msg)?;
+        let stream = self.stream(msg);
         let mut pipe = redis::pipe();
-        add_publish(
-            &mut pipe,
-            msg.topic.as_str(),
-            &data,
-            self.settings.stream_maxlen,
-        );
+        add_publish(&mut pipe, &stream, &data, self.settings.stream_maxlen);
         let (id,): (String,) =
             conn::retry_writes(|| async { pipe.query_async(&mut self.conn()).await })
                 .await
                 .map_err(bus_err)?;
-        self.replicated(epoch, &[msg.topic.as_str()]).await?;
+        self.replicated(epoch, &[&stream]).await?;
         Ok(id)
     }
 
@@ -67,17 +67,18 @@ impl Shared {
             .iter()
             .map(|m| self.encode(m))
             .collect::<Result<Vec<_>, _>>()?;
+        let streams: Vec<String> = msgs.iter().map(|m| self.stream(m)).collect();
         let maxlen = self.settings.stream_maxlen;
         if self.cluster() {
-            for chunk in msgs
+            for chunk in streams
                 .iter()
                 .zip(&encoded)
                 .collect::<Vec<_>>()
                 .chunks(PIPELINE_CHUNK)
             {
                 let mut cmds = Vec::with_capacity(chunk.len() * 2);
-                for (msg, data) in chunk {
-                    let topic = msg.topic.as_str();
+                for (stream, data) in chunk {
+                    let topic = stream.as_str();
                     let mut xadd = redis::cmd("XADD");
                     xadd.arg(topic)
                         .arg("MAXLEN")
@@ -93,23 +94,23 @@ impl Shared {
                 }
                 slots::exec(&self.conn, &cmds).await.map_err(bus_err)?;
             }
-            return self.replicated(epoch, &topics_of(msgs)).await;
+            return self.replicated(epoch, &strs(&streams)).await;
         }
-        for chunk in msgs
+        for chunk in streams
             .iter()
             .zip(&encoded)
             .collect::<Vec<_>>()
             .chunks(PIPELINE_CHUNK)
         {
             let mut pipe = redis::pipe();
-            for (msg, data) in chunk {
-                add_publish(&mut pipe, msg.topic.as_str(), data, maxlen);
+            for (stream, data) in chunk {
+                add_publish(&mut pipe, stream, data, maxlen);
             }
             conn::retry_writes(|| async { pipe.exec_async(&mut self.conn()).await })
                 .await
                 .map_err(bus_err)?;
         }
-        self.replicated(epoch, &topics_of(msgs)).await
+        self.replicated(epoch, &strs(&streams)).await
     }
 
     pub(crate) async fn publish_once(
@@ -121,10 +122,11 @@ impl Shared {
         let epoch = self.epoch();
         let data = self.encode(msg)?;
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let stream = self.stream(msg);
         if self.cluster() {
             let item = claim::Item {
                 key,
-                stream: msg.topic.as_str(),
+                stream: &stream,
                 data: &data,
             };
             let set = self
@@ -137,12 +139,12 @@ impl Shared {
                 )
                 .await
                 .map_err(bus_err)?;
-            self.replicated(epoch, &[key, msg.topic.as_str()]).await?;
+            self.replicated(epoch, &[key, &stream]).await?;
             return Ok(set.first().copied().unwrap_or(false));
         }
         let mut invocation = self.once_script.key(key);
         invocation
-            .key(msg.topic.as_str())
+            .key(&stream)
             .arg(ttl_ms)
             .arg(self.settings.stream_maxlen)
             .arg(&data);
@@ -150,7 +152,7 @@ impl Shared {
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.conn()).await })
                 .await
                 .map_err(bus_err)?;
-        self.replicated(epoch, &[key, msg.topic.as_str()]).await?;
+        self.replicated(epoch, &[key, &stream]).await?;
         Ok(id.is_some())
     }
 
@@ -163,6 +165,7 @@ impl Shared {
     ) -> Result<Option<Vec<bool>>, BusError> {
         let epoch = self.epoch();
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let streams: Vec<String> = items.iter().map(|(_, m)| self.stream(m)).collect();
         if self.cluster() {
             let encoded = items
                 .iter()
@@ -171,11 +174,8 @@ impl Shared {
             let claims: Vec<claim::Item<'_>> = items
                 .iter()
                 .zip(&encoded)
-                .map(|((key, msg), data)| claim::Item {
-                    key,
-                    stream: msg.topic.as_str(),
-                    data,
-                })
+                .zip(&streams)
+                .map(|(((key, _), data), stream)| claim::Item { key, stream, data })
                 .collect();
             let sent = self
                 .claims
@@ -189,7 +189,8 @@ impl Shared {
                 )
                 .await
                 .map_err(bus_err)?;
-            self.replicated(epoch, &guarded_keys(guard, items)).await?;
+            self.replicated(epoch, &guarded_keys(guard, items, &streams))
+                .await?;
             return Ok(sent);
         }
         let mut invocation = self.guarded_script.key(guard);
@@ -197,18 +198,16 @@ impl Shared {
             .arg(ttl_ms)
             .arg(self.settings.stream_maxlen)
             .arg(value);
-        for (key, msg) in items {
+        for ((key, msg), stream) in items.iter().zip(&streams) {
             let data = self.encode(msg)?;
-            invocation
-                .key(key.as_str())
-                .key(msg.topic.as_str())
-                .arg(data);
+            invocation.key(key.as_str()).key(stream.as_str()).arg(data);
         }
         let sent: Option<Vec<i64>> =
             conn::retry_writes(|| async { invocation.invoke_async(&mut self.conn()).await })
                 .await
                 .map_err(bus_err)?;
-        self.replicated(epoch, &guarded_keys(guard, items)).await?;
+        self.replicated(epoch, &guarded_keys(guard, items, &streams))
+            .await?;
         Ok(sent.map(|v| v.into_iter().map(|n| n == 1).collect()))
     }
 
@@ -222,18 +221,22 @@ impl Shared {
             return Ok(Vec::new());
         }
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let streams: Vec<String> = items.iter().map(|(_, m)| self.stream(m)).collect();
         if self.cluster() {
-            let sent = self.publish_once_many_on_cluster(items, ttl_ms).await?;
-            self.replicated(epoch, &guarded_keys("", items)).await?;
+            let sent = self
+                .publish_once_many_on_cluster(items, &streams, ttl_ms)
+                .await?;
+            self.replicated(epoch, &guarded_keys("", items, &streams))
+                .await?;
             return Ok(sent);
         }
         let script = &self.once_script;
         let mut invocations = Vec::with_capacity(items.len());
-        for (key, msg) in items {
+        for ((key, msg), stream) in items.iter().zip(&streams) {
             let data = self.encode(msg)?;
             let mut invocation = script.key(key.as_str());
             invocation
-                .key(msg.topic.as_str())
+                .key(stream.as_str())
                 .arg(ttl_ms)
                 .arg(self.settings.stream_maxlen)
                 .arg(data);
@@ -263,7 +266,8 @@ impl Shared {
             }
             other => other.map_err(bus_err)?,
         };
-        self.replicated(epoch, &guarded_keys("", items)).await?;
+        self.replicated(epoch, &guarded_keys("", items, &streams))
+            .await?;
         Ok(ids.into_iter().map(|id| id.is_some()).collect())
     }
 
@@ -272,6 +276,7 @@ impl Shared {
     async fn publish_once_many_on_cluster(
         &self,
         items: &[(String, Message)],
+        streams: &[String],
         ttl_ms: u64,
     ) -> Result<Vec<bool>, BusError> {
         let encoded = items
@@ -292,7 +297,7 @@ impl Shared {
                 .iter()
                 .map(|&i| claim::Item {
                     key: &items[i].0,
-                    stream: items[i].1.topic.as_str(),
+                    stream: &streams[i],
                     data: &encoded[i],
                 })
                 .collect();

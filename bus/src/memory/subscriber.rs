@@ -74,6 +74,7 @@ impl MemorySubscriber {
             let raw = RawEntry {
                 topic: &topic,
                 entry_id: &id,
+                partition: 0,
                 data: Some(&entry.data),
                 deliveries: entry.deliveries,
             };

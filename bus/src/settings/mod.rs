@@ -68,6 +68,13 @@ pub struct BusSettings {
     /// Longest a publish waits for `replica_acks` replicas, in ms; a publish not
     /// acknowledged in time fails (and its message is redelivered).
     pub replica_ack_timeout_ms: u64,
+    /// Streams each internal topic is spread over (1, the default: one stream per
+    /// topic, named as the topic). With N > 1 a task's messages on `plan_ready`, the
+    /// pool topics, the tool events, `clarification_needed`, `renavigate_request` and
+    /// `verification_done` go to partition `hash(task id) % N`, a stream of its own
+    /// (`keys::partition_stream`); the client-facing topics, dead letters and
+    /// heartbeats keep one stream. See docs/bus.md.
+    pub partitions: u32,
     /// Longest a `next_batch` call waits for new entries (XREADGROUP BLOCK), in ms.
     pub block_ms: u64,
     /// Most entries returned by one `next_batch` (XREADGROUP COUNT).
@@ -120,6 +127,7 @@ impl Default for BusSettings {
             sentinels: Vec::new(),
             replica_acks: 0,
             replica_ack_timeout_ms: 1000,
+            partitions: 1,
             block_ms: 1000,
             batch_count: 64,
             claim_idle_ms: 5000,

@@ -43,6 +43,12 @@ impl BusSettings {
         check_range("block_ms", self.block_ms, 1, 60_000)?;
         check_range("replica_acks", self.replica_acks.into(), 0, 16)?;
         check_range(
+            "partitions",
+            self.partitions.into(),
+            1,
+            crate::keys::MAX_PARTITIONS.into(),
+        )?;
+        check_range(
             "replica_ack_timeout_ms",
             self.replica_ack_timeout_ms,
             1,

@@ -342,6 +342,20 @@ impl Cluster {
     /// The bus settings of a client of the Redis the roles use (standalone, Cluster or
     /// Sentinel), the rest default.
     pub fn bus_settings(&self) -> chorus_bus::BusSettings {
+        // The roles' `bus.partitions`, when the test set it.
+        let partitions = self
+            .env
+            .get("CHORUS__BUS__PARTITIONS")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
+        chorus_bus::BusSettings {
+            partitions,
+            ..self.bus_settings_of_redis()
+        }
+    }
+
+    /// [`Self::bus_settings`] but for `bus.partitions`.
+    fn bus_settings_of_redis(&self) -> chorus_bus::BusSettings {
         match (&self.redis_cluster, &self.redis_sentinel) {
             (Some(c), _) => {
                 let urls = c.urls();

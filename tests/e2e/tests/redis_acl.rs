@@ -601,6 +601,9 @@ async fn every_role_on_its_own_user_answers_on_a_redis_cluster() {
             ..RedisOptions::default()
         },
         role_env: role_env(),
+        // The partitions' streams and dedupe keys pass the same rules (`chorus acl`
+        // grants them whatever `bus.partitions` is).
+        env: [("CHORUS__BUS__PARTITIONS".to_owned(), "3".to_owned())].into(),
         ..ClusterOptions::default()
     });
     let nodes = cluster.redis_cluster.as_ref().expect("redis cluster");
@@ -642,16 +645,15 @@ async fn every_role_on_its_own_user_answers_on_a_redis_cluster() {
     let log = acl_log();
     assert!(log.is_empty(), "refused on the Cluster: {log}");
 
-    // A stream the Planner only writes, on the node that holds it.
-    let port = nodes
-        .primary_port_of("plan_ready")
-        .expect("plan_ready's node");
+    // A stream the Planner only writes (a partition of it), on the node that holds it.
+    let stream = chorus_bus::keys::partition_stream("plan_ready", 1, 3);
+    let port = nodes.primary_port_of(&stream).expect("the stream's node");
     let node = nodes
         .nodes()
         .iter()
         .find(|n| n.port() == port)
         .expect("a node");
     let mut planner = conn_on(node, "planner").await;
-    let e = refused(&mut planner, &["XRANGE", "plan_ready", "-", "+"]).await;
+    let e = refused(&mut planner, &["XRANGE", &stream, "-", "+"]).await;
     assert!(e.to_ascii_lowercase().contains("noperm"), "{e}");
 }

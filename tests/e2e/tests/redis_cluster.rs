@@ -1,17 +1,22 @@
 //! The pipeline on a Redis Cluster (three primaries, three replicas): every role its own
-//! process with `bus.redis_mode = "cluster"`, requests through the bus, a bare XADD and
-//! a bare PUBLISH as `redis-cli -c` users send them, a question answered by XADD, and a
-//! follow-up in a session. Every task gets exactly one report.
+//! process with `bus.redis_mode = "cluster"` and `bus.partitions = 3`, requests through
+//! the bus, a bare XADD and a bare PUBLISH as `redis-cli -c` users send them, a question
+//! answered by XADD, a follow-up in a session and a cancellation mid-task, the named
+//! tasks in all three partitions. Every task gets exactly one report, and the internal
+//! topics' plain streams stay empty.
 
 use std::time::{Duration, Instant};
 
 use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, TaskContext, Topic, keys};
 use chorus_core::client::ask;
-use chorus_e2e::{Cluster, ClusterOptions, answers, of_task};
+use chorus_e2e::{Cluster, ClusterOptions, answers, of_task, wait_on};
 use serde_json::json;
 
 /// How long a test waits for a message.
 const WITHIN: Duration = Duration::from_secs(20);
+
+/// `bus.partitions` of every role and of the test's client.
+const PARTITIONS: u32 = 3;
 
 async fn ask_ok(bus: &dyn Bus, query: &str, context: TaskContext) -> FinalReport {
     let (_, report) = ask(bus, query, context, WITHIN, |_| {})
@@ -58,9 +63,24 @@ async fn asked(bus: &dyn Bus, task: &str) -> bool {
 async fn the_pipeline_answers_questions_and_follow_ups_on_a_redis_cluster() {
     let cluster = Cluster::start(ClusterOptions {
         redis_cluster: true,
+        env: [("CHORUS__BUS__PARTITIONS".to_owned(), PARTITIONS.to_string())].into(),
         ..ClusterOptions::default()
     });
     let bus = cluster.bus().await;
+    // The named tasks below cover every partition (FNV-1a of the id, modulo 3).
+    let named = [
+        "c-xadd",
+        "c-publish",
+        "c-ask",
+        "c-talk-1",
+        "c-talk-2",
+        "c-cancel-1",
+    ];
+    let partitions: std::collections::BTreeSet<u32> = named
+        .iter()
+        .map(|t| keys::partition_of(&(*t).into(), PARTITIONS))
+        .collect();
+    assert_eq!(partitions.len(), 3, "{partitions:?}");
 
     // Through the bus: one step, a chain, and a compound request over both pools.
     let r = ask_ok(&bus, "2+4", TaskContext::default()).await;
@@ -116,6 +136,21 @@ async fn the_pipeline_answers_questions_and_follow_ups_on_a_redis_cluster() {
             .to_string(),
     );
 
+    // A cancellation mid-task: the math pool held, the first step waits on its
+    // partition's stream; a bare XADD on `task_cancel` ends the task.
+    cluster.signal("pool-math-0", "-STOP");
+    cluster.xadd_bare(
+        "task_available",
+        &json!({"task_id": "c-cancel-1", "query": "(2+4)*3"}).to_string(),
+    );
+    let sent = wait_on(&bus, &Topic::pool_task("math"), "c-cancel-1", WITHIN).await;
+    assert_eq!(sent.len(), 1, "the first step went out: {sent:?}");
+    cluster.xadd_bare("task_cancel", &json!({"task_id": "c-cancel-1"}).to_string());
+    let canceled = reports(&bus, "c-cancel-1").await;
+    cluster.signal("pool-math-0", "-CONT");
+    assert_eq!(canceled.len(), 1, "c-cancel-1: {canceled:?}");
+    assert_eq!(canceled[0].status, ReportStatus::Canceled, "{canceled:?}");
+
     for (task, want) in [
         ("c-xadd", vec!["42"]),
         ("c-publish", vec!["7"]),
@@ -130,9 +165,29 @@ async fn the_pipeline_answers_questions_and_follow_ups_on_a_redis_cluster() {
     // A moment later there is still one report each, and a task's state is its own
     // slot's (the Chief shrank it to the finished keys).
     tokio::time::sleep(Duration::from_millis(500)).await;
-    for task in ["c-xadd", "c-publish", "c-ask", "c-talk-1", "c-talk-2"] {
+    for task in named {
         assert_eq!(reports(&bus, task).await.len(), 1, "{task}");
     }
+    // The work went through the partitions' streams, each task's to its own.
+    for topic in ["plan_ready", "math_task", "math_result", "tool_response"] {
+        assert_eq!(cluster.cli(&["EXISTS", topic]), "0", "plain {topic}");
+        for task in named {
+            let k = keys::partition_of(&task.into(), PARTITIONS);
+            let stream = keys::partition_stream(topic, k, PARTITIONS);
+            let entries = cluster.cli(&["XRANGE", &stream, "-", "+"]);
+            if topic == "plan_ready" {
+                assert!(
+                    entries.contains(&format!("\"{task}\"")),
+                    "{task} on {stream}"
+                );
+            }
+        }
+    }
+    let plans: usize = keys::partition_streams("plan_ready", PARTITIONS)
+        .iter()
+        .map(|s| cluster.cli(&["XLEN", s]).parse::<usize>().expect("XLEN"))
+        .sum();
+    assert!(plans >= named.len() + 3, "{plans} plans");
     assert!(
         !cluster
             .cli(&["GET", &keys::report(&"c-ask".into())])

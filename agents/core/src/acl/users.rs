@@ -50,26 +50,34 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
     let group = user_of(role);
     let mut keys = Vec::new();
     let mut channels = Vec::new();
-    // Read with a consumer group (XREADGROUP, XACK, XCLAIM and XGROUP count as writes).
+    // Read with a consumer group (XREADGROUP, XACK, XCLAIM and XGROUP count as writes),
+    // on every stream of the topic (its partitions, with `bus.partitions` > 1).
     for t in &reads {
-        push_new(&mut keys, rw(t.as_str()));
+        for stream in patterns::streams(t.as_str()) {
+            push_new(&mut keys, rw(&stream));
+        }
     }
-    // Every topic it reads or writes, dead letters and heartbeats are mirrored.
+    // Every topic it reads or writes, dead letters and heartbeats are mirrored (on the
+    // channel of each stream).
     for t in reads
         .iter()
         .chain(&writes)
         .chain([&Topic::dead_letter(), &Topic::agent_heartbeat()])
     {
-        push_new(&mut channels, t.as_str().to_owned());
+        for stream in patterns::streams(t.as_str()) {
+            push_new(&mut channels, stream);
+        }
     }
     // The Chief's process hosts the HTTP doors, which stream a task's progress (its
     // plan, steps and tool events) to their clients: it reads every topic.
     if *role == Role::Chief {
         for t in topology.topics() {
-            if !keys.contains(&rw(t.as_str())) {
-                push_new(&mut keys, ro(t.as_str()));
+            for stream in patterns::streams(t.as_str()) {
+                if !keys.contains(&rw(&stream)) {
+                    push_new(&mut keys, ro(&stream));
+                }
+                push_new(&mut channels, stream);
             }
-            push_new(&mut channels, t.as_str().to_owned());
         }
     }
     let pool = matches!(role, Role::Pool(_));
@@ -96,7 +104,9 @@ pub fn role_user(topology: &Topology, role: &Role) -> AclUser {
     // stream's dedupe key (SET, checked against these root rules) beside the stream (in
     // the append selector): a role may set those of the streams it writes.
     for t in writes.iter().chain([&Topic::dead_letter()]) {
-        push_new(&mut keys, rw(&patterns::sent(t.as_str())));
+        for sent in patterns::sents(t.as_str()) {
+            push_new(&mut keys, rw(&sent));
+        }
     }
     // Its own group's registry entries; a role other than a pool reads the others'.
     keys.push(rw(&keys::registry(&group)));
@@ -127,13 +137,17 @@ fn append_selector(role: &Role, writes: &[Topic], state: &[&str]) -> Selector {
         .collect();
     let mut keys = Vec::new();
     for t in &streams {
-        push_new(&mut keys, rw(t.as_str()));
+        for stream in patterns::streams(t.as_str()) {
+            push_new(&mut keys, rw(&stream));
+        }
     }
     for k in state {
         push_new(&mut keys, rw(k));
     }
     for t in &streams {
-        push_new(&mut keys, rw(&patterns::sent(t.as_str())));
+        for sent in patterns::sents(t.as_str()) {
+            push_new(&mut keys, rw(&sent));
+        }
     }
     if *role == Role::Synthesizer {
         keys.push(rw(&format!("{TOKEN_STREAM_PREFIX}*")));
@@ -149,7 +163,11 @@ fn append_selector(role: &Role, writes: &[Topic], state: &[&str]) -> Selector {
 /// questions and progress; no task state except the once-keys guarding what it submits
 /// and the open question it answers.
 pub fn client_user() -> AclUser {
-    let mut keys: Vec<String> = CLIENT_READS.iter().map(|t| ro(t)).collect();
+    let mut keys: Vec<String> = CLIENT_READS
+        .iter()
+        .flat_map(|t| patterns::streams(t))
+        .map(|t| ro(&t))
+        .collect();
     keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
     keys.extend(patterns::CLIENT_ONCE.iter().map(|k| rw(k)));
     // The dedupe keys of its streams (set by the Cluster's append script).
@@ -169,7 +187,7 @@ pub fn client_user() -> AclUser {
     let mut channels: Vec<String> = CLIENT_WRITES
         .iter()
         .chain(CLIENT_READS)
-        .map(|t| (*t).to_owned())
+        .flat_map(|t| patterns::streams(t))
         .collect();
     channels.push(format!("{TOKEN_STREAM_PREFIX}*"));
     AclUser {
@@ -187,13 +205,18 @@ pub fn client_user() -> AclUser {
 
 /// The watcher user: reads every topic and the state, writes nothing.
 pub fn watcher_user(topology: &Topology) -> AclUser {
-    let mut keys: Vec<String> = topology.topics().iter().map(|t| ro(t.as_str())).collect();
+    let mut keys: Vec<String> = topology
+        .topics()
+        .iter()
+        .flat_map(|t| patterns::streams(t.as_str()))
+        .map(|t| ro(&t))
+        .collect();
     keys.push(ro(&format!("{TOKEN_STREAM_PREFIX}*")));
     keys.push(ro(patterns::ALL));
     let mut channels: Vec<String> = topology
         .topics()
         .iter()
-        .map(|t| t.as_str().to_owned())
+        .flat_map(|t| patterns::streams(t.as_str()))
         .collect();
     channels.push(format!("{TOKEN_STREAM_PREFIX}*"));
     AclUser {

@@ -172,6 +172,7 @@ fn delivery(msg: &Message, deliveries: u64) -> Delivery {
     Delivery {
         topic: msg.topic.clone(),
         entry_id: "1-0".into(),
+        partition: 0,
         deliveries,
         message: msg.clone(),
         bare: false,

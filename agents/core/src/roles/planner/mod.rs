@@ -290,6 +290,7 @@ mod tests {
         Delivery {
             topic: Topic::task_available(),
             entry_id: "1-0".into(),
+            partition: 0,
             deliveries,
             message: Message::new(
                 task,
