@@ -88,6 +88,39 @@ pub fn in_price_unit(toks: &[Token]) -> Option<Vec<Token>> {
     changed.then_some(out)
 }
 
+/// `toks` with two weights in two units written in the larger one, when a count of
+/// what one holds is asked and nothing is priced per weight: `Kho còn 12,5 kg cá, đóng
+/// hộp 500 g được mấy hộp` packs 0.5 kg into each box.
+pub fn in_one_unit(toks: &[Token]) -> Option<Vec<Token>> {
+    let unit_at = |k: usize| match &toks.get(k)?.tok {
+        Tok::Word(w) => power(w),
+        _ => None,
+    };
+    let weights: Vec<(usize, i32)> = (0..toks.len())
+        .filter(|&k| toks[k].number().is_some())
+        .filter_map(|k| unit_at(k + 1).map(|u| (k, u)))
+        .collect();
+    let [(a, ua), (b, ub)] = weights.as_slice() else {
+        return None;
+    };
+    let priced = in_price_unit(toks).is_some()
+        || toks
+            .iter()
+            .any(|t| t.word().is_some_and(|w| PER.contains(&w)) || t.is_sym('/'));
+    if ua == ub || priced {
+        return None;
+    }
+    let (small, unit, big_unit_at) = if ua < ub {
+        (*a, *ua, b + 1)
+    } else {
+        (*b, *ub, a + 1)
+    };
+    let mut out: Vec<Token> = toks.to_vec();
+    out[small].tok = Tok::Num(shift(toks[small].number()?, unit - ua.max(ub))?);
+    out[small + 1].tok = toks[big_unit_at].tok.clone();
+    Some(out)
+}
+
 /// `n` × 10^`places` as a canonical decimal string (`shift("7", -1)` is `0.7`).
 fn shift(n: &str, places: i32) -> Option<String> {
     let (int, frac) = n.split_once('.').unwrap_or((n, ""));
@@ -113,6 +146,16 @@ mod tests {
 
     fn rewritten(q: &str) -> Option<Vec<Tok>> {
         in_price_unit(&lex(q)).map(|t| t.into_iter().map(|t| t.tok).collect())
+    }
+
+    #[test]
+    fn two_weights_are_written_in_the_larger_unit() {
+        let toks = in_one_unit(&lex("kho 12.5 kg, đóng hộp 500 g được mấy hộp")).unwrap();
+        let toks: Vec<Tok> = toks.into_iter().map(|t| t.tok).collect();
+        assert!(toks.contains(&Tok::Num("0.5".into())), "{toks:?}");
+        // A price per weight is the price-unit rewrite's; one unit is nothing to do.
+        assert_eq!(in_one_unit(&lex("táo 35000 1kg, mua 500g")), None);
+        assert_eq!(in_one_unit(&lex("12 kg and 3 kg")), None);
     }
 
     #[test]

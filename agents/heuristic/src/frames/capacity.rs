@@ -43,8 +43,11 @@ pub(super) fn capacity(w: &Words, q: &[Quantity]) -> Option<Expr> {
         Expr::Num(total.value.clone()),
         Expr::Num(each.value.clone()),
     );
-    Some(match (t / e).fract() == 0.0 {
-        true => share,
-        false => Expr::round_up(share),
+    // (`đóng hộp 500g được mấy hộp`, `how many full boxes`: only full ones are packed.)
+    let packed = w.says(&[&["đóng"], &["đầy"], &["full"], &["pack"], &["fill"]]);
+    Some(match ((t / e).fract() == 0.0, packed) {
+        (true, _) => share,
+        (false, true) => Expr::round_down(share),
+        (false, false) => Expr::round_up(share),
     })
 }

@@ -72,7 +72,8 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
 fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     // (A weight in another unit than its price's is read in the price's unit first:
     // `3 tạ … 98.500đ/kg` is 300 kg.)
-    let rewritten = crate::weights::in_price_unit(toks);
+    let rewritten =
+        crate::weights::in_price_unit(toks).or_else(|| crate::weights::in_one_unit(toks));
     let toks = rewritten.as_deref().unwrap_or(toks);
     // (`bốn anh em`, `3 of us`: a count of people spelled out.)
     let spelled = spelled::people_counts(toks);
