@@ -50,6 +50,11 @@ impl DateQuery {
                     ],
                 ),
                 Anchor::EndOfMonth => ("end_of_month", vec![]),
+                Anchor::DayOfNextMonth { day } => {
+                    let end = plan.push(part, DATE_POOL, "end_of_month", vec![], false);
+                    let args = vec![("amount", int(*day)), ("unit", text("days")), ("date", end)];
+                    ("add_duration", args)
+                }
                 Anchor::WeekdayOfWeek { name, weeks } => {
                     let sunday = vec![("weekday", text("Sunday")), ("direction", text("last"))];
                     let days = days_from_sunday(name) + 7 * weeks;

@@ -155,6 +155,12 @@ pub enum Anchor {
     },
     /// The last day of this month: `end_of_month`.
     EndOfMonth,
+    /// A day of next month (`ngày 5 tháng sau`, `the 5th of next month`): this month's
+    /// last day (`end_of_month`), then that many days on.
+    DayOfNextMonth {
+        /// Day of the month, 1–31.
+        day: i64,
+    },
     /// A weekday of this week, the next or the last (weeks start on Monday): `thứ 6
     /// tuần này` (`weeks` 0), `thứ 6 tuần sau` (1, never the coming Friday of this
     /// week), `thứ 6 tuần trước` (-1), `friday next week`. Found from the last Sunday

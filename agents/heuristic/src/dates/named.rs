@@ -113,6 +113,33 @@ pub fn named_day_end(toks: &[Token], i: usize) -> Option<usize> {
         .map(|(w, _, _)| i + w.len())
 }
 
+/// A day of next month at `i` and the index after it: `ngày 5 tháng sau`, `mùng 5
+/// tháng tới`, `the 5th of next month`. (`5 tháng sau` alone is five months on.)
+pub(crate) fn day_of_next_month(toks: &[Token], i: usize) -> Option<(i64, usize)> {
+    let word = |k: usize| toks.get(k).and_then(Token::word);
+    let day_at = |k: usize| -> Option<i64> {
+        let n: i64 = toks.get(k)?.number()?.parse().ok()?;
+        (1..=31).contains(&n).then_some(n)
+    };
+    // `ngày 5 tháng sau`, `mùng 5 tháng tới`
+    if matches!(word(i), Some("ngày" | "mùng" | "mồng"))
+        && let Some(day) = day_at(i + 1)
+        && word(i + 2) == Some("tháng")
+        && matches!(word(i + 3), Some("sau" | "tới"))
+    {
+        return Some((day, i + 4));
+    }
+    // `the 5th of next month`
+    let lead = usize::from(word(i) == Some("the"));
+    let day = day_at(i + lead)?;
+    let ordinal = usize::from(matches!(
+        word(i + lead + 1),
+        Some("st" | "nd" | "rd" | "th")
+    ));
+    let at = i + lead + 1 + ordinal;
+    words_at(toks, at, &["of", "next", "month"]).then_some((day, at + 3))
+}
+
 /// "The end of the month" in its forms: the `end_of_month` anchor.
 pub(super) const END_OF_MONTH: &[&[&str]] = &[
     &["the", "end", "of", "the", "month"],

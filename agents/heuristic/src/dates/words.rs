@@ -36,6 +36,11 @@ pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["đến", "hôm", "nay"], &[Flag::Since]),
     (&["to", "today"], &[Flag::Since]),
     (&["and", "today"], &[Flag::Since]),
+    // What happens on the day only names it (`tới mùng 5 tháng sau lãnh lương`); as
+    // phrases they also teach the normaliser `lanh luong` typed without marks.
+    (&["lãnh", "lương"], &[]),
+    (&["lĩnh", "lương"], &[]),
+    (&["nhận", "lương"], &[]),
     // Before `what day`, which would leave `of the week` to count weeks.
     (&["what", "day", "of", "the", "week"], &[Flag::Weekday]),
     (&["which", "day", "of", "the", "week"], &[Flag::Weekday]),

@@ -101,6 +101,8 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             };
             let year = NamedYear::Next;
             Some((Anchor::end_of(month, day, year), end))
+        } else if let Some((day, end)) = super::named::day_of_next_month(toks, i) {
+            Some((Anchor::DayOfNextMonth { day }, end))
         } else if let Some(w) = END_OF_MONTH.iter().find(|w| words_at(toks, i, w)) {
             if w[0] == "left" {
                 flags.push(Flag::Until);
