@@ -229,6 +229,7 @@ pub fn quote_user(outcome: crate::PlanOutcome, norm: &Normalised) -> crate::Plan
             question.fill = match question.fill {
                 Fill::After(t) => Fill::After(norm.original(&t)),
                 Fill::Replace(t) => Fill::Replace(norm.original(&t)),
+                Fill::Appended(t) => Fill::Appended(t),
                 other => other,
             };
             PlanOutcome::Question { language, question }

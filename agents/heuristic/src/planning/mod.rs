@@ -363,7 +363,9 @@ impl Planning<'_> {
                 return Some(question::missing_operand(part, language));
             }
         }
-        if let Some(q) = question::missing_date(query, language, |t| better(t)) {
+        if let Some(q) = question::missing_date(query, language, |t| better(t))
+            .or_else(|| question::missing_count(query, language, |t| better(t)))
+        {
             return Some(q);
         }
         let (text, name) = dates::bare_weekday(toks, query)?;

@@ -32,6 +32,7 @@ pub fn resume(query: &str, question: &Question, answer: &str) -> Result<String, 
             None => return Err(unsettled()),
         },
         Fill::Context(asked) => format!("{}\n(answer to \"{asked}\": {value})", query.trim_end()),
+        Fill::Appended(text) => format!("{}{}", query.trim_end(), text.replace("{}", &value)),
     };
     Ok(filled)
 }

@@ -47,6 +47,61 @@ pub fn exchange_rate(asked: &str, language: Language) -> Question {
     }
 }
 
+/// Counts a request can miss, by what asks them: the words that ask (any, compared
+/// folded), the text that says the count after the request (English, Vietnamese), and
+/// the question (English, Vietnamese).
+const COUNTS: &[(&[&str], [&str; 2], [&str; 2])] = &[
+    // `rent is 4100 split it evenly`, `chia đều quỹ lớp 2tr4 cho hs`: among how many.
+    (
+        &["split", "evenly", "share", "chia"],
+        [" between {} people", " cho {} người"],
+        [
+            "How many people is it split between?",
+            "Chia cho bao nhiêu người?",
+        ],
+    ),
+    // `Tour giá 1.650.000đ một khách, cả đoàn thì bao nhiêu tiền?`: how many in the group.
+    (
+        &["đoàn", "nhóm", "group", "everyone"],
+        [" for {} people", ", đoàn {} khách"],
+        [
+            "How many people are in the group?",
+            "Đoàn có bao nhiêu khách?",
+        ],
+    ),
+];
+
+/// The question for a count a request never said (how many people share an amount, how
+/// many are in a group priced per head), when saying one would make it plannable
+/// (`better`), and the request says exactly one number.
+pub fn missing_count(
+    query: &str,
+    language: Language,
+    better: impl Fn(&str) -> bool,
+) -> Option<Question> {
+    let toks = lex(query);
+    if toks.iter().filter(|t| t.number().is_some()).count() != 1 {
+        return None;
+    }
+    let fold = crate::normalise::fold::fold;
+    let said = |cues: &[&str]| {
+        toks.iter()
+            .filter_map(Token::word)
+            .any(|w| cues.iter().any(|c| fold(c) == fold(w)))
+    };
+    let vi = usize::from(language.is_vi());
+    COUNTS.iter().find_map(|(cues, appended, asked)| {
+        let trial = format!("{}{}", query.trim_end(), appended[vi].replace("{}", "2"));
+        (said(cues) && better(&trial)).then(|| Question {
+            text: asked[vi].to_owned(),
+            options: Vec::new(),
+            part: query.trim().to_owned(),
+            fill: Fill::Appended(appended[vi].to_owned()),
+            expect: Expect::Number,
+        })
+    })
+}
+
 /// Words that make an event someone's own (`my wedding`, `our anniversary`).
 const OWNERS: &[&str] = &["my", "our", "your", "his", "her", "their"];
 

@@ -20,7 +20,7 @@ mod missing;
 pub use answer::resume;
 pub use dates::{day_first, two_way_dates, which_date, which_weekday};
 pub(crate) use missing::{days_to_own_event, everyday_money};
-pub use missing::{exchange_rate, missing_date, missing_operand, which_value};
+pub use missing::{exchange_rate, missing_count, missing_date, missing_operand, which_value};
 
 /// How an answer goes back into the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +33,9 @@ pub enum Fill {
     /// The answer goes after the whole request, with the question it answers (a
     /// model's question, which the model reads again when it plans).
     Context(String),
+    /// This text goes after the whole request, its `{}` replaced by the answer: a count
+    /// the request never said (`rent is 4100 split it evenly` + ` between {} people`).
+    Appended(String),
 }
 
 /// What kind of answer settles a free (option-less) question.

@@ -6,7 +6,7 @@ use chorus_bus::{Language, TaskContext};
 use super::answer::resume;
 use super::dates::{day_first, two_way_dates, which_date};
 use super::from_model;
-use super::missing::missing_operand;
+use super::missing::{missing_count, missing_operand};
 use crate::lexer::lex;
 
 #[test]
@@ -21,6 +21,22 @@ fn a_missing_operand_goes_after_its_part() {
         Ok("divide 10 by 2")
     );
     assert!(resume("divide 10 by", &q, "banana").is_err());
+}
+
+#[test]
+fn a_count_never_said_is_asked_and_goes_after_the_request() {
+    // (Whether the trial reads better is the planner's test; here it always does.)
+    let q = missing_count("rent is 4100 split it evenly", Language::En, |_| true).unwrap();
+    assert_eq!(q.text, "How many people is it split between?");
+    assert_eq!(
+        resume("rent is 4100 split it evenly", &q, "3").as_deref(),
+        Ok("rent is 4100 split it evenly between 3 people")
+    );
+    // Two numbers said, or no split asked: no such question.
+    assert!(missing_count("split 4100 between 3", Language::En, |_| true).is_none());
+    assert!(missing_count("rent is 4100", Language::En, |_| true).is_none());
+    // Nothing asked when the count would not make it plannable.
+    assert!(missing_count("rent is 4100 split it evenly", Language::En, |_| false).is_none());
 }
 
 #[test]
