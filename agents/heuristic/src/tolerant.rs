@@ -53,6 +53,8 @@ const AMOUNT_NAMES: &[&[&str]] = &[
     &["phân", "bón"],
     // (`tien cong` is a wage, never `tiền cộng`.)
     &["tiền", "công"],
+    // (`ngan hang` is a bank, never `ngàn hàng`: `ngàn` would scale.)
+    &["ngân", "hàng"],
 ];
 
 /// Vietnamese words of other operations.

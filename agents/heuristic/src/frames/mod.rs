@@ -33,6 +33,7 @@ mod labelled;
 mod lists;
 mod profit;
 mod reach;
+mod rest;
 mod roles;
 mod spelled;
 mod stock;
@@ -101,6 +102,10 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     let quantities = roles(&w);
     if quantities.len() < 2 {
         return None;
+    }
+    // (A share and the rest, both asked: two answers.)
+    if let Some(both) = rest::share_and_rest(&w, &quantities) {
+        return Some(both);
     }
     if let Some(e) = listed(&w, &quantities) {
         return Some(vec![e]);
