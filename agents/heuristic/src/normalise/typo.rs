@@ -26,6 +26,8 @@ const SHORTHAND_EN: &[(&str, &str)] = &[
     ("hw", "how"),
     ("hows", "how"),
     ("u", "you"),
+    // (`me n my roommate`, `n london?`)
+    ("n", "and"),
     ("ur", "your"),
     ("r", "are"),
     ("pls", "please"),

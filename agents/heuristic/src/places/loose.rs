@@ -83,7 +83,10 @@ pub fn loose_convert(toks: &[Token], src: &str) -> Option<DateQuery> {
     while is(k, DAY_WORDS) {
         k += 1;
     }
-    let from = if is(k, &["giờ"]) && !is(k + 1, &["mấy"]) {
+    let from = if is(k, &["here"]) || is(k, &["ở"]) && is(k + 1, &["đây"]) {
+        // (`if its 7pm here`, `7h tối ở đây`: the user's own zone, said.)
+        Some("here".to_owned())
+    } else if is(k, &["giờ"]) && !is(k + 1, &["mấy"]) {
         let at = k + 1 + usize::from(is(k + 1, AT));
         place_at(toks, at, src).map(|(p, _)| p)
     } else {

@@ -426,7 +426,8 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             if !(NUMBER_DRESSING.contains(&w)
                 || price_word(w)
                 || (priced_follow || moved_to) && PRICE_MOVES.contains(&w)
-                || pwords.contains(&w) && !OPERATION_WORDS.contains(&w))
+                || (pwords.contains(&w) || pwords.contains(&w.trim_end_matches('s')))
+                    && !OPERATION_WORDS.contains(&w))
             {
                 return None;
             }
@@ -463,6 +464,39 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
                 });
                 match (counted.as_slice(), priced) {
                     ([k], _) => *k,
+                    // (`còn nếu ngày 3 viên thì sao` after `hộp 60 viên, ngày uống 2
+                    // viên`; `chuyến 760 km` after `chuyến 520 km, 28 lít/100 km`: of the
+                    // numbers counted in the unit, the one nearest in size.)
+                    ([_, _, ..], false) => nearest_in_size(&ptoks, &counted, core[i].number()?)?,
+                    // (`and for 32 hrs?` after `27.50 an hour times 40`: the unit is the
+                    // rate's, and the count said bare is the one nearest in size.)
+                    ([], false)
+                        if unit.is_some_and(|u| {
+                            let u = u.trim_end_matches('s');
+                            ptoks.iter().any(|t| t.word() == Some(u))
+                        }) =>
+                    {
+                        // (Never the rate itself: `12/hr`, `27.50 an hour`.)
+                        let tied = |k: usize| {
+                            matches!(
+                                ptoks.get(k + 1).and_then(Token::word),
+                                Some("an" | "a" | "per")
+                            ) || ptoks.get(k + 1).is_some_and(|t| t.is_sym('/'))
+                        };
+                        // (A bare count, nothing after it naming what else it counts:
+                        // `times 40`, never `the 3 of us`.)
+                        let bare = |k: usize| {
+                            ptoks
+                                .get(k + 1)
+                                .is_none_or(|t| t.word().is_none() || t.word() == unit)
+                        };
+                        let untied: Vec<usize> = pnums
+                            .iter()
+                            .copied()
+                            .filter(|&k| !tied(k) && bare(k))
+                            .collect();
+                        nearest_in_size(&ptoks, &untied, core[i].number()?)?
+                    }
                     // (`gia len 38k thi sao` after `… 36k 1 chục …`: no word names the
                     // price there; the number nearest in size.)
                     ([], true) => match price_at.collect::<Vec<_>>().as_slice() {
@@ -565,7 +599,9 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             .iter()
             .any(|w| NOT_PLACE_WORDS.contains(w) || OPERATION_WORDS.contains(w));
     if place_words {
-        let asked = match crate::places::parse(&ptoks, previous)? {
+        let asked = match crate::places::parse(&ptoks, previous)
+            .or_else(|| crate::places::loose_convert(&ptoks, previous))?
+        {
             crate::dates::DateQuery::TimeIn { place } => place,
             crate::dates::DateQuery::ConvertTime { to, .. } => to,
             _ => return None,
