@@ -85,8 +85,23 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
                 .is_some_and(|n| is_in(&["là", "is", "was"], n))
                 || w.toks.get(x.at + 1).is_some_and(|t| t.is_sym(':')))
     };
+    // (`Tour 2 ngày 1 đêm giá 1.850.000đ/khách`: days and nights said together name
+    // the tour, unless something is priced per day or night.)
+    let per_period = out
+        .iter()
+        .any(|x| matches!(&x.role, Role::Rate(Some(u)) if is_period(u)));
+    let length = |k: usize, q: &[Quantity]| {
+        let days_nights = |a: &Quantity, b: &Quantity| {
+            b.at == a.at + 2
+                && matches!(&a.role, Role::Count(n) if n.first().is_some_and(|n| is_in(&["ngày", "day"], n)))
+                && matches!(&b.role, Role::Count(n) if n.first().is_some_and(|n| is_in(&["đêm", "night"], n)))
+        };
+        !per_period
+            && (q.get(k + 1).is_some_and(|b| days_nights(&q[k], b))
+                || k > 0 && days_nights(&q[k - 1], &q[k]))
+    };
     let keep: Vec<bool> = (0..out.len())
-        .map(|k| !tie_of_rate(k, &out) && !month_name(&out[k]))
+        .map(|k| !tie_of_rate(k, &out) && !month_name(&out[k]) && !length(k, &out))
         .collect();
     let out: Vec<Quantity> = out
         .into_iter()
