@@ -12,6 +12,15 @@
 #                              (redis-server --cluster-enabled yes x6, redis-cli --cluster
 #                              create): instead of the Redis restart, primaries killed (-9)
 #                              and one reshard under load (redis-cli --cluster reshard)
+#   deploy/chaos.sh --partitions N [--cluster] [--short]
+#                              every role with bus.partitions = N (1..=64; default
+#                              $CHORUS__BUS__PARTITIONS, else 1): the internal topics
+#                              spread over N streams (on the 3-primary Cluster, N = 3
+#                              puts one partition on each primary); the driver reads
+#                              every partition of clarification_needed, the reshard
+#                              picks among the partitions' streams, and the run fails
+#                              unless plan_ready went to every partition. CI runs
+#                              --cluster with --partitions 3
 #
 # Binaries come from $CHORUS_BIN (default target/debug). More knobs: CHAOS_DEADLINE_MS,
 # CHAOS_CLAIM_IDLE_MS, CHAOS_SEED, CHAOS_KEEP=1 (keep the temp dir with every log).

@@ -1,7 +1,8 @@
 """Chaos driver (run by deploy/chaos.sh): sends tasks of known answers at a steady rate
 while crashing and restarting processes, then checks every task has exactly one right
 final report. With --cluster, on a Redis Cluster of three primaries and three replicas
-whose primaries are killed (SIGKILL) and whose slots are resharded meanwhile. Last line:
+whose primaries are killed (SIGKILL) and whose slots are resharded meanwhile. With
+--partitions N (or CHORUS__BUS__PARTITIONS), every role runs with bus.partitions = N. Last line:
 tasks=N crashes=K lost=L duplicates=D wrong=W asked=Q answered=A."""
 
 import argparse
@@ -16,6 +17,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import partitions  # noqa: E402
 import procs  # noqa: E402
 import questions  # noqa: E402
 import tasks  # noqa: E402
@@ -27,6 +29,8 @@ def args():
     p.add_argument("--short", action="store_true", help="CI size: 1000 tasks over 60 s")
     p.add_argument("--cluster", action="store_true",
                    help="on a Redis Cluster (3 primaries + 3 replicas): primaries killed, a reshard")
+    p.add_argument("--partitions", type=int,
+                   help="bus.partitions for every role (default: $CHORUS__BUS__PARTITIONS, else 1)")
     p.add_argument("--tasks", type=int)
     p.add_argument("--seconds", type=float)
     a = p.parse_args()
@@ -36,6 +40,9 @@ def args():
     a.deadline_ms = int(env("CHAOS_DEADLINE_MS", 15000 if a.short else 20000))
     a.claim_idle_ms = int(env("CHAOS_CLAIM_IDLE_MS", 2000))
     a.seed = int(env("CHAOS_SEED", 7))
+    a.partitions = a.partitions or int(env("CHORUS__BUS__PARTITIONS", 1))
+    if not 1 <= a.partitions <= 64:
+        p.error("--partitions: 1..=64")
     a.keep = env("CHAOS_KEEP") == "1"
     a.bin = env("CHORUS_BIN", "target/debug")
     # On a Cluster, every role and the driver wait for a replica to have each write
@@ -93,13 +100,13 @@ class ClusterChaos(threading.Thread):
     its replica promoted, the killed node restarted (it rejoins as a replica) and every
     replica in sync again; or a reshard under load (`redis-cli --cluster reshard`, which
     moves a primary's lowest slots first: as many as it takes to move one of the busy
-    streams of RESHARD_KEYS — the one that moves the fewest slots, at least
+    streams of RESHARD_TOPICS (their partitions with bus.partitions > 1) — the one that moves the fewest slots, at least
     RESHARD_MIN — with every key of those slots: streams, groups, pending entries, task
     state — to another primary). Each primary keeps slots: failing over a primary needs
     the votes of a majority of the primaries that serve slots."""
 
-    RESHARD_KEYS = ["task_available", "final_report", "plan_ready", "math_task", "date_task",
-                    "math_result", "chorus:deadlines"]
+    RESHARD_TOPICS = ["task_available", "final_report", "plan_ready", "math_task", "date_task",
+                      "math_result"]
     RESHARD_MIN = 1000
 
     # When (fraction of the sending time) and what.
@@ -107,8 +114,12 @@ class ClusterChaos(threading.Thread):
     FULL = [(0.08, "kill"), (0.25, "kill"), (0.40, "reshard"), (0.55, "kill"),
             (0.70, "kill"), (0.85, "kill")]
 
-    def __init__(self, cluster, seconds, short, seed, t0):
+    def __init__(self, cluster, seconds, short, seed, t0, partitions_n=1):
         super().__init__(name="cluster-chaos", daemon=True)
+        # With bus.partitions > 1 the busy streams are the topics' partitions.
+        self.reshard_keys = [stream for topic in self.RESHARD_TOPICS
+                             for stream in partitions.streams(topic, partitions_n)]
+        self.reshard_keys.append("chorus:deadlines")
         self.admin, self.t0 = cluster.admin, t0
         self.plan = [(f * seconds, what) for f, what in (self.SHORT if short else self.FULL)]
         self.rng = random.Random(seed + 1)
@@ -159,7 +170,7 @@ class ClusterChaos(threading.Thread):
     def reshard(self):
         prim = self.admin.primaries()
         best = None
-        for key in self.RESHARD_KEYS:
+        for key in self.reshard_keys:
             source = self.admin.primary_of(key)
             slots = self.admin.slots_of(source) if source in prim else []
             slot = self.admin.keyslot(key)
@@ -212,6 +223,7 @@ def run(a):
         # allows (the default is 5 s): the suite's goal is no degraded report for a task
         # whose deadline ends 2 s or more after the outage ends.
         "CHORUS__AGENTS__POOL_WAIT_MS": str(a.deadline_ms),
+        "CHORUS__BUS__PARTITIONS": str(a.partitions),
     }
     if a.cluster:
         settings["CHORUS__BUS__REPLICA_ACKS"] = str(a.replica_acks)
@@ -284,10 +296,10 @@ def drive(a, rng, cluster, t0):
         r.cmd("PING")
         where = "redis :%d" % cluster.redis_port
     run_id = "%x" % int(time.time())
-    log(t0, "cluster up (%s, work %s); %d tasks over %.0f s, deadline %d ms"
-        % (where, cluster.work, a.tasks, a.seconds, a.deadline_ms))
+    log(t0, "cluster up (%s, partitions %d, work %s); %d tasks over %.0f s, deadline %d ms"
+        % (where, a.partitions, cluster.work, a.tasks, a.seconds, a.deadline_ms))
     wait_ready(r, t0)
-    asker = questions.Asker(r, cluster.node_ports, kill=cluster.restart)
+    asker = questions.Asker(r, cluster.node_ports, kill=cluster.restart, partitions_n=a.partitions)
     asker.start()
     try:
         return drive_with(a, rng, cluster, t0, r, run_id, asker)
@@ -297,7 +309,7 @@ def drive(a, rng, cluster, t0):
 
 def drive_with(a, rng, cluster, t0, r, run_id, asker):
     sched = Schedule(a.seconds, a.deadline_ms / 1000, rng, cluster=a.cluster)
-    shards = ClusterChaos(cluster, a.seconds, a.short, a.seed, t0) if a.cluster else None
+    shards = ClusterChaos(cluster, a.seconds, a.short, a.seed, t0, a.partitions) if a.cluster else None
     crashes, self_exits = 0, []
     down = {}  # pool -> outage start (monotonic from t0)
     sent = {}  # task id -> Sent
@@ -545,12 +557,28 @@ def verdict(a, r, sent, lived, reports, asker, outages, crashes, self_exits, t0)
     log(t0, "report latency (approx., send to report) p50 %.0f ms, p99 %.0f ms, max %.0f ms; outages %s"
         % (pct(0.5), pct(0.99), latencies[-1] if latencies else 0,
            {k: [(round(x, 1), round(y, 1)) for x, y in v] for k, v in outages.items()}))
+    spread = spread_ok(a, r, t0)
     n_asked, n_answered, line = asker.summary()
     expected = sum(1 for s in sent.values() if s.task.answer is not None)
     log(t0, "questions: %d tasks meant to ask; %s" % (expected, line))
     print("tasks=%d crashes=%d lost=%d duplicates=%d wrong=%d asked=%d answered=%d"
           % (len(sent), crashes, lost, dups, wrong, n_asked, n_answered), flush=True)
-    return lost == 0 and dups == 0 and wrong == 0
+    return lost == 0 and dups == 0 and wrong == 0 and spread
+
+
+def spread_ok(a, r, t0):
+    """With bus.partitions > 1: every partition of `plan_ready` has entries and the
+    unpartitioned stream none (the roles and the driver agree on the names)."""
+    if a.partitions <= 1:
+        return True
+    lengths = {s: r.cmd("XLEN", s) for s in partitions.streams("plan_ready", a.partitions)}
+    plain = r.cmd("XLEN", "plan_ready")
+    log(t0, "partitions: plan_ready entries per partition %s, on the unpartitioned stream %d"
+        % (lengths, plain))
+    if plain or not all(lengths.values()):
+        log(t0, "!! the roles did not spread plan_ready over its %d partitions" % a.partitions)
+        return False
+    return True
 
 
 if __name__ == "__main__":

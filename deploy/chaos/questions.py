@@ -9,7 +9,10 @@ nothing, so it is sent again, as a client would, until it is taken or the task h
 report. To answer while processes are killed, half the asked tasks have a role killed
 (-9) and restarted between their question and its answer: the Chief (which takes the
 answer) or the Planner (which asked and plans once it is answered), so an answer is
-sent while its taker is starting, and a question is resumed by another process."""
+sent while its taker is starting, and a question is resumed by another process. With
+`bus.partitions` = N > 1, `clarification_needed` is N streams, each mirrored on the
+channel of its own name: the driver subscribes to every one and reads every one (the
+answers' topic, `clarification_answer`, keeps its one stream)."""
 
 import json
 import queue
@@ -18,6 +21,7 @@ import time
 
 import redis
 
+import partitions
 import tasks
 from redis_client import fields
 
@@ -31,9 +35,10 @@ class Listener(threading.Thread):
     node); `gap` is set each time a subscription is confirmed (what went out before it
     is read from the stream)."""
 
-    def __init__(self, ports):
+    def __init__(self, ports, channels):
         super().__init__(name="questions", daemon=True)
         self.ports = list(ports)
+        self.channels = list(channels)
         self.turn = 0
         self.inbox = queue.Queue()
         self.halt = threading.Event()
@@ -48,12 +53,17 @@ class Listener(threading.Thread):
                                  socket_connect_timeout=1.0)
             ps = client.pubsub()
             try:
-                ps.subscribe(QUESTIONS)
+                ps.subscribe(*self.channels)
+                confirmed = 0
                 while not self.halt.is_set():
                     m = ps.get_message(timeout=0.2)
                     if m is None:
                         continue
                     if m["type"] == "subscribe":
+                        # Subscribed once every channel is confirmed.
+                        confirmed += 1
+                        if confirmed < len(self.channels):
+                            continue
                         self.subscriptions += 1
                         self.gap.set()
                         self.subscribed.set()
@@ -82,15 +92,17 @@ class Asker:
     # killed just before the answer: by task number modulo 8, with the answer's way.
     KILL_BEFORE = {1: "chief", 2: "chief", 5: "planner", 6: "planner"}
 
-    def __init__(self, r, ports, kill=None):
+    def __init__(self, r, ports, kill=None, partitions_n=1):
         self.r = r
         self.kill = kill  # kill(role): SIGKILL and restart; None: no kills here
-        self.listener = Listener(ports)
+        self.questions = partitions.streams(QUESTIONS, partitions_n)
+        self.listener = Listener(ports, self.questions)
         self.expect = {}  # task id -> the answer it gets
         self.seen = {}  # task id -> {question number: (seen at, via, payload)}
         self.sent = {}  # task id -> {"how", "times": [..], "next", "number"}
         self.taken = {}  # task id -> {question number: taken at}
-        self.q_last, self.a_last = "0-0", "0-0"
+        self.q_last = {stream: "0-0" for stream in self.questions}
+        self.a_last = "0-0"
         self.next_stream = 0.0
         self.count = {"pubsub": 0, "stream": 0, "xadd": 0, "publish": 0, "unheard": 0,
                       "resent": 0, "killed": 0}
@@ -120,7 +132,9 @@ class Asker:
         if self.listener.gap.is_set() or now >= self.next_stream:
             self.listener.gap.clear()
             self.next_stream = now + self.STREAM_EVERY_S
-            self.q_last = self._read(QUESTIONS, self.q_last, lambda raw: self._question(raw, "stream", now))
+            for stream in self.questions:
+                self.q_last[stream] = self._read(stream, self.q_last[stream],
+                                                 lambda raw: self._question(raw, "stream", now))
         self.a_last = self._read(ANSWERS, self.a_last, lambda raw: self._taken(raw, now))
         for tid, s in self.sent.items():
             if s["how"] == "publish" and now >= s["next"] and tid not in reports \

@@ -1,8 +1,10 @@
 //! The bus through a Cluster failover, as the chaos run (`deploy/chaos.sh --cluster`)
 //! met it: a role's shared write connection must reach the replica promoted in place of
 //! a primary that stopped answering, and a subscription made while a slot has no
-//! primary must wait for one rather than fail. Each test freezes or kills a node, so
-//! each starts a Cluster of its own (3 primaries + 3 replicas), one test at a time.
+//! primary must wait for one rather than fail; and with `bus.partitions = 3`, a primary
+//! holding a partition killed under load loses and repeats no task. Each test freezes or
+//! kills a node, so each starts a Cluster of its own (3 primaries + 3 replicas), one
+//! test at a time.
 
 #[path = "../../tests/suite/mod.rs"]
 mod suite;
@@ -235,5 +237,229 @@ async fn a_subscription_made_while_a_slot_has_no_primary_waits_for_one() {
     assert!(
         groups.lines().any(|l| l.trim() == "math"),
         "the group was created on the new primary: {groups:?}"
+    );
+}
+
+/// With `bus.partitions = 3` (one partition of each topic on each primary), the primary
+/// holding partition 1 is killed (SIGKILL) while tasks go in, as in the chaos run with
+/// partitions: a client publishes each task's step on `math_task` (retrying what
+/// failed, so a step may go in twice), a worker turns each step into the task's one
+/// result on `math_result` with `publish_once` and acks it after, and a reader counts
+/// the results. With `replica_acks = 1` nothing acknowledged is lost with the primary,
+/// and what failed is redelivered (claimed) and done once: every task gets exactly one
+/// result. The killed node is restarted, as a supervisor would, and rejoins as a
+/// replica (until then the promoted primary has no replica to acknowledge its writes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_primary_holding_a_partition_killed_under_load_loses_and_repeats_no_task() {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// Partitions: as many as primaries.
+    const N: u32 = 3;
+    /// Tasks published before the kill; publishing goes on until the failover is over
+    /// (the killed node back as a replica) and at least `2 * KILL_AT` went in.
+    const KILL_AT: usize = 60;
+    /// Longest the whole exchange may take.
+    const WITHIN: Duration = Duration::from_secs(120);
+    let _turn = TURN.lock().await;
+    let cluster = start_cluster().await;
+    let settings = BusSettings {
+        partitions: N,
+        replica_acks: 1,
+        replica_ack_timeout_ms: 2000,
+        claim_idle_ms: 1000,
+        // Deliveries are many while a shard is out (one per claim_idle_ms): the test is
+        // about loss and repetition, not about dead-lettering.
+        max_deliveries: 50,
+        ..settings(&cluster)
+    };
+    let killed_stream = keys::partition_stream("math_task", 1, N);
+    let client = RedisBus::connect(settings.clone()).await.expect("client");
+    let worker_bus = RedisBus::connect(settings.clone()).await.expect("worker");
+    let reader_bus = RedisBus::connect(settings).await.expect("reader");
+    let mut steps = worker_bus
+        .subscribe(Subscription::new("math", vec![Topic::pool_task("math")]))
+        .await
+        .expect("subscribe math_task");
+    let mut results = reader_bus
+        .subscribe(Subscription::new(
+            "router",
+            vec![Topic::pool_result("math")],
+        ))
+        .await
+        .expect("subscribe math_result");
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let worker_failures = Arc::new(AtomicUsize::new(0));
+    let worker = tokio::spawn({
+        let (stop, failures) = (stop.clone(), worker_failures.clone());
+        async move {
+            while !stop.load(Ordering::Relaxed) {
+                let Ok(batch) = steps.next_batch().await else {
+                    failures.fetch_add(1, Ordering::Relaxed);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
+                let mut done = Vec::new();
+                for d in &batch {
+                    let task = &d.message.task_id;
+                    let result = Message::new(
+                        task.clone(),
+                        Topic::pool_result("math"),
+                        "math-1",
+                        Payload::StepResult(StepResult {
+                            step_id: "s1".into(),
+                            pool: "math".into(),
+                            tool: "sum".into(),
+                            arguments: Default::default(),
+                            outcome: StepOutcome::Ok {
+                                value: serde_json::json!(6),
+                                text: "6".into(),
+                            },
+                            agent: "math-1".into(),
+                            elapsed_us: 1,
+                            iteration: 1,
+                        }),
+                    );
+                    let once = keys::once::result(task, &"s1".into(), 1);
+                    match worker_bus
+                        .publish_once(&once, Duration::from_secs(600), &result)
+                        .await
+                    {
+                        // Published now or before: either way the effect is there.
+                        Ok(_) => done.push(d.ack_token()),
+                        // Left pending: claimed again after claim_idle_ms.
+                        Err(_) => {
+                            failures.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                if steps.ack(&done).await.is_err() {
+                    failures.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    // Task id -> the distinct result entries (partition, entry id) read for it.
+    let (total_tx, total_rx) = tokio::sync::watch::channel(None::<usize>);
+    let reader = tokio::spawn(async move {
+        let mut seen: BTreeMap<String, BTreeSet<(u32, String)>> = BTreeMap::new();
+        let start = Instant::now();
+        let mut all_since: Option<Instant> = None;
+        while start.elapsed() < WITHIN {
+            if let Ok(batch) = results.next_batch().await {
+                let tokens: Vec<AckToken> = batch.iter().map(Delivery::ack_token).collect();
+                let _ = results.ack(&tokens).await;
+                for d in batch {
+                    seen.entry(d.message.task_id.to_string())
+                        .or_default()
+                        .insert((d.partition, d.entry_id));
+                }
+            } else {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            // Every task has a result: 2 s more for a late duplicate to show.
+            if total_rx.borrow().is_some_and(|n| seen.len() >= n) {
+                let since = *all_since.get_or_insert_with(Instant::now);
+                if since.elapsed() > Duration::from_secs(2) {
+                    break;
+                }
+            }
+        }
+        seen
+    });
+
+    let mut cluster = Some(cluster);
+    let mut failover = None;
+    let mut failed_publishes = 0;
+    let mut published = 0;
+    let start = Instant::now();
+    while published < 2 * KILL_AT
+        || failover
+            .as_ref()
+            .is_none_or(|f: &tokio::task::JoinHandle<_>| !f.is_finished())
+    {
+        if published == KILL_AT {
+            let mut cluster = cluster.take().expect("the cluster, once");
+            let stream = killed_stream.clone();
+            failover = Some(tokio::task::spawn_blocking(move || {
+                let port = cluster.kill_primary_of(&stream);
+                let promoted = cluster.wait_promoted(&stream, port, CLUSTER_WITHIN);
+                cluster.restart_node(port);
+                (cluster, port, promoted)
+            }));
+        }
+        let msg = math_task(&format!("t{published}"));
+        while let Err(e) = client.publish(&msg).await {
+            failed_publishes += 1;
+            assert!(
+                start.elapsed() < WITHIN,
+                "publish t{published} did not succeed after the failover: {e}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        published += 1;
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (cluster, port, promoted) = failover
+        .expect("the primary was killed")
+        .await
+        .expect("the failover");
+    let back = start.elapsed();
+    total_tx.send(Some(published)).expect("the reader runs");
+    let seen = reader.await.expect("the reader");
+    stop.store(true, Ordering::Relaxed);
+    worker.await.expect("the worker");
+    let lost: Vec<String> = (0..published)
+        .map(|i| format!("t{i}"))
+        .filter(|t| !seen.contains_key(t))
+        .collect();
+    let repeated: Vec<(&String, usize)> = seen
+        .iter()
+        .filter(|(_, entries)| entries.len() > 1)
+        .map(|(task, entries)| (task, entries.len()))
+        .collect();
+    let per_partition = (0..N)
+        .map(|k| {
+            (0..published)
+                .filter(|i| keys::partition_of(&TaskId::from(format!("t{i}")), N) == k)
+                .count()
+        })
+        .collect::<Vec<_>>();
+    eprintln!(
+        "killed :{port} (primary of {killed_stream}); replica promoted after {promoted:?}; \
+         {published} tasks ({per_partition:?} per partition) in {back:?}; {failed_publishes} \
+         publish attempts and {} worker steps failed meanwhile; {} of {published} have one result",
+        worker_failures.load(Ordering::Relaxed),
+        published - lost.len() - repeated.len()
+    );
+    // The results went over every partition (each on its own primary).
+    let lens: Vec<String> = tokio::task::block_in_place(|| {
+        keys::partition_streams("math_result", N)
+            .iter()
+            .map(|s| cluster.cli(&["XLEN", s]))
+            .collect()
+    });
+    assert!(
+        lens.iter().all(|n| n.parse::<u64>().is_ok_and(|n| n > 0)),
+        "math_result's partitions hold {lens:?} entries"
+    );
+    assert!(lost.is_empty(), "tasks with no result: {lost:?}");
+    assert!(
+        repeated.is_empty(),
+        "tasks with more than one result: {repeated:?}"
+    );
+    assert_eq!(
+        seen.len(),
+        published,
+        "results for tasks never published: {:?}",
+        seen.keys()
+            .filter(|t| !t[1..].parse::<usize>().is_ok_and(|i| i < published))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        failed_publishes + worker_failures.load(Ordering::Relaxed) > 0,
+        "the failover went unnoticed"
     );
 }
