@@ -270,7 +270,7 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "mua vé",
             "đặt giúp",
         ],
-        "bookings of tickets, rooms or tables, and recommendations",
+        BOOKINGS,
         "đặt chỗ, đặt vé, đặt phòng và gợi ý",
     ),
     (
@@ -293,6 +293,9 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
         "đổi đơn vị đo",
     ),
 ];
+
+/// The kind of request a booking or a recommendation is (in English).
+pub const BOOKINGS: &str = "bookings of tickets, rooms or tables, and recommendations";
 
 /// What `text` asks for that no tool serves, in `language` (`en` or `vi`); `None` when
 /// it names none of those kinds.

@@ -31,6 +31,7 @@ mod interest;
 mod items;
 mod labelled;
 mod lists;
+mod periods;
 mod profit;
 mod reach;
 mod rest;
@@ -100,6 +101,10 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
             .map(|e| vec![e]);
     }
     let quantities = roles(&w);
+    // (An amount for one period asked for a longer one: `… a month, … a whole year`.)
+    if let Some(e) = periods::for_longer_period(&w, &quantities) {
+        return Some(vec![e]);
+    }
     if quantities.len() < 2 {
         return None;
     }

@@ -30,7 +30,7 @@ const CURRENCIES: &[(&str, &[&str])] = &[
         &["$", "us$", "usd", "dollar", "dollars", "buck", "bucks"],
     ),
     ("eur", &["€", "eur", "euro", "euros"]),
-    ("gbp", &["£", "gbp", "pound", "pounds"]),
+    ("gbp", &["£", "gbp", "pound", "pounds", "quid"]),
     ("jpy", &["¥", "jpy", "yen"]),
     ("krw", &["₩", "krw", "won"]),
     ("vnd", &["₫", "đ", "vnd", "vnđ", "đồng", "dong", "đồng"]),

@@ -263,7 +263,9 @@ impl Planning<'_> {
         // as typed, and then, in a conversation, as a follow-up of the last answer
         // (`add 10% service`, `times 15,480 won`), after every reading of its own. A
         // part outside every tool is named, never read into a frame.
-        let outside = scope::outside_tools(query, language.as_str()).is_some()
+        // (A booking is refused by its verb before: `flight … is 5,890` only names what
+        // was paid for, as the everyday readers take it.)
+        let outside = scope::outside_tools(query, "en").is_some_and(|kind| kind != scope::BOOKINGS)
             && !crate::frames::labelled_calculation(&toks);
         if reading.misses() > 0 && !outside {
             if let Some(parsed) = compound::frames_reading(&toks, query)
