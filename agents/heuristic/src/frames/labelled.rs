@@ -276,8 +276,10 @@ fn label(w: &Words, i: usize) -> bool {
     if tie(i) && period(i + 1) || rate_period {
         return true;
     }
+    // (No percentage is said here: `council tax 145`, `tips 410` only name amounts.)
+    let levy = matches!(raw, "tax" | "tip" | "tips");
     k.chars().all(char::is_alphabetic)
-        && !listed(w, i, CHANGES)
+        && (levy || !listed(w, i, CHANGES))
         && !crate::numbers::starts_number(raw)
         && crate::normalise::typo::operation(raw).is_none()
         && !crate::tolerant::DATE_WORDS.contains(&raw)

@@ -80,11 +80,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::places::time_difference(toks, src))
         .or_else(|| crate::places::time_named(toks, src))
         .or_else(|| {
-            // (A conversion told loosely, only when no part reads it strictly.)
-            crate::places::parse(toks, src)
-                .is_none()
-                .then(|| crate::places::loose_convert(toks, src))
-                .flatten()
+            // (A conversion told loosely, only when no part reads it strictly; the loose
+            // reader, which looks for one clock time first, is the cheaper test.)
+            crate::places::loose_convert(toks, src)
+                .filter(|_| crate::places::parse(toks, src).is_none())
         })
     {
         return Ok(Parsed {
