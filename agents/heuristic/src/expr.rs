@@ -109,6 +109,16 @@ impl Expr {
         true
     }
 
+    /// `part` as a percentage of `base`: `part × 100 ÷ base` (multiplied first, so a
+    /// whole percentage stays exact).
+    pub fn percent_of(part: Expr, base: Expr) -> Expr {
+        Expr::bin(
+            MathOp::Divide,
+            Expr::bin(MathOp::Multiply, part, Expr::Num("100".into())),
+            base,
+        )
+    }
+
     /// The rounding mode of [`MathOp::RoundUp`].
     pub const UP: &'static str = "up";
 

@@ -208,11 +208,7 @@ pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
         true => Expr::bin(MathOp::Subtract, whole_n.clone(), part_n),
         false => part_n,
     };
-    Some(Expr::bin(
-        MathOp::Divide,
-        Expr::bin(MathOp::Multiply, counted, Expr::Num("100".into())),
-        whole_n,
-    ))
+    Some(Expr::percent_of(counted, whole_n))
 }
 
 /// Outcomes that split a count in two: (one, the other). (Vietnamese pairs are left

@@ -231,11 +231,7 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let difference = Expr::bin(MathOp::Subtract, num(x)?, num(y)?);
     Some(match percent {
         false => difference,
-        true => Expr::bin(
-            MathOp::Divide,
-            Expr::bin(MathOp::Multiply, difference, Expr::Num("100".into())),
-            num(a)?,
-        ),
+        true => Expr::percent_of(difference, num(a)?),
     })
 }
 

@@ -92,11 +92,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         let fall = (has(Cue::Less) || has(Cue::OffAsked)) && !has(Cue::Change) && !has(Cue::More);
         let (x, y) = if fall { (a, b) } else { (b, a) };
         let change = Expr::bin(MathOp::Subtract, num(x), num(y));
-        let e = Expr::bin(
-            MathOp::Divide,
-            Expr::bin(MathOp::Multiply, change, num("100")),
-            num(a),
-        );
+        let e = Expr::percent_of(change, num(a));
         return (!outside()).then_some(e);
     }
     let periods: Vec<&str> = items
@@ -173,13 +169,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
             matches!(i, Item::Num(_)) || matches!(i, Item::Cue(Cue::WhatPercent | Cue::Of))
         });
         let only = only && !decor.iter().any(|w| asks_outside(w));
-        return only.then(|| {
-            Expr::bin(
-                MathOp::Divide,
-                Expr::bin(MathOp::Multiply, num(part), num("100")),
-                num(whole),
-            )
-        });
+        return only.then(|| Expr::percent_of(num(part), num(whole)));
     }
     // Each number's role.
     let mut used = vec![false; items.len()];

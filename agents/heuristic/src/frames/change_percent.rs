@@ -68,17 +68,10 @@ pub(super) fn change_percent(w: &Words, q: &[Quantity]) -> Option<Expr> {
     };
     let fall = (0..w.toks.len()).any(|i| w.word(i).is_some_and(|k| is_in(FALL, k)));
     let (x, y) = if fall { (start, end) } else { (end, start) };
-    Some(Expr::bin(
-        MathOp::Divide,
-        Expr::bin(
-            MathOp::Multiply,
-            Expr::bin(
-                MathOp::Subtract,
-                Expr::Num(x.value.clone()),
-                Expr::Num(y.value.clone()),
-            ),
-            Expr::Num("100".into()),
-        ),
-        Expr::Num(start.value.clone()),
-    ))
+    let change = Expr::bin(
+        MathOp::Subtract,
+        Expr::Num(x.value.clone()),
+        Expr::Num(y.value.clone()),
+    );
+    Some(Expr::percent_of(change, Expr::Num(start.value.clone())))
 }
