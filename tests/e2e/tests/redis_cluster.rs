@@ -2,14 +2,15 @@
 //! process with `bus.redis_mode = "cluster"` and `bus.partitions = 3`, requests through
 //! the bus, a bare XADD and a bare PUBLISH as `redis-cli -c` users send them, a question
 //! answered by XADD, a follow-up in a session and a cancellation mid-task, the named
-//! tasks in all three partitions. Every task gets exactly one report, and the internal
-//! topics' plain streams stay empty.
+//! tasks in all three partitions; and a re-plan: an MCP server frozen past the call
+//! timeout and thawed gets the verdict REITERATE, and attempt 2 answers. Every task gets
+//! exactly one report, and the internal topics' plain streams stay empty.
 
 use std::time::{Duration, Instant};
 
-use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, TaskContext, Topic, keys};
+use chorus_bus::{Bus, FinalReport, Payload, ReportStatus, TaskContext, Topic, Verdict, keys};
 use chorus_core::client::ask;
-use chorus_e2e::{Cluster, ClusterOptions, answers, of_task, wait_on};
+use chorus_e2e::{Cluster, ClusterOptions, answers, ask_for, of_task, wait_on};
 use serde_json::json;
 
 /// How long a test waits for a message.
@@ -194,4 +195,67 @@ async fn the_pipeline_answers_questions_and_follow_ups_on_a_redis_cluster() {
             .is_empty(),
         "the report of c-ask is stored"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_that_failed_for_a_reason_that_can_pass_is_re_planned_on_a_redis_cluster() {
+    let cluster = Cluster::start(ClusterOptions {
+        redis_cluster: true,
+        env: [
+            ("CHORUS__BUS__PARTITIONS", PARTITIONS.to_string()),
+            ("CHORUS__AGENTS__DEADLINE_MS", "10000".to_owned()),
+            ("CHORUS__AGENTS__MCP_CALL_TIMEOUT_MS", "1000".to_owned()),
+        ]
+        .map(|(k, v)| (k.to_owned(), v))
+        .into(),
+        ..ClusterOptions::default()
+    });
+    let bus = cluster.bus().await;
+    // The math server frozen past the call timeout (1 s), then thawed: attempt 1's step
+    // times out (a failure that can pass), attempt 2 runs it again.
+    cluster.signal("math-mcp", "-STOP");
+    let thaw = async {
+        tokio::time::sleep(Duration::from_millis(3000)).await;
+        cluster.signal("math-mcp", "-CONT");
+    };
+    let ((task, r), ()) = tokio::join!(ask_for(&bus, "2+4"), thaw);
+    assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+    assert_eq!(answers(&r), ["6"], "{}", r.text);
+    assert_eq!(r.iterations, 2, "{r:?}");
+
+    // Read from the bus, over every partition: the verdict REITERATE on attempt 1, a
+    // re-plan request, and the Planner's plans for attempts 1 and 2.
+    let verdicts: Vec<(u32, Verdict)> = of_task(&bus, &Topic::verification_done(), &task)
+        .await
+        .into_iter()
+        .filter_map(|m| match m.payload {
+            Payload::VerificationDone(v) => Some((v.iteration, v.verdict)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(verdicts, [(1, Verdict::Reiterate)], "{task}");
+    let renavigate = of_task(&bus, &Topic::renavigate_request(), &task).await;
+    assert_eq!(renavigate.len(), 1, "{renavigate:?}");
+    let plans: Vec<u32> = of_task(&bus, &Topic::plan_ready(), &task)
+        .await
+        .into_iter()
+        .filter_map(|m| match m.payload {
+            Payload::PlanReady(p) => Some(p.iteration),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(plans, [1, 2], "{task}");
+    // Both plans on the task's own partition of `plan_ready`, none on the plain stream.
+    let k = keys::partition_of(&task.as_str().into(), PARTITIONS);
+    let stream = keys::partition_stream("plan_ready", k, PARTITIONS);
+    let entries = cluster.cli(&["XRANGE", &stream, "-", "+"]);
+    let quoted = format!("\"{task}\"");
+    let lines = entries.lines().filter(|l| l.contains(&quoted)).count();
+    assert_eq!(lines, 2, "{stream}: {entries}");
+    assert_eq!(cluster.cli(&["EXISTS", "plan_ready"]), "0");
+
+    // Exactly one report, and a moment later still one.
+    assert_eq!(reports(&bus, &task).await.len(), 1, "{task}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(reports(&bus, &task).await.len(), 1, "{task}");
 }
