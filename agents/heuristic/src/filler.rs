@@ -188,7 +188,17 @@ pub fn only_context(toks: &[Token]) -> bool {
         .unwrap_or(words.len());
     let intent = words.get(lead).is_some_and(|w| INTENT.contains(w));
     let vocative = !words.is_empty() && words.iter().all(|w| VOCATIVES.contains(w));
-    !numbers && (intent || vocative)
+    // (`uncle tuan lives there`, `conf organisers are there`: who is at the place the
+    // question names, said after it.)
+    let who_is_there = words.len() <= 6
+        && words.last() == Some(&"there")
+        && words.iter().rev().nth(1).is_some_and(|w| {
+            matches!(
+                *w,
+                "lives" | "live" | "is" | "are" | "works" | "work" | "stays"
+            )
+        });
+    !numbers && (intent || vocative || who_is_there)
 }
 
 /// `toks` without a vocative at their end, after a question particle (`Hôm nay là thứ

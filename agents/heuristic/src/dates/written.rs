@@ -218,6 +218,12 @@ pub fn between_day_months(toks: &[Token]) -> Option<DateQuery> {
             i += 1;
             continue;
         }
+        // (`on 9 Feb 2027 and back on 2 March 2027`: full dates written in words.)
+        if let Some((Some(iso), next)) = written_date(toks, i) {
+            dates.push(iso);
+            i = next;
+            continue;
+        }
         if toks[i].number().is_some() || matches!(toks[i].tok, Tok::Date(_)) {
             return None;
         }
@@ -237,12 +243,28 @@ pub fn between_day_months(toks: &[Token]) -> Option<DateQuery> {
             from: *from,
             to: *to,
         }),
-        ([], [from, to]) if from != to && !other => Some(DateQuery::Difference {
-            from: from.clone(),
-            to: to.clone(),
-        }),
+        ([], [from, to]) if from != to && !other && !own_question(toks) => {
+            Some(DateQuery::Difference {
+                from: from.clone(),
+                to: to.clone(),
+            })
+        }
         _ => None,
     }
+}
+
+/// Whether a request naming two full dates asks something of one of them alone (`what
+/// day of the week is 31 October 1999, and how many days until 15 August 2027`): not
+/// the days between them.
+fn own_question(toks: &[Token]) -> bool {
+    toks.iter().any(|t| {
+        t.word().is_some_and(|w| {
+            matches!(
+                w,
+                "until" | "till" | "since" | "ago" | "week" | "old" | "age" | "born" | "weekday"
+            )
+        })
+    })
 }
 
 /// A month and a day with no year at `i` (`July 4`, `4th of July`, `31 tháng 12`): the

@@ -46,6 +46,8 @@ const SCALES: &[(&str, u32)] = &[
     // (`3 thousand 8 hundred` is 3800.)
     ("hundred", 2),
     ("thousand", 3),
+    // (`45 grand`)
+    ("grand", 3),
     ("tr", 6),
     ("triệu", 6),
     ("trieu", 6),

@@ -132,6 +132,10 @@ const OPERATION_WORDS: &[&str] = &[
 /// Words no place is named with: a follow-up made of them asks something else
 /// (`and what weekday is that?`), never the time in a place of that name.
 const NOT_PLACE_WORDS: &[&str] = &[
+    // (`uncle tuan lives there`: who is at the place, no place.)
+    "there",
+    "lives",
+    "works",
     "that",
     "this",
     "those",
