@@ -94,7 +94,15 @@ pub(super) fn shared(w: &Words, q: &[Quantity]) -> Option<Expr> {
                 .is_some_and(|k| nouns.iter().any(|n| is_key(n, k)))
             && (i + 2..(i + 4).min(w.toks.len())).any(|j| j == amount.at)
     });
-    if !sharer || each_one || !w.says(SPLIT) {
+    // (`car loan $9,600 over 24 months, how much a month`: one of the periods counted,
+    // asked after the count, shares the amount.)
+    let per_one_asked = nouns.first().is_some_and(|n| is_period(n))
+        && (count.at + 2..w.toks.len()).any(|i| {
+            w.word(i)
+                .is_some_and(|k| is_in(&["a", "per", "each", "mỗi", "một"], k))
+                && w.word(i + 1).is_some_and(|u| same_thing(u, &nouns[0]))
+        });
+    if !sharer || each_one || !(w.says(SPLIT) || per_one_asked) {
         return None;
     }
     let share = Expr::bin(
