@@ -238,13 +238,6 @@ fn operator(w: &Words, i: usize) -> Option<Token> {
     })
 }
 
-/// Whether the word at `i` is one of `list`: compared folded, but a word typed with its
-/// marks is that word (`tiền công` is no `cộng`).
-fn listed(w: &Words, i: usize, list: &[&str]) -> bool {
-    let raw = w.toks[i].word().unwrap_or("").to_lowercase();
-    w.word(i).is_some_and(|k| is_in(list, k)) && (raw.is_ascii() || list.contains(&raw.as_str()))
-}
-
 /// Whether the token at `i` only names what a number is: a word of no operation, no cue
 /// and no other question (`bao`, `kg`, `internet`, `won`).
 fn label(w: &Words, i: usize) -> bool {

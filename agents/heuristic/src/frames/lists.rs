@@ -12,13 +12,7 @@ use super::words::*;
 /// marks: `tiền công` (wages) is no `cộng` (add up). (Only `cộng`: other cues typed a
 /// little wrong, `nhiêu nhất` for `nhiều nhất`, are still theirs.)
 fn typed_as(w: &Words, i: usize, p: &[&str]) -> bool {
-    let raw = w
-        .toks
-        .get(i)
-        .and_then(Token::word)
-        .unwrap_or("")
-        .to_lowercase();
-    p != ["cộng"] || raw.is_ascii() || raw == "cộng"
+    p != ["cộng"] || super::words::listed(w, i, &["cộng"])
 }
 
 /// The first word a count counts (`11,8 km` → `km`).

@@ -115,6 +115,13 @@ pub(super) fn key(w: &str) -> String {
 /// `ổn`): typed with marks, the Vietnamese word is kept as typed.
 const MARKED_NOT_ENGLISH: &[&str] = &["to", "so", "on", "at", "in", "is", "or", "but", "now"];
 
+/// Whether the word at `i` is one of `list`: compared folded, but a word typed with its
+/// marks is that word (`tiền công` is no `cộng`).
+pub(super) fn listed(w: &Words, i: usize, list: &[&str]) -> bool {
+    let raw = w.toks[i].word().unwrap_or("").to_lowercase();
+    w.word(i).is_some_and(|k| is_in(list, k)) && (raw.is_ascii() || list.contains(&raw.as_str()))
+}
+
 pub(super) fn is_in(list: &[&str], k: &str) -> bool {
     list.iter().any(|w| is_key(w, k))
 }

@@ -48,6 +48,13 @@ const ASKS: &[&[&str]] = &[
 /// Words that point back to a place named elsewhere (`bên họ`, `for them`).
 const PRONOUNS: &[&str] = &["họ", "them", "đó", "there", "they"];
 
+/// Whether the place phrase `p` is only a pronoun pointing back to a place (`họ`,
+/// `them`): no zone of its own.
+pub(super) fn is_pronoun(p: &str) -> bool {
+    let p = fold(&p.to_lowercase());
+    PRONOUNS.iter().any(|w| fold(w) == p)
+}
+
 /// Words after a subject that make the word before it a place (`paris family`,
 /// `chicago guest`) or before a place (`khách Sydney`).
 const SUBJECT_AFTER: &[&str] = &[
@@ -115,10 +122,7 @@ pub fn loose_convert(toks: &[Token], src: &str) -> Option<DateQuery> {
         .clone()
         .filter(|&j| is(j, AT) && j > *end)
         .find_map(|j| place_at(toks, j + 1, src).map(|(p, _)| p));
-    let pronoun = |p: &str| {
-        let p = fold(&p.to_lowercase());
-        PRONOUNS.iter().any(|w| fold(w) == p)
-    };
+    let pronoun = is_pronoun;
     let points_back = to.as_deref().is_some_and(pronoun)
         || (to.is_none() && window.clone().any(|j| is(j, &["them", "họ"])));
     // (`Khách ở Chicago …`, `khach sydney …`, `paris family …`: the other place.)

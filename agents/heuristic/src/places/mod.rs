@@ -25,12 +25,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<DateQuery> {
     let toks = trim_punctuation(toks);
     // (A place that is a pronoun, `giờ bên họ`, names no zone: the loose reader finds
     // the place it points back to.)
-    let named = |p: &str| {
-        let p = crate::normalise::fold::fold(&p.to_lowercase());
-        !["họ", "them", "there", "đó", "they"]
-            .iter()
-            .any(|w| crate::normalise::fold::fold(w) == p)
-    };
+    let named = |p: &str| !loose::is_pronoun(p);
     convert(toks, src)
         .filter(|q| match q {
             DateQuery::ConvertTime { from, to, .. } => named(from) && named(to),
