@@ -28,14 +28,17 @@ fn main() {
         // four letters or more are learnt, so no typo correction turns them into
         // others (`cheapest` had become `cheaper`); shorter ASCII words there may be
         // Vietnamese typed without marks (`ca`, `nv`).
-        let frames = file.components().any(|c| c.as_os_str() == "frames");
+        // What a refusal names (`src/refusals.rs`) is matched folded too, and only once
+        // a request could not be planned: its Vietnamese is not taught either.
+        let frames =
+            file.components().any(|c| c.as_os_str() == "frames") || file.ends_with("refusals.rs");
         let shortest = if frames { 4 } else { 2 };
         let Ok(text) = fs::read_to_string(file) else {
             continue;
         };
         // The words of requests outside the tools are known, never typo targets: a typo
         // corrected into one would only turn a refusal into another refusal.
-        let target = !file.ends_with("scope.rs");
+        let target = !file.ends_with("scope.rs") && !file.ends_with("refusals.rs");
         // Language detection lists Vietnamese typed without marks (`cong`, `nhan`):
         // ASCII, but no English words.
         let english = !file.ends_with("language.rs");

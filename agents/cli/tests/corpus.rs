@@ -557,9 +557,9 @@ fn the_format_is_parsed_as_documented() {
 fn a_refusal_text_must_come_from_chorus_not_from_the_quoted_request() {
     let text = "I could not understand \"Tell me a joke\".";
     assert!(!without_query(text, "tell me a joke?").contains("joke"));
-    let text = "I have no tool for writing poems, stories or jokes, so \"tell me a joke\" cannot be answered.";
+    let text = "I have no tool for writing poems, stories, essays or jokes, so \"tell me a joke\" cannot be answered.";
     assert!(
         without_query(text, "tell me a joke")
-            .contains("no tool for writing poems, stories or jokes")
+            .contains("no tool for writing poems, stories, essays or jokes")
     );
 }

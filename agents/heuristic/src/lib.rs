@@ -38,6 +38,7 @@ pub mod question;
 pub mod rates;
 pub mod ratio;
 pub mod recall;
+pub mod refusals;
 pub mod remaining;
 pub mod scaling;
 pub mod scope;

@@ -23,7 +23,7 @@ pub fn help(language: Language, tools: &Capabilities) -> String {
 /// Why a part could not be read.
 pub fn part_error(e: &PartError, language: Language) -> String {
     if let PartError::NotUnderstood(p) = e
-        && let Some(kind) = crate::scope::outside_tools(p, language.as_str())
+        && let Some(kind) = crate::refusals::topic(p, language)
     {
         return if language.is_vi() {
             format!("Tôi không có công cụ cho {kind}, nên không thể trả lời \"{p}\".")
@@ -32,8 +32,12 @@ pub fn part_error(e: &PartError, language: Language) -> String {
         };
     }
     match (e, language.is_vi()) {
-        (PartError::NotUnderstood(p), false) => format!("I could not understand \"{p}\"."),
-        (PartError::NotUnderstood(p), true) => format!("Tôi không hiểu \"{p}\"."),
+        (PartError::NotUnderstood(p), false) => {
+            format!("I could not understand \"{p}\", or no tool of mine serves it.")
+        }
+        (PartError::NotUnderstood(p), true) => {
+            format!("Tôi không hiểu \"{p}\", hoặc không có công cụ cho việc này.")
+        }
         (PartError::InvalidDate(d), false) => format!("\"{d}\" is not a valid date."),
         (PartError::InvalidDate(d), true) => format!("\"{d}\" không phải là ngày hợp lệ."),
         (PartError::NothingToCompute(p), false) => {

@@ -71,7 +71,7 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "kể chuyện",
             "viết thơ",
         ],
-        "writing poems, stories or jokes",
+        "writing poems, stories, essays or jokes",
         "viết thơ, truyện hay chuyện cười",
     ),
     (
@@ -166,7 +166,7 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "tiền việt",
         ],
         "prices, stocks, currency exchange rates and markets",
-        "giá cả, tỷ giá ngoại tệ, giá vàng và thị trường",
+        "giá cả (giá xăng, giá vàng), tỷ giá ngoại tệ và thị trường",
     ),
     (
         &[
@@ -181,8 +181,8 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "mở nhạc",
             "bật nhạc",
         ],
-        "music",
-        "âm nhạc",
+        "music and songs",
+        "âm nhạc và bài hát",
     ),
     (
         &[
@@ -204,7 +204,7 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "gọi điện",
             "gọi cho",
         ],
-        "sending messages",
+        "sending messages and emails",
         "gửi thư hay tin nhắn",
     ),
     (
@@ -271,7 +271,7 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
             "đặt giúp",
         ],
         BOOKINGS,
-        "đặt chỗ, đặt vé, đặt phòng và gợi ý",
+        "đặt chỗ, đặt vé, đặt phòng, đặt hàng và gợi ý",
     ),
     (
         &[
@@ -295,11 +295,17 @@ const OUTSIDE: &[(&[&str], &str, &str)] = &[
 ];
 
 /// The kind of request a booking or a recommendation is (in English).
-pub const BOOKINGS: &str = "bookings of tickets, rooms or tables, and recommendations";
+pub const BOOKINGS: &str =
+    "bookings of flights, tickets, rooms or tables, orders, and recommendations";
 
 /// What `text` asks for that no tool serves, in `language` (`en` or `vi`); `None` when
 /// it names none of those kinds.
 pub fn outside_tools(text: &str, language: &str) -> Option<&'static str> {
+    outside_tools_named(text, language).map(|(kind, _)| kind)
+}
+
+/// [`outside_tools`], with the word or phrase of `text` that named the kind.
+pub fn outside_tools_named(text: &str, language: &str) -> Option<(&'static str, &'static str)> {
     let lower = text.to_lowercase();
     // Words separated by single spaces, padded, so phrases match on word boundaries.
     let words: Vec<&str> = lower
@@ -313,10 +319,17 @@ pub fn outside_tools(text: &str, language: &str) -> Option<&'static str> {
             .match_indices(k)
             .any(|(at, _)| padded[..at].ends_with(' ') && padded[at + k.len()..].starts_with(' '))
     };
-    OUTSIDE
-        .iter()
-        .find(|(keys, _, _)| keys.iter().any(|k| has(k)))
-        .map(|(_, en, vi)| if language == "vi" { *vi } else { *en })
+    OUTSIDE.iter().find_map(|(keys, en, vi)| {
+        let name = if language == "vi" { *vi } else { *en };
+        let mut found = keys.iter().copied().filter(|k| has(k));
+        let first = found.next()?;
+        // The word the kind's name holds, when one matched (`flight` over `book me`).
+        let named = std::iter::once(first)
+            .chain(found)
+            .find(|k| name.contains(k))
+            .unwrap_or(first);
+        Some((name, named))
+    })
 }
 
 #[cfg(test)]
@@ -357,7 +370,7 @@ mod tests {
         );
         assert_eq!(
             outside_tools("write me a poem about the sea", "en"),
-            Some("writing poems, stories or jokes")
+            Some("writing poems, stories, essays or jokes")
         );
         assert_eq!(
             outside_tools("translate hello to French", "en"),
@@ -365,7 +378,7 @@ mod tests {
         );
         assert_eq!(
             outside_tools("tỷ giá đô la hôm nay", "vi"),
-            Some("giá cả, tỷ giá ngoại tệ, giá vàng và thị trường")
+            Some("giá cả (giá xăng, giá vàng), tỷ giá ngoại tệ và thị trường")
         );
         // Whole words only: "rainbow" is not rain, "storyline"… neither.
         assert_eq!(
@@ -382,7 +395,7 @@ mod tests {
         );
         assert_eq!(
             outside_tools("đặt vé máy bay đi Đà Nẵng", "vi"),
-            Some("đặt chỗ, đặt vé, đặt phòng và gợi ý")
+            Some("đặt chỗ, đặt vé, đặt phòng, đặt hàng và gợi ý")
         );
         assert_eq!(outside_tools("draw a rainbow", "en"), None);
         assert_eq!(outside_tools("2+4", "en"), None);

@@ -245,9 +245,9 @@ fn an_unplannable_report_carries_the_planner_message() {
             Language::En,
             &[],
             ReportStatus::Unplannable,
-            Some("I could not understand \"write me a poem\".")
+            Some("I could not understand \"write me a poem\", or no tool of mine serves it.")
         ),
-        "**Status:** the request could not be planned.\n\nI could not understand \"write me a poem\".\n"
+        "**Status:** the request could not be planned.\n\nI could not understand \"write me a poem\", or no tool of mine serves it.\n"
     );
 }
 
