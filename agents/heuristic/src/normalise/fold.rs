@@ -39,7 +39,7 @@ const ENGLISH_TOO: &[&str] = &[
 ];
 
 /// Vietnamese number words: a folded word between operators or number words reads as one.
-const NUMBER_WORDS: &[&str] = &[
+pub(super) const NUMBER_WORDS: &[&str] = &[
     "không", "một", "hai", "ba", "bốn", "năm", "sáu", "bảy", "bẩy", "tám", "chín", "mười", "mươi",
     "trăm", "nghìn", "ngàn", "triệu", "tỷ", "tỉ", "linh", "lẻ", "mốt", "tư", "lăm", "nhăm", "rưỡi",
 ];

@@ -21,6 +21,8 @@ const DECLARED_PAIRS: &[(&str, &str)] = &[
     ("chiều", "nay"),
     ("sáng", "mai"),
     ("tối", "mai"),
+    ("trăm", "linh"),
+    ("trăm", "lẻ"),
 ];
 
 /// The indexed vocabulary.
@@ -52,6 +54,15 @@ fn build() -> Lexicon {
     for (w, n) in VI_WORDS {
         folded.entry(fold(w)).or_default().push(w);
         uses.insert(*w, *n);
+    }
+    // The number words are Vietnamese whatever the literals say (`linh` in `ba trăm
+    // linh một` is written without marks, and was learnt as English only).
+    for w in super::fold::NUMBER_WORDS {
+        let readings = folded.entry(fold(w)).or_default();
+        if !readings.contains(w) {
+            readings.push(w);
+            uses.entry(*w).or_insert(1);
+        }
     }
     let english: HashSet<&'static str> = EN_WORDS.iter().map(|(w, _)| *w).collect();
     let mut english_by_len: Vec<Vec<&'static str>> = Vec::new();
