@@ -30,8 +30,16 @@ const BETWEEN: &[&str] = &[
 /// folded spellings are common words, and the fold lexicon learns every word here).
 const CURRENCIES: &[&str] = &[
     "vnd", "đồng", "dong", "usd", "dollar", "dollars", "eur", "euro", "euros", "aud", "cad", "sgd",
-    "jpy", "yen", "krw", "gbp", "pound", "pounds", "việt",
+    "jpy", "yen", "krw", "gbp", "pound", "pounds", "việt", "won", "yuan", "rmb", "cny", "aed",
+    "dirham", "dirhams", "baht", "thb", "ringgit", "myr", "peso", "pesos", "rupee", "rupees",
+    "inr", "nzd", "hkd", "twd", "ntd", "chf", "franc", "francs", "krone", "kroner", "dkk", "sek",
+    "nok", "php", "idr", "rupiah", "riyal", "sar", "qar",
 ];
+
+/// Currency words matched without marks, and only where a currency is looked for
+/// (after an amount or a rate, after `bao nhiêu`): `tệ`, `yên`, `bảng` (pounds), `đô`,
+/// `kr` — folded, they are common words elsewhere (`bang` is `bằng`).
+const FOLDED_CURRENCIES: &[&str] = &["do", "usd", "euro", "eur", "te", "yen", "bang", "kr", "ndt"];
 
 /// The home currency's words, folded (`vnd`, `đồng`, `tiền việt`): a conversion into
 /// another currency divides an amount in them by the rate.
@@ -47,9 +55,10 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if crate::lexer::has_percent_or_date(toks)
         || one_equals.is_none()
             && !exchange_rate
-            && !toks
-                .iter()
-                .any(|t| t.word().is_some_and(|w| CURRENCIES.contains(&w)))
+            && !(0..toks.len()).any(|k| {
+                toks[k].word().is_some_and(|w| CURRENCIES.contains(&w))
+                    || k > 0 && toks[k - 1].number().is_some() && currency_at(toks, k)
+            })
     {
         return None;
     }
@@ -93,7 +102,9 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         .flatten()
         .zip(quote.as_deref())
         .and_then(|(per, quoted)| {
-            let asked = asking_currency(toks, true).map(|k| fold_currency(toks, k));
+            let asked = asking_currency(toks, true)
+                .or_else(|| into_currency(toks))
+                .map(|k| fold_currency(toks, k));
             let by_unit = match unit.as_deref() {
                 Some(u) if same_currency(u, &per) => Some(false),
                 Some(u) if same_currency(u, quoted) => Some(true),
@@ -106,9 +117,31 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             };
             by_unit.or(by_asked)
         });
+    // The amount's own currency, when said: its word, the word before `to` (`usd to
+    // ntd`), or a sign before it (`$84.60`).
+    let source = if currency_at(toks, *amount + 1) {
+        Some(home(&unit))
+    } else if let Some(k) = into_currency(toks).filter(|&k| k >= 2 && currency_at(toks, k - 2)) {
+        Some(home(&Some(fold_currency(toks, k - 2))))
+    } else {
+        (*amount > 0 && toks[*amount - 1].is_sym('$')).then_some(false)
+    };
     let divide = per_one.unwrap_or_else(|| match (&target, one_equals.is_some()) {
         (Some(t), true) => base.as_deref() == Some(t.as_str()) || unit.is_some() && unit == quote,
-        (Some(_), false) => !home(&target),
+        // Into another currency: from the home currency, divided by its rate (a rate is
+        // said in đồng); from a foreign one, multiplied (`usd to ntd: $84.60 at 32.5`);
+        // from one not said (the normaliser drops a currency word after an amount), by
+        // the rate's size: thousands are đồng (`convert 120 euros to kroner at 7.46`).
+        (Some(_), false) => {
+            !home(&target)
+                && match source {
+                    Some(from_home) => from_home,
+                    None => toks[rate]
+                        .number()
+                        .and_then(|n| n.parse::<f64>().ok())
+                        .is_some_and(|r| r >= 1000.0),
+                }
+        }
         (None, true) => unit.is_some() && unit == quote,
         (None, false) => home(&unit),
     });
@@ -130,7 +163,12 @@ fn one_equals(toks: &[Token], nums: &[usize]) -> Option<usize> {
     nums.iter().copied().find(|&k| {
         toks[k].number() == Some("1")
             && toks.get(k + 1).and_then(Token::word).is_some()
-            && toks.get(k + 2).is_some_and(|t| t.is_sym('='))
+            && toks.get(k + 2).is_some_and(|t| {
+                t.is_sym('=')
+                    || t.word().is_some_and(|w| {
+                        matches!(w, "is" | "là" | "equals") && currency_at(toks, k + 1)
+                    })
+            })
     })
 }
 
@@ -147,9 +185,12 @@ pub fn rate_position(toks: &[Token]) -> Option<(usize, Option<usize>)> {
 /// The currency a rate at `rate` is quoted per (`17120 vnd to the dollar`, `16950 per
 /// aud`, `25k một đô`), folded.
 fn per_currency(toks: &[Token], rate: usize) -> Option<String> {
+    // (`33.150 đồng 1 bảng`: the `1` of one unit ties it too.)
     let tie = (rate + 1..=rate + 2).find(|&k| {
         word_at(toks, k).is_some_and(|w| matches!(w, "to" | "per" | "a" | "một" | "mỗi"))
             || toks.get(k).is_some_and(|t| t.is_sym('/'))
+            || toks.get(k).and_then(Token::number) == Some("1")
+                && (k == rate + 1 || currency_at(toks, rate + 1))
     })?;
     let at = if word_at(toks, tie + 1) == Some("the") {
         tie + 2
@@ -163,7 +204,7 @@ fn per_currency(toks: &[Token], rate: usize) -> Option<String> {
 fn currency_at(toks: &[Token], k: usize) -> bool {
     word_at(toks, k).is_some_and(|w| {
         let f = crate::normalise::fold::fold(w);
-        CURRENCIES.contains(&w) || matches!(f.as_str(), "do" | "usd" | "euro" | "eur")
+        CURRENCIES.contains(&w) || FOLDED_CURRENCIES.contains(&f.as_str())
     })
 }
 
@@ -207,12 +248,22 @@ fn word_at(toks: &[Token], k: usize) -> Option<&str> {
 /// `25,000 vnd to 1 usd`: the index of the `1` after a rate and its unit.
 fn one_after(toks: &[Token], rate: usize) -> Option<usize> {
     let k = rate + 3;
-    (toks.get(k).and_then(Token::number) == Some("1")
+    let tied = toks.get(k).and_then(Token::number) == Some("1")
         && matches!(
             word_at(toks, rate + 2),
             Some("to" | "per" | "for" | "=" | "một" | "cho")
-        ))
-    .then_some(k)
+        );
+    // `33.150 đồng 1 bảng` (the home currency's word is dropped by the normaliser,
+    // `33150 1 bảng`): the rate, then one of the other currency.
+    let one =
+        |at: usize| toks.get(at).and_then(Token::number) == Some("1") && currency_at(toks, at + 1);
+    if tied {
+        Some(k)
+    } else if one(rate + 1) {
+        Some(rate + 1)
+    } else {
+        (currency_at(toks, rate + 1) && one(rate + 2)).then_some(rate + 2)
+    }
 }
 
 /// Where the currency asked stands: after a word of converting, or after `bao
