@@ -37,9 +37,13 @@ const CURRENCIES: &[&str] = &[
 ];
 
 /// Currency words matched without marks, and only where a currency is looked for
-/// (after an amount or a rate, after `bao nhiêu`): `tệ`, `yên`, `bảng` (pounds), `đô`,
-/// `kr` — folded, they are common words elsewhere (`bang` is `bằng`).
-const FOLDED_CURRENCIES: &[&str] = &["do", "usd", "euro", "eur", "te", "yen", "bang", "kr", "ndt"];
+/// (after an amount or a rate, after `bao nhiêu`): `đô`, `kr`.
+const FOLDED_CURRENCIES: &[&str] = &["do", "usd", "euro", "eur", "kr", "ndt"];
+
+/// Currency words that are common words without their marks (`tệ` is also "bad", `yên`
+/// "calm", and `bảng` typed `bang` is read `bằng`, "equals"): a currency as spelt here,
+/// or without marks only in a request that names an exchange rate.
+const MARKED_CURRENCIES: &[(&str, &str)] = &[("tệ", "te"), ("yên", "yen"), ("bảng", "bang")];
 
 /// The home currency's words, folded (`vnd`, `đồng`, `tiền việt`): a conversion into
 /// another currency divides an amount in them by the rate.
@@ -204,8 +208,17 @@ fn per_currency(toks: &[Token], rate: usize) -> Option<String> {
 fn currency_at(toks: &[Token], k: usize) -> bool {
     word_at(toks, k).is_some_and(|w| {
         let f = crate::normalise::fold::fold(w);
-        CURRENCIES.contains(&w) || FOLDED_CURRENCIES.contains(&f.as_str())
+        CURRENCIES.contains(&w)
+            || FOLDED_CURRENCIES.contains(&f.as_str())
+            || MARKED_CURRENCIES
+                .iter()
+                .any(|(marked, folded)| w == *marked || f == *folded && names_exchange_rate(toks))
     })
+}
+
+/// Whether `toks` name an exchange rate (`tỷ giá`, `exchange rate`, `rate`).
+fn names_exchange_rate(toks: &[Token]) -> bool {
+    (0..toks.len()).any(|i| RATE[..4].iter().any(|p| words_at(toks, i, p)))
 }
 
 /// Where the currency asked after `bao nhiêu`/`how many` stands (`bao nhiêu đô`, `how
