@@ -225,6 +225,10 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     (&["percentage"], Cue::PercentWord),
     (&["phần", "trăm"], Cue::PercentWord),
     (&["change"], Cue::Change),
+    // (Before `lãi`: `lãi kép`, `lãi nhập gốc` compound.)
+    (&["lãi", "kép"], Cue::Compound),
+    (&["lãi", "nhập", "gốc"], Cue::Compound),
+    (&["nhập", "gốc"], Cue::Compound),
     (&["interest"], Cue::Interest),
     (&["tiền", "lãi"], Cue::Interest),
     (&["lãi", "suất"], Cue::Interest),

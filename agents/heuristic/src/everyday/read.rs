@@ -102,31 +102,19 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
             _ => None,
         })
         .collect();
-    // Interest: `100 triệu lãi suất 6%/năm`, one period's is P% of A; `$5k at 4%
-    // compounded yearly for 3 years` is A × (1 + P ÷ 100)^N.
-    if has(Cue::Interest) || has(Cue::Compound) {
+    // Interest: `100 triệu lãi suất 6%/năm`, one period's is P% of A. (Interest that
+    // compounds is the quantity frames' to read: `frames/interest.rs`.)
+    if has(Cue::Compound) {
+        return None;
+    }
+    if has(Cue::Interest) {
         let ([(_, a)], [p]) = (nums.as_slice(), pcts.as_slice()) else {
             return None;
         };
-        let e = match (has(Cue::Compound), periods.as_slice()) {
-            (true, [n]) => Expr::bin(
-                MathOp::Multiply,
-                num(a),
-                Expr::bin(
-                    MathOp::Power,
-                    Expr::bin(
-                        MathOp::Sum,
-                        num("1"),
-                        Expr::bin(MathOp::Divide, num(p), num("100")),
-                    ),
-                    num(n),
-                ),
-            ),
+        let e = match periods.as_slice() {
             // `kỳ hạn 12 tháng, lãi suất 5,6%/năm`: a term in months at a yearly rate is
             // that many twelfths of a year's interest.
-            (false, [n])
-                if let Some((term, rate)) = term_and_rate(toks).filter(|(t, r)| t != r) =>
-            {
+            [n] if let Some((term, rate)) = term_and_rate(toks).filter(|(t, r)| t != r) => {
                 let periods = match term {
                     1 => num(n),
                     _ => Expr::bin(MathOp::Multiply, num(n), num(&term.to_string())),
@@ -141,8 +129,8 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
                     num(&rate.to_string()),
                 )
             }
-            (false, []) | (false, ["1"]) => Expr::bin(MathOp::Percent, num(p), num(a)),
-            (false, [n]) => Expr::bin(
+            [] | ["1"] => Expr::bin(MathOp::Percent, num(p), num(a)),
+            [n] => Expr::bin(
                 MathOp::Multiply,
                 Expr::bin(MathOp::Percent, num(p), num(a)),
                 num(n),

@@ -2,6 +2,11 @@
 //! thang tra lai bn`, `vay 120tr lãi 0,8%/tháng 12 tháng lãi bn`, `5,000 at 4% a year
 //! interest for 3 years`. The interest for one period is the rate's share of the
 //! amount; for a count of those periods, that many times it.
+//!
+//! Interest that compounds (`5,000 at 4.5% a year compounding yearly, how much after 2
+//! years`, `gửi 500 triệu, lãi suất 6%/năm, lãi nhập gốc hằng năm, sau 3 năm`) is the
+//! amount times (1 + rate)^periods: what it is worth then, or — asked for the interest
+//! (`tiền lãi`, `how much interest`) — that less the amount.
 
 use crate::expr::{Expr, MathOp};
 
@@ -26,7 +31,10 @@ fn names_interest(w: &Words) -> bool {
 pub(super) fn interest(w: &Words) -> Option<Expr> {
     let dated = w.toks.iter().any(|t| matches!(t.tok, Tok::Date(_)));
     // (Interest added to the amount each period compounds: another calculation.)
-    let compound = w.says(&[&["nhập", "gốc"], &["compound"], &["compounded"], &["kép"]]);
+    let compound = w.says(COMPOUNDS);
+    if compound && !dated {
+        return compounded(w);
+    }
     if dated
         || crate::lexer::has_clock_time(w.toks)
         || !names_interest(w)
@@ -77,4 +85,105 @@ pub(super) fn interest(w: &Words) -> Option<Expr> {
         true => Expr::bin(MathOp::Sum, Expr::Num(amount.value.clone()), interest),
         false => interest,
     })
+}
+
+/// Words saying the interest is added to the amount each period.
+const COMPOUNDS: &[&[&str]] = &[
+    &["nhập", "gốc"],
+    &["compound"],
+    &["compounded"],
+    &["compounding"],
+    &["compounds"],
+    &["kép"],
+];
+
+/// Words asking the interest alone, not what the amount is worth with it.
+const INTEREST_ASKED: &[&[&str]] = &[
+    &["how", "much", "interest"],
+    &["interest", "earned"],
+    &["interest", "will"],
+    &["interest", "do"],
+    &["tiền", "lãi"],
+    &["lãi", "bao", "nhiêu"],
+    &["lãi", "được", "bao"],
+    &["được", "lãi"],
+];
+
+/// Compound interest: one amount, one rate per period said after it, and a count of
+/// those periods (a year's rate compounded monthly: twelve times a year at a twelfth).
+fn compounded(w: &Words) -> Option<Expr> {
+    let q = roles(w);
+    let (mut amount, mut rate, mut periods) = (None, None, None);
+    for x in &q {
+        match &x.role {
+            Role::Percent if rate.is_none() => rate = Some(x),
+            Role::Count(nouns)
+                if periods.is_none() && nouns.first().is_some_and(|n| is_period(n)) =>
+            {
+                periods = Some((x, nouns[0].clone()))
+            }
+            Role::Amount | Role::Count(_) | Role::Rate(_) if amount.is_none() && big(&x.value) => {
+                amount = Some(x)
+            }
+            _ => return None,
+        }
+    }
+    let (amount, rate, (count, unit)) = (amount?, rate?, periods?);
+    // The rate's period, said within a few words after it (`4.5% a year`, `6%/năm`,
+    // `4.2% compounding yearly`).
+    // (None said: a year's, as rates are quoted.)
+    let counted = period_of(&unit)?;
+    let per = (rate.at + 1..(rate.at + 5).min(w.toks.len()))
+        .filter_map(|k| w.word(k))
+        .find_map(period_of)
+        .unwrap_or('y');
+    // (`compounded monthly` on a year's rate: twelve periods a year.)
+    let monthly = w.says(&[&["monthly"], &["hàng", "tháng"], &["hằng", "tháng"]]);
+    let (rate_each, times) = match (per, counted, monthly) {
+        (p, c, false) if p == c => (
+            Expr::Num(rate.value.clone()),
+            Expr::Num(count.value.clone()),
+        ),
+        ('y', 'y', true) => (
+            Expr::bin(
+                MathOp::Divide,
+                Expr::Num(rate.value.clone()),
+                Expr::Num("12".into()),
+            ),
+            Expr::bin(
+                MathOp::Multiply,
+                Expr::Num(count.value.clone()),
+                Expr::Num("12".into()),
+            ),
+        ),
+        _ => return None,
+    };
+    let growth = Expr::bin(
+        MathOp::Sum,
+        Expr::Num("1".into()),
+        Expr::bin(MathOp::Divide, rate_each, Expr::Num("100".into())),
+    );
+    let worth = Expr::bin(
+        MathOp::Multiply,
+        Expr::Num(amount.value.clone()),
+        Expr::bin(MathOp::Power, growth, times),
+    );
+    Some(match w.says(INTEREST_ASKED) {
+        true => Expr::bin(MathOp::Subtract, worth, Expr::Num(amount.value.clone())),
+        false => worth,
+    })
+}
+
+/// A period word as `y` (a year) or `m` (a month).
+fn period_of(word: &str) -> Option<char> {
+    if is_in(
+        &["year", "yearly", "annually", "annual", "năm", "yr", "p.a"],
+        word,
+    ) {
+        Some('y')
+    } else if is_in(&["month", "monthly", "tháng"], word) {
+        Some('m')
+    } else {
+        None
+    }
 }

@@ -19,6 +19,7 @@ fn value(e: &Expr) -> f64 {
                 MathOp::Subtract => x(0) - x(1),
                 MathOp::Multiply => x(0) * x(1),
                 MathOp::Divide => x(0) / x(1),
+                MathOp::Power => x(0).powf(x(1)),
                 MathOp::Percent => x(0) * x(1) / 100.0,
                 MathOp::Modulo => x(0) % x(1),
                 MathOp::Min => x(0).min(x(1)),
@@ -294,9 +295,33 @@ fn simple_interest_for_its_periods() {
         values("gửi 100 triệu lãi 5%/năm, 2 năm tổng cộng bao nhiêu"),
         Some(vec![110_000_000.0])
     );
-    // Compounded, or what is left: another calculation.
+    // Compounded: the amount times (1 + rate) to the periods.
     assert_eq!(
-        values("gửi 100 triệu lãi 5%/năm, lãi nhập gốc, 2 năm được bao nhiêu"),
+        values("gửi 100 triệu lãi 5%/năm, lãi nhập gốc, 2 năm được bao nhiêu")
+            .map(|v| v.iter().map(|x| x.round()).collect::<Vec<_>>()),
+        Some(vec![110_250_000.0])
+    );
+    assert_eq!(
+        values("gửi 100 triệu lãi 5%/năm, lãi nhập gốc, 2 năm tiền lãi bao nhiêu")
+            .map(|v| v.iter().map(|x| x.round()).collect::<Vec<_>>()),
+        Some(vec![10_250_000.0])
+    );
+    // A rate with no period said is a year's.
+    assert_eq!(
+        values("1000 at 5% interest compounded for 2 years").map(|v| v
+            .iter()
+            .map(|x| (x * 1000.0).round() / 1000.0)
+            .collect::<Vec<_>>()),
+        Some(vec![1102.5])
+    );
+    assert_eq!(
+        values("2000 at 6% a year compounded monthly for 1 year")
+            .map(|v| v.iter().map(|x| x.round()).collect::<Vec<_>>()),
+        Some(vec![2123.0])
+    );
+    // A rate per month compounded over years: not told apart, not guessed.
+    assert_eq!(
+        values("gửi 100 triệu lãi 0,5%/tháng, lãi nhập gốc, 2 năm được bao nhiêu"),
         None
     );
 }
