@@ -57,7 +57,9 @@ const ASKS_SHARE: &[&str] = &["mỗi", "each", "người", "được", "nhận"]
 /// Words naming an amount before what is taken off it (`gross 190,250 minus deductions
 /// 28,610, net?`): labels, and known words, so no typo correction turns them into others
 /// (`gross` had become `grows`).
-const BEFORE_TAKEN: &[&str] = &["gross", "pretax", "income", "salary", "wage", "wages"];
+const BEFORE_TAKEN: &[&str] = &[
+    "gross", "pretax", "income", "salary", "wage", "wages", "pay", "paycheck",
+];
 
 /// Words that change what the numbers do: never a label.
 const CHANGES: &[&str] = &[
@@ -183,6 +185,16 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
     {
         i += 1;
     }
+    // (`375 cows x 18.6 litres each a day`: `each` after the last number of a product
+    // says what it already does.)
+    let product = kept
+        .iter()
+        .filter(|t| matches!(t.tok, Tok::Sym(_)))
+        .all(|t| t.is_sym('*'));
+    let each = |k: usize| product && k > last && w.word(k).is_some_and(|x| is_in(&["each"], x));
+    while i < toks.len() && (label(w, i) || each(i)) && !w.word(i).is_some_and(|k| is_in(ASKS, k)) {
+        i += 1;
+    }
     let asked = (i..toks.len()).all(|k| {
         label(w, k)
             || w.word(k).is_some_and(|k| is_in(ASKS, k))
@@ -266,7 +278,25 @@ fn label(w: &Words, i: usize) -> bool {
             .is_some_and(|p| crate::tolerant::DATE_WORDS.contains(&p))
     };
     let rate_period = i > 0 && tie(i - 1) && period(i);
-    if tie(i) && period(i + 1) || rate_period {
+    // (`52k / 52 weeks`, `96k / 12 months`: a period right after a number is its unit.)
+    let unit_period = i > 0 && w.toks[i - 1].number().is_some() && period(i);
+    if tie(i) && period(i + 1) || rate_period || unit_period {
+        return true;
+    }
+    // (`25 bao than x 95k`: `than` without a comparison before it is a word of its own —
+    // coal, in Vietnamese typed without marks.)
+    let compared = i > 0
+        && w.toks[i - 1].word().is_some_and(|p| {
+            p.ends_with("er") || matches!(p, "more" | "less" | "fewer" | "rather" | "other")
+        });
+    if raw == "than" && !compared {
+        return true;
+    }
+    // (`take home pay 2,340 / 4 weeks`: what is paid after deductions.)
+    let word_at = |k: usize| w.toks.get(k).and_then(Token::word);
+    if raw == "take" && word_at(i + 1) == Some("home")
+        || raw == "home" && i > 0 && word_at(i - 1) == Some("take")
+    {
         return true;
     }
     // (No percentage is said here: `council tax 145`, `tips 410` only name amounts.)
