@@ -186,7 +186,14 @@ pub(super) fn group_size(w: &Words, i: usize) -> Option<String> {
     if i >= 2 && word(i - 1) == Some("of") && word(i - 2).is_some_and(is_group) {
         return word(i - 2).map(str::to_owned);
     }
-    // `bàn 10 người`
+    // `bàn 10 người` (but `nhóm 5 người`, one group of five, counts the people, unless
+    // groups are made: `chia nhóm 5 người`).
+    let one_group = i >= 1
+        && word(i - 1).is_some_and(|g| is_in(&["nhóm", "đoàn", "group"], g))
+        && !(i >= 2 && word(i - 2).is_some_and(|v| is_in(&["chia", "mỗi", "thành", "into"], v)));
+    if one_group {
+        return None;
+    }
     if i >= 1 && word(i - 1).is_some_and(is_group) && word(i + 1).is_some_and(is_person) {
         return word(i - 1).map(str::to_owned);
     }
