@@ -22,6 +22,7 @@
 //! | price | `at P each`, `P each`, `mỗi … P`, `P apiece` | count × P (dozens priced by the item, pairs by the pair) |
 //! | rate | `per`, `mỗi` between two unit words | A ÷ B |
 
+mod asked;
 mod cues;
 mod items;
 mod read;

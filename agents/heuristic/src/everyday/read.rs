@@ -1,6 +1,7 @@
 //! Reading a part as one everyday problem: the form its cues and numbers fit, and
 //! the unit its answer is in.
 
+use super::asked::Asked;
 use super::cues::Cue;
 use super::items::{Item, asks_outside, items};
 use super::units::{measured, per_unit_count, term_and_rate, unit_of};
@@ -324,7 +325,14 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     }
     if let [p] = pcts.as_slice() {
         let share = Expr::bin(MathOp::Percent, num(p), value.clone());
-        value = if has(Cue::OffAsked) {
+        let asked = super::asked::asked(toks);
+        value = if asked == Some(Asked::Share) && (has(Cue::Less) || has(Cue::Of)) {
+            // `kiwisaver takes 3% of my gross 2,150, how much is that`: the levy itself.
+            share
+        } else if asked == Some(Asked::Rest) && has(Cue::Of) {
+            // `the kommune pays 75% of it, what do i pay myself`: the rest.
+            Expr::bin(MathOp::Subtract, value, share)
+        } else if has(Cue::OffAsked) {
             // `30% off 450000, how much do I save`: the amount taken off.
             share
         } else if has(Cue::Less) {

@@ -1,0 +1,118 @@
+//! What a percentage taken from an amount asks: the share itself, or what is left.
+//! `kiwisaver takes 3% of my gross 2,150, how much is that` asks the 3% (a levy asked by
+//! itself); `grab takes 20% commission, how much does he keep` what is left. And a share
+//! someone else pays (`the kommune pays 75% of it, what do i pay myself`) leaves the
+//! rest to the one asking.
+
+use crate::lexer::Token;
+use crate::normalise::fold::fold;
+
+/// What a request taking a percentage from an amount asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked {
+    /// The percentage's share of the amount.
+    Share,
+    /// The amount less the share.
+    Rest,
+}
+
+/// Words of a levy taken: a deduction, never a discount. (Not `commission` alone: `my
+/// commission is 40% of 2,000` is earned.) (Every list here is compared
+/// folded, without marks, and written with them: a word without its marks would be
+/// taught to the normaliser as English.)
+const LEVY: &[&[&str]] = &[
+    &["takes"],
+    &["take"],
+    &["hoa", "hồng"],
+    &["withhold"],
+    &["withholds"],
+    &["keeps"],
+    &["contribution"],
+];
+
+/// Words of a discount, or of taking off said outright: what is asked is the price.
+const DISCOUNT: &[&[&str]] = &[
+    &["off"],
+    &["discount"],
+    &["sale"],
+    &["giảm"],
+    &["bớt"],
+    &["chiết", "khấu"],
+    // (An operation said outright: `số đó trừ 15% hoa hồng`.)
+    &["trừ"],
+    &["minus"],
+    &["less"],
+    &["deduct"],
+];
+
+/// Words asking what is left.
+const LEFT: &[&[&str]] = &[
+    &["left"],
+    &["keep"],
+    &["keeps"],
+    &["get"],
+    &["gets"],
+    &["net"],
+    &["remaining"],
+    &["actually"],
+    &["take", "home"],
+    &["after"],
+    &["còn"],
+    &["lại"],
+    &["nhận"],
+    &["về", "tay"],
+];
+
+/// Words of someone else paying a share.
+const PAID_BY_OTHERS: &[&[&str]] = &[
+    &["pays"],
+    &["covers"],
+    &["subsidises"],
+    &["subsidizes"],
+    &["chịu"],
+    &["hỗ", "trợ"],
+];
+
+/// Words asking what the one asking pays.
+const I_PAY: &[&[&str]] = &[
+    &["do", "i", "pay"],
+    &["i", "pay"],
+    &["i", "have", "to", "pay"],
+    &["my", "share"],
+    &["myself"],
+    &["mình", "trả"],
+    &["tôi", "trả"],
+    &["em", "trả"],
+    &["mình", "phải", "trả"],
+    &["tôi", "phải", "trả"],
+];
+
+/// What `toks` ask of one percentage taken from an amount, when their words tell.
+pub fn asked(toks: &[Token]) -> Option<Asked> {
+    let words: Vec<String> = toks
+        .iter()
+        .filter_map(Token::word)
+        .map(|w| fold(&w.to_lowercase()))
+        .collect();
+    let says = |phrases: &[&[&str]]| {
+        (0..words.len()).any(|i| {
+            phrases.iter().any(|p| {
+                p.iter()
+                    .enumerate()
+                    .all(|(k, w)| words.get(i + k).is_some_and(|x| *x == fold(w)))
+            })
+        })
+    };
+    // (`booking ăn 15% trên 4tr5`: a cut taken — `ăn` only with its marks, before a
+    // percentage; folded it is also English `an`.)
+    let cut = (0..toks.len()).any(|i| {
+        toks[i].word() == Some("ăn")
+            && toks.get(i + 1).is_some_and(|t| t.number().is_some())
+            && toks.get(i + 2).is_some_and(|t| t.is_sym('%'))
+    });
+    let levy = (says(LEVY) || cut) && !says(DISCOUNT);
+    if says(PAID_BY_OTHERS) && says(I_PAY) || levy && says(LEFT) {
+        return Some(Asked::Rest);
+    }
+    levy.then_some(Asked::Share)
+}
