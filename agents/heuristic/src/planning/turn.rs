@@ -138,42 +138,60 @@ pub fn plan_turn(
         ask: true,
         ..planning(true)
     };
-    // `thêm 2 cái quần … nữa thì tổng bn` after a total: the added part alone is no
-    // answer to the new total; not understood rather than a wrong total.
-    if recall::adds_to_last_total(query, conversation) {
+    // `thêm 2 cái quần … nữa thì tổng bn`, `add 3 drench at 64.50` after a total: the
+    // added part alone is no answer to the new total.
+    if let Some(added) = recall::added_to_total(query, conversation, questions) {
         // The added part alone as one computation of written numbers (`2 cái quần 200
-        // nghìn 1 cái` → 2 × 200000): the new total is the last one plus it.
-        let added = match turn.plan(query) {
+        // nghìn 1 cái` → 2 × 200000), read without going on from the last answer, or
+        // the one number said (`thêm 9,5 km nữa`): the new total is the last one plus
+        // it. (A sum said alone, `add 10 and 20`, is a request of its own unless the
+        // total is asked.)
+        let alone = match planning(false).plan(&added.text) {
             PlanOutcome::Planned {
                 plan,
                 unplanned: None,
                 ..
             } => recall::one_computation(&plan),
             _ => None,
-        };
-        let value = conversation.answers.last();
-        if let (Some(added), Some(value)) = (added, value) {
-            let text = format!("{value} + {added}");
+        }
+        .filter(|part| added.total_asked || !part.contains('+'));
+        let part = alone.or_else(|| added.lone_number.clone());
+        if let Some(part) = part {
+            let value = &added.base;
+            let op = if added.taken { '-' } else { '+' };
+            let text = format!("{value} {op} ({part})");
             if let PlanOutcome::Planned {
                 mut plan,
                 unplanned: None,
                 ..
             } = planning(false).plan(&text)
             {
-                recall::mark(&mut plan, value, &added);
+                recall::mark(&mut plan, value, &part);
+                // (The turn is remembered as asked, in its own words and language.)
+                for step in &mut plan.steps {
+                    step.part = query.trim().trim_end_matches('?').to_owned();
+                }
                 return PlanOutcome::Planned {
                     plan,
-                    language: detect_language(query, ctx.language.as_deref()),
+                    language: detect_language(
+                        &crate::normalise::normalise(query, ctx.language.as_deref()).text,
+                        ctx.language.as_deref(),
+                    ),
                     unplanned: None,
                 };
             }
         }
-        let language = detect_language(query, ctx.language.as_deref());
-        let reason = messages::part_error(
-            &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
-            language,
-        );
-        return planning(false).refuse(reason, language);
+        if added.total_asked {
+            let language = detect_language(
+                &crate::normalise::normalise(query, ctx.language.as_deref()).text,
+                ctx.language.as_deref(),
+            );
+            let reason = messages::part_error(
+                &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
+                language,
+            );
+            return planning(false).refuse(reason, language);
+        }
     }
     // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
     if let Some(text) = recall::over_other_period(query, questions, conversation) {

@@ -6,6 +6,7 @@
 
 use crate::lexer::Token;
 
+mod added;
 mod continuation;
 mod ellipsis;
 mod leads;
@@ -18,14 +19,14 @@ mod rewrites;
 mod roles;
 mod session;
 
+pub use added::{Added, added_to_total};
 pub use continuation::continuations;
 pub use ellipsis::{day_month_reads_two_ways, ellipses, in_other_units, keeps_rate};
 pub use leads::{opens_ellipsis, tidied, without_lead};
 pub use pairs::{between_question_dates, rest_after_share, two_answers};
 pub use reference::{Reference, find, mark};
 pub use rewrites::{
-    adds_to_last_total, more_time_on_date, on_rate_amount, one_computation, over_other_period,
-    place_there,
+    more_time_on_date, on_rate_amount, one_computation, over_other_period, place_there,
 };
 pub use roles::recounts_split;
 pub use session::{is_weekday, session_language, with_question_dates};

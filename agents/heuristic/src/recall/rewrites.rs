@@ -2,7 +2,6 @@
 //! a rate asked per another period, a place called `there`, a month's amount for a year, more
 //! added to the last total, more time on the last date.
 
-use super::roles::WHOLE_WORDS;
 use super::{Conversation, date_span};
 use crate::lexer::{Token, words_at};
 
@@ -124,23 +123,6 @@ pub fn over_other_period(
         });
     }
     None
-}
-
-/// Whether `query` adds more to the last total and asks the new total (`them 2 cai
-/// quan 200 nghin 1 cai nua thi tong bn` after a total): read alone it would answer
-/// the added part as the total, another question.
-pub fn adds_to_last_total(query: &str, conversation: &Conversation) -> bool {
-    let numeric = conversation
-        .answers
-        .last()
-        .is_some_and(|a| a.parse::<f64>().is_ok());
-    let text = crate::normalise::normalise(query, None).text;
-    let toks = crate::lexer::lex(&text);
-    let has = |list: &[&str]| {
-        toks.iter()
-            .any(|t| t.word().is_some_and(|w| list.contains(&w)))
-    };
-    numeric && has(&["thêm", "more", "another"]) && has(WHOLE_WORDS)
 }
 
 /// Words that make a duration go on from the last date answer: `thêm 1 tuần nữa thì
