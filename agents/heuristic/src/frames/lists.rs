@@ -121,12 +121,51 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let plus_only = items
         .windows(2)
         .all(|p| p[1].at == p[0].at + 2 && w.toks[p[0].at + 1].is_sym('+'));
+    // (`milk 1.55, bread 1.40, eggs 2.79 how much`: three or more things, each named
+    // before its price, and `how much` asked — what they come to.)
+    let labelled_prices = items.len() >= 3
+        && items
+            .iter()
+            .all(|x| x.role == Role::Amount && x.at > 0 && w.word(x.at - 1).is_some())
+        && only_labels_then_how_much(w, items[0].at, items[items.len() - 1].at);
     let op = match ops.first() {
         Some(op) if ops.iter().all(|o| o == op) => *op,
-        None if plus_only => ListOp::Sum,
+        None if plus_only || labelled_prices => ListOp::Sum,
         _ => return None,
     };
     // Only separators, labels and units between the items: no number of another kind.
     let values = items.iter().map(|x| Expr::Num(x.value.clone())).collect();
     list_expr(op, values)
+}
+
+/// Words asking what labelled prices come to, after the last one.
+const HOW_MUCH: &[&str] = &[
+    "how", "much", "is", "it", "that", "bao", "nhiêu", "bn", "hết", "là",
+];
+
+/// Whether the words up to `last` (a number's position) only name the numbers — no
+/// operation, no cue, nothing left asked — and the words after it only ask `how much`.
+fn only_labels_then_how_much(w: &Words, first: usize, last: usize) -> bool {
+    let label = |k: &str| {
+        k.chars().all(char::is_alphabetic)
+            && !is_in(super::vocabulary::NOT_LABELS, k)
+            && crate::normalise::typo::operation(k).is_none()
+    };
+    let before = (0..last).all(|i| {
+        w.toks[i].number().is_some()
+            || w.toks[i].is_sym(',')
+            || i < first && w.toks[i].is_sym(':')
+            || w.word(i).is_some_and(label)
+    });
+    let after: Vec<&str> = (last + 1..w.toks.len()).filter_map(|i| w.word(i)).collect();
+    let asked = after.iter().all(|k| is_in(HOW_MUCH, k))
+        && (after.iter().any(|k| is_in(&["much"], k))
+            || after
+                .windows(2)
+                .any(|p| is_in(&["bao"], p[0]) && is_in(&["nhiêu"], p[1]))
+            || after.iter().any(|k| is_in(&["bn"], k)));
+    before
+        && asked
+        && (last + 1..w.toks.len())
+            .all(|i| w.word(i).is_some() || matches!(w.toks[i].tok, Tok::Sym('?' | '.' | '!')))
 }

@@ -45,6 +45,7 @@ mod words;
 
 pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
 pub use items::priced_items;
+pub use spelled::me_and_others;
 pub use unit_price::price_of_one;
 pub use whole::asks_before_levy;
 

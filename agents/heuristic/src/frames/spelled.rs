@@ -1,6 +1,7 @@
 //! Counts of people spelled in words (`bốn anh em chia đều`, `split among four
 //! friends`), the people counted by `of us` (`between 3 of us`, `the two of us`) and
-//! `me and my sister` (two): read as a number and a word that counts people, so the
+//! `me and my sister` (two), `me and my 2 brothers` (three), `split it with my sister`
+//! (with one person: two in all): read as a number and a word that counts people, so the
 //! frames see a count like any other.
 
 use crate::lexer::{Tok, Token};
@@ -12,6 +13,83 @@ use super::words::{is_in, key};
 /// is shared among) written as its number, and `N of us`/`N of them` as `N people`;
 /// `None` when there is neither.
 pub(super) fn people_counts(toks: &[Token]) -> Option<Vec<Token>> {
+    let others = me_and_others(toks);
+    let toks = others.as_deref().unwrap_or(toks);
+    let counted_words = counted_words(toks);
+    match (others, counted_words) {
+        (_, Some(out)) => Some(out),
+        (others, None) => others,
+    }
+}
+
+/// `toks` with `me and my 2 brothers`, `me and 2 other au pairs` written as a count of
+/// people (those and me: `3 people`), and `split that with my sister` as `with 1
+/// people`; `None` when neither is said. Read before any other reading of a request:
+/// the count after `my` is no count of sharers.
+pub fn me_and_others(toks: &[Token]) -> Option<Vec<Token>> {
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let word_at = |k: usize| toks.get(k).and_then(Token::word);
+        // (`me and my 2 brothers`, `me and 2 other au pairs`: those and me.)
+        let my = usize::from(word_at(i + 2) == Some("my"));
+        let others = (t.word() == Some("me") && word_at(i + 1) == Some("and"))
+            .then(|| toks.get(i + 2 + my).and_then(Token::number))
+            .flatten()
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=20).contains(n));
+        if let Some(n) = others {
+            let mut next = i + 3 + my;
+            if word_at(next) == Some("other") {
+                next += 1;
+            }
+            out.push(Token {
+                tok: Tok::Num((n + 1).to_string()),
+                ..t.clone()
+            });
+            out.push(Token {
+                tok: Tok::Word("people".into()),
+                ..toks[i + 2 + my].clone()
+            });
+            changed = true;
+            i = next;
+            continue;
+        }
+        // (`split that with my sister`: one person besides me, `with 1 person`, as `split
+        // with 2 friends` is among three; `with my flatmates` counts none.)
+        let with_my = t.word() == Some("with")
+            && word_at(i + 1) == Some("my")
+            && word_at(i + 2)
+                .is_some_and(|w| !w.ends_with('s') && w.chars().all(char::is_alphabetic))
+            && toks.iter().any(|x| {
+                x.word()
+                    .is_some_and(|w| matches!(w, "split" | "share" | "halve" | "chia"))
+            });
+        if with_my {
+            out.push(t.clone());
+            out.push(Token {
+                tok: Tok::Num("1".into()),
+                ..toks[i + 1].clone()
+            });
+            out.push(Token {
+                tok: Tok::Word("people".into()),
+                ..toks[i + 2].clone()
+            });
+            changed = true;
+            i += 3;
+            continue;
+        }
+        out.push(t.clone());
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
+/// `toks` with each small count spelled in words before a word for people written as
+/// its number, `N of us` as `N people`, and `me and my sister` as `2 people`.
+fn counted_words(toks: &[Token]) -> Option<Vec<Token>> {
     // (Compared folded, but a word typed with its marks is that word: `ba chỉ` is pork
     // belly, not three `chị`.)
     let counted = |k: usize| {

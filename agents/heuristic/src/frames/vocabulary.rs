@@ -398,6 +398,13 @@ pub(super) const BOTH: &[&[&str]] = &[
     &["hai", "bên"],
 ];
 
+/// Words that are no label of a price in a list: an operation, what is left, a
+/// payment (`trừ dầu 8 triệu`, `còn lại`, `đã trả`, `spent`).
+pub(super) const NOT_LABELS: &[&str] = &[
+    "trừ", "còn", "lại", "đã", "trả", "minus", "less", "left", "spent", "paid", "off", "plus",
+    "cộng", "each", "mỗi", "per", "x", "times", "and", "và", "với", "or", "hoặc",
+];
+
 /// List cues: (phrase, operation).
 pub(super) const LIST_CUES: &[(&[&str], ListOp)] = &[
     (&["total"], ListOp::Sum),

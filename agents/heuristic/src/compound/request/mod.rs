@@ -38,6 +38,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         // `2 textbooks $89.99 and $124.50`: a count announcing its items is no item.
         .or_else(|| crate::counted::without_item_count(toks))
         .or_else(|| crate::workdays::merged(toks))
+        // `split 90 between me and my 2 brothers`: three people.
+        .or_else(|| crate::frames::me_and_others(toks))
         // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
         .or_else(|| crate::filler::without_vocative(toks))
         // (Each rewrite changes the tokens, or reading them again would never end.)
