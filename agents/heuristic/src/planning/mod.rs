@@ -322,7 +322,9 @@ impl Planning<'_> {
         let may_ask = !outside
             && match &reading {
                 Understanding::Plan(_, failed) => !failed.is_empty(),
-                Understanding::Missing(Missing::Pool(_), _) | Understanding::Nothing => false,
+                Understanding::Missing(Missing::Pool(_), _) => false,
+                // (`split the bill between us`: nothing read, but the amount can be asked.)
+                Understanding::Nothing => question::splits_without_amount(query),
                 _ => true,
             };
         if may_ask
@@ -367,6 +369,23 @@ impl Planning<'_> {
         }
         if let Some(q) = question::missing_date(query, language, |t| better(t))
             .or_else(|| question::missing_count(query, language, |t| better(t)))
+            .or_else(|| {
+                // (Read as a whole request, every reading of it, never asked about.)
+                let plans = |t: &str| {
+                    let quiet = Planning {
+                        ask: false,
+                        ..*self
+                    };
+                    matches!(
+                        quiet.plan_canonical(t),
+                        PlanOutcome::Planned {
+                            unplanned: None,
+                            ..
+                        }
+                    )
+                };
+                question::missing_amount(query, language, plans)
+            })
         {
             return Some(q);
         }
