@@ -111,6 +111,7 @@ pub async fn run_role(
         instance,
         pool: pool_agent,
         ttl: interval * 3,
+        listed: Arc::default(),
     };
     tasks.spawn(
         heartbeat_loop(
@@ -154,26 +155,55 @@ struct Heartbeat {
     instance: String,
     pool: Option<Arc<PoolAgent>>,
     ttl: Duration,
+    /// The pool's last tool list and when it was read: a listing that fails once (a
+    /// loaded machine, a slow server) keeps it for one `ttl` rather than calling the
+    /// pool down at once.
+    listed: Arc<std::sync::Mutex<Option<Listed>>>,
 }
+
+/// A pool's tool list and when it was read.
+type Listed = (std::time::Instant, Vec<ToolInfo>);
 
 impl Heartbeat {
     /// The current heartbeat; a pool agent lists its MCP server's tools (none when the
-    /// server is unreachable, which makes the pool count as down).
+    /// server has been unreachable for longer than the heartbeat's `ttl`, which makes the
+    /// pool count as down).
     async fn make(self) -> AgentHeartbeat {
         let (pool, tools) = match (&self.role, &self.pool) {
             (Role::Pool(name), Some(agent)) => {
+                let listed = |tools: Vec<ToolInfo>| {
+                    if let Ok(mut last) = self.listed.lock() {
+                        *last = Some((std::time::Instant::now(), tools.clone()));
+                    }
+                    tools
+                };
                 let tools = match agent.tools().await {
-                    Ok(tools) => tools
-                        .into_iter()
-                        .map(|t| ToolInfo {
-                            name: t.name,
-                            description: t.description,
-                            input_schema: t.input_schema,
-                        })
-                        .collect(),
+                    Ok(tools) => listed(
+                        tools
+                            .into_iter()
+                            .map(|t| ToolInfo {
+                                name: t.name,
+                                description: t.description,
+                                input_schema: t.input_schema,
+                            })
+                            .collect(),
+                    ),
                     Err(e) => {
-                        tracing::warn!(pool = %name, error = %e, "MCP server unreachable; the pool counts as down");
-                        Vec::new()
+                        let recent = self.listed.lock().ok().and_then(|last| {
+                            last.as_ref()
+                                .filter(|(at, _)| at.elapsed() < self.ttl)
+                                .map(|(_, tools)| tools.clone())
+                        });
+                        match recent {
+                            Some(tools) => {
+                                tracing::warn!(pool = %name, error = %e, "MCP server did not list its tools; the last list is kept");
+                                tools
+                            }
+                            None => {
+                                tracing::warn!(pool = %name, error = %e, "MCP server unreachable; the pool counts as down");
+                                Vec::new()
+                            }
+                        }
                     }
                 };
                 (Some(name.clone()), tools)
