@@ -193,6 +193,9 @@ pub(super) const SHARE: &[&[&str]] = &[
 /// `before tax`, `excluding GST`).
 pub(super) const BEFORE_LEVY: &[&[&str]] = &[
     &["before", "tax"],
+    &["before", "vat"],
+    &["before", "gst"],
+    &["before", "hst"],
     &["pre", "tax"],
     &["pretax"],
     &["excluding"],

@@ -15,7 +15,12 @@ pub fn asks_before_levy(toks: &[Token]) -> bool {
 
 /// [`asks_before_levy`] of words already read, the `%` checked by the caller.
 fn before_levy(w: &Words) -> bool {
-    w.says(BEFORE_LEVY) && w.says(INCLUDES)
+    // (`whats $115 before GST (gst is 15%)`: an amount said right before it includes it.)
+    // (Only `before`: `12.450.000 chưa VAT` is an amount without it.)
+    let amount_before = (1..w.toks.len()).any(|i| {
+        w.toks[i - 1].number().is_some() && w.word(i) == Some("before") && w.says(BEFORE_LEVY)
+    });
+    w.says(BEFORE_LEVY) && (w.says(INCLUDES) || amount_before)
 }
 
 /// The full groups and who is left over, or the groups needed (rounded up).

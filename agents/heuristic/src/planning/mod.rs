@@ -384,7 +384,12 @@ impl Planning<'_> {
                         }
                     )
                 };
-                question::missing_amount(query, language, plans)
+                let after_answer = self
+                    .conversation
+                    .answers
+                    .last()
+                    .is_some_and(|a| a.parse::<f64>().is_ok());
+                question::missing_amount(query, language, after_answer, plans)
             })
         {
             return Some(q);

@@ -121,10 +121,12 @@ pub fn splits_without_amount(query: &str) -> bool {
 /// The question for the amount a split never said (`split the bill between us`, `how
 /// much each if we split the rent 3 ways`), when saying one would make it plannable:
 /// the answer, put after the request as written, may say the count too (`186.40, 4 of
-/// us`) when the request has none. `plans` tells whether a text plans whole.
+/// us`) when the request has none. `plans` tells whether a text plans whole;
+/// `after_answer`, whether the conversation has an answer a split could take.
 pub fn missing_amount(
     query: &str,
     language: Language,
+    after_answer: bool,
     plans: impl Fn(&str) -> bool,
 ) -> Option<Question> {
     if !splits_without_amount(query) {
@@ -132,6 +134,12 @@ pub fn missing_amount(
     }
     let numbers = lex(query).iter().filter(|t| t.number().is_some()).count();
     let vi = language.is_vi();
+    // (After an answer, a split that says its count, `chia đôi đi`, splits that answer:
+    // only a split missing its count too is asked about.)
+    let counted = plans(&format!("{} 100", query.trim_end()));
+    if after_answer && counted {
+        return None;
+    }
     let trial = match (numbers, vi) {
         (0, false) => " 100, 2 of us",
         (0, true) => " 100k, 2 người",
