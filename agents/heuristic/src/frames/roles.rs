@@ -100,8 +100,22 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
             && (q.get(k + 1).is_some_and(|b| days_nights(&q[k], b))
                 || k > 0 && days_nights(&q[k - 1], &q[k]))
     };
+    // (`tour 3 ngay gia 4tr8 mot khach`: the days right after what is sold name its
+    // length, unless something is priced per day.)
+    let named_length = |x: &Quantity| {
+        !per_period
+            && x.at > 0
+            && w.word(x.at - 1)
+                .is_some_and(|t| is_in(&["tour", "trip", "package", "gói", "khóa", "course"], t))
+            && matches!(&x.role, Role::Count(n) if n.first().is_some_and(|n| is_in(&["ngày", "day", "đêm", "night", "tuần", "week"], n)))
+    };
     let keep: Vec<bool> = (0..out.len())
-        .map(|k| !tie_of_rate(k, &out) && !month_name(&out[k]) && !length(k, &out))
+        .map(|k| {
+            !tie_of_rate(k, &out)
+                && !month_name(&out[k])
+                && !length(k, &out)
+                && !named_length(&out[k])
+        })
         .collect();
     let out: Vec<Quantity> = out
         .into_iter()
