@@ -220,12 +220,7 @@ struct Words {
 
 impl Words {
     fn of(text: &str) -> Self {
-        let lower = text.to_lowercase();
-        let words: Vec<&str> = lower
-            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
-            .filter(|w| !w.is_empty())
-            .collect();
-        let typed = format!(" {} ", words.join(" "));
+        let typed = crate::scope::padded_words(text);
         let folded = fold(&typed);
         Self { typed, folded }
     }

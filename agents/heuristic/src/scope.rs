@@ -304,15 +304,20 @@ pub fn outside_tools(text: &str, language: &str) -> Option<&'static str> {
     outside_tools_named(text, language).map(|(kind, _)| kind)
 }
 
-/// [`outside_tools`], with the word or phrase of `text` that named the kind.
-pub fn outside_tools_named(text: &str, language: &str) -> Option<(&'static str, &'static str)> {
+/// The words of `text`, lowercase, separated by single spaces and padded by one on each
+/// side, so phrases match on word boundaries (`" weather in hanoi "`).
+pub(crate) fn padded_words(text: &str) -> String {
     let lower = text.to_lowercase();
-    // Words separated by single spaces, padded, so phrases match on word boundaries.
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
         .filter(|w| !w.is_empty())
         .collect();
-    let padded = format!(" {} ", words.join(" "));
+    format!(" {} ", words.join(" "))
+}
+
+/// [`outside_tools`], with the word or phrase of `text` that named the kind.
+pub fn outside_tools_named(text: &str, language: &str) -> Option<(&'static str, &'static str)> {
+    let padded = padded_words(text);
     // A key matches where it stands between two spaces (no allocation per key).
     let has = |k: &str| {
         padded
