@@ -46,6 +46,43 @@ pub(super) const DIFFERENCE: &[&[&str]] = &[
     &["profit"],
 ];
 
+/// Words of handing money over: what the change is from.
+const HANDS: &[&str] = &["đưa", "pays", "paid", "gave", "hands", "handed", "tendered"];
+
+/// `khách lấy 3 thùng táo 185 tệ một thùng, đưa 600 tệ, thối lại bao nhiêu`: what was
+/// handed over less a rate times its counts.
+fn handed_over(w: &Words, q: &[&Quantity]) -> Option<Expr> {
+    let handed = |x: &&&Quantity| {
+        matches!(x.role, Role::Amount | Role::Count(_))
+            && (x.at.saturating_sub(2)..x.at).any(|k| w.word(k).is_some_and(|h| is_in(HANDS, h)))
+    };
+    let [paid] = q.iter().filter(handed).collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let rest: Vec<&&Quantity> = q.iter().filter(|x| x.at != paid.at).collect();
+    let [rate] = rest
+        .iter()
+        .filter(|x| matches!(x.role, Role::Rate(_)))
+        .collect::<Vec<_>>()[..]
+    else {
+        return None;
+    };
+    let counts: Vec<&&Quantity> = rest
+        .iter()
+        .copied()
+        .filter(|x| matches!(x.role, Role::Count(_)))
+        .collect();
+    if counts.len() + 1 != rest.len() {
+        return None;
+    }
+    let cost = super::whole::product(rate, &counts)?;
+    Some(Expr::bin(
+        MathOp::Subtract,
+        Expr::Num(paid.value.clone()),
+        cost,
+    ))
+}
+
 /// `larger − smaller` of the request's two amounts, when a cue asks their difference
 /// and nothing else is said with a number.
 pub(super) fn difference(w: &Words, q: &[Quantity]) -> Option<Expr> {
@@ -60,6 +97,9 @@ pub(super) fn difference(w: &Words, q: &[Quantity]) -> Option<Expr> {
         x.value == "1" && matches!(&x.role, Role::Count(_) | Role::Rate(_)) && x.at > 0
     };
     let amounts: Vec<&Quantity> = q.iter().filter(|x| !per_one(x)).collect();
+    if let Some(e) = handed_over(w, &amounts) {
+        return Some(e);
+    }
     let [a, b] = amounts.as_slice() else {
         return None;
     };
