@@ -28,6 +28,9 @@ pub(crate) struct DirectHttp {
     next_id: AtomicI64,
     /// False once the server refused a request without its session.
     open: AtomicBool,
+    /// Calls in flight at once, as rmcp's session allows (more wait here): so many
+    /// connections at most, each kept for the next call.
+    in_flight: tokio::sync::Semaphore,
 }
 
 /// The JSON-RPC request of one call.
@@ -40,12 +43,14 @@ struct Call<'a> {
 }
 
 impl DirectHttp {
-    /// The short way to `url` with `http`, for a session that negotiated `protocol`.
+    /// The short way to `url` with `http`, for a session that negotiated `protocol`,
+    /// with at most `in_flight` calls at once.
     pub(crate) fn new(
         http: reqwest::Client,
         url: String,
         token: Option<String>,
         protocol: &str,
+        in_flight: usize,
     ) -> Option<Self> {
         Some(DirectHttp {
             http,
@@ -54,6 +59,7 @@ impl DirectHttp {
             protocol: HeaderValue::from_str(protocol).ok()?,
             next_id: AtomicI64::new(1),
             open: AtomicBool::new(true),
+            in_flight: tokio::sync::Semaphore::new(in_flight.max(1)),
         })
     }
 
@@ -69,6 +75,14 @@ impl DirectHttp {
         params: &CallToolRequestParams,
         traceparent: Option<&str>,
     ) -> Result<Option<CallToolResult>, McpError> {
+        let _turn = self
+            .in_flight
+            .acquire()
+            .await
+            .map_err(|e| McpError::Unreachable {
+                endpoint: self.url.clone(),
+                reason: e.to_string(),
+            })?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let body = serde_json::to_vec(&Call {
             jsonrpc: "2.0",
