@@ -15,15 +15,15 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientJsonRpcMessage, ClientRequest, RequestId,
-    ServerJsonRpcMessage, ServerResult,
+    CallToolRequestParams, CallToolResult, ClientJsonRpcMessage, ClientRequest, GetMeta as _,
+    RequestId, ServerJsonRpcMessage, ServerResult,
 };
 
 /// A tool server that answers `tools/call` without an rmcp session (every
 /// [`crate::tool_server!`] server).
 pub trait DirectCall: Send + Sync + 'static {
     /// Answers one `tools/call` as its `ServerHandler::call_tool` does; `traceparent`
-    /// is the request's HTTP header, used when `_meta` carries none.
+    /// is the caller's (the request's `_meta`, else its HTTP header).
     fn call_directly(
         &self,
         params: &CallToolRequestParams,
@@ -62,14 +62,33 @@ impl Gate {
             return None;
         };
         let params = &call.params;
-        let per_request = params
-            .meta
-            .as_ref()
-            .is_some_and(|meta| meta.protocol_version().is_some());
+        // rmcp keeps a request's `_meta` beside its params (in its extensions).
+        let per_request = request.request.get_meta().protocol_version().is_some()
+            || params
+                .meta
+                .as_ref()
+                .is_some_and(|meta| meta.protocol_version().is_some());
         if per_request || params.input_responses.is_some() || params.request_state.is_some() {
             return None;
         }
         Some((&request.id, params))
+    }
+
+    /// The caller's `traceparent` of an admitted call: its `_meta`'s, else the header's.
+    pub(crate) fn traceparent<'m>(
+        parts: &'m Parts,
+        message: &'m ClientJsonRpcMessage,
+    ) -> Option<&'m str> {
+        let from_meta = match message {
+            ClientJsonRpcMessage::Request(request) => request.request.get_meta().get_traceparent(),
+            _ => None,
+        };
+        from_meta.or_else(|| {
+            parts
+                .headers
+                .get("traceparent")
+                .and_then(|v| v.to_str().ok())
+        })
     }
 
     fn headers_pass(&self, headers: &HeaderMap) -> bool {
@@ -224,6 +243,27 @@ mod tests {
         };
         let other_host = [("host", "math-mcp:7301"), OK[1], OK[2], OK[3]];
         assert!(any.admits(&parts(&other_host), &call).is_some(), "any host");
+    }
+
+    #[test]
+    fn the_callers_traceparent_comes_from_meta_else_the_header() {
+        let tp = "00-22222222222222222222222222222222-2222222222222222-01";
+        let with_meta = message(&format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"sum","_meta":{{"traceparent":"{tp}"}}}}}}"#
+        ));
+        let header = "00-11111111111111111111111111111111-1111111111111111-01";
+        let mut headers = OK.to_vec();
+        headers.push(("traceparent", header));
+        let parts = parts(&headers);
+        assert_eq!(Gate::traceparent(&parts, &with_meta), Some(tp));
+        assert_eq!(Gate::traceparent(&parts, &message(CALL)), Some(header));
+        let per_request = message(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sum","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+        );
+        assert!(
+            loopback().admits(&parts, &per_request).is_none(),
+            "per-request protocol metadata is rmcp's to judge"
+        );
     }
 
     #[tokio::test]

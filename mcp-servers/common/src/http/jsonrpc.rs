@@ -116,10 +116,7 @@ pub(crate) async fn check(State(direct): State<Direct>, request: Request, next: 
         Err((code, id, message)) => return with_id(StatusCode::BAD_REQUEST, id, code, &message),
     };
     if let Some((id, params)) = direct.gate.admits(&parts, &message) {
-        let traceparent = parts
-            .headers
-            .get("traceparent")
-            .and_then(|v| v.to_str().ok());
+        let traceparent = super::direct::Gate::traceparent(&parts, &message);
         let result = (direct.call)(params, id, traceparent);
         return super::direct::reply(id.clone(), result);
     }
