@@ -133,7 +133,7 @@ pub async fn run_server<S, F>(
     args: &ServeArgs,
 ) -> Result<(), ServeError>
 where
-    S: ServerHandler,
+    S: ServerHandler + crate::http::DirectCall,
     F: Fn() -> S + Send + Sync + 'static,
 {
     crate::metrics::serve_if_asked(args.metrics_bind.as_deref()).await?;
@@ -165,7 +165,7 @@ pub struct ServerBinary {
 /// `--version`), starts logging, and serves the handlers `factory` makes.
 pub async fn server_main<S, F>(binary: ServerBinary, factory: F) -> Result<(), ServeError>
 where
-    S: ServerHandler,
+    S: ServerHandler + crate::http::DirectCall,
     F: Fn() -> S + Send + Sync + 'static,
 {
     use clap::{Args as _, FromArgMatches as _};

@@ -11,7 +11,10 @@
 //! `-32602`) instead of rmcp's 415 text (`jsonrpc`).
 
 mod body;
+mod direct;
 mod jsonrpc;
+
+pub use direct::{DirectCall, VERSIONS as DIRECT_VERSIONS};
 
 use std::{
     future::Future,
@@ -97,6 +100,19 @@ impl HttpSettings {
         self.allowed_hosts.is_empty() || self.allowed_hosts.iter().any(|host| host.trim() == "*")
     }
 
+    /// What the short way for `tools/call` checks (`direct`).
+    fn gate(&self) -> direct::Gate {
+        direct::Gate {
+            stateless: !self.stateful_sessions,
+            hosts: (!self.allows_any_host()).then(|| {
+                self.allowed_hosts
+                    .iter()
+                    .map(|h| h.trim().to_owned())
+                    .collect()
+            }),
+        }
+    }
+
     fn rmcp_config(&self, shutdown: &CancellationToken) -> StreamableHttpServerConfig {
         let config = StreamableHttpServerConfig::default()
             .with_legacy_session_mode(self.stateful_sessions)
@@ -126,18 +142,26 @@ pub fn router<S, F>(
     shutdown: &CancellationToken,
 ) -> Router
 where
-    S: ServerHandler,
+    S: ServerHandler + DirectCall,
     F: Fn() -> S + Send + Sync + 'static,
 {
+    let factory = Arc::new(factory);
+    let make = factory.clone();
     let service = StreamableHttpService::new(
-        move || Ok(factory()),
+        move || Ok(make()),
         Arc::new(LocalSessionManager::default()),
         settings.rmcp_config(shutdown),
     );
+    let direct = jsonrpc::Direct {
+        gate: settings.gate(),
+        call: Arc::new(move |params, id, traceparent| {
+            factory().call_directly(params, id, traceparent)
+        }),
+    };
     let health = json!({ "status": "ok", "server": server_name });
     let mut mcp = Router::new()
         .nest_service(&settings.path, service)
-        .layer(axum::middleware::from_fn(jsonrpc::check));
+        .layer(axum::middleware::from_fn_with_state(direct, jsonrpc::check));
     if let Some(token) = &settings.token {
         mcp = mcp.layer(axum::middleware::from_fn_with_state(
             token.clone(),
@@ -173,7 +197,7 @@ pub async fn serve_http<S, F>(
     shutdown_signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError>
 where
-    S: ServerHandler,
+    S: ServerHandler + DirectCall,
     F: Fn() -> S + Send + Sync + 'static,
 {
     let (listener, addr) = bind(settings).await?;
@@ -218,7 +242,7 @@ pub async fn spawn_http<S, F>(
     settings: &HttpSettings,
 ) -> Result<HttpServerHandle, ServeError>
 where
-    S: ServerHandler,
+    S: ServerHandler + DirectCall,
     F: Fn() -> S + Send + Sync + 'static,
 {
     let (listener, addr) = bind(settings).await?;

@@ -44,6 +44,25 @@ macro_rules! tool_server {
             }
         }
 
+        impl $crate::http::DirectCall for $name {
+            fn call_directly(
+                &self,
+                request: &rmcp::model::CallToolRequestParams,
+                id: &rmcp::model::RequestId,
+                traceparent: Option<&str>,
+            ) -> rmcp::model::CallToolResult {
+                // Traces on: a SERVER span continuing the caller's trace.
+                let span = $crate::trace_context::direct_call_span(request, id, traceparent);
+                let empty = rmcp::model::JsonObject::new();
+                let arguments = request.arguments.as_ref().unwrap_or(&empty);
+                let result = span.in_scope(|| self.call(&request.name, arguments));
+                if result.is_error == Some(true) {
+                    $crate::trace_context::tool_failed(&span);
+                }
+                result
+            }
+        }
+
         impl rmcp::ServerHandler for $name {
             fn get_info(&self) -> rmcp::model::ServerConfig {
                 rmcp::model::ServerConfig::new(

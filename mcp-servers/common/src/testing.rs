@@ -19,7 +19,7 @@ pub async fn stdio_client(binary: &Path) -> McpClient {
 /// An HTTP server of `factory`'s servers on a free loopback port, in this process.
 pub async fn http_server<S, F>(factory: F, name: &str) -> HttpServerHandle
 where
-    S: ServerHandler,
+    S: ServerHandler + crate::http::DirectCall,
     F: Fn() -> S + Send + Sync + 'static,
 {
     spawn_http(factory, name, &HttpSettings::loopback(0))
@@ -31,7 +31,7 @@ where
 /// server of `factory` (named `name`) in this process, and the in-process pipe.
 pub async fn on_every_transport<S, F, C, Fut>(binary: &Path, factory: F, name: &str, check: C)
 where
-    S: ServerHandler,
+    S: ServerHandler + crate::http::DirectCall,
     F: Fn() -> S + Clone + Send + Sync + 'static,
     C: Fn(McpClient) -> Fut,
     Fut: std::future::Future<Output = ()>,

@@ -80,6 +80,20 @@ pub fn tool_call_span(
     )
 }
 
+/// The same span for a call answered without an rmcp session (`crate::http::DirectCall`):
+/// the caller's context from `_meta`, else the `traceparent` header.
+pub fn direct_call_span(
+    request: &CallToolRequestParams,
+    id: &rmcp::model::RequestId,
+    header: Option<&str>,
+) -> Span {
+    if !chorus_telemetry::traces::enabled() {
+        return Span::none();
+    }
+    let caller = request.traceparent().or(header);
+    chorus_telemetry::traces::spans::mcp_tool_call(&request.name, &id.to_string(), caller)
+}
+
 /// Marks a `tools/call` span failed: the tool answered with an error (`isError`).
 pub fn tool_failed(span: &Span) {
     chorus_telemetry::traces::spans::failed(span, "tool_error");

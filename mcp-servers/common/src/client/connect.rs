@@ -13,15 +13,30 @@ use rmcp::{
 };
 
 use super::McpError;
+use super::direct::{DirectHttp, negotiated};
 
 /// One live MCP client session.
 pub(crate) type Session = RunningService<RoleClient, ()>;
 
+/// A live session, with the short way to call tools when it is over Streamable HTTP.
+pub(crate) struct Live {
+    /// rmcp's session: listings, and calls the short way cannot take.
+    pub(crate) rmcp: Session,
+    /// `tools/call` as one POST (`super::direct`).
+    pub(crate) direct: Option<DirectHttp>,
+}
+
+impl From<Session> for Live {
+    fn from(rmcp: Session) -> Self {
+        Live { rmcp, direct: None }
+    }
+}
+
 /// Time allowed for connecting and the MCP handshake.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Tool calls one session keeps in flight at once (rmcp's default is 16); more calls
-/// queue in the session. Pool agents run many steps concurrently, but on the machines
+/// Tool calls one session keeps in flight at once (rmcp's default is 16), on the short
+/// way (`super::direct`) as through rmcp; more calls queue in the session. Pool agents run many steps concurrently, but on the machines
 /// measured 32 gave the same throughput as 256 at 256 tasks in flight, with 2–3 MiB less
 /// resident memory in the pool agent and in the MCP server (docs/performance.md).
 const MAX_CONCURRENT_CALLS: usize = 32;
@@ -49,7 +64,7 @@ impl Connector {
         }
     }
 
-    pub(crate) async fn connect(&self) -> Result<Session, McpError> {
+    pub(crate) async fn connect(&self) -> Result<Live, McpError> {
         let endpoint_for_client = self.describe();
         let http_client = || {
             reqwest::Client::builder()
@@ -71,20 +86,31 @@ impl Connector {
                 Connector::Http { url, token } => {
                     let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                         .max_concurrent_requests(MAX_CONCURRENT_CALLS);
-                    if let Some(token) = token.clone().or_else(|| crate::token::token_for(url)) {
+                    let token = token.clone().or_else(|| crate::token::token_for(url));
+                    if let Some(token) = &token {
                         config = config.auth_header(token.expose());
                     }
-                    if chorus_telemetry::traces::enabled() {
+                    // One connection pool for the session and the short way.
+                    let http = http_client()?;
+                    let session = if chorus_telemetry::traces::enabled() {
                         // Traces on: each call's traceparent also goes as a header.
-                        let client = super::traced_http::TracedHttp(http_client()?);
+                        let client = super::traced_http::TracedHttp(http.clone());
                         let transport = StreamableHttpClientTransport::with_client(client, config);
-                        return ().serve(transport).await.map_err(|e| init_error(&endpoint, e));
+                        ().serve(transport).await
+                    } else {
+                        let transport =
+                            StreamableHttpClientTransport::with_client(http.clone(), config);
+                        ().serve(transport).await
                     }
-                    let transport =
-                        StreamableHttpClientTransport::with_client(http_client()?, config);
-                    ().serve(transport)
-                        .await
-                        .map_err(|e| init_error(&endpoint, e))
+                    .map_err(|e| init_error(&endpoint, e))?;
+                    let direct = negotiated(session.peer_info()).and_then(|protocol| {
+                        let token = token.map(|t| t.expose().to_owned());
+                        DirectHttp::new(http, url.clone(), token, &protocol, MAX_CONCURRENT_CALLS)
+                    });
+                    Ok(Live {
+                        rmcp: session,
+                        direct,
+                    })
                 }
                 Connector::Stdio { program, args } => {
                     let mut command = tokio::process::Command::new(program);
@@ -96,6 +122,7 @@ impl Connector {
                         })?;
                     ().serve(transport)
                         .await
+                        .map(Live::from)
                         .map_err(|e| init_error(&endpoint, e))
                 }
                 Connector::InProcess => Err(McpError::Unreachable {

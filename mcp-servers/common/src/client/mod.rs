@@ -6,6 +6,7 @@
 //! reconnects by itself; the failed call returns a retryable error.
 
 mod connect;
+mod direct;
 mod error;
 mod output;
 mod traced_http;
@@ -23,7 +24,7 @@ use rmcp::{
 use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
-use connect::{Connector, Session};
+use connect::{Connector, Live};
 pub use error::McpError;
 pub use output::{ToolOutput, ToolSpec};
 
@@ -38,7 +39,7 @@ pub struct McpClient {
 
 struct Inner {
     connector: Connector,
-    session: RwLock<Arc<Session>>,
+    session: RwLock<Arc<Live>>,
     reconnecting: Mutex<()>,
     call_timeout: Duration,
 }
@@ -85,7 +86,7 @@ impl McpClient {
     /// Serves `handler` in this process over an in-memory pipe (one-process mode).
     pub async fn in_process<S: ServerHandler>(handler: S) -> Result<McpClient, McpError> {
         let session = connect::in_process(handler).await?;
-        Ok(Self::from_session(Connector::InProcess, session))
+        Ok(Self::from_session(Connector::InProcess, session.into()))
     }
 
     async fn start(connector: Connector) -> Result<McpClient, McpError> {
@@ -93,7 +94,7 @@ impl McpClient {
         Ok(Self::from_session(connector, session))
     }
 
-    fn from_session(connector: Connector, session: Session) -> Self {
+    fn from_session(connector: Connector, session: Live) -> Self {
         Self {
             inner: Arc::new(Inner {
                 connector,
@@ -129,6 +130,7 @@ impl McpClient {
         let listing = tokio::time::timeout(self.inner.call_timeout, async {
             let session = self.session().await?;
             session
+                .rmcp
                 .list_all_tools()
                 .await
                 .map_err(|e| McpError::from_service(&self.endpoint(), e))
@@ -150,13 +152,20 @@ impl McpClient {
         let mut params = CallToolRequestParams::new(tool.to_owned());
         params.arguments = Some(arguments);
         // Traces on: the server's span continues the caller's (`_meta.traceparent`).
-        if let Some(traceparent) = chorus_telemetry::traces::current_traceparent() {
-            params.set_traceparent(&traceparent);
+        let traceparent = chorus_telemetry::traces::current_traceparent();
+        if let Some(traceparent) = &traceparent {
+            params.set_traceparent(traceparent);
         }
         // The time limit covers opening a new session too (see `session`).
         let call = tokio::time::timeout(self.inner.call_timeout, async {
             let session = self.session().await?;
+            if let Some(direct) = session.direct.as_ref().filter(|d| d.is_open())
+                && let Some(result) = direct.call(&params, traceparent.as_deref()).await?
+            {
+                return Ok(ToolOutput::from(result));
+            }
             session
+                .rmcp
                 .call_tool(params)
                 .await
                 .map(ToolOutput::from)
@@ -175,7 +184,7 @@ impl McpClient {
         }
     }
 
-    fn current(&self) -> Arc<Session> {
+    fn current(&self) -> Arc<Live> {
         match self.inner.session.read() {
             Ok(guard) => guard.clone(),
             Err(poisoned) => poisoned.into_inner().clone(),
@@ -187,7 +196,7 @@ impl McpClient {
     /// Callers bound this by their call timeout: a reconnect to a server that
     /// accepts connections but does not answer (a frozen process) would otherwise
     /// take up to the connect timeout on top of the call's own limit.
-    async fn session(&self) -> Result<Arc<Session>, McpError> {
+    async fn session(&self) -> Result<Arc<Live>, McpError> {
         let current = self.current();
         if !ended(&current) {
             return Ok(current);
@@ -213,6 +222,6 @@ impl McpClient {
 /// worker stopped) still answers false there, and every request on it then fails
 /// with "transport closed" for ever. The loop's end shows as the peer's request
 /// channel closing.
-fn ended(session: &Session) -> bool {
-    session.is_closed() || session.peer().is_transport_closed()
+fn ended(session: &Live) -> bool {
+    session.rmcp.is_closed() || session.rmcp.peer().is_transport_closed()
 }

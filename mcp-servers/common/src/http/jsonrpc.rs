@@ -9,12 +9,14 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
-use rmcp::model::ClientJsonRpcMessage;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientJsonRpcMessage, RequestId};
 use serde_json::{Value, json};
 
 /// JSON-RPC 2.0: the body is not JSON.
@@ -36,16 +38,26 @@ fn with_id(status: StatusCode, id: Value, code: i64, message: &str) -> Response 
 
 /// What is wrong with a JSON body rmcp cannot read: the error code, the id when it
 /// could be read, and a message.
+#[cfg(test)]
 pub(crate) fn classify(body: &[u8]) -> Option<(i64, Value, String)> {
-    if serde_json::from_slice::<ClientJsonRpcMessage>(body).is_ok() {
-        return None;
+    read(body).err()
+}
+
+/// The body's JSON-RPC message, or what is wrong with it: the error code, the id when
+/// it could be read, and a message.
+fn read(body: &[u8]) -> Result<ClientJsonRpcMessage, (i64, Value, String)> {
+    match serde_json::from_slice::<ClientJsonRpcMessage>(body) {
+        Ok(message) => Ok(message),
+        Err(_) => Err(why_unreadable(body)),
     }
+}
+
+fn why_unreadable(body: &[u8]) -> (i64, Value, String) {
     let value: Value = match serde_json::from_slice(body) {
         Ok(value) => value,
-        Err(e) => return Some((PARSE_ERROR, Value::Null, format!("Parse error: {e}"))),
+        Err(e) => return (PARSE_ERROR, Value::Null, format!("Parse error: {e}")),
     };
-    let invalid =
-        |id: Value, why: &str| Some((INVALID_REQUEST, id, format!("Invalid Request: {why}")));
+    let invalid = |id: Value, why: &str| (INVALID_REQUEST, id, format!("Invalid Request: {why}"));
     let Value::Object(object) = value else {
         return invalid(
             Value::Null,
@@ -61,15 +73,29 @@ pub(crate) fn classify(body: &[u8]) -> Option<(i64, Value, String)> {
     }
     match object.get("method") {
         Some(Value::String(method)) if !id.is_null() => {
-            Some((INVALID_PARAMS, id, format!("Invalid params for {method}")))
+            (INVALID_PARAMS, id, format!("Invalid params for {method}"))
         }
         Some(Value::String(_)) => invalid(id, "a request needs an id that is a string or a number"),
         _ => invalid(id, "no method, result or error that this server reads"),
     }
 }
 
-/// The middleware: answers a POST's unreadable JSON body with its JSON-RPC error.
-pub(crate) async fn check(request: Request, next: Next) -> Response {
+/// The short way for `tools/call` (`super::direct`): who may take it, and the call.
+#[derive(Clone)]
+pub(crate) struct Direct {
+    /// Which requests may take it.
+    pub(crate) gate: super::direct::Gate,
+    /// Runs one call on a handler of the server's factory.
+    pub(crate) call: Arc<DirectFn>,
+}
+
+/// A tool call answered in the request's task: params, request id, `traceparent` header.
+pub(crate) type DirectFn =
+    dyn Fn(&CallToolRequestParams, &RequestId, Option<&str>) -> CallToolResult + Send + Sync;
+
+/// The middleware: answers a POST's unreadable JSON body with its JSON-RPC error, and a
+/// `tools/call` the gate admits on the short way; everything else goes on to rmcp.
+pub(crate) async fn check(State(direct): State<Direct>, request: Request, next: Next) -> Response {
     let is_json = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -85,8 +111,14 @@ pub(crate) async fn check(request: Request, next: Next) -> Response {
         Ok(collected) => collected.to_bytes(),
         Err(e) => return error_response(StatusCode::BAD_REQUEST, INVALID_REQUEST, &e.to_string()),
     };
-    if let Some((code, id, message)) = classify(&bytes) {
-        return with_id(StatusCode::BAD_REQUEST, id, code, &message);
+    let message = match read(&bytes) {
+        Ok(message) => message,
+        Err((code, id, message)) => return with_id(StatusCode::BAD_REQUEST, id, code, &message),
+    };
+    if let Some((id, params)) = direct.gate.admits(&parts, &message) {
+        let traceparent = super::direct::Gate::traceparent(&parts, &message);
+        let result = (direct.call)(params, id, traceparent);
+        return super::direct::reply(id.clone(), result);
     }
     next.run(Request::from_parts(parts, bytes.into())).await
 }

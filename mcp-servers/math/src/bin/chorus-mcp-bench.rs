@@ -36,6 +36,11 @@ enum Mode {
     Http,
     /// The in-process duplex pipe (no network).
     InProcess,
+    /// `chorus-mcp-math --transport stdio`, spawned (the binary next to this one).
+    Stdio,
+    /// Streamable HTTP on 127.0.0.1 (in this process), called with bare JSON-RPC POSTs
+    /// on one kept-alive connection, without rmcp's client: the server's share.
+    RawHttp,
 }
 
 fn sum_args(i: usize) -> Map<String, Value> {
@@ -102,20 +107,78 @@ async fn concurrent(client: &McpClient, calls: usize, concurrency: usize) -> any
     Ok(())
 }
 
+/// Bare JSON-RPC `tools/call` POSTs on one kept-alive connection (no rmcp client).
+async fn raw_http(url: &str, calls: usize) -> anyhow::Result<()> {
+    let http = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .pool_max_idle_per_host(1)
+        .build()?;
+    let call = |i: usize| {
+        let body = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+            "params": {"name": "sum", "arguments": sum_args(i)}});
+        let request = http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(body.to_string());
+        async move {
+            let started = Instant::now();
+            let response = request.send().await?;
+            let bytes = response.bytes().await?;
+            let elapsed = started.elapsed();
+            let reply: Value = serde_json::from_slice(&bytes)?;
+            let want = json!((i + 4).to_string());
+            if reply["result"]["structuredContent"]["result"] != want {
+                bail!("wrong answer for sum({i}, 4): {reply}");
+            }
+            anyhow::Ok(elapsed)
+        }
+    };
+    for i in 0..200 {
+        call(i).await.context("warm-up")?;
+    }
+    let mut latencies = Vec::with_capacity(calls);
+    let started = Instant::now();
+    for i in 0..calls {
+        latencies.push(call(i).await?);
+    }
+    report("raw JSON-RPC POST (1)", latencies, started.elapsed());
+    Ok(())
+}
+
+/// The math server binary next to this one.
+fn math_binary() -> anyhow::Result<std::path::PathBuf> {
+    let exe = std::env::current_exe()?;
+    Ok(exe.with_file_name("chorus-mcp-math"))
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    let serve = || async {
+        spawn_http(
+            MathServer::new,
+            "chorus-mcp-math",
+            &HttpSettings::loopback(0),
+        )
+        .await
+        .context("start math server")
+    };
     let (client, _server) = match (&cli.url, cli.mode) {
         (Some(url), _) => (McpClient::connect_http(url).await?, None),
         (None, Mode::InProcess) => (McpClient::in_process(MathServer::new()).await?, None),
+        (None, Mode::Stdio) => {
+            let args = ["--transport".to_owned(), "stdio".to_owned()];
+            (McpClient::spawn_stdio(&math_binary()?, &args).await?, None)
+        }
+        (None, Mode::RawHttp) => {
+            let server = serve().await?;
+            println!("chorus-mcp-bench: bare POSTs to {}", server.url);
+            return raw_http(&server.url, cli.calls).await;
+        }
         (None, Mode::Http) => {
-            let server = spawn_http(
-                MathServer::new,
-                "chorus-mcp-math",
-                &HttpSettings::loopback(0),
-            )
-            .await
-            .context("start math server")?;
+            let server = serve().await?;
             (McpClient::connect_http(&server.url).await?, Some(server))
         }
     };

@@ -89,16 +89,31 @@ impl Planner {
         })
         .await
     }
-    /// The live capabilities and tools, read at most every [`CAPABILITIES_MAX_AGE`].
+    /// The live capabilities and tools, read at most every [`CAPABILITIES_MAX_AGE`]. The
+    /// read is single-flight: plans that find the cache stale while another plan reads
+    /// the registry wait for that read instead of making their own (under load, every
+    /// plan starting in the read's round trip would otherwise read it too).
     pub(super) async fn live(&self) -> Result<Arc<Live>, HandleError> {
-        if let Some((at, live)) = self.cached.lock().await.as_ref()
-            && at.elapsed() < CAPABILITIES_MAX_AGE
-        {
-            return Ok(Arc::clone(live));
+        if let Some(live) = self.fresh().await {
+            return Ok(live);
+        }
+        let _reading = self.refreshing.lock().await;
+        if let Some(live) = self.fresh().await {
+            return Ok(live);
         }
         let at = Instant::now();
         let agents = self.registry.live().await?;
         Ok(self.remember(at, &agents).await)
+    }
+
+    /// The cached capabilities, while younger than [`CAPABILITIES_MAX_AGE`].
+    async fn fresh(&self) -> Option<Arc<Live>> {
+        self.cached
+            .lock()
+            .await
+            .as_ref()
+            .filter(|(at, _)| at.elapsed() < CAPABILITIES_MAX_AGE)
+            .map(|(_, live)| Arc::clone(live))
     }
 
     /// Caches what `agents` (read at `at`) offer, unless a read started later is

@@ -58,6 +58,8 @@ pub struct Planner {
     call_timeout: Duration,
     questions: Questions,
     cached: Mutex<Option<(Instant, Arc<Live>)>>,
+    /// Held while one plan reads the registry for everyone (`Planner::live`).
+    refreshing: Mutex<()>,
 }
 
 /// How the Planner asks: at most `max` questions per task, each waited for up to
@@ -96,6 +98,7 @@ impl Planner {
             call_timeout: Duration::ZERO,
             questions: Questions::default(),
             cached: Mutex::new(None),
+            refreshing: Mutex::new(()),
         }
     }
 
