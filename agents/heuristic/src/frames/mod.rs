@@ -24,6 +24,7 @@
 
 mod capacity;
 mod categories;
+mod chains;
 mod change_percent;
 mod difference;
 mod follow;

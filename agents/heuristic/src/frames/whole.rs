@@ -269,14 +269,15 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
     // `4 công ruộng, 1 công được 850 kg, bán 7.300 1 kg`: so many of a thing, what one
     // of it yields, and a price for what it yields.
     if let ([a, b], [], [count]) = (rates.as_slice(), amounts.as_slice(), counts.as_slice())
-        && let Some(e) = chain(w, a, b, count).or_else(|| chain(w, b, a, count))
+        && let Some(e) =
+            super::chains::chain(w, a, b, count).or_else(|| super::chains::chain(w, b, a, count))
     {
         return Some(e);
     }
     match (rates.as_slice(), amounts.as_slice()) {
         // (`dầu 21.500đ 1 lít tăng 4%`: a price for one alone is the amount.)
         ([rate], []) if counts.is_empty() => Some(Expr::Num(rate.value.clone())),
-        ([rate], []) => product(rate, &counts).or_else(|| each_of(w, rate, &counts)),
+        ([rate], []) => product(rate, &counts).or_else(|| super::chains::each_of(w, rate, &counts)),
         // `10,320/hr and OT is 1.5x, how much is 1 OT hour`: a multiplier of the rate.
         ([rate], [times])
             if w.word(times.at + 1) == Some("x")
@@ -403,50 +404,6 @@ const PERIOD_ADJECTIVES: &[(&str, &str)] = &[
 ];
 
 /// `rate` times each count it is paid for; `None` when a count is of something else.
-/// `count` of a thing, `first` what one of it yields (its number followed by what it
-/// yields), `second` the rate for one of what it yields: the three multiplied.
-fn chain(w: &Words, first: &Quantity, second: &Quantity, count: &Quantity) -> Option<Expr> {
-    let (Role::Rate(Some(x)), Role::Rate(Some(z)), Role::Count(nouns)) =
-        (&first.role, &second.role, &count.role)
-    else {
-        return None;
-    };
-    let yields = w.word(first.at + 1).filter(|y| is_noun(y))?;
-    let fits = same_thing(z, yields) && nouns.first().is_some_and(|n| same_thing(x, n));
-    fits.then(|| {
-        Expr::chain(
-            MathOp::Multiply,
-            [count, first, second]
-                .iter()
-                .map(|q| Expr::Num(q.value.clone()))
-                .collect::<Vec<_>>(),
-        )
-    })?
-}
-
-/// `3 rooms booked 4 hours each at 120k an hour`: the rate's count said `each` of
-/// another count — both counts and the rate multiplied.
-fn each_of(w: &Words, rate: &Quantity, counts: &[&&Quantity]) -> Option<Expr> {
-    let (Role::Rate(Some(unit)), [a, b]) = (&rate.role, counts) else {
-        return None;
-    };
-    let fits =
-        |c: &Quantity| matches!(&c.role, Role::Count(n) if n.iter().any(|n| same_thing(unit, n)));
-    let each = |c: &Quantity| {
-        (c.at + 2..=c.at + 3).any(|k| w.word(k).is_some_and(|e| is_in(&["each", "mỗi"], e)))
-    };
-    let (per, other) = if fits(a) { (a, b) } else { (b, a) };
-    (fits(per) && !fits(other) && each(per) && other.at < per.at).then(|| {
-        Expr::chain(
-            MathOp::Multiply,
-            [other, per, &rate]
-                .iter()
-                .map(|q| Expr::Num(q.value.clone()))
-                .collect::<Vec<_>>(),
-        )
-    })?
-}
-
 pub(super) fn product(rate: &Quantity, counts: &[&&Quantity]) -> Option<Expr> {
     if counts.is_empty() {
         return None;

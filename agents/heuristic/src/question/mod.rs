@@ -16,14 +16,13 @@ use serde::{Deserialize, Serialize};
 mod answer;
 mod dates;
 mod missing;
+mod split;
 
 pub use answer::resume;
 pub use dates::{day_first, two_way_dates, which_date, which_weekday};
 pub(crate) use missing::{days_to_own_event, everyday_money};
-pub use missing::{
-    exchange_rate, missing_amount, missing_count, missing_date, missing_operand,
-    splits_without_amount, which_value,
-};
+pub use missing::{exchange_rate, missing_count, missing_date, missing_operand, which_value};
+pub use split::{missing_amount, splits_without_amount};
 
 /// How an answer goes back into the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
