@@ -416,6 +416,8 @@ pub(super) const LIST_CUES: &[(&[&str], ListOp)] = &[
     (&["add", "up"], ListOp::Sum),
     (&["tổng"], ListOp::Sum),
     (&["cộng"], ListOp::Sum),
+    // (`4 đám: 500k, 300k, 500k, 1tr, hết bao nhiêu`: what a list of amounts comes to.)
+    (&["hết", "bao", "nhiêu"], ListOp::Sum),
     (&["average"], ListOp::Mean),
     (&["avg"], ListOp::Mean),
     (&["mean"], ListOp::Mean),
@@ -430,6 +432,9 @@ pub(super) const LIST_CUES: &[(&[&str], ListOp)] = &[
     (&["thấp", "nhất"], ListOp::Min),
     (&["nhỏ", "nhất"], ListOp::Min),
     (&["ít", "nhất"], ListOp::Min),
+    (&["ngắn", "nhất"], ListOp::Min),
+    (&["gần", "nhất"], ListOp::Min),
+    (&["nhẹ", "nhất"], ListOp::Min),
     (&["highest"], ListOp::Max),
     (&["biggest"], ListOp::Max),
     (&["largest"], ListOp::Max),
@@ -441,6 +446,9 @@ pub(super) const LIST_CUES: &[(&[&str], ListOp)] = &[
     (&["cao", "nhất"], ListOp::Max),
     (&["lớn", "nhất"], ListOp::Max),
     (&["nhiều", "nhất"], ListOp::Max),
+    (&["dài", "nhất"], ListOp::Max),
+    (&["xa", "nhất"], ListOp::Max),
+    (&["nặng", "nhất"], ListOp::Max),
 ];
 
 /// Words that end one priced item and start the next (`… với 3 ly đen đá 20k`).
