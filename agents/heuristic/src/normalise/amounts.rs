@@ -139,7 +139,9 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
     let mils: Vec<usize> = (0..pieces.len())
         .filter(|&k| pieces[k].lower() == "mil")
         .collect();
+    // (And beside money or a percentage: `15% of 40 mil`.)
     let million_mil = mils.len() >= 2
+        || !mils.is_empty() && (money || pieces.iter().any(|p| p.text == "%"))
         || mils.iter().any(|&k| {
             (0..k)
                 .rev()

@@ -167,18 +167,7 @@ pub fn plan_turn(
             } = planning(false).plan(&text)
             {
                 recall::mark(&mut plan, value, &part);
-                // (The turn is remembered as asked, in its own words and language.)
-                for step in &mut plan.steps {
-                    step.part = query.trim().trim_end_matches('?').to_owned();
-                }
-                return PlanOutcome::Planned {
-                    plan,
-                    language: detect_language(
-                        &crate::normalise::normalise(query, ctx.language.as_deref()).text,
-                        ctx.language.as_deref(),
-                    ),
-                    unplanned: None,
-                };
+                return in_own_words(plan, query, ctx);
             }
         }
         if added.total_asked {
@@ -222,6 +211,21 @@ pub fn plan_turn(
             return found;
         }
     }
+    // `nếu khách lấy 2 đơn như thế thì tổng bao nhiêu` after a price: that times 2.
+    if let Some(text) = recall::so_many_of_that(query, conversation) {
+        let found = planning(false).plan(&text);
+        if let PlanOutcome::Planned {
+            mut plan,
+            unplanned: None,
+            ..
+        } = found
+        {
+            if let Some(value) = conversation.answers.last() {
+                recall::mark(&mut plan, value, query);
+            }
+            return in_own_words(plan, query, ctx);
+        }
+    }
     let first = turn.plan(query);
     if complete(&first) {
         return first;
@@ -248,4 +252,21 @@ pub fn plan_turn(
         }
     }
     first
+}
+
+/// `plan`, made from a text of the planner's own (`2660000 * 2`), as the turn `query`:
+/// each step quotes the request as asked, so the conversation remembers it in its own
+/// words, and the answer is in the request's language.
+fn in_own_words(mut plan: chorus_bus::Plan, query: &str, ctx: &TaskContext) -> PlanOutcome {
+    for step in &mut plan.steps {
+        step.part = query.trim().trim_end_matches('?').to_owned();
+    }
+    PlanOutcome::Planned {
+        plan,
+        language: detect_language(
+            &crate::normalise::normalise(query, ctx.language.as_deref()).text,
+            ctx.language.as_deref(),
+        ),
+        unplanned: None,
+    }
 }

@@ -18,6 +18,7 @@ mod replace;
 mod rewrites;
 mod roles;
 mod session;
+mod times;
 
 pub use added::{Added, added_to_total};
 pub use continuation::continuations;
@@ -30,6 +31,7 @@ pub use rewrites::{
 };
 pub use roles::recounts_split;
 pub use session::{is_weekday, session_language, with_question_dates};
+pub use times::so_many_of_that;
 
 /// What the planner knows of the conversation a request belongs to.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
