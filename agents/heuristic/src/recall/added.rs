@@ -86,9 +86,14 @@ pub fn added_to_total(
             .any(|t| t.word().is_some_and(|w| list.contains(&w)))
     };
     // (`add that to the 40`: a reference to the last answer says what it adds to.)
-    // (With the total asked, `mỗi xe 8 nghìn` prices what is added.)
+    // (With the total asked, `mỗi xe 8 nghìn` prices what is added; `mỗi người thêm
+    // 50k` after a share gives each that much more.)
+    let each_more = (0..toks.len()).any(|i| {
+        crate::lexer::words_at(&toks, i, &["mỗi", "người", "thêm"])
+            || crate::lexer::words_at(&toks, i, &["each", "person", "gets"])
+    });
     if !has(ADDING)
-        || has(OTHER) && !has(WHOLE_WORDS)
+        || has(OTHER) && !has(WHOLE_WORDS) && !each_more
         || toks.iter().any(|t| t.is_sym('%'))
         || super::reference::find(&toks, &text).is_some()
     {
