@@ -45,14 +45,7 @@ pub fn me_and_others(toks: &[Token]) -> Option<Vec<Token>> {
             if word_at(next) == Some("other") {
                 next += 1;
             }
-            out.push(Token {
-                tok: Tok::Num((n + 1).to_string()),
-                ..t.clone()
-            });
-            out.push(Token {
-                tok: Tok::Word("people".into()),
-                ..toks[i + 2 + my].clone()
-            });
+            out.extend(people((n + 1).to_string(), t, &toks[i + 2 + my]));
             changed = true;
             i = next;
             continue;
@@ -69,14 +62,7 @@ pub fn me_and_others(toks: &[Token]) -> Option<Vec<Token>> {
             });
         if with_my {
             out.push(t.clone());
-            out.push(Token {
-                tok: Tok::Num("1".into()),
-                ..toks[i + 1].clone()
-            });
-            out.push(Token {
-                tok: Tok::Word("people".into()),
-                ..toks[i + 2].clone()
-            });
+            out.extend(people("1", &toks[i + 1], &toks[i + 2]));
             changed = true;
             i += 3;
             continue;
@@ -120,14 +106,7 @@ fn counted_words(toks: &[Token]) -> Option<Vec<Token>> {
                     .and_then(Token::word)
                     .is_some_and(|w| matches!(w, "us" | "them"));
             if small && next == i + 1 && of_us {
-                out.push(Token {
-                    tok: Tok::Num(value),
-                    ..t.clone()
-                });
-                out.push(Token {
-                    tok: Tok::Word("people".into()),
-                    ..toks[next].clone()
-                });
+                out.extend(people(value, t, &toks[next]));
                 changed = true;
                 i = next + 2;
                 continue;
@@ -149,14 +128,7 @@ fn counted_words(toks: &[Token]) -> Option<Vec<Token>> {
             && toks.get(i + 3).and_then(Token::word).is_some()
             && toks.get(i + 4).is_none_or(|n| n.word() != Some("and"));
         if me_and_my {
-            out.push(Token {
-                tok: Tok::Num("2".into()),
-                ..t.clone()
-            });
-            out.push(Token {
-                tok: Tok::Word("people".into()),
-                ..toks[i + 3].clone()
-            });
+            out.extend(people("2", t, &toks[i + 3]));
             changed = true;
             i += 4;
             continue;
@@ -181,4 +153,18 @@ fn counted_words(toks: &[Token]) -> Option<Vec<Token>> {
         i += 1;
     }
     changed.then_some(out)
+}
+
+/// `value` people, as two tokens in the places of `number` and `word`.
+fn people(value: impl Into<String>, number: &Token, word: &Token) -> [Token; 2] {
+    [
+        Token {
+            tok: Tok::Num(value.into()),
+            ..number.clone()
+        },
+        Token {
+            tok: Tok::Word("people".into()),
+            ..word.clone()
+        },
+    ]
 }

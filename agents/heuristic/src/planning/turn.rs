@@ -2,7 +2,7 @@
 //! earlier question, then going on from an earlier answer, in an order that keeps a
 //! follow-up from answering another question.
 
-use chorus_bus::TaskContext;
+use chorus_bus::{Language, TaskContext};
 
 use super::Planning;
 use crate::{
@@ -171,10 +171,7 @@ pub fn plan_turn(
             }
         }
         if added.total_asked {
-            let language = detect_language(
-                &crate::normalise::normalise(query, ctx.language.as_deref()).text,
-                ctx.language.as_deref(),
-            );
+            let language = turn_language(query, ctx);
             let reason = messages::part_error(
                 &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
                 language,
@@ -263,10 +260,14 @@ fn in_own_words(mut plan: chorus_bus::Plan, query: &str, ctx: &TaskContext) -> P
     }
     PlanOutcome::Planned {
         plan,
-        language: detect_language(
-            &crate::normalise::normalise(query, ctx.language.as_deref()).text,
-            ctx.language.as_deref(),
-        ),
+        language: turn_language(query, ctx),
         unplanned: None,
     }
+}
+
+/// The language of the turn `query`, told from it as normalised (`them 95k nua` reads
+/// Vietnamese once its marks are back), as the planner tells a request's.
+fn turn_language(query: &str, ctx: &TaskContext) -> Language {
+    let hint = ctx.language.as_deref();
+    detect_language(&crate::normalise::normalise(query, hint).text, hint)
 }
