@@ -146,7 +146,21 @@ pub fn parse_words(toks: &[Token], i: usize, allow_and: bool) -> Option<(String,
         expanded.extend(parts.into_iter().flatten().map(|k| (k, n + 1)));
     }
     let (value, used) = read(&expanded, allow_and)?;
+    if used == 1 && birth_order_name(toks, i) {
+        return None;
+    }
     Some((value.to_string(), i + used))
+}
+
+/// Whether the one number word at `toks[i]` is a name by birth order (`anh Tám
+/// 7.200.000`, `chị Hai, anh Ba`): a kin word before it, and after it no word (a number,
+/// a mark or the end) — `bé ba tuổi` is three years old.
+fn birth_order_name(toks: &[Token], i: usize) -> bool {
+    let kin = i
+        .checked_sub(1)
+        .and_then(|j| toks[j].word())
+        .is_some_and(crate::frames::is_kin_word);
+    kin && toks.get(i + 1).is_none_or(|t| t.word().is_none())
 }
 
 /// The integer value of a run of kinds and how many source words it used.

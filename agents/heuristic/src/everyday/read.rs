@@ -29,6 +29,17 @@ pub fn answer_unit(part: &str, language: &str) -> &'static str {
     }
 }
 
+/// Vietnamese names of a bill shared by the people it is for (`tiền điện 1tr260, ở 3
+/// người`).
+const BILLS: &[(&str, &str)] = &[
+    ("hóa", "đơn"),
+    ("hoá", "đơn"),
+    ("tiền", "điện"),
+    ("tiền", "nước"),
+    ("tiền", "nhà"),
+    ("tiền", "phòng"),
+];
+
 /// Reads `toks` (lexed from `src`) as an everyday problem, when exactly one form fits.
 pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     // The price before a levy, from the price with it (`giá đã gồm VAT 10% là 236.500,
@@ -239,8 +250,22 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     if earlier && count.is_some() && has(Cue::Split) && amounts.iter().all(|a| counts_people(a)) {
         return None;
     }
+    // `izakaya bill ¥24,600 for 4 ppl`, `hóa đơn 2.760.000, 4 người`, `tiền điện 1tr260, ở
+    // 3 người`: a bill for so many people asks each one's share.
+    // (Compared without marks, as typed; written with them, never taught as English.)
+    let fold = crate::normalise::fold::fold;
+    let folded: Vec<String> = words.iter().map(|w| fold(w)).collect();
+    let billed = folded
+        .iter()
+        .any(|w| matches!(w.as_str(), "bill" | "tab" | "check"))
+        || folded.windows(2).any(|w| {
+            BILLS
+                .iter()
+                .any(|(a, b)| w[0] == fold(a) && w[1] == fold(b))
+        });
     let shares = count.is_some()
         && (has(Cue::Split)
+            || billed
             || has(Cue::Each)
             || has(Cue::EachOne)
             || has(Cue::EachLead)

@@ -61,6 +61,12 @@ use words::Words;
 
 /// Whether `toks` write a calculation with its operators between labelled numbers
 /// (`31900 minus 2,500 dorm minus 1,062 health insurance`): its words only name the
+/// Whether `word` is a kin word a Vietnamese name by birth order follows (`anh`,
+/// `chị`, `cô`), with its marks: folded, `cô` would be `có` too.
+pub fn is_kin_word(word: &str) -> bool {
+    vocabulary::KIN.contains(&word)
+}
+
 /// numbers, so a word that would name a request outside the tools (`broker`) does not.
 pub fn labelled_calculation(toks: &[Token]) -> bool {
     labelled::labelled(&Words::new(toks)).is_some()

@@ -456,3 +456,10 @@ pub(super) const ITEM_BREAKS: &[&str] = &["plus", "and", "với", "và"];
 
 /// Words asking how much.
 pub(super) const HOW_MUCH: &[&[&str]] = &[&["how", "much"], &["bao", "nhiêu"], &["bn"], &["hết"]];
+
+/// Kin words a Vietnamese name by birth order follows (`anh Tám`, `chị Hai`, `cô Ba`):
+/// kept here, where no Vietnamese word is taught to the normaliser (`thằng` taught had
+/// made `thang` read `thằng`, never `tháng`).
+pub(super) const KIN: &[&str] = &[
+    "anh", "chị", "em", "bé", "ông", "bà", "cô", "chú", "bác", "cậu", "dì", "thằng", "mợ", "thím",
+];

@@ -142,6 +142,7 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         if let Some(text) = new_rate(&previous, &toks, &follow)
             .or_else(|| percent_on_amount(&previous, &core, &follow))
             .or_else(|| replace_part(&previous, &core, &follow))
+            .or_else(|| super::headcount::recount(&previous, &toks))
             .or_else(|| about_list(&previous, &toks, &follow))
             .or_else(|| about_birth(&previous, &toks, &follow))
             .or_else(|| super::reasked::reasked(&previous, &toks, &follow))

@@ -220,7 +220,12 @@ pub(super) fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option
     let item = at
         .checked_sub(1)
         .and_then(|p| toks[p].word())
-        .is_some_and(|w| matches!(w, "a" | "an" | "another" | "số"))
+        .is_some_and(|w| {
+            matches!(
+                w,
+                "a" | "an" | "another" | "số" | "điểm" | "score" | "grade"
+            )
+        })
         || toks.iter().any(|t| {
             t.word().is_some_and(|w| {
                 matches!(

@@ -9,6 +9,7 @@ use crate::lexer::Token;
 mod added;
 mod continuation;
 mod ellipsis;
+mod headcount;
 mod leads;
 mod lists;
 mod pairs;

@@ -57,7 +57,19 @@ pub struct Reference {
 impl Reference {
     /// The request with the reference replaced by `value`.
     pub fn replaced_by(&self, src: &str, value: &str) -> String {
-        format!("{}{value}{}", &src[..self.start], &src[self.end..])
+        let replaced = format!("{}{value}{}", &src[..self.start], &src[self.end..]);
+        // `minus 22% of that`: the value less a share of itself, never the share
+        // taken from nothing.
+        let toks = crate::lexer::lex(&src[..self.start]);
+        let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+        let lowered = matches!(
+            words.as_slice(),
+            [first, .., "of" | "của"] if matches!(*first, "minus" | "less" | "trừ" | "bớt")
+        ) && toks.iter().any(|t| t.is_sym('%'));
+        if lowered {
+            return format!("{value} {replaced}");
+        }
+        replaced
     }
 }
 
