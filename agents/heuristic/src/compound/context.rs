@@ -155,6 +155,9 @@ const LABELS: &[&str] = &[
     "lot",
     "phòng",
     "căn",
+    // (`Hóa đơn bàn 5: 2 dĩa ốc …`: the table's number, no quantity.)
+    "bàn",
+    "table",
     "#",
 ];
 
@@ -184,7 +187,7 @@ pub(super) fn with_labels(toks: &[Token]) -> Option<Vec<Token>> {
                 .is_some_and(|n| n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()))
             && match toks.get(k + 1).map(|t| &t.tok) {
                 // (`phòng 23/12`: a date, no label.)
-                Some(Tok::Sym(c)) => ",;)?!".contains(*c),
+                Some(Tok::Sym(c)) => ",;)?!:".contains(*c),
                 None | Some(Tok::Num(_)) => true,
                 Some(Tok::Word(w)) => AFTER_LABEL.contains(&w.as_str()),
                 Some(Tok::Date(_)) => false,

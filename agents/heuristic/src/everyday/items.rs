@@ -331,7 +331,14 @@ pub(super) fn items<'s>(
                     t.is_sym('?')
                         || t.word()
                             .is_some_and(|w| matches!(w, "bao" | "how" | "what" | "bn" | "mấy"))
-                });
+                })
+                // (`vé 1.150 eur mỗi người, tổng bao nhiêu`: the total is asked, and
+                // the amount before is a price per person.)
+                && !(after_amount(i)
+                    && toks[i + phrase.len()..].iter().any(|t| {
+                        t.word()
+                            .is_some_and(|w| matches!(w, "tổng" | "total" | "altogether"))
+                    }));
             // `…, how much per person`: likewise.
             let asked_before = toks[i.saturating_sub(3)..i].iter().any(|t| {
                 t.word()

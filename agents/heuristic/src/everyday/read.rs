@@ -354,8 +354,10 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         value = if asked == Some(Asked::Share) && (has(Cue::Less) || has(Cue::Of)) {
             // `kiwisaver takes 3% of my gross 2,150, how much is that`: the levy itself.
             share
-        } else if asked == Some(Asked::Rest) && has(Cue::Of) {
-            // `the kommune pays 75% of it, what do i pay myself`: the rest.
+        } else if asked == Some(Asked::Rest) && (has(Cue::Of) || has(Cue::Tax)) {
+            // `the kommune pays 75% of it, what do i pay myself`: the rest; `they take
+            // 9.4% for insurance n tax, what do i actually get`: a tax taken from pay
+            // leaves the rest too.
             Expr::bin(MathOp::Subtract, value, share)
         } else if has(Cue::OffAsked) {
             // `30% off 450000, how much do I save`: the amount taken off.

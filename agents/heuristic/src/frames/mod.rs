@@ -26,6 +26,7 @@ mod capacity;
 mod categories;
 mod chains;
 mod change_percent;
+mod days_off;
 mod difference;
 mod follow;
 mod interest;
@@ -46,6 +47,7 @@ mod words;
 
 pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
 pub use items::priced_items;
+pub use periods::longer_period;
 pub use spelled::me_and_others;
 pub use unit_price::price_of_one;
 pub use whole::asks_before_levy;
@@ -59,14 +61,14 @@ use vocabulary::OTHER_QUESTION;
 use whole::{groups, part_of_whole, priced, shared};
 use words::Words;
 
-/// Whether `toks` write a calculation with its operators between labelled numbers
-/// (`31900 minus 2,500 dorm minus 1,062 health insurance`): its words only name the
 /// Whether `word` is a kin word a Vietnamese name by birth order follows (`anh`,
 /// `chị`, `cô`), with its marks: folded, `cô` would be `có` too.
 pub fn is_kin_word(word: &str) -> bool {
     vocabulary::KIN.contains(&word)
 }
 
+/// Whether `toks` write a calculation with its operators between labelled numbers
+/// (`31900 minus 2,500 dorm minus 1,062 health insurance`): its words only name the
 /// numbers, so a word that would name a request outside the tools (`broker`) does not.
 pub fn labelled_calculation(toks: &[Token]) -> bool {
     labelled::labelled(&Words::new(toks)).is_some()
@@ -88,6 +90,9 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     // (`bốn anh em`, `3 of us`: a count of people spelled out.)
     let spelled = spelled::people_counts(toks);
     let toks = spelled.as_deref().unwrap_or(toks);
+    // (`nghỉ 2 ngày, làm 5 ngày`, `2 days off a week`: the days worked.)
+    let worked = days_off::worked_days(toks);
+    let toks = worked.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
     // (Interest is another question to every other frame.)
     if let Some(e) = interest::interest(&w) {

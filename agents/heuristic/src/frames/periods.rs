@@ -4,9 +4,21 @@
 //! month in a year, a week in a year or a fortnight, a fortnight in a year.
 
 use crate::expr::{Expr, MathOp};
+use crate::lexer::Token;
 
-use super::roles::{Quantity, Role};
+use super::roles::{Quantity, Role, roles};
 use super::words::*;
+
+/// `toks` read as an amount for one period asked for a longer one, before any other
+/// reading: `… 3 days a week. how much is that a fortnight` is no week's amount.
+pub fn longer_period(toks: &[Token]) -> Option<Expr> {
+    let w = Words::new(toks);
+    asked_period(&w)?;
+    if super::another_question(&w, false) {
+        return None;
+    }
+    for_longer_period(&w, &roles(&w))
+}
 
 /// How many of the first period the second holds.
 const RATIOS: &[(&str, &str, &str)] = &[
@@ -71,7 +83,14 @@ pub(super) fn for_longer_period(w: &Words, q: &[Quantity]) -> Option<Expr> {
             if !nouns.first().is_some_and(|n| same_thing(unit, n)) {
                 return None;
             }
-            let per = said_per(w, count.at + 1)?;
+            // (`3 days a week`; `tuần đi 5 ngày`, the period before the count.)
+            let before = (1..=2).find_map(|back| {
+                let k = count.at.checked_sub(back)?;
+                w.word(k)
+                    .filter(|p| RATIOS.iter().any(|(a, _, _)| is_key(a, p)))
+                    .map(str::to_owned)
+            });
+            let per = said_per(w, count.at + 1).or(before)?;
             let r = ratio(&per)?;
             Some(Expr::bin(
                 MathOp::Multiply,

@@ -483,3 +483,15 @@ fn labels_of_a_written_calculation_may_name_anything() {
     );
     assert_eq!(values("31900 minus 2500 dorm minus 9% insurance"), None);
 }
+
+#[test]
+fn an_amount_for_one_period_asked_for_a_longer_one() {
+    assert_eq!(
+        values("nursery is £68.50 a day and she goes 3 days a week. how much is that a fortnight"),
+        Some(vec![411.0])
+    );
+    assert_eq!(
+        values("tiền gửi trẻ 150.000 một ngày, tuần đi 5 ngày, cả năm hết bao nhiêu"),
+        Some(vec![39_000_000.0])
+    );
+}

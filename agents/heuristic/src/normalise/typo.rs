@@ -282,6 +282,9 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
             found.extend(
                 keys.iter()
                     .filter(|k| k.starts_with(first) && k.chars().count() >= 4)
+                    // (A number word is typed as meant or not at all: `chai ruou`,
+                    // a bottle of rượu, had become `chai rưỡi`, 150 bottles 150.5.)
+                    .filter(|k| !fold::NUMBER_WORDS.iter().any(|w| fold::fold(w) == **k))
                     .filter(|k| osa_distance(&fold::fold(word), k) <= d)
                     .filter_map(|k| fold::read(k, None, None).map(str::to_owned)),
             );

@@ -99,7 +99,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // Priced items summed (`4 ly bạc xỉu 29k với 3 ly đen đá 20k, tổng tiền`): one
     // part over the whole request, never every number added.
     // The price of one from a pack's (`30 viên giá 145k, 1 viên bao nhiêu`), likewise.
-    if let Some(e) = crate::frames::priced_items(toks).or_else(|| crate::frames::price_of_one(toks))
+    // An amount for one period asked for a longer one (`£68.50 a day and she goes 3 days a
+    // week. how much is that a fortnight`), likewise.
+    if let Some(e) = crate::frames::priced_items(toks)
+        .or_else(|| crate::frames::price_of_one(toks))
+        .or_else(|| crate::frames::longer_period(toks))
     {
         return Ok(whole_problem(toks, src, e));
     }
