@@ -67,6 +67,15 @@ pub fn is_kin_word(word: &str) -> bool {
     vocabulary::KIN.contains(&word)
 }
 
+/// Whether `place` (a name as typed) is a country spanning several time zones
+/// (`america`, `úc`), compared without marks.
+pub fn spans_time_zones(place: &str) -> bool {
+    let folded = crate::normalise::fold::fold(&place.to_lowercase());
+    vocabulary::MANY_ZONES
+        .iter()
+        .any(|c| crate::normalise::fold::fold(c) == folded)
+}
+
 /// Whether `toks` write a calculation with its operators between labelled numbers
 /// (`31900 minus 2,500 dorm minus 1,062 health insurance`): its words only name the
 /// numbers, so a word that would name a request outside the tools (`broker`) does not.

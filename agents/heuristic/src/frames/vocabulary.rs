@@ -463,3 +463,25 @@ pub(super) const HOW_MUCH: &[&[&str]] = &[&["how", "much"], &["bao", "nhiêu"], 
 pub(super) const KIN: &[&str] = &[
     "anh", "chị", "em", "bé", "ông", "bà", "cô", "chú", "bác", "cậu", "dì", "thằng", "mợ", "thím",
 ];
+
+/// Countries spanning several time zones, compared folded: one clock cannot be read for
+/// them (the date server refuses them too). Kept here, where no Vietnamese word is
+/// taught to the normaliser (`mỹ` taught would make `my` read `mỹ`).
+pub(super) const MANY_ZONES: &[&str] = &[
+    "america",
+    "usa",
+    "us",
+    "the us",
+    "united states",
+    "the united states",
+    "the states",
+    "mỹ",
+    "canada",
+    "australia",
+    "úc",
+    "russia",
+    "nga",
+    "brazil",
+    "mexico",
+    "indonesia",
+];

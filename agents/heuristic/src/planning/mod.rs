@@ -172,10 +172,39 @@ impl Planning<'_> {
                 }
             }
         }
+        // A day and month without a year that read two ways in English (`how many days
+        // until 6/5`): likewise, in words.
+        if !language.is_vi() {
+            for (text, day_first, month_first) in question::two_way_day_months(&toks, query) {
+                let current = settled.as_deref().unwrap_or(query);
+                settled = Some(match question::day_first(self.ctx, language) {
+                    Some(true) => current.replacen(&text, &day_first, 1),
+                    Some(false) => current.replacen(&text, &month_first, 1),
+                    None => {
+                        let question = question::which_day_month(&text, &day_first, &month_first);
+                        return PlanOutcome::Question {
+                            language,
+                            question: Box::new(question),
+                        };
+                    }
+                });
+            }
+        }
         let (query, toks) = match &settled {
             Some(text) => (text.as_str(), lexer::lex(text)),
             None => (query, toks),
         };
+        // The time `there` with no place named, or in a country of several time zones:
+        // which city is asked, never a clock guessed.
+        if self.ask
+            && let Some(question) = question::where_there(&toks, query)
+                .or_else(|| question::which_city(&toks, query, language))
+        {
+            return PlanOutcome::Question {
+                language,
+                question: Box::new(question),
+            };
+        }
         // `Cộng tiền công hai đứa lại`, `tổng 2 lần bn`: the last two answers summed,
         // never the last one doubled.
         if self.continuations

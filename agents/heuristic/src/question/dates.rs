@@ -95,6 +95,65 @@ pub fn which_date(text: &str, day_first: &str, month_first: &str, language: Lang
     }
 }
 
+/// Words that make a day and month without a year (`6/5`) a date, not a fraction: `how
+/// many days until 6/5`, `deadline is 3/4, what weekday is that`.
+const DATE_WORDS: &[&str] = &[
+    "until", "till", "til", "weekday", "day", "days", "date", "due", "deadline", "arrive",
+    "arrives", "arriving", "flight", "birthday", "bday", "visit", "from", "since",
+];
+
+/// The days and months of `toks` (an English request, lexed from `src`) written `d/m`
+/// without a year that read two ways (`6/5`: 6 May or June 5), in a request about a
+/// date: the text as written and both readings in words (`6 May`, `5 June`).
+pub fn two_way_day_months(toks: &[Token], src: &str) -> Vec<(String, String, String)> {
+    let dated = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| DATE_WORDS.contains(&w)));
+    if !dated {
+        return Vec::new();
+    }
+    let num = |k: usize| -> Option<u32> { toks.get(k)?.number()?.parse().ok() };
+    (0..toks.len())
+        .filter_map(|k| {
+            let (a, b) = (num(k)?, num(k + 2)?);
+            let slash = toks.get(k + 1).is_some_and(|t| t.is_sym('/'));
+            // (`6/5/2027` has its year; `3/4 of 20` is a fraction.)
+            let year_or_fraction = toks.get(k + 3).is_some_and(|t| t.is_sym('/'))
+                || k > 0 && toks[k - 1].is_sym('/')
+                || toks.get(k + 3).and_then(Token::word) == Some("of");
+            let apart = !year_or_fraction;
+            let both = (1..=12).contains(&a) && (1..=12).contains(&b) && a != b;
+            (slash && apart && both).then(|| {
+                let month = |m: u32| crate::wording::MONTHS[m as usize - 1];
+                (
+                    src[toks[k].start..toks[k + 2].end].to_owned(),
+                    format!("{a} {}", month(b)),
+                    format!("{b} {}", month(a)),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The question for a day and month without a year that reads two ways (`6/5`): the
+/// options are the two readings in words.
+pub fn which_day_month(text: &str, day_first: &str, month_first: &str) -> Question {
+    let options = [day_first, month_first]
+        .into_iter()
+        .map(|d| AnswerOption {
+            label: d.to_owned(),
+            value: d.to_owned(),
+        })
+        .collect();
+    Question {
+        text: format!("Does \"{text}\" mean {day_first} or {month_first}?"),
+        options,
+        part: text.to_owned(),
+        fill: Fill::Replace(text.to_owned()),
+        expect: Expect::Option,
+    }
+}
+
 /// The question for a weekday name that could mean two dates (`friday`): the coming
 /// one or the last one, each as the words the planner reads (`next friday`).
 pub fn which_weekday(text: &str, name: &str, language: Language) -> Question {

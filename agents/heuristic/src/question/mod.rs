@@ -16,12 +16,16 @@ use serde::{Deserialize, Serialize};
 mod answer;
 mod dates;
 mod missing;
+mod places;
 mod split;
 
 pub use answer::resume;
-pub use dates::{day_first, two_way_dates, which_date, which_weekday};
+pub use dates::{
+    day_first, two_way_dates, two_way_day_months, which_date, which_day_month, which_weekday,
+};
 pub(crate) use missing::{days_to_own_event, everyday_money};
 pub use missing::{exchange_rate, missing_count, missing_date, missing_operand, which_value};
+pub use places::{where_there, which_city};
 pub use split::{missing_amount, splits_without_amount};
 
 /// How an answer goes back into the request.
