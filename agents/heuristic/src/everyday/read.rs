@@ -29,6 +29,27 @@ pub fn answer_unit(part: &str, language: &str) -> &'static str {
     }
 }
 
+/// Whether `toks` say a day and month as `d/m` after a word that dates it (`từ 24/12
+/// đến 28/12`, `from 3/4`, `ngày 5/6`).
+fn day_months(toks: &[Token]) -> bool {
+    (1..toks.len()).any(|k| {
+        let small = |j: usize, most: u32| {
+            toks.get(j)
+                .and_then(Token::number)
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_some_and(|n| (1..=most).contains(&n))
+        };
+        toks[k - 1].word().is_some_and(|w| {
+            matches!(
+                w,
+                "từ" | "đến" | "tới" | "ngày" | "from" | "to" | "until" | "till" | "on"
+            )
+        }) && small(k, 31)
+            && toks.get(k + 1).is_some_and(|t| t.is_sym('/'))
+            && small(k + 2, 12)
+    })
+}
+
 /// Vietnamese names of a bill shared by the people it is for (`tiền điện 1tr260, ở 3
 /// người`).
 const BILLS: &[(&str, &str)] = &[
@@ -61,6 +82,10 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         .any(|w| matches!(*w, "reserve" | "reservation"));
     // `meeting is at 10:00`: a clock time is no amount.
     if booking || crate::lexer::has_clock_time(toks) {
+        return None;
+    }
+    // (`khách ở từ 24/12 đến 28/12`: a day and month, no amounts to add.)
+    if day_months(toks) {
         return None;
     }
     if let Some(e) = groups_or_rate(toks) {

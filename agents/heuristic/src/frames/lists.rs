@@ -59,10 +59,36 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
             && x.value.parse::<usize>().ok() == Some(items.len() - 1)
             && (x.at < items[1].at || x.at > items[items.len() - 2].at)
     };
-    if items.len() >= 4
-        && let Some(k) = items.iter().position(|x| counted(&items, x))
+    // (`tổng 2 ngày bao nhiêu` after two amounts: the count right after the total word.)
+    let after_total = |x: &Quantity| {
+        x.at > 0
+            && w.word(x.at - 1)
+                .is_some_and(|p| is_in(&["tổng", "total"], p))
+    };
+    let mut count_dropped = false;
+    if (items.len() >= 4 || items.len() == 3)
+        && let Some(k) = items
+            .iter()
+            .position(|x| counted(&items, x) && (items.len() >= 4 || after_total(x)))
     {
+        count_dropped = after_total(items[k]);
         items.remove(k);
+    }
+    // (`từ 24/12 đến 28/12`: a date's day and month, or a fraction, are no items.)
+    // (`182,400 / 176,900 / …`: a slash between amounts only lists them.)
+    let small = |i: usize, most: u32| {
+        w.toks
+            .get(i)
+            .and_then(Token::number)
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| (1..=most).contains(&n))
+    };
+    let slashed = |x: &&Quantity| {
+        w.word(x.at + 1) == Some("/") && small(x.at, 31) && small(x.at + 2, 12)
+            || x.at >= 2 && w.word(x.at - 1) == Some("/") && small(x.at - 2, 31) && small(x.at, 12)
+    };
+    if items.iter().any(slashed) {
+        return None;
     }
     // (Two items only when they count the same thing and their total is asked:
     // `Hôm qua đi 11,8 km, hôm nay 14,2 km, tổng bao nhiêu km`.)
@@ -77,7 +103,10 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
             _ => false,
         })
         && w.says(SUM_OF);
-    if items.len() < 3 && !two_alike {
+    // (`hôm nay 1tr2, hôm qua 950k. tổng 2 ngày`: two amounts, their count with the total.)
+    let two_counted =
+        items.len() == 2 && count_dropped && items.iter().all(|x| x.role == Role::Amount);
+    if items.len() < 3 && !two_alike && !two_counted {
         return None;
     }
     // Items are amounts (`5 đô`, `2.3m won`, the last one's `a bag` said of all), never

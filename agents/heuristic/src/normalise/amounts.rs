@@ -185,9 +185,31 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         let listed = before(i).is_some_and(|b| {
             matches!(pieces[b].text.as_str(), "," | ";")
                 || matches!(pieces[b].lower().as_str(), "và" | "va" | "and")
-        }) && before(i)
-            .and_then(before)
-            .is_some_and(|n| pieces[n].kind == Kind::Number && !scaled.contains(&n));
+        }) && before(i).and_then(before).is_some_and(|n| {
+            // (`1tr2 chia 4, 850k nhân 3`: the 4 ends a calculation, no list item.)
+            let operand = before(n).is_some_and(|o| {
+                matches!(
+                    pieces[o].lower().as_str(),
+                    "chia"
+                        | "nhân"
+                        | "nhan"
+                        | "cộng"
+                        | "cong"
+                        | "trừ"
+                        | "tru"
+                        | "x"
+                        | "*"
+                        | "/"
+                        | "+"
+                        | "-"
+                        | "by"
+                        | "times"
+                        | "plus"
+                        | "minus"
+                )
+            });
+            pieces[n].kind == Kind::Number && !scaled.contains(&n) && !operand
+        });
         if listed {
             pieces[i].set(value);
             i += 1;
