@@ -48,6 +48,7 @@ mod words;
 pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
 pub use items::priced_items;
 pub use periods::longer_period;
+pub use rest::asks_share_and_rest;
 pub use spelled::me_and_others;
 pub use unit_price::price_of_one;
 pub use whole::asks_before_levy;
@@ -103,6 +104,12 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     let worked = days_off::worked_days(toks);
     let toks = worked.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
+    // (The interest and the amount with it, both asked: two answers.)
+    if rest::asks_share_and_rest(toks)
+        && let Some(both) = rest::share_and_rest(&w, &roles(&w))
+    {
+        return Some(both);
+    }
     // (Interest is another question to every other frame.)
     if let Some(e) = interest::interest(&w) {
         return Some(vec![e]);

@@ -495,3 +495,21 @@ fn an_amount_for_one_period_asked_for_a_longer_one() {
         Some(vec![39_000_000.0])
     );
 }
+
+#[test]
+fn a_share_and_the_rest_asked_outright() {
+    assert_eq!(
+        values("salary 2,340€ gross, tax 21.5%. how much tax and what's left"),
+        Some(vec![503.1, 1836.9])
+    );
+    assert_eq!(
+        values("tax is 15% of 34,200 gross. how much tax and whats my net"),
+        Some(vec![5130.0, 29070.0])
+    );
+    assert_eq!(
+        values(
+            "gửi 50 triệu lãi suất 6%/năm, 1 năm được bao nhiêu tiền lãi, tổng cả gốc lẫn lãi là bao nhiêu"
+        ),
+        Some(vec![3_000_000.0, 53_000_000.0])
+    );
+}

@@ -109,7 +109,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa
     // thuế`): the whole request is one frame, never its first sentence's percentage.
-    if crate::frames::asks_before_levy(toks)
+    // A share and the rest asked together (`how much tax and what's left`), likewise.
+    if (crate::frames::asks_before_levy(toks) || crate::frames::asks_share_and_rest(toks))
         && let Some(parsed) = frames_reading(toks, src)
     {
         return Ok(parsed);
