@@ -138,6 +138,53 @@ const ALIASES: &[(&str, &str)] = &[
     ("Spain", "Europe/Madrid"),
     ("UK", "Europe/London"),
     ("England", "Europe/London"),
+    ("Finland", "Europe/Helsinki"),
+    ("Phần Lan", "Europe/Helsinki"),
+    ("Czechia", "Europe/Prague"),
+    ("Czech Republic", "Europe/Prague"),
+    ("Czech", "Europe/Prague"),
+    ("Séc", "Europe/Prague"),
+    ("Cộng hòa Séc", "Europe/Prague"),
+    ("Hà Lan", "Europe/Amsterdam"),
+    ("Netherlands", "Europe/Amsterdam"),
+    ("Ba Lan", "Europe/Warsaw"),
+    ("Poland", "Europe/Warsaw"),
+    ("Thụy Điển", "Europe/Stockholm"),
+    ("Sweden", "Europe/Stockholm"),
+    ("Na Uy", "Europe/Oslo"),
+    ("Norway", "Europe/Oslo"),
+    ("Đan Mạch", "Europe/Copenhagen"),
+    ("Denmark", "Europe/Copenhagen"),
+    ("Thụy Sĩ", "Europe/Zurich"),
+    ("Switzerland", "Europe/Zurich"),
+    ("Austria", "Europe/Vienna"),
+    ("Bỉ", "Europe/Brussels"),
+    ("Belgium", "Europe/Brussels"),
+    ("Italia", "Europe/Rome"),
+    ("Tây Ban Nha", "Europe/Madrid"),
+    ("Bồ Đào Nha", "Europe/Lisbon"),
+    ("Portugal", "Europe/Lisbon"),
+    ("Hy Lạp", "Europe/Athens"),
+    ("Greece", "Europe/Athens"),
+    ("Ireland", "Europe/Dublin"),
+    ("Ấn Độ", "Asia/Kolkata"),
+    ("India", "Asia/Kolkata"),
+    ("Campuchia", "Asia/Phnom_Penh"),
+    ("Cambodia", "Asia/Phnom_Penh"),
+    ("Lào", "Asia/Vientiane"),
+    ("Laos", "Asia/Vientiane"),
+    ("Philippines", "Asia/Manila"),
+    ("UAE", "Asia/Dubai"),
+    // City names as their own people write them, and islands the database has no city for.
+    ("Praha", "Europe/Prague"),
+    ("Roma", "Europe/Rome"),
+    ("München", "Europe/Berlin"),
+    ("Phú Quốc", "Asia/Ho_Chi_Minh"),
+    ("Hạ Long", "Asia/Ho_Chi_Minh"),
+    ("Biên Hòa", "Asia/Ho_Chi_Minh"),
+    ("Thanh Hóa", "Asia/Ho_Chi_Minh"),
+    ("Buôn Ma Thuột", "Asia/Ho_Chi_Minh"),
+    ("Lạng Sơn", "Asia/Ho_Chi_Minh"),
 ];
 
 /// Resolves a place name to its time zone (see the module docs for the order). A
@@ -342,6 +389,11 @@ mod tests {
         assert_eq!(zone("da nang"), "Asia/Ho_Chi_Minh");
         // A country with several zones is no place for one clock.
         assert!(resolve("Mỹ").is_err());
+        // Countries and cities as people of the place, or Vietnamese, name them.
+        assert_eq!(zone("Praha"), "Europe/Prague");
+        assert_eq!(zone("phan lan"), "Europe/Helsinki");
+        assert_eq!(zone("sec"), "Europe/Prague");
+        assert_eq!(zone("Phú Quốc"), "Asia/Ho_Chi_Minh");
     }
 
     #[test]
