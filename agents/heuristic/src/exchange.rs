@@ -33,7 +33,7 @@ const CURRENCIES: &[&str] = &[
     "jpy", "yen", "krw", "gbp", "pound", "pounds", "việt", "won", "yuan", "rmb", "cny", "aed",
     "dirham", "dirhams", "baht", "thb", "ringgit", "myr", "peso", "pesos", "rupee", "rupees",
     "inr", "nzd", "hkd", "twd", "ntd", "chf", "franc", "francs", "krone", "kroner", "dkk", "sek",
-    "nok", "php", "idr", "rupiah", "riyal", "sar", "qar",
+    "nok", "php", "idr", "rupiah", "riyal", "sar", "qar", "czk", "kc", "kč", "koruna", "korun",
 ];
 
 /// Currency words matched without marks, and only where a currency is looked for

@@ -84,8 +84,13 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     if booking || crate::lexer::has_clock_time(toks) {
         return None;
     }
-    // (`khách ở từ 24/12 đến 28/12`: a day and month, no amounts to add.)
-    if day_months(toks) {
+    // (`khách ở từ 24/12 đến 28/12`: a day and month, no amounts to add; `paid with
+    // 600k, how much change`: money handed over is the frames' to read, never added.)
+    let change_asked = words.iter().any(|w| matches!(*w, "change" | "thối"))
+        && words
+            .iter()
+            .any(|w| matches!(*w, "paid" | "pays" | "gave" | "handed" | "đưa"));
+    if day_months(toks) || change_asked {
         return None;
     }
     if let Some(e) = groups_or_rate(toks) {
@@ -331,9 +336,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         (None, None, [a]) => num(a),
         // `$312 plus $48 fuel`: amounts added up.
         (None, None, [_, _, ..])
-            if has(Cue::Plus)
-                && !has(Cue::Per)
-                && !(pcts.len() == 1 && count_beside_money(toks, &amounts)) =>
+            if has(Cue::Plus) && !(has(Cue::Per) || refuses_sum(toks, &amounts, pcts.len())) =>
         {
             Expr::chain(MathOp::Sum, amounts.iter().map(|n| num(n)))?
         }
@@ -384,6 +387,9 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
             // 9.4% for insurance n tax, what do i actually get`: a tax taken from pay
             // leaves the rest too.
             Expr::bin(MathOp::Subtract, value, share)
+        } else if signed_up(toks) {
+            // `weekend shifts pay +35%, base 14.35/h`: a percentage signed `+` raises.
+            Expr::bin(MathOp::Sum, value, share)
         } else if has(Cue::OffAsked) {
             // `30% off 450000, how much do I save`: the amount taken off.
             share
@@ -414,6 +420,40 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     // A decorating word that asks something outside the tools (the weather, a price):
     // no reading. Looked at last, as it costs more than the reading.
     (cued && !decor.iter().any(|w| asks_outside(w))).then_some(value)
+}
+
+/// Whether amounts said with a total are no sum: a count beside money with one
+/// percentage, or a count of people among them.
+fn refuses_sum(toks: &[Token], amounts: &[&str], percentages: usize) -> bool {
+    percentages == 1 && count_beside_money(toks, amounts) || people_among(toks, amounts)
+}
+
+/// Whether a percentage is written with a `+` before it (`+35%`).
+fn signed_up(toks: &[Token]) -> bool {
+    (1..toks.len()).any(|k| {
+        toks[k - 1].is_sym('+')
+            && toks[k].number().is_some()
+            && toks.get(k + 1).is_some_and(|t| t.is_sym('%'))
+            && (k < 2 || toks[k - 2].number().is_none())
+    })
+}
+
+/// Whether one of `amounts` counts people (`4 khách`, `group of 6`, `nhóm 6`): a count
+/// of people is never added to money (`dive trip $85 per person, group of 6, whats the
+/// total` had been 91).
+fn people_among(toks: &[Token], amounts: &[&str]) -> bool {
+    (0..toks.len()).any(|k| {
+        let Some(n) = toks[k].number() else {
+            return false;
+        };
+        let word = |j: usize| toks.get(j).and_then(Token::word);
+        let before = |back: usize| k.checked_sub(back).and_then(word);
+        amounts.contains(&n)
+            && (word(k + 1).is_some_and(|w| {
+                super::items::counts_people(w) || matches!(w, "khách" | "guests" | "pax")
+            }) || before(1) == Some("of") && matches!(before(2), Some("group" | "party"))
+                || matches!(before(1), Some("nhóm" | "đoàn")))
+    })
 }
 
 /// Whether a few of a thing are said beside money (`40 khan tổng 4tr8`, `the big one

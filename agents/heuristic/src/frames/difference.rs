@@ -49,6 +49,14 @@ pub(super) const DIFFERENCE: &[&[&str]] = &[
 /// Words of handing money over: what the change is from.
 const HANDS: &[&str] = &["đưa", "pays", "paid", "gave", "hands", "handed", "tendered"];
 
+/// Whether `toks` ask the change from money handed over (`paid with 600k, how much
+/// change`, `đưa 600 tệ, thối lại bao nhiêu`): one frame over the whole request.
+pub fn asks_change(toks: &[crate::lexer::Token]) -> bool {
+    let w = Words::new(toks);
+    let hands = (0..toks.len()).any(|k| w.word(k).is_some_and(|h| is_in(HANDS, h)));
+    hands && w.says(&[&["change"], &["thối"], &["trả", "lại"], &["tiền", "thừa"]])
+}
+
 /// `khách lấy 3 thùng táo 185 tệ một thùng, đưa 600 tệ, thối lại bao nhiêu`: what was
 /// handed over less a rate times its counts.
 fn handed_over(w: &Words, q: &[&Quantity]) -> Option<Expr> {

@@ -45,6 +45,7 @@ mod vocabulary;
 mod whole;
 mod words;
 
+pub use difference::asks_change;
 pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
 pub use items::priced_items;
 pub use periods::longer_period;
@@ -112,6 +113,13 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     }
     // (Interest is another question to every other frame.)
     if let Some(e) = interest::interest(&w) {
+        return Some(vec![e]);
+    }
+    // (Change from money handed over, whatever the purchase is called: `bought 3
+    // bottles …, paid with 600k, how much change`.)
+    if difference::asks_change(toks)
+        && let Some(e) = difference::difference(&w, &roles(&w))
+    {
         return Some(vec![e]);
     }
     if another_question(&w, false) || from_to(&w) {

@@ -40,6 +40,22 @@ pub fn me_and_others(toks: &[Token]) -> Option<Vec<Token>> {
             .flatten()
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| (1..=20).contains(n));
+        // (`group of 6`, `party of 4`: six people.)
+        if matches!(t.word(), Some("group" | "party"))
+            && word_at(i + 1) == Some("of")
+            && let Some(n) = toks.get(i + 2).filter(|n| n.number().is_some())
+            && !word_at(i + 3).is_some_and(|w| w.chars().all(char::is_alphabetic) && w != "and")
+        {
+            // (The count where `group of` was, `people` where its number was: in order.)
+            let lead = Token {
+                end: toks[i + 1].end,
+                ..t.clone()
+            };
+            out.extend(people(n.number().unwrap_or_default(), &lead, n));
+            changed = true;
+            i += 3;
+            continue;
+        }
         if let Some(n) = others {
             let mut next = i + 3 + my;
             if word_at(next) == Some("other") {

@@ -513,3 +513,11 @@ fn a_share_and_the_rest_asked_outright() {
         Some(vec![3_000_000.0, 53_000_000.0])
     );
 }
+
+#[test]
+fn change_from_money_handed_over() {
+    assert_eq!(
+        values("bought 3 bottles of fish sauce for 185k each, paid with 600k, how much change"),
+        Some(vec![45000.0])
+    );
+}

@@ -110,7 +110,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa
     // thuế`): the whole request is one frame, never its first sentence's percentage.
     // A share and the rest asked together (`how much tax and what's left`), likewise.
-    if (crate::frames::asks_before_levy(toks) || crate::frames::asks_share_and_rest(toks))
+    // Change from money handed over (`paid with 600k, how much change`), likewise.
+    if (crate::frames::asks_before_levy(toks)
+        || crate::frames::asks_share_and_rest(toks)
+        || crate::frames::asks_change(toks))
         && let Some(parsed) = frames_reading(toks, src)
     {
         return Ok(parsed);
