@@ -141,6 +141,16 @@ pub fn plan_turn(
     // `thêm 2 cái quần … nữa thì tổng bn`, `add 3 drench at 64.50` after a total: the
     // added part alone is no answer to the new total.
     if let Some(added) = recall::added_to_total(query, conversation, questions) {
+        // (`thêm 40 lít nữa thì tổng` after `60 lít nước mắm 85k 1 lít`: the last question
+        // with more of what it priced.)
+        if added.counts_priced_unit {
+            for text in recall::ellipses(query, questions) {
+                let found = planning(false).plan(&text);
+                if complete(&found) {
+                    return found;
+                }
+            }
+        }
         // The added part alone as one computation of written numbers (`2 cái quần 200
         // nghìn 1 cái` → 2 × 200000), read without going on from the last answer, or
         // the one number said (`thêm 9,5 km nữa`): the new total is the last one plus

@@ -34,6 +34,10 @@ pub struct Added {
     /// Whether it is taken off rather than added: more spent after what was left was
     /// asked (`and another 470 on the train` after `how much left`).
     pub taken: bool,
+    /// Whether the one number counts a unit the last question counted and priced
+    /// (`thêm 40 lít nữa` after `60 lít nước mắm 85k 1 lít`): more of it at that price,
+    /// the last question asked again with the count raised, never the number added.
+    pub counts_priced_unit: bool,
 }
 
 /// Phrases of the last question asking what is left: more of the same is taken off it.
@@ -120,7 +124,33 @@ pub fn added_to_total(
         _ => None,
     }?;
     let numbers: Vec<&str> = toks.iter().filter_map(|t| t.number()).collect();
+    // The unit after the one number, and the units the last question counted.
+    let unit_after = |toks: &[crate::lexer::Token], k: usize| {
+        toks.get(k + 1)
+            .and_then(crate::lexer::Token::word)
+            .map(crate::normalise::fold::fold)
+    };
+    let ptoks = questions
+        .last()
+        .map(|q| crate::lexer::lex(&crate::normalise::normalise(q, None).text))
+        .unwrap_or_default();
+    let counted: Vec<String> = (0..ptoks.len())
+        .filter(|&k| ptoks[k].number().is_some())
+        .filter_map(|k| unit_after(&ptoks, k))
+        .collect();
+    let counts_priced_unit = match (0..toks.len())
+        .filter(|&k| toks[k].number().is_some())
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [k] => {
+            unit_after(&toks, *k).is_some_and(|u| counted.iter().filter(|c| **c == u).count() >= 1)
+                && counted.len() >= 2
+        }
+        _ => false,
+    };
     Some(Added {
+        counts_priced_unit,
         base: base.clone(),
         total_asked: has(WHOLE_WORDS),
         text: own,

@@ -17,7 +17,8 @@ pub(super) const ELLIPSIS_DRESSING: &[&str] = &[
     // chia`.)
     "thể", // `what if he's 18 kg`, `nvm 5 ppl now`, `same but from jan 4`.
     "he", "she", "he's", "she's", "they", "they're", "we", "we're", "s", "nvm", "actually", "wait",
-    "oh", "same", "but",
+    "oh", "same", "but", // (`make it 20%`: the percentage the last question had, changed.)
+    "make",
 ];
 
 /// Words a replaced number may stand among without saying anything of their own:
@@ -141,6 +142,7 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         let previous = crate::normalise::normalise(previous, Some(hint.as_ref())).text;
         if let Some(text) = new_rate(&previous, &toks, &follow)
             .or_else(|| percent_on_amount(&previous, &core, &follow))
+            .or_else(|| super::roles::total_with_share(&previous, &core))
             .or_else(|| replace_part(&previous, &core, &follow))
             .or_else(|| super::headcount::recount(&previous, &toks))
             .or_else(|| about_list(&previous, &toks, &follow))

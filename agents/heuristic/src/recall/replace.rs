@@ -72,9 +72,12 @@ fn same_unit_counted(ptoks: &[Token], core: &[Token], i: usize) -> bool {
     let Some(unit) = core.get(i + 1).and_then(Token::word) else {
         return false;
     };
+    // (`85k 1 lít`: the one unit a price is for is no count.)
     ptoks
         .windows(2)
-        .filter(|w| matches!(w[0].tok, crate::lexer::Tok::Num(_)) && w[1].word() == Some(unit))
+        .filter(|w| {
+            matches!(&w[0].tok, crate::lexer::Tok::Num(n) if n != "1") && w[1].word() == Some(unit)
+        })
         .count()
         == 1
 }
@@ -413,7 +416,9 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
                 continue;
             };
             let role_word = j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w))
-                || role == Role::Divisor && j < i && matches!(w, "chia" | "cho" | "divided" | "by");
+                || matches!(role, Role::Divisor | Role::People)
+                    && j < i
+                    && matches!(w, "chia" | "cho" | "divided" | "by" | "split");
             // `and the kitchen, 18 m2?`: a name for what the same unit now counts.
             // (Only a name before the number: `10 weeks before today` is no name.)
             let labels_unit = role == Role::Plain
@@ -427,7 +432,10 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             if j > i && j <= i + marked || role_word {
                 continue;
             }
+            // (`thêm 40 lít nữa thì tổng là bao nhiêu`: more of it, the total asked.)
+            let total_of_more = (more || fewer) && matches!(w, "tổng" | "total" | "altogether");
             if !(NUMBER_DRESSING.contains(&w)
+                || total_of_more
                 || price_word(w)
                 || (priced_follow || moved_to) && PRICE_MOVES.contains(&w)
                 || (pwords.contains(&w) || pwords.contains(&w.trim_end_matches('s')))

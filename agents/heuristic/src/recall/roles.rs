@@ -187,3 +187,33 @@ pub fn recounts_split(query: &str, questions: &[String]) -> bool {
     });
     people(&text) && (shared || people(&ptext))
 }
+
+/// The last question's amount with its percentage on top, when the follow-up asks the
+/// total with it and says no number (`total with that tip?` after `dinner bill $84.60,
+/// 20% tip`): `increase 84.60 by 20%`.
+pub(super) fn total_with_share(previous: &str, core: &[Token]) -> Option<String> {
+    use crate::lexer::Tok;
+    let words: Vec<&str> = core.iter().filter_map(Token::word).collect();
+    // (`total with that tip`, `tổng cả tiền tip`: the total *with* it, never `what's the
+    // VAT and the total`, two answers of one request.)
+    let asks_total = words.iter().any(|w| WHOLE_WORDS.contains(w))
+        && words
+            .iter()
+            .any(|w| matches!(*w, "with" | "cả" | "including"))
+        && words.iter().any(|w| PERCENT_OF.contains(w) || *w == "that");
+    if !asks_total || core.iter().any(|t| matches!(t.tok, Tok::Num(_))) {
+        return None;
+    }
+    let ptoks = crate::lexer::lex(previous);
+    let pnums: Vec<(usize, Role)> = (0..ptoks.len())
+        .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
+        .map(|k| (k, role_at(&ptoks, k).0))
+        .collect();
+    let ([(a, Role::Plain | Role::Base), (p, Role::Percent)]
+    | [(p, Role::Percent), (a, Role::Plain | Role::Base)]) = pnums.as_slice()
+    else {
+        return None;
+    };
+    let text = |k: usize| &previous[ptoks[k].start..ptoks[k].end];
+    Some(format!("increase {} by {}%", text(*a), text(*p)))
+}
