@@ -13,7 +13,9 @@ mod stated;
 mod words;
 mod written;
 
-pub use named::{bare_weekday, named_day_end, weekday_phrase_end};
+pub use named::{
+    apart_from_today, bare_weekday, named_day_end, period_left_said_first, weekday_phrase_end,
+};
 pub use parse::parse;
 pub use stated::{tolerant, tolerant_shift};
 pub(crate) use words::KIN;

@@ -98,6 +98,8 @@ pub(super) const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["giáng", "sinh"], 12, 25),
     (&["noel"], 12, 25),
     (&["tết", "dương", "lịch"], 1, 1),
+    (&["tết", "dương"], 1, 1),
+    (&["tết", "tây"], 1, 1),
     (&["năm", "mới"], 1, 1),
     (&["lễ", "tình", "nhân"], 2, 14),
     (&["quốc", "khánh"], 9, 2),
@@ -300,5 +302,39 @@ pub fn bare_weekday(toks: &[Token], src: &str) -> Option<(String, &'static str)>
         let (name, last, next) = weekday_at(toks, i)?;
         let text = &src[toks[i].start..toks[next - 1].end];
         last.is_none().then(|| (text.to_owned(), name))
+    })
+}
+
+/// `tháng này còn bao nhiêu ngày`, `năm nay còn mấy ngày`: the days this month (year)
+/// still has, said period first; as the request the planner reads (`còn bao nhiêu ngày
+/// nữa hết tháng`).
+pub fn period_left_said_first(toks: &[Token]) -> Option<String> {
+    let period = match (toks.first()?.word()?, toks.get(1)?.word()?) {
+        ("tháng", "này") => "tháng",
+        ("năm", "nay") => "năm",
+        _ => return None,
+    };
+    let rest: Vec<&str> = toks[2..].iter().filter_map(Token::word).collect();
+    let asks = matches!(
+        rest.as_slice(),
+        ["còn", "bao", "nhiêu", "ngày", ..] | ["còn", "mấy", "ngày", ..]
+    );
+    asks.then(|| format!("còn bao nhiêu ngày nữa hết {period}"))
+}
+
+/// `ngày 20/1/2027 cách hôm nay bao nhiêu ngày`: a date's distance from today asked as
+/// the days until it (`cách hôm nay` dropped), when the request states a full date.
+pub fn apart_from_today(toks: &[Token], src: &str) -> Option<String> {
+    let at = (0..toks.len()).find(|&k| words_at(toks, k, &["cách", "hôm", "nay"]))?;
+    let dated = toks.iter().any(|t| matches!(t.tok, Tok::Date(Some(_))));
+    let asks = (0..toks.len()).any(|k| {
+        words_at(toks, k, &["bao", "nhiêu", "ngày"]) || words_at(toks, k, &["mấy", "ngày"])
+    });
+    (dated && asks).then(|| {
+        format!(
+            "{} {}",
+            src[..toks[at].start].trim_end(),
+            src[toks[at + 2].end..].trim_start()
+        )
     })
 }

@@ -225,6 +225,15 @@ pub fn correct(pieces: &mut [Piece], reading: Reading) {
             ) && before(j).is_some_and(|k| last_place == Some(k))
         });
         if proper || after_place || joined_to_place {
+            // (`left in novmber`: a month's name after `in` is no place's.)
+            if after_place
+                && !proper
+                && let Some(month) = correction(&pieces[i].lower(), reading, false)
+                    .filter(|m| MONTHS.contains(&m.as_str()))
+            {
+                pieces[i].set(month);
+                continue;
+            }
             last_place = Some(i);
             continue;
         }
@@ -235,6 +244,21 @@ pub fn correct(pieces: &mut [Piece], reading: Reading) {
         }
     }
 }
+
+/// Month names, which a typo after `in` may still be of.
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
 
 /// The kind of the nearest piece before (or after) `i` that is not a space.
 fn neighbour(pieces: &[Piece], i: usize, after: bool) -> Option<Kind> {

@@ -49,8 +49,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     // `my cousins in LA, what time is it there`: the one place named, for `there`;
     // `tet 2027 is feb 6`: the year with its day and month. (New texts, read again.)
-    if let Some(text) =
-        crate::places::pronoun_place(toks, src).or_else(|| crate::dates::year_said_apart(toks, src))
+    // `tháng này còn bao nhiêu ngày`: the days left, the period said first.
+    if let Some(text) = crate::places::pronoun_place(toks, src)
+        .or_else(|| crate::dates::year_said_apart(toks, src))
+        .or_else(|| crate::dates::period_left_said_first(toks))
+        .or_else(|| crate::dates::apart_from_today(toks, src))
     {
         return parse_request(&crate::lexer::lex(&text), &text);
     }
