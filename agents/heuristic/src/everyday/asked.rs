@@ -28,6 +28,8 @@ const LEVY: &[&[&str]] = &[
     &["withholds"],
     &["keeps"],
     &["contribution"],
+    // (`10.5% goes to social insurance`: a share paid away.)
+    &["goes", "to"],
 ];
 
 /// Words of a discount, or of taking off said outright: what is asked is the price.
