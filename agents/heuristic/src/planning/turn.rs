@@ -189,6 +189,16 @@ pub fn plan_turn(
             return planning(false).refuse(reason, language);
         }
     }
+    // `what if i pay 40% upfront instead` after instalments: a share of the whole.
+    if let Some(text) = recall::deposit_of_whole(query, questions)
+        && let PlanOutcome::Planned {
+            plan,
+            unplanned: None,
+            ..
+        } = planning(false).plan(&text)
+    {
+        return in_own_words(plan, query, ctx);
+    }
     // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
     if let Some(text) = recall::over_other_period(query, questions, conversation) {
         let found = planning(false).plan(&text);

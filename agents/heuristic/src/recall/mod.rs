@@ -28,7 +28,8 @@ pub use leads::{opens_ellipsis, tidied, without_lead};
 pub use pairs::{between_question_dates, rest_after_share, two_answers};
 pub use reference::{Reference, find, mark};
 pub use rewrites::{
-    more_time_on_date, on_rate_amount, one_computation, over_other_period, place_there,
+    deposit_of_whole, more_time_on_date, on_rate_amount, one_computation, over_other_period,
+    place_there,
 };
 pub use roles::recounts_split;
 pub use session::{is_weekday, session_language, with_question_dates};

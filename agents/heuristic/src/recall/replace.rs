@@ -434,7 +434,10 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             }
             // (`thêm 40 lít nữa thì tổng là bao nhiêu`: more of it, the total asked.)
             let total_of_more = (more || fewer) && matches!(w, "tổng" | "total" | "altogether");
+            // (`thoi chia 3 thoi`: `thôi`, "just", typed without marks and left so.)
+            let just = crate::normalise::fold::fold(w) == crate::normalise::fold::fold("thôi");
             if !(NUMBER_DRESSING.contains(&w)
+                || just
                 || total_of_more
                 || price_word(w)
                 || (priced_follow || moved_to) && PRICE_MOVES.contains(&w)

@@ -249,3 +249,65 @@ pub fn one_computation(plan: &chorus_bus::Plan) -> Option<String> {
     };
     Some(format!("{} {op} {}", number("a")?, number("b")?))
 }
+
+/// Words of a part paid first (a deposit, an upfront payment), which is always a share
+/// of the whole price, never of the share or the rest the last answer was.
+const DEPOSIT: &[&[&str]] = &[
+    &["cọc"],
+    &["đặt", "cọc"],
+    &["trả", "trước"],
+    &["upfront"],
+    &["up", "front"],
+    &["deposit"],
+    &["down", "payment"],
+];
+
+/// `P% of WHOLE` when `query` asks a percentage paid first of the amount the
+/// conversation is about (`what if i pay 40% upfront instead` after `tuition is C$7,800
+/// in 3 instalments … and for 4?`; `Nếu cọc 50% thì cọc bao nhiêu?` after `Đơn
+/// 3.200.000đ, khách cọc 1.000.000đ, còn nợ bao nhiêu?`, and `Còn 40% thì sao?` after
+/// it): the whole is the largest amount the conversation's questions said.
+pub fn deposit_of_whole(query: &str, questions: &[String]) -> Option<String> {
+    let lexed = |q: &str| crate::lexer::lex(&crate::normalise::normalise(q, None).text);
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    // (`30% deposit on that`, `cọc trước 30% số đó`: the answer named is what it is
+    // of; `how much is that` only asks.)
+    if let Some(r) = super::reference::find(&toks, &text) {
+        let at = toks.iter().position(|t| t.start == r.start)?;
+        let of = at > 0
+            && (matches!(toks[at - 1].word(), Some("on" | "of" | "của" | "trên"))
+                || toks[at - 1].is_sym('%'));
+        if of {
+            return None;
+        }
+    }
+    let nums: Vec<usize> = crate::lexer::number_positions(&toks);
+    let [k] = nums.as_slice() else {
+        return None;
+    };
+    if !toks.get(k + 1).is_some_and(|t| t.is_sym('%')) {
+        return None;
+    }
+    let deposit = |t: &[Token]| (0..t.len()).any(|i| DEPOSIT.iter().any(|p| words_at(t, i, p)));
+    // (`Còn 40% thì sao?`: another percentage for the deposit the last question asked.)
+    let again = questions.last().is_some_and(|q| deposit(&lexed(q)))
+        && toks.iter().filter(|t| t.word().is_some()).count() <= 4;
+    if !(deposit(&toks) || again) {
+        return None;
+    }
+    let whole = questions
+        .iter()
+        .flat_map(|q| {
+            let t = lexed(q);
+            crate::lexer::number_positions(&t)
+                .into_iter()
+                .filter(|&j| !t.get(j + 1).is_some_and(|s| s.is_sym('%')))
+                .filter_map(|j| t[j].number().map(str::to_owned))
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|n| n.parse::<f64>().ok().map(|v| (v, n)))
+        .max_by(|a, b| a.0.total_cmp(&b.0))?
+        .1;
+    Some(format!("{}% of {whole}", toks[*k].number()?))
+}
