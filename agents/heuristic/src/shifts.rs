@@ -34,9 +34,43 @@ const SHIFT_COUNTS: &[&str] = &[
 /// Words saying the time is in a place (then a conversion is asked, not hours).
 const PLACED: &[&str] = &["in", "ở", "bên", "tại"];
 
+/// Words a shift said alone by its two clock times may stand among (`còn ca 20h tới
+/// 4h30?`, `and the shift 10pm to 6am?`).
+const SHIFT_ALONE: &[&str] = &[
+    "ca", "shift", "còn", "từ", "đến", "tới", "thì", "sao", "nữa", "and", "the", "what", "about",
+    "from", "to", "till", "until",
+];
+
+/// Whether `toks` name a shift by its two clock times and say nothing else: its hours
+/// are what is asked.
+fn shift_alone(toks: &[Token]) -> bool {
+    let named = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| matches!(w, "ca" | "shift")));
+    let mut times = 0;
+    let mut i = 0;
+    while i < toks.len() {
+        if let Some((_, next)) = time_at(toks, i) {
+            times += 1;
+            i = next;
+            continue;
+        }
+        let other = match &toks[i].tok {
+            Tok::Word(w) => !SHIFT_ALONE.contains(&w.as_str()),
+            Tok::Sym(c) => !matches!(c, '?' | ',' | '-' | '.'),
+            _ => true,
+        };
+        if other {
+            return false;
+        }
+        i += 1;
+    }
+    named && times == 2
+}
+
 /// The hours between the two clock times `toks` hold, when hours are asked.
 pub fn hours_between(toks: &[Token]) -> Option<Expr> {
-    if !crate::lexer::says(toks, HOURS_ASKED) {
+    if !crate::lexer::says(toks, HOURS_ASKED) && !shift_alone(toks) {
         return None;
     }
     let mut times = Vec::new();
