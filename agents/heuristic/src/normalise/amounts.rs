@@ -164,7 +164,23 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             i += 1;
             continue;
         }
-        let Some(mut value) = separators_in(&pieces[i].text, reading, decimals) else {
+        // (`€64,80`, `14,35 €`: cents after a comma beside the euro, as euros are
+        // written, whatever the request's language.)
+        let euro = |k: Option<usize>| {
+            k.and_then(|k| pieces.get(k))
+                .is_some_and(|p| matches!(p.lower().as_str(), "€" | "eur" | "euro" | "euros"))
+        };
+        let prev = (0..i).rev().find(|&k| pieces[k].kind != Kind::Space);
+        let next = (i + 1..pieces.len()).find(|&k| pieces[k].kind != Kind::Space);
+        let cents = pieces[i]
+            .text
+            .split_once(',')
+            .is_some_and(|(int, frac)| frac.len() == 2 && !int.is_empty() && !frac.contains(','));
+        let text = match cents && (euro(prev) || euro(next)) {
+            true => pieces[i].text.replace(',', "."),
+            false => pieces[i].text.clone(),
+        };
+        let Some(mut value) = separators_in(&text, reading, decimals) else {
             i += 1;
             continue;
         };
