@@ -9,6 +9,59 @@ use crate::lexer::{Tok, Token};
 use super::vocabulary::{PEOPLE, SHARERS};
 use super::words::{is_in, key};
 
+/// The people named one word each from `at` (`mom and grandpa`, `me, mai and jess`):
+/// how many, and the index after the last name; `None` unless two or more are named and
+/// joined by commas and a last `and`.
+fn named_people(toks: &[Token], at: usize) -> Option<(usize, usize)> {
+    let name = |k: usize| {
+        toks.get(k).and_then(Token::word).is_some_and(|w| {
+            w.chars().all(char::is_alphabetic)
+                && !matches!(
+                    w,
+                    "and"
+                        | "the"
+                        | "us"
+                        | "them"
+                        | "you"
+                        | "my"
+                        | "our"
+                        | "all"
+                        | "both"
+                        | "each"
+                        | "everyone"
+                        | "people"
+                        | "friends"
+                )
+        })
+    };
+    let (mut k, mut count) = (at, 0);
+    loop {
+        // (`my sister`: one person, two words.)
+        if toks.get(k).and_then(Token::word) == Some("my") && name(k + 1) {
+            k += 1;
+        }
+        if !name(k) {
+            return None;
+        }
+        count += 1;
+        k += 1;
+        match toks.get(k) {
+            Some(t) if t.is_sym(',') => k += 1,
+            Some(t) if t.word() == Some("and") && count >= 1 => {
+                k += 1;
+                if toks.get(k).and_then(Token::word) == Some("my") && name(k + 1) {
+                    k += 1;
+                }
+                if !name(k) {
+                    return None;
+                }
+                return Some((count + 1, k + 1));
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// `toks` with each small count spelled in words before a word for people (or what
 /// is shared among) written as its number, and `N of us`/`N of them` as `N people`;
 /// `None` when there is neither.
@@ -40,6 +93,41 @@ pub fn me_and_others(toks: &[Token]) -> Option<Vec<Token>> {
             .flatten()
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| (1..=20).contains(n));
+        // (`split between mom and grandpa`, `between me, mai and jess`: the people
+        // named, one word each, counted.)
+        let shares = || {
+            toks.iter().any(|x| {
+                x.word().is_some_and(|w| {
+                    matches!(
+                        w,
+                        "split"
+                            | "share"
+                            | "shared"
+                            | "sharing"
+                            | "halve"
+                            | "divide"
+                            | "divided"
+                            | "each"
+                            | "chia"
+                    )
+                })
+            })
+        };
+        if matches!(t.word(), Some("between" | "among"))
+            && shares()
+            && let Some((count, next)) = named_people(toks, i + 1)
+        {
+            out.push(t.clone());
+            let last = &toks[next - 1];
+            let lead = Token {
+                end: toks[next - 2].end,
+                ..toks[i + 1].clone()
+            };
+            out.extend(people(count.to_string(), &lead, last));
+            changed = true;
+            i = next;
+            continue;
+        }
         // (`group of 6`, `party of 4`: six people.)
         if matches!(t.word(), Some("group" | "party"))
             && word_at(i + 1) == Some("of")
