@@ -95,6 +95,7 @@ pub(super) const NAMED_DAYS: &[(&[&str], i64, i64)] = &[
     (&["valentines", "day"], 2, 14),
     (&["valentine's"], 2, 14),
     (&["valentine"], 2, 14),
+    (&["valentines"], 2, 14),
     (&["giáng", "sinh"], 12, 25),
     (&["noel"], 12, 25),
     (&["tết", "dương", "lịch"], 1, 1),

@@ -22,6 +22,12 @@ fn there_at(toks: &[Token], i: usize) -> Option<usize> {
         .then_some(2)
 }
 
+/// The words of a request asking the time somewhere pointed at, and nothing else.
+const ONLY_TIME_WORDS: &[&str] = &[
+    "what", "time", "is", "it", "there", "over", "now", "right", "rn", "the", "whats", "what's",
+    "bên", "đó", "kia", "ở", "chỗ", "giờ", "mấy", "rồi", "bây", "là", "hiện", "lúc", "này", "nay",
+];
+
 /// Whether `toks` ask a time (`what time`, `mấy giờ`, `giờ mấy`).
 fn asks_time(toks: &[Token]) -> bool {
     (0..toks.len()).any(|i| {
@@ -43,6 +49,15 @@ fn pointed(place: &str) -> bool {
 /// where? The city named is put in the request (`… in Tokyo`, `bên Tokyo …`).
 pub fn where_there(toks: &[Token], src: &str) -> Option<Question> {
     if !asks_time(toks) {
+        return None;
+    }
+    // (Only a request that says nothing but the time asked there: `if i call frankfurt
+    // at 7pm … what time is it there` names its place without a preposition.)
+    let only_asks = toks.iter().all(|t| match t.word() {
+        Some(w) => ONLY_TIME_WORDS.contains(&w),
+        None => t.is_sym('?') || t.is_sym(','),
+    });
+    if !only_asks {
         return None;
     }
     let (i, len) = (0..toks.len()).find_map(|i| there_at(toks, i).map(|n| (i, n)))?;
@@ -111,6 +126,16 @@ pub fn which_city(toks: &[Token], src: &str, language: Language) -> Option<Quest
                 .then(|| src[toks[k + 1].start..toks[k + n].end].to_owned())
         })
     })?;
+    // (`bên úc ở melbourne`: the city is named too.)
+    let places_named = (0..toks.len())
+        .filter(|&k| {
+            matches!(toks[k].word(), Some("in" | "at" | "ở" | "tại" | "bên"))
+                && toks.get(k + 1).and_then(Token::word).is_some()
+        })
+        .count();
+    if places_named > 1 {
+        return None;
+    }
     let text = match language.is_vi() {
         true => format!(
             "{place} có nhiều múi giờ: thành phố nào? (ví dụ New York, Los Angeles, Sydney)"
