@@ -185,6 +185,12 @@ const ALIASES: &[(&str, &str)] = &[
     ("Thanh Hóa", "Asia/Ho_Chi_Minh"),
     ("Buôn Ma Thuột", "Asia/Ho_Chi_Minh"),
     ("Lạng Sơn", "Asia/Ho_Chi_Minh"),
+    // Chinese cities as Vietnamese name them (one zone, named after Shanghai).
+    ("Bằng Tường", "Asia/Shanghai"),
+    ("Nam Ninh", "Asia/Shanghai"),
+    ("Côn Minh", "Asia/Shanghai"),
+    ("Đông Hưng", "Asia/Shanghai"),
+    ("Thượng Hải", "Asia/Shanghai"),
 ];
 
 /// Resolves a place name to its time zone (see the module docs for the order). A
@@ -394,6 +400,7 @@ mod tests {
         assert_eq!(zone("phan lan"), "Europe/Helsinki");
         assert_eq!(zone("sec"), "Europe/Prague");
         assert_eq!(zone("Phú Quốc"), "Asia/Ho_Chi_Minh");
+        assert_eq!(zone("năm ninh"), "Asia/Shanghai");
     }
 
     #[test]
