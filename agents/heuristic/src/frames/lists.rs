@@ -106,7 +106,30 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     // (`hôm nay 1tr2, hôm qua 950k. tổng 2 ngày`: two amounts, their count with the total.)
     let two_counted =
         items.len() == 2 && count_dropped && items.iter().all(|x| x.role == Role::Amount);
-    if items.len() < 3 && !two_alike && !two_counted {
+    // (`tiền điện 1245000 tiền nước 386000 cộng lại`: each amount named right before it;
+    // the words after one are the next one's name.)
+    // (No operation before the last amount: `double the bill of 40 plus 12` is no list.)
+    let no_operation = items.last().is_some_and(|l| {
+        (0..l.at).all(|i| {
+            w.toks[i]
+                .word()
+                .is_none_or(|k| crate::normalise::typo::operation(k).is_none())
+        })
+    });
+    let labelled_before =
+        no_operation && items.iter().all(|x| x.at > 0 && w.word(x.at - 1).is_some());
+    let names_next = |x: &Quantity| {
+        matches!(&x.role, Role::Count(n) if n.iter().all(|n| !is_person(n) && !is_group(n) && !is_period(n)))
+            && labelled_before
+            && w.says(SUM_OF)
+    };
+    let two_labelled = items.len() == 2
+        && labelled_before
+        && w.says(SUM_OF)
+        && items
+            .iter()
+            .all(|x| x.role == Role::Amount || names_next(x));
+    if items.len() < 3 && !two_alike && !two_counted && !two_labelled {
         return None;
     }
     // Items are amounts (`5 đô`, `2.3m won`, the last one's `a bag` said of all), never
@@ -124,6 +147,7 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let others_bare = items[..last].iter().all(|x| x.role == Role::Amount);
     let item = |(k, x): (usize, &&Quantity)| match &x.role {
         Role::Amount => true,
+        _ if names_next(x) => true,
         Role::Rate(Some(_)) => k == last,
         Role::Count(nouns) if k == last && others_bare && last >= 2 => {
             nouns.iter().all(|n| !is_person(n) && !is_group(n))
@@ -187,7 +211,33 @@ fn only_labels_then_how_much(w: &Words, first: usize, last: usize) -> bool {
             || w.word(i).is_some_and(label)
     });
     let after: Vec<&str> = (last + 1..w.toks.len()).filter_map(|i| w.word(i)).collect();
-    let asked = after.iter().all(|k| is_in(HOW_MUCH, k))
+    // (`… how much in bills a month`: what the total is of, and for when.)
+    let dressing = |k: &str| {
+        is_in(
+            &[
+                "in",
+                "bills",
+                "bill",
+                "a",
+                "per",
+                "for",
+                "all",
+                "of",
+                "altogether",
+                "together",
+                "month",
+                "week",
+                "year",
+                "tháng",
+                "tuần",
+                "mỗi",
+                "cả",
+                "hết",
+            ],
+            k,
+        )
+    };
+    let asked = after.iter().all(|k| is_in(HOW_MUCH, k) || dressing(k))
         && (after.iter().any(|k| is_in(&["much"], k))
             || after
                 .windows(2)

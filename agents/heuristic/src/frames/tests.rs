@@ -521,3 +521,25 @@ fn change_from_money_handed_over() {
         Some(vec![45000.0])
     );
 }
+#[test]
+fn zz_debug() {
+    for q in [
+        "tien dien 1245000 tien nuoc 386000 cong lai",
+        "car note 389, insurance 162, phone 75, my share of rent 575. how much in bills a month",
+        "Tiền điện tháng 10 là 1.245.000, tháng 11 là 1.380.000, trung bình mỗi tháng bao nhiêu?",
+        "quiz marks out of 20: 17 15 18 19 16, average?",
+    ] {
+        let n = crate::normalise::normalise(q, None);
+        let toks = lex(&n.text);
+        let w = super::words::Words::new(&toks);
+        let r = super::roles::roles(&w);
+        eprintln!(
+            "ZZ {} => {:?} roles {:?}",
+            n.text,
+            values(q),
+            r.iter()
+                .map(|x| (&x.value, format!("{:?}", x.role)))
+                .collect::<Vec<_>>()
+        );
+    }
+}
