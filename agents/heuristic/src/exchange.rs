@@ -302,13 +302,25 @@ fn into_currency(toks: &[Token]) -> Option<usize> {
     let currency = |k: &usize| {
         toks.get(*k)
             .and_then(Token::word)
-            .is_some_and(|w| CURRENCIES.contains(&w))
+            .is_some_and(currency_asked)
             && !(*k > 0 && toks[k - 1].number().is_some())
     };
     (0..toks.len()).find_map(|i| {
         toks[i].word().filter(|w| CONVERT.contains(w))?;
         (i + 1..(i + 4).min(toks.len())).find(currency)
     })
+}
+
+/// Whether `word` names the currency a conversion asks: a currency word, one typed
+/// without its marks (`tien viet`), or one that is a common word without them, typed
+/// with them (`ra tệ`).
+fn currency_asked(word: &str) -> bool {
+    let folded = crate::normalise::fold::fold(word);
+    CURRENCIES.contains(&word)
+        || CURRENCIES
+            .iter()
+            .any(|c| !c.is_ascii() && crate::normalise::fold::fold(c) == folded)
+        || MARKED_CURRENCIES.iter().any(|(marked, _)| *marked == word)
 }
 
 /// Where the currency asked ends in `src` (`toks` lexed from it) when `toks` ask one
@@ -341,9 +353,13 @@ pub fn asks_rate(toks: &[Token]) -> bool {
     // of converting says it then.)
     let priced = currency(amount + 1)
         || amount.checked_sub(1).is_some_and(currency)
-        || toks.iter().any(|t| {
-            t.word()
-                .is_some_and(|w| matches!(w, "convert" | "đổi" | "exchange"))
+        || (0..toks.len()).any(|i| {
+            toks[i].word().is_some_and(|w| {
+                matches!(w, "convert" | "đổi" | "exchange")
+                    // (`doi 2tr sang usd`: `đổi` typed without marks, an amount after it.)
+                    || crate::normalise::fold::fold(w) == crate::normalise::fold::fold("đổi")
+                        && toks.get(i + 1).and_then(Token::number).is_some()
+            })
         });
     let into = into_currency(toks).is_some();
     let live = (0..toks.len()).any(|i| {
