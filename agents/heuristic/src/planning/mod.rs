@@ -398,6 +398,7 @@ impl Planning<'_> {
         }
         if let Some(q) = question::missing_date(query, language, |t| better(t))
             .or_else(|| question::missing_count(query, language, |t| better(t)))
+            .or_else(|| question::missing_birth(query, language, |t| better(t)))
             .or_else(|| {
                 // (Read as a whole request, every reading of it, never asked about.)
                 let plans = |t: &str| {

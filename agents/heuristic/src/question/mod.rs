@@ -13,12 +13,14 @@
 use chorus_bus::AnswerOption;
 use serde::{Deserialize, Serialize};
 
+mod age;
 mod answer;
 mod dates;
 mod missing;
 mod places;
 mod split;
 
+pub use age::missing_birth;
 pub use answer::resume;
 pub use dates::{
     day_first, two_way_dates, two_way_day_months, which_date, which_day_month, which_weekday,
