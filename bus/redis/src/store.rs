@@ -37,20 +37,22 @@ redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return 1
 "#;
 
-/// KEYS[1] = guard, KEYS[2] = hash, KEYS[3..] = other keys; ARGV = field, value, ttl ms.
-/// Unless the guard exists: HSETNX, PEXPIRE, then MGET of the other keys and HGETALL;
+/// KEYS[1] = guard (a string key), KEYS[2] = hash, KEYS[3..] = other keys (strings);
+/// ARGV = field, value, ttl ms. The guard and the other keys are read in one MGET;
+/// unless the guard is set: HSETNX, and PEXPIRE when that added the field (a field
+/// already there was written, with the hash's TTL, by an earlier call), then HGETALL;
 /// returns {set, others, flat hash}, or nil when the guard was there.
 const HSET_NX_AND_READ_UNLESS_LUA: &str = r#"
-if redis.call('EXISTS', KEYS[1]) == 1 then
+local read = redis.call('MGET', KEYS[1], unpack(KEYS, 3))
+if read[1] then
   return false
 end
 local set = redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local others = {}
-if #KEYS > 2 then
-  others = redis.call('MGET', unpack(KEYS, 3))
+if set == 1 then
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
 end
-return {set, others, redis.call('HGETALL', KEYS[2])}
+table.remove(read, 1)
+return {set, read, redis.call('HGETALL', KEYS[2])}
 "#;
 
 /// Key-value state on Redis.

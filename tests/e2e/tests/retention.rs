@@ -228,4 +228,15 @@ async fn the_redis_store_retires_in_one_step_and_a_guarded_open_stays_shut() {
     assert!(read.inserted);
     assert_eq!(read.others, [Some("q".to_owned()), None]);
     assert_eq!(read.hash, [("s1".to_owned(), "v".to_owned())]);
+    // The same field again: not added, and the hash's TTL left as the first call set it.
+    redis.cli(&["PEXPIRE", "t:results", "50000"]);
+    let again = store
+        .hset_nx_and_read_unless("t:none", "t:results", "s1", "w", long, &[])
+        .await
+        .expect("read")
+        .expect("no guard");
+    assert!(!again.inserted);
+    assert_eq!(again.hash, [("s1".to_owned(), "v".to_owned())]);
+    let ttl: i64 = redis.cli(&["PTTL", "t:results"]).parse().expect("PTTL");
+    assert!(ttl <= 50_000, "{ttl}");
 }
