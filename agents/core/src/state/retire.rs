@@ -39,7 +39,12 @@ fn retirement(
             let step = &step.step_id;
             delete.push(once::dispatched(task, step, n));
             delete.push(once::response(task, step, n));
-            delete.push(once::result(task, step, n));
+            let result = once::result(task, step, n);
+            // The per-message once-keys of `Bus::publish_all_once` where a transport
+            // keeps them (the memory bus, a Cluster's claim).
+            delete.push(once::part(&result, 0));
+            delete.push(once::part(&result, 1));
+            delete.push(result);
         }
     }
     let (mut questions, asked) = crate::question::keys(task, max_questions);
