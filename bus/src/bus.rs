@@ -189,6 +189,27 @@ pub trait Bus: Send + Sync {
         Ok(published)
     }
 
+    /// Publishes every message of `msgs` once, under one once-key: when `key` is not
+    /// set, sets it (with `ttl`) and publishes them all in the same atomic step;
+    /// otherwise publishes nothing. Returns whether it published. For effects that go
+    /// out together or not at all (a pool agent's tool response and step result), where
+    /// a once-key each would guard nothing more. The default is
+    /// [`Bus::publish_guarded`] with `key` as the guard and a once-key per message
+    /// derived from it (`<key>:<i>`), which a transport may do without (one server does).
+    async fn publish_all_once(
+        &self,
+        key: &str,
+        ttl: Duration,
+        msgs: &[Message],
+    ) -> Result<bool, BusError> {
+        let items: Vec<(String, Message)> = msgs
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (crate::keys::once::part(key, i), m.clone()))
+            .collect();
+        Ok(self.publish_guarded(key, "1", &items, ttl).await?.is_some())
+    }
+
     /// Publishes `items` (each under its own once-key, as [`Bus::publish_once_many`]
     /// does) only if `guard` is not set, setting `guard` to `value` (with `ttl`) in the
     /// same atomic step and round trip. Returns `None`, publishing nothing, when `guard`

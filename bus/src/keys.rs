@@ -254,6 +254,11 @@ pub mod once {
     pub fn response(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:response:{step}{}", attempt(iteration)))
     }
+    /// The once-key of message `i` of a [`crate::Bus::publish_all_once`] under `key`,
+    /// where a transport keeps one per message (in `key`'s slot: it shares its tag).
+    pub fn part(key: &str, i: usize) -> String {
+        format!("{key}:{i}")
+    }
     /// The step's result of attempt `iteration` was published.
     pub fn result(task: &TaskId, step: &StepId, iteration: u32) -> String {
         task_key(task, &format!("once:result:{step}{}", attempt(iteration)))

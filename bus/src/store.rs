@@ -34,6 +34,24 @@ pub struct Retirement {
     pub zrem: Vec<(String, String)>,
     /// The TTL of what is set and kept.
     pub ttl: Duration,
+    /// Keys kept and members removed only when a key exists (see [`KeepIf`]).
+    pub keep_if: Option<KeepIf>,
+}
+
+/// Part of a [`Retirement`] that exists only when `key` does: `key` and `keep` are kept
+/// (their TTL becomes the retirement's) and the `zrem` members removed, all only when
+/// `key` exists. The caller's word is that none of them exists, and no member is in its
+/// set, when `key` does not (a task's question records, written only after its
+/// question), so a store may skip the lot on one look; the memory store does each as
+/// `keep` and `zrem` would.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeepIf {
+    /// The key whose existence decides.
+    pub key: String,
+    /// Keys kept too when it exists.
+    pub keep: Vec<String>,
+    /// Sorted-set members removed when it exists, as (set, member).
+    pub zrem: Vec<(String, String)>,
 }
 
 /// Key-value state shared by every replica of every role.

@@ -174,6 +174,15 @@ impl Bus for RedisBus {
         self.shared.publish_guarded(guard, value, items, ttl).await
     }
 
+    async fn publish_all_once(
+        &self,
+        key: &str,
+        ttl: Duration,
+        msgs: &[Message],
+    ) -> Result<bool, BusError> {
+        self.shared.publish_all_once(key, ttl, msgs).await
+    }
+
     async fn publish_once_many(
         &self,
         items: &[(String, Message)],

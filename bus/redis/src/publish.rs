@@ -48,18 +48,24 @@ pub(crate) fn add_ack(pipe: &mut Pipeline, topic: &str, role: &str, ids: &[&str]
     pipe.cmd("XACK").arg(topic).arg(role).arg(ids).ignore();
 }
 
-/// KEYS[1] = once-key, KEYS[2] = stream (and channel); ARGV = ttl ms, maxlen, data.
-/// Returns the entry id, or nil when the key was already set.
+/// KEYS[1] = once-key, KEYS[2..] = streams (and channels); ARGV = ttl ms, maxlen, then
+/// the data for each stream. Returns the first entry id, or nil when the key was
+/// already set (nothing published).
 const PUBLISH_ONCE_LUA: &str = r#"
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then
-  local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'data', ARGV[3])
-  redis.call('PUBLISH', KEYS[2], ARGV[3])
-  return id
+  local first
+  for i = 2, #KEYS do
+    local data = ARGV[i + 1]
+    local id = redis.call('XADD', KEYS[i], 'MAXLEN', '~', ARGV[2], '*', 'data', data)
+    redis.call('PUBLISH', KEYS[i], data)
+    first = first or id
+  end
+  return first
 end
 return false
 "#;
 
-/// The `publish_once` script.
+/// The `publish_once` (one stream) and `publish_all_once` (several) script.
 pub(crate) fn publish_once_script() -> Script {
     Script::new(PUBLISH_ONCE_LUA)
 }

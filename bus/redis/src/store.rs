@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use super::conn::retry_writes;
 use crate::error::bus_err;
 use chorus_bus::error::BusError;
-use chorus_bus::store::{Retirement, Store};
+use chorus_bus::store::{KeepIf, Retirement, Store};
 
 /// KEYS[1] = guard, KEYS[2] = key, KEYS[3] = sorted set; ARGV = value, ttl ms, member,
 /// score. Unless the guard exists: SET key value PX ttl, ZADD set score member; returns
@@ -37,20 +37,52 @@ redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return 1
 "#;
 
-/// KEYS[1] = guard, KEYS[2] = hash, KEYS[3..] = other keys; ARGV = field, value, ttl ms.
-/// Unless the guard exists: HSETNX, PEXPIRE, then MGET of the other keys and HGETALL;
+/// KEYS[1] = guard (a string key), KEYS[2] = hash, KEYS[3..] = other keys (strings);
+/// ARGV = field, value, ttl ms. The guard and the other keys are read in one MGET;
+/// unless the guard is set: HSETNX, and PEXPIRE when that added the field (a field
+/// already there was written, with the hash's TTL, by an earlier call), then HGETALL;
 /// returns {set, others, flat hash}, or nil when the guard was there.
 const HSET_NX_AND_READ_UNLESS_LUA: &str = r#"
-if redis.call('EXISTS', KEYS[1]) == 1 then
+local read = redis.call('MGET', KEYS[1], unpack(KEYS, 3))
+if read[1] then
   return false
 end
 local set = redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local others = {}
-if #KEYS > 2 then
-  others = redis.call('MGET', unpack(KEYS, 3))
+if set == 1 then
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
 end
-return {set, others, redis.call('HGETALL', KEYS[2])}
+table.remove(read, 1)
+return {set, read, redis.call('HGETALL', KEYS[2])}
+"#;
+
+/// A retirement on one server. KEYS = the keys set, kept, deleted, the sorted sets,
+/// then (with a condition) the condition key, the keys kept and the sorted sets if it
+/// exists; ARGV[1] = ttl ms, ARGV[2..7] = how many of each of those six lists,
+/// ARGV[8] = 1 with a condition (else 0), then the values set, the members removed and
+/// the members removed if the condition key exists. That key, and what hangs on it, is
+/// looked at once (EXISTS) instead of touching each.
+const RETIRE_LUA: &str = r#"
+local ttl = ARGV[1]
+local n = {}
+for i = 1, 7 do n[i] = tonumber(ARGV[1 + i]) end
+local k, a = 0, 8
+for i = 1, n[1] do
+  redis.call('SET', KEYS[k + i], ARGV[a + i], 'PX', ttl)
+end
+k, a = k + n[1], a + n[1]
+for i = 1, n[2] do redis.call('PEXPIRE', KEYS[k + i], ttl) end
+k = k + n[2]
+if n[3] > 0 then redis.call('DEL', unpack(KEYS, k + 1, k + n[3])) end
+k = k + n[3]
+for i = 1, n[4] do redis.call('ZREM', KEYS[k + i], ARGV[a + i]) end
+k, a = k + n[4], a + n[4]
+if n[7] == 1 and redis.call('EXISTS', KEYS[k + 1]) == 1 then
+  redis.call('PEXPIRE', KEYS[k + 1], ttl)
+  k = k + 1
+  for i = 1, n[5] do redis.call('PEXPIRE', KEYS[k + i], ttl) end
+  for i = 1, n[6] do redis.call('ZREM', KEYS[k + n[5] + i], ARGV[a + i]) end
+end
+return 1
 "#;
 
 /// Key-value state on Redis.
@@ -60,6 +92,7 @@ pub struct RedisStore {
     set_and_zadd_unless: redis::Script,
     set_unless: redis::Script,
     hset_nx_and_read_unless: redis::Script,
+    retire: redis::Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -92,6 +125,7 @@ impl RedisStore {
             set_and_zadd_unless: redis::Script::new(SET_AND_ZADD_UNLESS_LUA),
             set_unless: redis::Script::new(SET_UNLESS_LUA),
             hset_nx_and_read_unless: redis::Script::new(HSET_NX_AND_READ_UNLESS_LUA),
+            retire: redis::Script::new(RETIRE_LUA),
         }
     }
 
@@ -306,9 +340,15 @@ impl Store for RedisStore {
         Ok(done == 1)
     }
 
-    /// One pipeline: SET … PX per value, PEXPIRE per kept key, one DEL, ZREM per member.
+    /// One script on one server (`RETIRE_LUA`); on a Cluster one pipeline per slot: SET …
+    /// PX per value, PEXPIRE per kept key, DEL per key, ZREM per member.
     async fn retire(&self, r: &Retirement) -> Result<(), BusError> {
-        if r.set.is_empty() && r.keep.is_empty() && r.delete.is_empty() && r.zrem.is_empty() {
+        if r.set.is_empty()
+            && r.keep.is_empty()
+            && r.delete.is_empty()
+            && r.zrem.is_empty()
+            && r.keep_if.is_none()
+        {
             return Ok(());
         }
         let ttl = ms(r.ttl);
@@ -320,7 +360,8 @@ impl Store for RedisStore {
                 cmd.arg(key).arg(value).arg("PX").arg(ttl);
                 cmds.push((key.clone(), cmd));
             }
-            for key in &r.keep {
+            let (kept_if, removed_if) = conditional(r);
+            for key in r.keep.iter().chain(kept_if) {
                 let mut cmd = redis::cmd("PEXPIRE");
                 cmd.arg(key).arg(ttl);
                 cmds.push((key.clone(), cmd));
@@ -331,7 +372,7 @@ impl Store for RedisStore {
                 cmd.arg(key);
                 cmds.push((key.clone(), cmd));
             }
-            for (zset, member) in &r.zrem {
+            for (zset, member) in r.zrem.iter().chain(removed_if) {
                 let mut cmd = redis::cmd("ZREM");
                 cmd.arg(zset).arg(member);
                 cmds.push((zset.clone(), cmd));
@@ -340,24 +381,56 @@ impl Store for RedisStore {
                 .await
                 .map_err(|e| store_error(first, e));
         }
-        let mut pipe = redis::pipe();
+        let empty = KeepIf::default();
+        let cond = r.keep_if.as_ref().unwrap_or(&empty);
+        let mut invocation = self.retire.prepare_invoke();
+        invocation.arg(ttl);
+        for n in [
+            r.set.len(),
+            r.keep.len(),
+            r.delete.len(),
+            r.zrem.len(),
+            cond.keep.len(),
+            cond.zrem.len(),
+            usize::from(r.keep_if.is_some()),
+        ] {
+            invocation.arg(n);
+        }
         for (key, value) in &r.set {
-            pipe.cmd("SET")
-                .arg(key)
-                .arg(value)
-                .arg("PX")
-                .arg(ttl)
-                .ignore();
+            invocation.key(key).arg(value);
         }
-        for key in &r.keep {
-            pipe.cmd("PEXPIRE").arg(key).arg(ttl).ignore();
-        }
-        if !r.delete.is_empty() {
-            pipe.cmd("DEL").arg(&r.delete).ignore();
+        for key in r.keep.iter().chain(&r.delete) {
+            invocation.key(key);
         }
         for (zset, member) in &r.zrem {
-            pipe.cmd("ZREM").arg(zset).arg(member).ignore();
+            invocation.key(zset).arg(member);
         }
-        self.run_pipe(first, &pipe).await
+        if r.keep_if.is_some() {
+            invocation.key(&cond.key);
+        }
+        for key in &cond.keep {
+            invocation.key(key);
+        }
+        for (zset, member) in &cond.zrem {
+            invocation.key(zset).arg(member);
+        }
+        let _: i64 =
+            retry_writes(|| async { invocation.invoke_async(&mut self.conn.clone()).await })
+                .await
+                .map_err(|e| store_error(first, e))?;
+        Ok(())
+    }
+}
+
+/// The keys kept and the members removed only when a retirement's condition key exists
+/// (that key first), for stores that do them unconditionally (on a Cluster, where they
+/// share no slot with the sorted sets).
+fn conditional(r: &Retirement) -> (Vec<&String>, Vec<&(String, String)>) {
+    match &r.keep_if {
+        Some(k) => (
+            std::iter::once(&k.key).chain(&k.keep).collect(),
+            k.zrem.iter().collect(),
+        ),
+        None => (Vec::new(), Vec::new()),
     }
 }

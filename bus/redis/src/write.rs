@@ -156,6 +156,43 @@ impl Shared {
         Ok(id.is_some())
     }
 
+    pub(crate) async fn publish_all_once(
+        &self,
+        key: &str,
+        ttl: Duration,
+        msgs: &[Message],
+    ) -> Result<bool, BusError> {
+        if msgs.is_empty() {
+            return Ok(false);
+        }
+        if self.cluster() {
+            // The streams are in other slots than the once-key: the two-step claim,
+            // with a once-key (and outbox) per message, as `publish_guarded` does.
+            let items: Vec<(String, Message)> = msgs
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (chorus_bus::keys::once::part(key, i), m.clone()))
+                .collect();
+            return Ok(self.publish_guarded(key, "1", &items, ttl).await?.is_some());
+        }
+        let epoch = self.epoch();
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let streams: Vec<String> = msgs.iter().map(|m| self.stream(m)).collect();
+        let mut invocation = self.once_script.key(key);
+        invocation.arg(ttl_ms).arg(self.settings.stream_maxlen);
+        for (msg, stream) in msgs.iter().zip(&streams) {
+            invocation.key(stream.as_str()).arg(self.encode(msg)?);
+        }
+        let id: Option<String> =
+            conn::retry_writes(|| async { invocation.invoke_async(&mut self.conn()).await })
+                .await
+                .map_err(bus_err)?;
+        let mut written: Vec<&str> = vec![key];
+        written.extend(streams.iter().map(String::as_str));
+        self.replicated(epoch, &written).await?;
+        Ok(id.is_some())
+    }
+
     pub(crate) async fn publish_guarded(
         &self,
         guard: &str,

@@ -298,6 +298,7 @@ mod partitioned {
         publish_once_publishes_once_under_concurrency,
         publish_once_many_publishes_each_new_key_once,
         publish_guarded_publishes_only_behind_a_new_guard,
+        publish_all_once_publishes_every_message_once_or_none,
         a_watcher_sees_messages_published_after_it_started,
         stream_stats_count_entries_and_each_groups_pending,
     );

@@ -462,6 +462,35 @@ pub async fn publish_guarded_publishes_only_behind_a_new_guard(h: &impl Harness)
     assert_eq!(h.stream_len("task_available").await, 4);
 }
 
+pub async fn publish_all_once_publishes_every_message_once_or_none(h: &impl Harness) {
+    let ttl = Duration::from_secs(60);
+    let key = "chorus:{test}:all";
+    let before = h.stream_len("math_task").await;
+    // Racing callers, each with the same two messages on two streams: one gets through
+    // and both of its messages go out; the others publish nothing.
+    let mut calls = Vec::new();
+    for _ in 0..10 {
+        let bus = h.bus().await;
+        calls.push(tokio::spawn(async move {
+            let msgs = [task_request("all"), math_task("all")];
+            bus.publish_all_once(key, ttl, &msgs).await.expect("race")
+        }));
+    }
+    let mut winners = 0;
+    for c in calls {
+        winners += usize::from(c.await.expect("task"));
+    }
+    assert_eq!(winners, 1);
+    assert_eq!(h.stream_len("task_available").await, 1);
+    assert_eq!(h.stream_len("math_task").await, before + 1);
+    // Once more later: the key is set, nothing goes out.
+    let bus = h.bus().await;
+    let again = [task_request("all"), math_task("all")];
+    assert!(!bus.publish_all_once(key, ttl, &again).await.expect("again"));
+    assert_eq!(h.stream_len("task_available").await, 1);
+    assert_eq!(h.stream_len("math_task").await, before + 1);
+}
+
 pub async fn an_oversized_message_is_refused_with_a_clear_error(h: &impl Harness) {
     let bus = h.bus().await;
     let huge = task_request(&"x".repeat(100 * 1024));

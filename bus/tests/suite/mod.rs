@@ -94,6 +94,7 @@ macro_rules! bus_suite {
             publish_once_publishes_once_under_concurrency,
             publish_once_many_publishes_each_new_key_once,
             publish_guarded_publishes_only_behind_a_new_guard,
+            publish_all_once_publishes_every_message_once_or_none,
             an_oversized_message_is_refused_with_a_clear_error,
             a_watcher_sees_messages_published_after_it_started,
             streams_are_capped_near_the_configured_length,

@@ -176,6 +176,7 @@ async fn the_redis_store_retires_in_one_step_and_a_guarded_open_stays_shut() {
         delete: vec!["t:gone".into(), "t:hash".into()],
         zrem: vec![("open".into(), "t".into())],
         ttl: Duration::from_secs(30),
+        keep_if: None,
     };
     store.retire(&r).await.expect("retire");
     let mut left: Vec<String> = redis
@@ -228,4 +229,80 @@ async fn the_redis_store_retires_in_one_step_and_a_guarded_open_stays_shut() {
     assert!(read.inserted);
     assert_eq!(read.others, [Some("q".to_owned()), None]);
     assert_eq!(read.hash, [("s1".to_owned(), "v".to_owned())]);
+    // The same field again: not added, and the hash's TTL left as the first call set it.
+    redis.cli(&["PEXPIRE", "t:results", "50000"]);
+    let again = store
+        .hset_nx_and_read_unless("t:none", "t:results", "s1", "w", long, &[])
+        .await
+        .expect("read")
+        .expect("no guard");
+    assert!(!again.inserted);
+    assert_eq!(again.hash, [("s1".to_owned(), "v".to_owned())]);
+    let ttl: i64 = redis.cli(&["PTTL", "t:results"]).parse().expect("PTTL");
+    assert!(ttl <= 50_000, "{ttl}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_redis_store_keeps_what_hangs_on_a_condition_key_only_when_it_exists() {
+    use chorus_bus::Store;
+    use chorus_bus::store::{KeepIf, Retirement};
+
+    let redis = chorus_testkit::RedisServer::start();
+    let settings = chorus_bus::BusSettings {
+        redis_url: redis.url(),
+        ..chorus_bus::BusSettings::default()
+    };
+    let bus = chorus_bus_redis::RedisBus::connect(settings)
+        .await
+        .expect("connect");
+    let store = bus.store();
+    let long = Duration::from_secs(86_400);
+    let retirement = |task: &str| Retirement {
+        set: vec![(format!("{task}:report"), "r".into())],
+        keep: Vec::new(),
+        delete: vec![format!("{task}:plan")],
+        zrem: vec![("open".into(), task.into())],
+        ttl: Duration::from_secs(30),
+        keep_if: Some(KeepIf {
+            key: format!("{task}:question"),
+            keep: vec![format!("{task}:answered")],
+            zrem: vec![("waiting".into(), task.into())],
+        }),
+    };
+    // Asked: the question records are kept with the short TTL, the task leaves the
+    // waiting set.
+    for key in ["t:question", "t:answered", "t:plan"] {
+        store.set(key, "x", long).await.expect("set");
+    }
+    store.zadd("open", "t", 1).await.expect("zadd");
+    store.zadd("waiting", "t", 1).await.expect("zadd");
+    store.zadd("waiting", "u", 2).await.expect("zadd");
+    store.retire(&retirement("t")).await.expect("retire");
+    for key in ["t:question", "t:answered", "t:report"] {
+        let ttl: i64 = redis.cli(&["PTTL", key]).parse().expect("PTTL");
+        assert!(ttl > 0 && ttl <= 30_000, "{key}: {ttl}");
+    }
+    assert_eq!(redis.cli(&["EXISTS", "t:plan"]), "0");
+    assert_eq!(
+        store.zrange_to("open", 10, 10).await.expect("z"),
+        Vec::<String>::new()
+    );
+    assert_eq!(store.zrange_to("waiting", 10, 10).await.expect("z"), ["u"]);
+    // Not asked: no question key, so what hangs on it is not touched (the caller's word
+    // is that it does not exist; here it does, to show it was not looked at), and the
+    // rest is done as always.
+    store.set("v:answered", "x", long).await.expect("set");
+    store.set("v:plan", "x", long).await.expect("set");
+    store.zadd("open", "v", 1).await.expect("zadd");
+    store.retire(&retirement("v")).await.expect("retire");
+    let ttl: i64 = redis.cli(&["PTTL", "v:answered"]).parse().expect("PTTL");
+    assert!(ttl > 30_000, "{ttl}");
+    assert_eq!(redis.cli(&["EXISTS", "v:question"]), "0");
+    assert_eq!(redis.cli(&["EXISTS", "v:plan"]), "0");
+    assert_eq!(redis.cli(&["EXISTS", "v:report"]), "1");
+    assert_eq!(
+        store.zrange_to("open", 10, 10).await.expect("z"),
+        Vec::<String>::new()
+    );
+    assert_eq!(store.zrange_to("waiting", 10, 10).await.expect("z"), ["u"]);
 }

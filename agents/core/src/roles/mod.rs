@@ -6,6 +6,7 @@ pub mod dispatch;
 pub mod planner;
 pub mod pool;
 pub mod router;
+mod seen;
 pub mod synthesizer;
 pub mod verifier;
 

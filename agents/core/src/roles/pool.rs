@@ -343,20 +343,15 @@ impl PoolAgent {
             me,
             Payload::StepResult(result),
         );
-        // The response event and the result go out together, each once.
-        let out = [
-            (
-                once::response(&msg.task_id, &task.step_id, task.iteration),
-                response,
-            ),
-            (
-                once::result(&msg.task_id, &task.step_id, task.iteration),
-                result,
-            ),
-        ];
+        // The response event and the result go out together, once, under one once-key
+        // (nothing else publishes either: a key each would guard nothing more).
         self.ctx
             .bus
-            .publish_once_many(&out, self.ctx.state.ttl())
+            .publish_all_once(
+                &once::result(&msg.task_id, &task.step_id, task.iteration),
+                self.ctx.state.ttl(),
+                &[response, result],
+            )
             .await?;
         Ok(())
     }

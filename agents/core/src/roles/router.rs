@@ -11,6 +11,10 @@
 //! and tool names): an invalid plan is not dispatched at all, and the Synthesizer,
 //! which checks it the same way, ends its task with one `failed` report naming the
 //! problem.
+//!
+//! A result that no step of its plan takes as an input releases nothing: the Router
+//! knows it without touching Redis when it has seen the plan (`super::seen`), and does
+//! nothing for it (the Synthesizer records every result for the fan-in and the report).
 
 use std::collections::HashMap;
 
@@ -18,6 +22,7 @@ use async_trait::async_trait;
 use chorus_bus::{Delivery, Message, Payload, PlanReady, StepId, StepResult};
 use tracing::{debug, warn};
 
+use super::seen::SeenPlans;
 use super::{Ctx, dispatch};
 use crate::runtime::{HandleError, Handler};
 use chorus_bus::PoolName;
@@ -27,6 +32,7 @@ pub struct Router {
     ctx: Ctx,
     pools: Vec<PoolName>,
     max_steps: usize,
+    seen: SeenPlans,
 }
 
 impl Router {
@@ -37,6 +43,7 @@ impl Router {
             ctx,
             pools,
             max_steps: chorus_heuristic::MAX_STEPS,
+            seen: SeenPlans::default(),
         }
     }
 
@@ -85,14 +92,24 @@ impl Handler for Router {
         }
         match &msg.payload {
             // The Planner stored it and sent its first wave: nothing to do until results.
-            Payload::PlanReady(plan) if plan.dispatched => Ok(()),
+            Payload::PlanReady(plan) if plan.dispatched => {
+                self.seen.insert(&msg.task_id, plan);
+                Ok(())
+            }
             // A plan from another publisher: stored and dispatched here. On a
             // redelivery, steps already dispatched are refused by their once-keys.
             Payload::PlanReady(plan) => {
                 let (plan, results) =
                     dispatch::open_plan(&self.ctx.state, &msg.task_id, plan.clone(), &self.pools)
                         .await?;
+                self.seen.insert(&msg.task_id, &plan);
                 self.advance(msg, &plan, &results).await
+            }
+            // No step waits for it: nothing to record or release here.
+            Payload::StepResult(result)
+                if self.seen.releases_nothing(&msg.task_id, result) == Some(true) =>
+            {
+                Ok(())
             }
             // Store first, read second (one round trip): whichever replica stores the
             // last input of a step sees all of them.

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use chorus_bus::store::Retirement;
+use chorus_bus::store::{KeepIf, Retirement};
 use chorus_bus::{BusError, FinalReport, TaskId};
 
 use super::{DEADLINES_KEY, TaskState, once, plan_key, report_key, request_key, results_key};
@@ -39,26 +39,36 @@ fn retirement(
             let step = &step.step_id;
             delete.push(once::dispatched(task, step, n));
             delete.push(once::response(task, step, n));
-            delete.push(once::result(task, step, n));
+            let result = once::result(task, step, n);
+            // The per-message once-keys of `Bus::publish_all_once` where a transport
+            // keeps them (the memory bus, a Cluster's claim).
+            delete.push(once::part(&result, 0));
+            delete.push(once::part(&result, 1));
+            delete.push(result);
         }
     }
-    let (questions, asked) = crate::question::keys(task, max_questions);
+    let (mut questions, asked) = crate::question::keys(task, max_questions);
     delete.extend(asked);
-    let mut keep = vec![
+    let keep = vec![
         once::reported(task),
         once::accepted(task),
         format!("{}{task}", chorus_bus::tokens::TOKEN_STREAM_PREFIX),
     ];
-    keep.extend(questions);
+    // A task's question records and its place in the waiting set exist only once it
+    // asked, and its question record is written first: one look at that record decides
+    // for all of them (most tasks ask nothing).
+    let question = questions.remove(0);
     Retirement {
         set: vec![(report_key(task), json)],
         keep,
         delete,
-        zrem: vec![
-            (DEADLINES_KEY.to_owned(), task.to_string()),
-            (crate::question::WAITING_KEY.to_owned(), task.to_string()),
-        ],
+        zrem: vec![(DEADLINES_KEY.to_owned(), task.to_string())],
         ttl,
+        keep_if: Some(KeepIf {
+            key: question,
+            keep: questions,
+            zrem: vec![(crate::question::WAITING_KEY.to_owned(), task.to_string())],
+        }),
     }
 }
 

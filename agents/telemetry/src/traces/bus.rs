@@ -120,6 +120,21 @@ impl Bus for TracedBus {
         self.inner.publish_once_many(&out, ttl).await
     }
 
+    async fn publish_all_once(
+        &self,
+        key: &str,
+        ttl: Duration,
+        msgs: &[Message],
+    ) -> Result<bool, BusError> {
+        let (_spans, stamped) = stamp_all(msgs.iter());
+        let out: Vec<Message> = msgs
+            .iter()
+            .zip(&stamped)
+            .map(|(m, s)| pick(m, s).clone())
+            .collect();
+        self.inner.publish_all_once(key, ttl, &out).await
+    }
+
     async fn publish_guarded(
         &self,
         guard: &str,

@@ -353,7 +353,14 @@ impl Store for MemoryStore {
                 },
             );
         }
-        for key in &r.keep {
+        let (kept_if, removed_if) = match &r.keep_if {
+            Some(k) => (
+                std::iter::once(&k.key).chain(&k.keep).collect::<Vec<_>>(),
+                k.zrem.iter().collect::<Vec<_>>(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        for key in r.keep.iter().chain(kept_if) {
             if let Some(slot) = keys.live(key, now) {
                 slot.expires = deadline(now, r.ttl);
             }
@@ -361,7 +368,7 @@ impl Store for MemoryStore {
         for key in &r.delete {
             keys.map.remove(key);
         }
-        for (zset, member) in &r.zrem {
+        for (zset, member) in r.zrem.iter().chain(removed_if) {
             let empty = match keys.live(zset, now) {
                 Some(Slot {
                     value: Value::ZSet(z),

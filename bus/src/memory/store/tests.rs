@@ -53,6 +53,40 @@ async fn hashes_and_sorted_sets_behave_like_redis() {
 }
 
 #[tokio::test]
+async fn retiring_keeps_what_hangs_on_a_condition_key_when_it_exists() {
+    use crate::store::KeepIf;
+    let store = MemoryStore::new();
+    let long = Duration::from_secs(86_400);
+    let short = Duration::from_secs(30);
+    store.set("t:question", "q", long).await.expect("set");
+    store.set("t:answered", "a", long).await.expect("set");
+    store.zadd("waiting", "t", 1).await.expect("zadd");
+    let r = Retirement {
+        set: Vec::new(),
+        keep: Vec::new(),
+        delete: Vec::new(),
+        zrem: Vec::new(),
+        ttl: short,
+        keep_if: Some(KeepIf {
+            key: "t:question".into(),
+            keep: vec!["t:answered".into()],
+            zrem: vec![("waiting".into(), "t".into())],
+        }),
+    };
+    store.retire(&r).await.expect("retire");
+    let left = store.keys_with_ttl("t:");
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left.iter().all(|(_, ttl)| ttl.is_some_and(|t| t <= short)));
+    assert!(
+        store
+            .zrange_to("waiting", 10, 10)
+            .await
+            .expect("z")
+            .is_empty()
+    );
+}
+
+#[tokio::test]
 async fn retiring_keeps_what_it_names_with_the_short_ttl_and_deletes_the_rest() {
     let store = MemoryStore::new();
     let long = Duration::from_secs(86_400);
@@ -68,6 +102,7 @@ async fn retiring_keeps_what_it_names_with_the_short_ttl_and_deletes_the_rest() 
         delete: vec!["t:gone".into(), "t:hash".into()],
         zrem: vec![("open".into(), "t".into())],
         ttl: short,
+        keep_if: None,
     };
     store.retire(&r).await.expect("retire");
     let left = store.keys_with_ttl("t:");

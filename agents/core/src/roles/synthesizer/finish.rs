@@ -22,7 +22,7 @@ const MIN_ATTEMPT: Duration = Duration::from_millis(250);
 
 impl Synthesizer {
     /// What bounds a verdict on `msg`'s task now.
-    fn bounds(&self, msg: &Message) -> Bounds {
+    pub(super) fn bounds(&self, msg: &Message) -> Bounds {
         let deadline = llm::task_deadline_ms(msg, self.limits.deadline);
         Bounds {
             max_iterations: self.max_iterations,

@@ -48,6 +48,7 @@ use chorus_bus::{Delivery, Payload, PoolName};
 use chorus_llm::{LlmSynthesizer, LlmVerifier};
 use tracing::debug;
 
+use super::seen::SeenPlans;
 use super::{Ctx, dispatch};
 use crate::llm;
 use crate::runtime::{HandleError, Handler};
@@ -61,6 +62,7 @@ pub struct Synthesizer {
     max_iterations: u32,
     verifier: Option<LlmVerifier>,
     max_steps: usize,
+    seen: SeenPlans,
 }
 
 impl Synthesizer {
@@ -77,6 +79,7 @@ impl Synthesizer {
             max_iterations: 1,
             verifier: None,
             max_steps: chorus_heuristic::MAX_STEPS,
+            seen: SeenPlans::default(),
         }
     }
 
@@ -109,6 +112,26 @@ impl Synthesizer {
     }
 }
 
+impl Synthesizer {
+    /// Whether `result` is every result of its attempt — the one step of a plan this
+    /// replica saw — and the verdict on it is FINISHED, with no model to write or check
+    /// the report. Then the report can go out without recording the result: a result
+    /// is recorded for the fan-in (none to wait for here) and for a report the deadline
+    /// would write meanwhile (none: this report is written now, and whichever report
+    /// comes first is the one), and retired with the task once its report is out.
+    fn finishes_alone(&self, msg: &chorus_bus::Message, result: &chorus_bus::StepResult) -> bool {
+        if self.llm.is_some() || self.verifier.is_some() {
+            return false;
+        }
+        let Some(plan) = self.seen.lone_step(&msg.task_id, result) else {
+            return false;
+        };
+        let results = [(result.step_id.clone(), result.clone())].into();
+        crate::verdict::judge(&plan, &results, self.bounds(msg)).verdict
+            == chorus_bus::Verdict::Finished
+    }
+}
+
 #[async_trait]
 impl Handler for Synthesizer {
     async fn handle(&self, delivery: &Delivery) -> Result<(), HandleError> {
@@ -123,12 +146,16 @@ impl Handler for Synthesizer {
         match &msg.payload {
             // The Planner stored the plan, and the failures of steps on pools nobody
             // serves, before publishing it; a plan from another publisher is opened
-            // here too, so whichever of Router and Synthesizer comes first sees it whole.
+            // here too (stored, and its task opened for the deadline watch), so
+            // whichever of Router and Synthesizer comes first sees it whole.
             // Then, when some step runs, its results drive the report (each result is
             // stored and checked against the stored plan); only a plan with nothing to
             // run is finished here.
+            // A plan the Planner sent (it says it dispatched its first wave) answers a
+            // request the Chief reads too and opens itself: no deadline watch to open
+            // here (that look cost a round trip per task).
             Payload::PlanReady(plan) if plan.dispatched => {
-                self.watch_deadline(msg, plan).await?;
+                self.seen.insert(task, plan);
                 if plan
                     .plan
                     .steps
@@ -142,7 +169,21 @@ impl Handler for Synthesizer {
             Payload::PlanReady(plan) => {
                 self.watch_deadline(msg, plan).await?;
                 let (plan, _) = dispatch::open_plan(state, task, plan.clone(), &self.pools).await?;
+                self.seen.insert(task, &plan);
                 self.finish_if_complete(msg, &plan, None).await
+            }
+            Payload::StepResult(result)
+                if delivery.deliveries == 1 && self.finishes_alone(msg, result) =>
+            {
+                // The one step of a plan seen here, and the verdict on it FINISHED: the
+                // report goes out now (once), nothing to record or read first. (A
+                // redelivery goes the long way, which finds a report out and does
+                // nothing.)
+                let Some(plan) = self.seen.lone_step(task, result) else {
+                    return Ok(());
+                };
+                let results = [(result.step_id.clone(), result.clone())].into();
+                self.finish_if_complete(msg, &plan, Some(results)).await
             }
             Payload::StepResult(result) => {
                 // Store first, read second, in one round trip.
