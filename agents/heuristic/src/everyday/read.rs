@@ -282,20 +282,23 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     }
     // `izakaya bill ¥24,600 for 4 ppl`, `hóa đơn 2.760.000, 4 người`, `tiền điện 1tr260, ở
     // 3 người`: a bill for so many people asks each one's share.
-    // (Compared without marks, as typed; written with them, never taught as English.)
-    let fold = crate::normalise::fold::fold;
-    let folded: Vec<String> = words.iter().map(|w| fold(w)).collect();
-    let billed = folded
-        .iter()
-        .any(|w| matches!(w.as_str(), "bill" | "tab" | "check"))
-        || folded.windows(2).any(|w| {
-            BILLS
-                .iter()
-                .any(|(a, b)| w[0] == fold(a) && w[1] == fold(b))
-        });
+    // (Compared without marks, as typed; written with them, never taught as English;
+    // folded only when a count of people is said.)
+    let billed = || {
+        let fold = crate::normalise::fold::fold;
+        let folded: Vec<String> = words.iter().map(|w| fold(w)).collect();
+        folded
+            .iter()
+            .any(|w| matches!(w.as_str(), "bill" | "tab" | "check"))
+            || folded.windows(2).any(|w| {
+                BILLS
+                    .iter()
+                    .any(|(a, b)| w[0] == fold(a) && w[1] == fold(b))
+            })
+    };
     let shares = count.is_some()
         && (has(Cue::Split)
-            || billed
+            || billed()
             || has(Cue::Each)
             || has(Cue::EachOne)
             || has(Cue::EachLead)

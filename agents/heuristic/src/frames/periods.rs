@@ -12,6 +12,15 @@ use super::words::*;
 /// `toks` read as an amount for one period asked for a longer one, before any other
 /// reading: `… 3 days a week. how much is that a fortnight` is no week's amount.
 pub fn longer_period(toks: &[Token]) -> Option<Expr> {
+    // (A cheap look first: most requests name no such period, and folding every word
+    // costs.)
+    let named = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "year" | "fortnight" | "năm" | "nam"))
+    });
+    if !named {
+        return None;
+    }
     let w = Words::new(toks);
     asked_period(&w)?;
     if super::another_question(&w, false) {

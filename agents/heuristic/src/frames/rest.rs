@@ -61,6 +61,10 @@ const WITH_SHARE: &[&[&str]] = &[
 /// Whether `toks` ask a share and the rest (or the amount with the share) together:
 /// one frame over the whole request, never its first question alone.
 pub fn asks_share_and_rest(toks: &[crate::lexer::Token]) -> bool {
+    // (A share is a percentage: without one, no words are folded.)
+    if !toks.iter().any(|t| t.is_sym('%')) {
+        return false;
+    }
     let w = Words::new(toks);
     w.says(SHARE_ASKED) && (w.says(REST_ASKED) || w.says(WITH_SHARE))
 }

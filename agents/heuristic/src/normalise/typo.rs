@@ -245,6 +245,13 @@ pub fn correct(pieces: &mut [Piece], reading: Reading) {
     }
 }
 
+/// The number words folded (`rưỡi` is `ruoi`), once.
+fn folded_number_words() -> &'static std::collections::HashSet<String> {
+    static FOLDED: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
+    FOLDED.get_or_init(|| fold::NUMBER_WORDS.iter().map(|w| fold::fold(w)).collect())
+}
+
 /// Month names, which a typo after `in` may still be of.
 const MONTHS: &[&str] = &[
     "january",
@@ -308,7 +315,7 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
                     .filter(|k| k.starts_with(first) && k.chars().count() >= 4)
                     // (A number word is typed as meant or not at all: `chai ruou`,
                     // a bottle of rượu, had become `chai rưỡi`, 150 bottles 150.5.)
-                    .filter(|k| !fold::NUMBER_WORDS.iter().any(|w| fold::fold(w) == **k))
+                    .filter(|k| !folded_number_words().contains(k.as_str()))
                     .filter(|k| osa_distance(&fold::fold(word), k) <= d)
                     .filter_map(|k| fold::read(k, None, None).map(str::to_owned)),
             );
