@@ -13,34 +13,21 @@ use chorus_core::runtime::Handler;
 use chorus_core::state::TaskState;
 use serde_json::json;
 
+mod common;
+use common::delivery;
+
 const TASK: &str = "fan-in-1";
 
 fn plan(steps: serde_json::Value) -> Message {
-    let plan: Plan = serde_json::from_value(json!({ "steps": steps })).expect("plan");
-    Message::new(
-        TASK,
-        Topic::plan_ready(),
-        "planner",
-        Payload::PlanReady(PlanReady {
-            query: "q".into(),
-            context: TaskContext::default(),
-            language: chorus_bus::Language::En,
-            plan,
-            planner: PlannerKind::Heuristic,
-            unplanned: None,
-            reply: None,
-            dispatched: true,
-            iteration: 1,
-            retried: Vec::new(),
-        }),
-    )
+    common::plan(TASK, steps)
 }
 
 fn lone() -> Message {
-    plan(json!([
-        {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": "2", "b": "4"},
-         "part": "2+4", "output": true}
-    ]))
+    common::lone(TASK)
+}
+
+fn result(step: &str, value: &str) -> Message {
+    common::result(TASK, step, value)
 }
 
 fn pair() -> Message {
@@ -50,38 +37,6 @@ fn pair() -> Message {
         {"id": "s2", "pool": "math", "tool": "sum", "arguments": {"a": "1", "b": "1"},
          "part": "1+1", "output": true}
     ]))
-}
-
-fn result(step: &str, value: &str) -> Message {
-    Message::new(
-        TASK,
-        Topic::pool_result("math"),
-        "math-1",
-        Payload::StepResult(StepResult {
-            step_id: step.into(),
-            pool: "math".into(),
-            tool: "sum".into(),
-            arguments: Default::default(),
-            outcome: StepOutcome::Ok {
-                value: json!(value),
-                text: value.into(),
-            },
-            agent: "math-1".into(),
-            elapsed_us: 10,
-            iteration: 1,
-        }),
-    )
-}
-
-fn delivery(message: Message, deliveries: u64) -> Delivery {
-    Delivery {
-        topic: message.topic.clone(),
-        entry_id: "1-0".into(),
-        partition: 0,
-        deliveries,
-        message,
-        bare: false,
-    }
 }
 
 /// A Synthesizer on a fresh memory bus, and that bus.
