@@ -117,6 +117,10 @@ pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["thêm"], &[Flag::Later]),
     (&["subtract"], &[Flag::Ago]),
     (&["sau"], &[Flag::Later]),
+    // (`mấy ngày nữa hết tháng`: the days left, though `còn` was read as the joining
+    // word of a compound request.)
+    (&["mấy", "ngày", "nữa"], &[Flag::Until]),
+    (&["bao", "nhiêu", "ngày", "nữa"], &[Flag::Until]),
     (&["nữa"], &[Flag::Later]),
     (&["cộng"], &[Flag::Later]),
     (&["from"], &[Flag::Later, Flag::Between]),
