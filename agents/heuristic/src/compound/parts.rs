@@ -90,6 +90,28 @@ fn starts_with_words<'a>(toks: &'a [Token], words: &[&str]) -> Option<&'a [Token
     words_at(toks, 0, words).then(|| &toks[words.len()..])
 }
 
+/// `minus 3% transfer fee from that`, `plus 12% service charge on that`, `trừ 10% hoa
+/// hồng`: a percentage of the previous part's result taken off it or added to it, the
+/// words after the percentage only naming it (no other number).
+fn percent_on_previous(toks: &[Token]) -> Option<Expr> {
+    let op = match toks.first()?.word()? {
+        "minus" | "less" | "trừ" | "bớt" | "deduct" => crate::expr::MathOp::Subtract,
+        "plus" | "add" | "cộng" => crate::expr::MathOp::Sum,
+        _ => return None,
+    };
+    let n = toks.get(1)?.number()?;
+    if !toks.get(2)?.is_sym('%') || toks[3..].iter().any(|t| t.number().is_some()) {
+        return None;
+    }
+    let previous = Expr::Num(Expr::PREVIOUS.into());
+    let share = Expr::bin(
+        crate::expr::MathOp::Percent,
+        Expr::Num(n.to_owned()),
+        previous.clone(),
+    );
+    Some(Expr::bin(op, previous, share))
+}
+
 /// Folds each continuation ("then subtract 2") into the arithmetic part before it, so
 /// its steps take that part's result: `multiply 6 by 7 and then subtract 2` is one part,
 /// multiply then subtract. A continuation with no arithmetic part before it is not
@@ -180,6 +202,7 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
     let signed = math.first().is_some_and(|t| t.is_sym('-') || t.is_sym('+'));
     let parsed = match arith::parse(math) {
         None => arith::parse_continuation(math)
+            .or_else(|| percent_on_previous(math))
             .or_else(|| crate::tolerant::list(trimmed))
             .or_else(|| crate::everyday::parse(trimmed, src))
             .or_else(|| arith::parse(&crate::everyday::undecorated(math)?))
