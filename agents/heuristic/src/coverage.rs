@@ -188,12 +188,21 @@ pub fn periods_needed(toks: &[Token]) -> Option<Expr> {
                 .find(|(p, _)| word(i) == Some(p))
                 .map(|(_, asked)| *asked)
         };
+        let tie = |i: usize| matches!(word(i), Some("a" | "an" | "per" | "every" | "each" | "mỗi"));
         match after {
             true => named(k + 2),
+            // (`put 4500 aside each month`: one word between.)
+            false if word(k + 1).is_some() && tie(k + 2) => named(k + 3),
             false => k
                 .checked_sub(2)
                 .filter(|&i| matches!(word(i), Some("mỗi" | "every" | "each")))
-                .and_then(|i| named(i + 1)),
+                .and_then(|i| named(i + 1))
+                // (`mỗi tháng trả 1tr5`: the verb between.)
+                .or_else(|| {
+                    k.checked_sub(3)
+                        .filter(|&i| matches!(word(i), Some("mỗi" | "every" | "each")))
+                        .and_then(|i| named(i + 1))
+                }),
         }
     };
     let (rate, total, asked) = match (per(*a), per(*b)) {
