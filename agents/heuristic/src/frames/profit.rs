@@ -35,11 +35,56 @@ const PROFIT: &[&[&str]] = &[
     &["earn"],
 ];
 
-/// Sales of a lot bought whole, less what it cost (or per unit, when asked).
+/// Sales of a lot bought whole, less what it cost (or per unit, when asked); or so
+/// many bought and sold at a price each, the margin times the count.
 pub(super) fn profit(w: &Words, q: &[Quantity]) -> Option<Expr> {
     if q.len() != 3 || !w.says(PROFIT) || q.iter().any(|x| x.role == Role::Percent) {
         return None;
     }
+    lot_profit(w, q).or_else(|| unit_margin(w, q))
+}
+
+/// `váy nhập 120k bán 199k, bán được 46 cái thì lãi bao nhiêu`, `nhap 20 lop xe 285k 1 cai
+/// ban ra 340k, lai bao nhieu`: (the price sold at − the price bought at) × the count;
+/// the count is the one small number counted in a thing, the prices the two big ones,
+/// one after a word of buying and one after a word of selling.
+fn unit_margin(w: &Words, q: &[Quantity]) -> Option<Expr> {
+    let counts: Vec<&Quantity> = q
+        .iter()
+        .filter(|x| matches!(&x.role, Role::Count(n) if n.first().is_some_and(|n| !is_in(super::vocabulary::CURRENCY, n))) && !big(&x.value))
+        .collect();
+    let [count] = counts.as_slice() else {
+        return None;
+    };
+    let prices: Vec<&Quantity> = q
+        .iter()
+        .filter(|x| x.at != count.at && big(&x.value))
+        .collect();
+    let [a, b] = prices.as_slice() else {
+        return None;
+    };
+    let sells = |x: &Quantity| w.near(x.at, 3, 0, SELL);
+    let buys = |x: &Quantity| w.near(x.at, 4, 0, BUY);
+    let (bought, sold) = match (
+        buys(a) && !sells(a),
+        sells(b),
+        buys(b) && !sells(b),
+        sells(a),
+    ) {
+        (true, true, _, _) => (a, b),
+        (_, _, true, true) => (b, a),
+        _ => return None,
+    };
+    let n = |x: &Quantity| Expr::Num(x.value.clone());
+    Some(Expr::bin(
+        MathOp::Multiply,
+        Expr::bin(MathOp::Subtract, n(sold), n(bought)),
+        n(count),
+    ))
+}
+
+/// Sales of a lot bought whole, less what it cost (or per unit, when asked).
+fn lot_profit(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let price = q
         .iter()
         .find(|x| matches!(x.role, Role::Rate(Some(_))) && w.near(x.at, 4, 0, SELL))?;

@@ -543,3 +543,15 @@ fn zz_debug() {
         );
     }
 }
+
+#[test]
+fn so_many_bought_and_sold_at_a_price_each() {
+    assert_eq!(
+        values("áo nhập 150k bán 210k, bán được 30 cái thì lãi bao nhiêu"),
+        Some(vec![1_800_000.0])
+    );
+    assert_eq!(
+        values("nhap 12 cai den 400k 1 cai ban 550k, lai bao nhieu"),
+        Some(vec![1_800_000.0])
+    );
+}
