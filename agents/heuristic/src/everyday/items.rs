@@ -281,13 +281,12 @@ pub(super) fn items<'s>(
                 i += 2;
                 continue;
             }
-            // `tiền điện tháng này`: when, not what.
+            // `tiền điện tháng này`, `hôm nay 87 đơn`: when, not what.
             Tok::Word(w)
-                if PERIODS.contains(&w.as_str())
-                    && toks
-                        .get(i + 1)
-                        .and_then(Token::word)
-                        .is_some_and(|n| matches!(n, "này" | "trước" | "tới" | "sau")) =>
+                if (PERIODS.contains(&w.as_str()) || w == "hôm")
+                    && toks.get(i + 1).and_then(Token::word).is_some_and(|n| {
+                        matches!(n, "này" | "trước" | "tới" | "sau" | "nay" | "qua")
+                    }) =>
             {
                 i += 2;
                 continue;
