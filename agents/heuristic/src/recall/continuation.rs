@@ -38,9 +38,31 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
                 .and_then(Token::word)
                 .is_some_and(|w| RATE_UNITS.contains(&w))
     };
+    // (`times 4 weeks`, `times 190 kc/hr`: an operation, one number, then only words
+    // naming its unit: what it counts, nothing to compute.)
+    let operation_first = toks
+        .first()
+        .and_then(Token::word)
+        .is_some_and(|w| crate::normalise::typo::operation(w).is_some() || w == "x");
+    let unit_tail = match crate::lexer::number_positions(&toks).as_slice() {
+        [n] if operation_first
+            && *n + 1 < toks.len()
+            && toks[n + 1..].iter().all(|t| {
+                t.is_sym('/')
+                    || t.word()
+                        .is_some_and(|w| crate::normalise::typo::operation(w).is_none() && w != "x")
+            }) =>
+        {
+            Some(n + 1)
+        }
+        _ => None,
+    };
     let mut on: Vec<&Token> = Vec::with_capacity(toks.len());
     let mut k = 0;
     while k < toks.len() {
+        if unit_tail.is_some_and(|t| k >= t) {
+            break;
+        }
         if rate_at(k) {
             k += 2;
             continue;
