@@ -615,7 +615,9 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
             .any(|w| NOT_PLACE_WORDS.contains(w) || OPERATION_WORDS.contains(w));
     if place_words {
         let asked = match crate::places::parse(&ptoks, previous)
-            .or_else(|| crate::places::loose_convert(&ptoks, previous))?
+            .or_else(|| crate::places::loose_convert(&ptoks, previous))
+            // (`bây giờ London mấy giờ`: the place named without a preposition.)
+            .or_else(|| crate::places::time_named(&ptoks, previous))?
         {
             crate::dates::DateQuery::TimeIn { place } => place,
             crate::dates::DateQuery::ConvertTime { to, .. } => to,
