@@ -259,6 +259,15 @@ pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
             k += 1;
         }
         Some("trưa") => k += 1,
+        // (`11h đêm` is 23:00, `2 giờ đêm` 02:00, `12 giờ đêm` midnight.)
+        Some("đêm") => {
+            hour = match h {
+                6..=11 => h + 12,
+                12 => 0,
+                _ => h,
+            };
+            k += 1;
+        }
         Some(half @ ("a" | "p")) if toks.get(k + 1).is_some_and(|t| t.is_sym('.')) => {
             // `9 a.m.`, `9 p.m.`
             if word(k + 2) != Some("m") {
