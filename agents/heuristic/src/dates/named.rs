@@ -183,10 +183,11 @@ pub(super) const END_OF_YEAR: &[&[&str]] = &[
     &["cuối", "năm"],
 ];
 
-/// The days of a month asked by its name (`left in november`, `end of march`, `hết
-/// tháng 12`, `cuối tháng 3`): its month and the index after it. February, whose last
-/// day depends on the year, is not read here.
-pub(super) fn end_of_named_month(toks: &[Token], i: usize) -> Option<(i64, usize)> {
+/// The last day of a month asked by its name (`left in november`, `end of march`, `the
+/// last day of february 2027`, `hết tháng 12`, `cuối tháng 2 năm 2027`): its month, the
+/// index after it, and the year said after it. February's last day depends on the year:
+/// it is read only with one.
+pub(super) fn end_of_named_month(toks: &[Token], i: usize) -> Option<(i64, usize, Option<i64>)> {
     let word = |k: usize| toks.get(k).and_then(Token::word);
     let named = |k: usize| {
         MONTH_NAMES
@@ -196,6 +197,7 @@ pub(super) fn end_of_named_month(toks: &[Token], i: usize) -> Option<(i64, usize
     };
     let (month, end) = match word(i)? {
         "end" if word(i + 1) == Some("of") => (named(i + 2)?, i + 3),
+        "last" if word(i + 1) == Some("day") && word(i + 2) == Some("of") => (named(i + 3)?, i + 4),
         "in" | "of" => (named(i + 1)?, i + 2),
         "hết" | "cuối" if word(i + 1) == Some("tháng") => match &toks.get(i + 2)?.tok {
             Tok::Num(n) => (
@@ -208,8 +210,20 @@ pub(super) fn end_of_named_month(toks: &[Token], i: usize) -> Option<(i64, usize
     };
     // `in november` asks days left in it only with `left`/`end` before it.
     let asked = i > 0 && matches!(word(i - 1), Some("left" | "remaining" | "end"))
-        || matches!(word(i), Some("hết" | "cuối" | "end"));
-    (asked && month != 2).then_some((i64::from(month), end))
+        || matches!(word(i), Some("hết" | "cuối" | "end" | "last"));
+    // The year said after it: `february 2027`, `tháng 2 năm 2027`.
+    let year_at = |k: usize| {
+        toks.get(k)
+            .and_then(Token::number)
+            .filter(|n| n.len() == 4)
+            .and_then(|n| n.parse::<i64>().ok())
+    };
+    let (year, end) = match (word(end), year_at(end), year_at(end + 1)) {
+        (_, Some(y), _) => (Some(y), end + 1),
+        (Some("năm"), None, Some(y)) => (Some(y), end + 2),
+        _ => (None, end),
+    };
+    (asked && (month != 2 || year.is_some())).then_some((i64::from(month), end, year))
 }
 
 /// Weekday names: (words, the English name the tools take).

@@ -94,12 +94,15 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         // Every anchor starts with a word: numbers and symbols skip the tables.
         let found = if t.word().is_none() {
             None
-        } else if let Some((month, end)) = end_of_named_month(toks, i) {
-            let day = match month {
-                4 | 6 | 9 | 11 => 30,
+        } else if let Some((month, end, said)) = end_of_named_month(toks, i) {
+            let leap = |y: i64| y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+            let day = match (month, said) {
+                (2, Some(y)) if leap(y) => 29,
+                (2, _) => 28,
+                (4 | 6 | 9 | 11, _) => 30,
                 _ => 31,
             };
-            let year = NamedYear::Next;
+            let year = said.map_or(NamedYear::Next, NamedYear::In);
             Some((Anchor::end_of(month, day, year), end))
         } else if let Some((day, end)) = super::named::day_of_next_month(toks, i) {
             Some((Anchor::DayOfNextMonth { day }, end))
