@@ -110,7 +110,13 @@ pub fn strip_math(toks: &[Token]) -> &[Token] {
     while let Some((last, rest)) = s.split_last() {
         let equal_to =
             last.word() == Some("to") && rest.last().and_then(Token::word) == Some("equal");
-        if equal_to {
+        // (`… giúp tôi`, `… giùm em`: asking for help, for whom.)
+        let helped = last.word().is_some_and(crate::frames::is_helped_word)
+            && rest
+                .last()
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "giúp" | "giùm"));
+        if equal_to || helped {
             s = &rest[..rest.len() - 1];
         } else if is_word_in(last, MATH_TAIL) || is_question_sym(last) {
             s = rest;

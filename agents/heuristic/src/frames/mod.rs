@@ -78,6 +78,11 @@ pub fn spans_time_zones(place: &str) -> bool {
         .any(|c| crate::normalise::fold::fold(c) == folded)
 }
 
+/// Whether `word` says who is helped after `giúp`/`giùm` (`tôi`, `em`), with its marks.
+pub fn is_helped_word(word: &str) -> bool {
+    vocabulary::HELPED.contains(&word)
+}
+
 /// Whether `toks` write a calculation with its operators between labelled numbers
 /// (`31900 minus 2,500 dorm minus 1,062 health insurance`): its words only name the
 /// numbers, so a word that would name a request outside the tools (`broker`) does not.

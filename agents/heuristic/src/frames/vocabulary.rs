@@ -485,3 +485,8 @@ pub(super) const MANY_ZONES: &[&str] = &[
     "mexico",
     "indonesia",
 ];
+
+/// Who is helped, after `giúp`/`giùm` at the end of a request (`… giúp tôi`): kept here,
+/// where no Vietnamese word is taught to the normaliser (a list of them taught as one
+/// phrase had made `chi co` read `chi có`).
+pub(super) const HELPED: &[&str] = &["tôi", "mình", "em", "anh", "chị", "con", "tui", "cháu"];
