@@ -24,6 +24,7 @@
 
 mod asked;
 mod cues;
+mod guards;
 mod items;
 mod read;
 mod units;
