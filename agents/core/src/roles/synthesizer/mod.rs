@@ -151,10 +151,13 @@ impl Handler for Synthesizer {
             // Then, when some step runs, its results drive the report (each result is
             // stored and checked against the stored plan); only a plan with nothing to
             // run is finished here.
-            // A plan the Planner sent (it says it dispatched its first wave) answers a
-            // request the Chief reads too and opens itself: no deadline watch to open
-            // here (that look cost a round trip per task).
+            // A plan that says it dispatched its first wave may still come from another
+            // publisher than the Planner (a crafted `plan_ready` whose steps never went
+            // out): its task is opened for the deadline watch unless the Chief opened
+            // it, so it ends in a report all the same (`plan_checks.rs`; a round trip
+            // per task, kept for that guarantee).
             Payload::PlanReady(plan) if plan.dispatched => {
+                self.watch_deadline(msg, plan).await?;
                 self.seen.insert(task, plan);
                 if plan
                     .plan

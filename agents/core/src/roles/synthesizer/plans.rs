@@ -1,8 +1,7 @@
 //! What the Synthesizer does with a plan as it arrives, before any result: a plan that
 //! cannot run ends its task with one `failed` report (unless the task has a plan
-//! already), and a plan from another publisher than the Planner (whose plans answer
-//! requests the Chief opened) opens its task for the deadline watch unless the Chief
-//! did.
+//! already), and a plan the Chief never saw (a crafted `plan_ready`, dispatched or not)
+//! opens its task for the deadline watch.
 
 use chorus_bus::{Deadline, Message, Payload, PlanError, PlanReady, TaskRequest, Topic};
 use tracing::{debug, warn};
