@@ -155,6 +155,7 @@ class Cluster:
             "CHORUS__POOLS__DATE__MCP_URL": "http://127.0.0.1:%d/mcp" % self.date_port,
             "CHORUS_LOG": os.environ.get("CHORUS_LOG", "warn"),
             "MIMALLOC_ARENA_EAGER_COMMIT": os.environ.get("MIMALLOC_ARENA_EAGER_COMMIT", "0"),
+            "MIMALLOC_PURGE_DELAY": os.environ.get("MIMALLOC_PURGE_DELAY", "0"),
         })
         base.update(settings)
         redis_bin = os.environ.get("CHORUS_REDIS_SERVER", "redis-server")

@@ -67,10 +67,15 @@ enum Command {
     Acl(commands::acl::AclArgs),
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
     let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
-    match start(cli).await {
+    let outcome = Settings::load(cli.config.as_deref())
+        .map_err(anyhow::Error::from)
+        .and_then(|settings| {
+            let runtime = runtime(settings.agents.worker_threads)?;
+            runtime.block_on(start(cli, settings))
+        });
+    match outcome {
         Ok(()) => {}
         Err(e) if e.is::<commands::preflight::NotReady>() => {
             // One line, not a chain: what is wrong and how to fix it.
@@ -83,6 +88,18 @@ async fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// The process's tokio runtime: `agents.worker_threads` worker threads, or with 0 (the
+/// default) tokio's own choice, `TOKIO_WORKER_THREADS` or one per core. Each worker
+/// costs a thread and its allocator heap (docs/performance.md, "Where the memory goes").
+fn runtime(worker_threads: usize) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all();
+    if worker_threads > 0 {
+        builder.worker_threads(worker_threads);
+    }
+    builder.build()
 }
 
 /// Prints a command-line error the way clap does and exits with clap's code; when what
@@ -111,14 +128,13 @@ fn usage_error(e: clap::Error) -> ! {
     }
 }
 
-/// Loads the settings, sets up logs and traces, and runs the subcommand.
-async fn start(cli: Cli) -> anyhow::Result<()> {
+/// Sets up logs and traces, and runs the subcommand.
+async fn start(cli: Cli, settings: Settings) -> anyhow::Result<()> {
     // Agents log what they do; the other commands keep the terminal for their output.
     let default_filter = match cli.command {
         Command::Agent(_) => "info",
         _ => "error",
     };
-    let settings = Settings::load(cli.config.as_deref())?;
     // A role exports traces when an OTLP endpoint is set (docs/tracing.md); the guard
     // sends the last spans when `main` returns (after SIGTERM, too).
     let (traces, _traces_guard) = match &cli.command {

@@ -17,6 +17,11 @@ pub struct AgentSettings {
     pub deadline_ms: u64,
     /// Deliveries in progress at once per role and process (back-pressure beyond it).
     pub max_in_flight: usize,
+    /// Worker threads of each `chorus` process's async runtime; 0 (the default) leaves
+    /// the choice to tokio: `TOKIO_WORKER_THREADS`, or one per core. Each worker costs a
+    /// thread and its allocator heap; 1 lowers a role's peak RSS where many processes
+    /// share few cores (docs/performance.md, "Where the memory goes").
+    pub worker_threads: usize,
     /// How often the Chief looks for tasks past their deadline.
     pub deadline_tick_ms: u64,
     /// Attempts to reach an MCP server for one step.
@@ -55,6 +60,7 @@ impl Default for AgentSettings {
         AgentSettings {
             deadline_ms: 10_000,
             max_in_flight: 256,
+            worker_threads: 0,
             deadline_tick_ms: 100,
             mcp_attempts: 4,
             mcp_backoff_ms: 100,
@@ -406,5 +412,13 @@ mod tests {
             settings.pools["math"].mcp_url.as_deref(),
             Some("http://x/mcp")
         );
+    }
+
+    #[test]
+    fn worker_threads_default_to_tokios_choice() {
+        assert_eq!(Settings::default().agents.worker_threads, 0);
+        let file = write("[agents]\nworker_threads = 1\n");
+        let settings = Settings::load(Some(file.path())).expect("valid");
+        assert_eq!(settings.agents.worker_threads, 1);
     }
 }

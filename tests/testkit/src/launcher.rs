@@ -31,10 +31,16 @@ pub struct Proc {
 
 impl Proc {
     /// Starts `cmd` as `name`, stdin and stdout closed, stderr to `output`. mimalloc
-    /// commits its arenas on demand, as deploy/run-local.sh and the images have it.
+    /// commits its arenas on demand and hands freed pages back at once
+    /// (`MIMALLOC_PURGE_DELAY=0`), as deploy/run-local.sh and the images have it.
     pub fn spawn(name: &str, mut cmd: Command, output: Output) -> io::Result<Proc> {
-        if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_none() {
-            cmd.env("MIMALLOC_ARENA_EAGER_COMMIT", "0");
+        for (key, value) in [
+            ("MIMALLOC_ARENA_EAGER_COMMIT", "0"),
+            ("MIMALLOC_PURGE_DELAY", "0"),
+        ] {
+            if std::env::var_os(key).is_none() {
+                cmd.env(key, value);
+            }
         }
         let (stderr, log) = match output {
             Output::Inherit => (Stdio::inherit(), None),
