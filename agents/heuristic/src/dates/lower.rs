@@ -20,7 +20,7 @@ impl DateQuery {
             }
             DateQuery::DaysSince { .. } => 2,
             DateQuery::DaysBetweenDays { .. } => 3,
-            DateQuery::InWeeks(days) => days.step_count() + 1,
+            DateQuery::InWeeks(days) | DateQuery::Inclusive(days) => days.step_count() + 1,
             DateQuery::TimeDifference { absolute: true, .. } => 2,
             _ => 1,
         }
@@ -156,6 +156,14 @@ impl DateQuery {
             }
             return;
         }
+        if let DateQuery::Inclusive(days) = self {
+            days.lower_into(plan, part);
+            if let Some(counted) = plan.take_last_as_input() {
+                let args = vec![("a", counted), ("b", text("1"))];
+                plan.push(part, crate::expr::MATH_POOL, "sum", args, true);
+            }
+            return;
+        }
         if let DateQuery::DaysBetweenDays { from, to } = self {
             // The second day is the first one on or after the first day (its `now`):
             // `days between sept 8 and dec 18` asked in November is 101, not −264, and
@@ -221,6 +229,7 @@ impl DateQuery {
             | DateQuery::DaysSince { .. }
             | DateQuery::DaysBetweenDays { .. }
             | DateQuery::InWeeks(_)
+            | DateQuery::Inclusive(_)
             | DateQuery::TimeDifference { .. } => return, // lowered above
         };
         // `hôm nay thứ mấy`: the weekday answers; today's date is a step.

@@ -64,6 +64,9 @@ pub enum DateQuery {
     /// weeks between September 7, 2026 and January 11, 2027`): the days, then ÷ 7 by
     /// the math tool.
     InWeeks(Box<DateQuery>),
+    /// A count of days with both ends counted (`im off dec 21 to jan 3 inclusive, how
+    /// many days off is that`): the days between, then + 1 by the math tool.
+    Inclusive(Box<DateQuery>),
     /// Whole days between two days written without a year (`check in 23/12, check out
     /// 27/12, how many nights`): each found by `next_date`, then their difference.
     DaysBetweenDays {
@@ -250,4 +253,21 @@ pub enum DateParse {
     InvalidDate(String),
     /// Not a date question.
     NotDate,
+}
+
+/// `q`, a count of days between two days, with both ends counted when `toks` say so
+/// (`inclusive`, `tính cả hai đầu`); `q` unchanged otherwise.
+pub fn inclusive_if_said(toks: &[crate::lexer::Token], q: DateQuery) -> DateQuery {
+    let said = (0..toks.len()).any(|i| {
+        toks[i]
+            .word()
+            .is_some_and(|w| matches!(w, "inclusive" | "incl"))
+            || crate::lexer::words_at(toks, i, &["tính", "cả", "hai", "đầu"])
+    });
+    match q {
+        DateQuery::Difference { .. } | DateQuery::DaysBetweenDays { .. } if said => {
+            DateQuery::Inclusive(Box::new(q))
+        }
+        q => q,
+    }
 }

@@ -82,6 +82,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `how many hours ahead of hanoi is seoul`: the hours between two places' clocks.
     // `giờ chicago mấy giờ rồi`: the time at a place named without a preposition.
     if let Some(q) = crate::dates::between_day_months(toks)
+        .map(|q| crate::dates::inclusive_if_said(toks, q))
         .or_else(|| crate::places::time_difference(toks, src))
         .or_else(|| crate::places::time_named(toks, src))
         .or_else(|| {
