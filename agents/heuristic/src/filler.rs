@@ -223,6 +223,31 @@ pub fn without_vocative(toks: &[Token]) -> Option<Vec<Token>> {
     })
 }
 
+/// `toks` without `max`/`min` that only name what a list holds (`max temps this week
+/// were 29, 31, … wats the average`: the days' highest temperatures, averaged), when
+/// another list operation is asked; `None` when there is none such.
+pub fn without_extreme_label(toks: &[Token]) -> Option<Vec<Token>> {
+    let labels = |k: usize| {
+        toks[k]
+            .word()
+            .is_some_and(|w| matches!(w, "max" | "min" | "maximum" | "minimum"))
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| matches!(w, "temp" | "temps" | "temperature" | "temperatures"))
+    };
+    let other = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "average" | "avg" | "mean" | "total" | "sum"))
+    });
+    let at = (0..toks.len()).find(|&k| labels(k))?;
+    other.then(|| {
+        let mut out = toks.to_vec();
+        out.remove(at);
+        out
+    })
+}
+
 #[cfg(test)]
 mod tests {
 
