@@ -29,6 +29,7 @@ mod change_percent;
 mod days_off;
 mod difference;
 mod follow;
+mod implied_unit;
 mod interest;
 mod items;
 mod labelled;
@@ -47,6 +48,7 @@ mod words;
 
 pub use difference::asks_change;
 pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
+pub use implied_unit::price_per_counted_unit;
 pub use items::priced_items;
 pub use periods::longer_period;
 pub use rest::asks_share_and_rest;

@@ -44,6 +44,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::filler::without_vocative(toks))
         // `max temps … wats the average`: `max` names what is listed.
         .or_else(|| crate::filler::without_extreme_label(toks))
+        // `bán 200kg tiêu giá 145k`: the price is a kilo's.
+        .or_else(|| crate::frames::price_per_counted_unit(toks))
         // (Each rewrite changes the tokens, or reading them again would never end.)
         && without.as_slice() != toks
     {
