@@ -5,9 +5,8 @@ use crate::lexer::{Tok, Token};
 use crate::normalise::fold::fold;
 
 /// Units a quantity sold by weight, volume or piece is counted in (compared folded).
-const UNITS: &[&str] = &[
-    "kg", "ký", "kí", "lít", "lit", "tạ", "tấn", "mét", "cái", "chiếc",
-];
+/// (Not `tạ`, `tấn`: a price beside them is a kilo's, the weights' reader's to say.)
+const UNITS: &[&str] = &["kg", "ký", "kí", "lít", "lit", "mét", "cái", "chiếc"];
 
 /// Words naming the price right before it (compared folded).
 const PRICE: &[&str] = &["giá"];
@@ -31,9 +30,19 @@ pub fn price_per_counted_unit(toks: &[Token]) -> Option<Vec<Token>> {
     };
     let named = price > 0 && is(toks.get(price - 1), PRICE);
     // (Nothing after the price but the end, a comma or the question.)
-    let bare = toks
-        .get(price + 1)
-        .is_none_or(|t| t.word().is_none() || !is(Some(t), UNITS));
+    // (Nothing after the price saying what it is for: `giá 45k một tá` is a dozen's.)
+    let bare = match toks.get(price + 1) {
+        None => true,
+        Some(t) if t.is_sym('/') => false,
+        Some(t) => t.word().is_none_or(|w| {
+            !is(Some(t), UNITS)
+                && ![
+                    "một", "mỗi", "per", "a", "an", "each", "tá", "chục", "cặp", "đôi",
+                ]
+                .iter()
+                .any(|x| fold(x) == fold(w))
+        }),
+    };
     if !named || !bare || crate::lexer::has_percent_or_date(toks) {
         return None;
     }
