@@ -118,8 +118,10 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     });
     let labelled_before =
         no_operation && items.iter().all(|x| x.at > 0 && w.word(x.at - 1).is_some());
+    // (`gas 2 bình 920.000đ`: a small count beside money names no amount.)
     let names_next = |x: &Quantity| {
-        matches!(&x.role, Role::Count(n) if n.iter().all(|n| !is_person(n) && !is_group(n) && !is_period(n)))
+        big(&x.value)
+            && matches!(&x.role, Role::Count(n) if n.iter().all(|n| !is_person(n) && !is_group(n) && !is_period(n)))
             && labelled_before
             && w.says(SUM_OF)
     };

@@ -80,6 +80,28 @@ pub fn spans_time_zones(place: &str) -> bool {
         .any(|c| crate::normalise::fold::fold(c) == folded)
 }
 
+/// `toks` without a day and month written `d/m` whose day cannot be a month (`20/11`),
+/// none before it a number; `None` when there is none.
+fn without_day_month(toks: &[Token]) -> Option<Vec<Token>> {
+    let small = |k: usize, least: u32, most: u32| {
+        toks.get(k)
+            .and_then(Token::number)
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| (least..=most).contains(&n))
+    };
+    let at = (0..toks.len()).find(|&k| {
+        small(k, 13, 31)
+            && toks.get(k + 1).is_some_and(|t| t.is_sym('/'))
+            && small(k + 2, 1, 12)
+            && !toks.get(k + 3).is_some_and(|t| t.is_sym('/'))
+            && !(k > 0 && toks[k - 1].is_sym('/'))
+            && !(k > 0 && toks[k - 1].number().is_some())
+    })?;
+    let mut out = toks.to_vec();
+    out.drain(at..at + 3);
+    Some(out)
+}
+
 /// Whether `word` says who is helped after `giúp`/`giùm` (`tôi`, `em`), with its marks.
 pub fn is_helped_word(word: &str) -> bool {
     vocabulary::HELPED.contains(&word)
@@ -111,6 +133,9 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     // (`nghỉ 2 ngày, làm 5 ngày`, `2 days off a week`: the days worked.)
     let worked = days_off::worked_days(toks);
     let toks = worked.as_deref().unwrap_or(toks);
+    // (`chi 1tr250 liên hoan 20/11`: a day and month names when, no amounts.)
+    let undated = without_day_month(toks);
+    let toks = undated.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
     // (The interest and the amount with it, both asked: two answers.)
     if rest::asks_share_and_rest(toks)

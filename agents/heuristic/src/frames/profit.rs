@@ -63,6 +63,26 @@ fn unit_margin(w: &Words, q: &[Quantity]) -> Option<Expr> {
     let [a, b] = prices.as_slice() else {
         return None;
     };
+    // (`nhap 1 ta cam 2tr5, ban le 32k 1 ky`: a price per another unit than the count's
+    // is the lot's question, never a margin times a count.)
+    let Role::Count(nouns) = &count.role else {
+        return None;
+    };
+    let measure = |u: &str| {
+        is_in(
+            &[
+                "kg", "ký", "kí", "lít", "tạ", "tấn", "mét", "gram", "yến", "lạng",
+            ],
+            u,
+        )
+    };
+    let other_unit = [a, b].iter().any(|x| {
+        matches!(&x.role, Role::Rate(Some(u))
+            if measure(u) && !nouns.first().is_some_and(|n| same_thing(n, u)))
+    });
+    if other_unit {
+        return None;
+    }
     let sells = |x: &Quantity| w.near(x.at, 3, 0, SELL);
     let buys = |x: &Quantity| w.near(x.at, 4, 0, BUY);
     let (bought, sold) = match (

@@ -113,8 +113,12 @@ pub fn me_and_others(toks: &[Token]) -> Option<Vec<Token>> {
                 })
             })
         };
+        // (`and the rest split … between dad and grandma`: the rest of an earlier whole,
+        // which no reading here has; left unread rather than split from the last share.)
+        let rest = toks.iter().any(|x| x.word() == Some("rest"));
         if matches!(t.word(), Some("between" | "among"))
             && shares()
+            && !rest
             && let Some((count, next)) = named_people(toks, i + 1)
         {
             out.push(t.clone());
