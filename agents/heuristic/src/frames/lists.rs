@@ -109,12 +109,19 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
     // (`tiền điện 1245000 tiền nước 386000 cộng lại`: each amount named right before it;
     // the words after one are the next one's name.)
     // (No operation before the last amount: `double the bill of 40 plus 12` is no list.)
-    let no_operation = items.last().is_some_and(|l| {
-        (0..l.at).all(|i| {
-            w.toks[i]
-                .word()
-                .is_none_or(|k| crate::normalise::typo::operation(k).is_none())
+    let operation = |i: usize| {
+        w.toks[i].word().is_some_and(|k| {
+            crate::normalise::typo::operation(k).is_some()
+                || matches!(k, "cộng" | "trừ" | "nhân" | "chia" | "x")
         })
+    };
+    // (… nor another after it: `… cộng tiền váy 7,2 triệu …, rồi chia đôi ra` asks more
+    // than a total.)
+    let no_operation = items.last().is_some_and(|l| {
+        (0..l.at).all(|i| !operation(i))
+            && (l.at + 1..w.toks.len()).all(|i| {
+                !operation(i) || matches!(w.toks[i].word(), Some("cộng" | "total" | "sum"))
+            })
     });
     let labelled_before =
         no_operation && items.iter().all(|x| x.at > 0 && w.word(x.at - 1).is_some());

@@ -144,7 +144,10 @@ fn change_of(toks: &[Token]) -> Option<Change> {
         word(k + 1).is_some_and(|w| PEOPLE.contains(&w))
             || matches!(role_at(toks, k).0, Role::People)
     };
+    // (`chia đôi đi` after a split among 3: between two now.)
+    let halves = (0..toks.len()).any(|k| words_at(toks, k, &["chia", "đôi"]));
     match nums.as_slice() {
+        [] if halves => Some(Change::Now(2)),
         [] => {
             // `what if jake joins`: one more; `jess moves out`: one fewer — someone named
             // before the verb (never `it comes with fries`).
