@@ -228,8 +228,11 @@ pub fn correct(pieces: &mut [Piece], reading: Reading) {
             // (`left in novmber`: a month's name after `in` is no place's.)
             if after_place
                 && !proper
-                && let Some(month) = correction(&pieces[i].lower(), reading, false)
-                    .filter(|m| MONTHS.contains(&m.as_str()))
+                && let Some(month) = correction(&pieces[i].lower(), reading, false).filter(|m| {
+                    crate::wording::MONTHS
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(m))
+                })
             {
                 pieces[i].set(month);
                 continue;
@@ -251,21 +254,6 @@ fn folded_number_words() -> &'static std::collections::HashSet<String> {
         std::sync::OnceLock::new();
     FOLDED.get_or_init(|| fold::NUMBER_WORDS.iter().map(|w| fold::fold(w)).collect())
 }
-
-/// Month names, which a typo after `in` may still be of.
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 
 /// The kind of the nearest piece before (or after) `i` that is not a space.
 fn neighbour(pieces: &[Piece], i: usize, after: bool) -> Option<Kind> {
