@@ -17,25 +17,16 @@ use common::delivery;
 
 const TASK: &str = "router-1";
 
-fn plan(steps: serde_json::Value) -> Message {
-    common::plan(TASK, steps)
-}
-
-fn lone() -> Message {
-    common::lone(TASK)
-}
-
-fn result(step: &str, value: &str) -> Message {
-    common::result(TASK, step, value)
-}
-
 fn chain() -> Message {
-    plan(json!([
-        {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": "2", "b": "4"},
-         "part": "2+4"},
-        {"id": "s2", "pool": "math", "tool": "multiply",
-         "arguments": {"a": {"$ref": "s1"}, "b": "3"}, "part": "(2+4)*3", "output": true}
-    ]))
+    common::plan(
+        TASK,
+        json!([
+            {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": "2", "b": "4"},
+             "part": "2+4"},
+            {"id": "s2", "pool": "math", "tool": "multiply",
+             "arguments": {"a": {"$ref": "s1"}, "b": "3"}, "part": "(2+4)*3", "output": true}
+        ]),
+    )
 }
 
 /// A Router on a fresh memory bus, and that bus.
@@ -90,7 +81,7 @@ async fn a_result_no_step_waits_for_is_neither_recorded_nor_released() {
     store(&bus, &chain()).await;
     router.handle(&delivery(chain(), 1)).await.expect("plan");
     router
-        .handle(&delivery(result("s2", "18"), 1))
+        .handle(&delivery(common::result(TASK, "s2", "18"), 1))
         .await
         .expect("result");
     assert!(recorded(&bus).await.is_empty());
@@ -103,7 +94,7 @@ async fn a_result_a_step_waits_for_is_recorded_and_releases_it() {
     store(&bus, &chain()).await;
     router.handle(&delivery(chain(), 1)).await.expect("plan");
     router
-        .handle(&delivery(result("s1", "6"), 1))
+        .handle(&delivery(common::result(TASK, "s1", "6"), 1))
         .await
         .expect("result");
     assert_eq!(recorded(&bus).await, ["s1"]);
@@ -113,9 +104,9 @@ async fn a_result_a_step_waits_for_is_recorded_and_releases_it() {
 #[tokio::test]
 async fn a_result_whose_plan_was_not_seen_here_is_recorded() {
     let (router, bus) = router();
-    store(&bus, &lone()).await;
+    store(&bus, &common::lone(TASK)).await;
     router
-        .handle(&delivery(result("s1", "6"), 1))
+        .handle(&delivery(common::result(TASK, "s1", "6"), 1))
         .await
         .expect("result");
     assert_eq!(recorded(&bus).await, ["s1"]);

@@ -18,25 +18,16 @@ use common::delivery;
 
 const TASK: &str = "fan-in-1";
 
-fn plan(steps: serde_json::Value) -> Message {
-    common::plan(TASK, steps)
-}
-
-fn lone() -> Message {
-    common::lone(TASK)
-}
-
-fn result(step: &str, value: &str) -> Message {
-    common::result(TASK, step, value)
-}
-
 fn pair() -> Message {
-    plan(json!([
-        {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": "2", "b": "4"},
-         "part": "2+4", "output": true},
-        {"id": "s2", "pool": "math", "tool": "sum", "arguments": {"a": "1", "b": "1"},
-         "part": "1+1", "output": true}
-    ]))
+    common::plan(
+        TASK,
+        json!([
+            {"id": "s1", "pool": "math", "tool": "sum", "arguments": {"a": "2", "b": "4"},
+             "part": "2+4", "output": true},
+            {"id": "s2", "pool": "math", "tool": "sum", "arguments": {"a": "1", "b": "1"},
+             "part": "1+1", "output": true}
+        ]),
+    )
 }
 
 /// A Synthesizer on a fresh memory bus, and that bus.
@@ -77,16 +68,19 @@ async fn recorded(bus: &MemoryBus) -> Vec<String> {
 #[tokio::test]
 async fn the_one_result_of_a_one_step_plan_seen_sends_the_report_without_being_recorded() {
     let (synth, bus) = synthesizer();
-    synth.handle(&delivery(lone(), 1)).await.expect("plan");
     synth
-        .handle(&delivery(result("s1", "6"), 1))
+        .handle(&delivery(common::lone(TASK), 1))
+        .await
+        .expect("plan");
+    synth
+        .handle(&delivery(common::result(TASK, "s1", "6"), 1))
         .await
         .expect("result");
     assert_eq!(reports(&bus).await, [["6"]]);
     assert!(recorded(&bus).await.is_empty());
     // Redelivered after the report: the long way finds it out, records and sends nothing.
     synth
-        .handle(&delivery(result("s1", "6"), 2))
+        .handle(&delivery(common::result(TASK, "s1", "6"), 2))
         .await
         .expect("again");
     assert_eq!(reports(&bus).await.len(), 1);
@@ -97,7 +91,7 @@ async fn the_one_result_of_a_one_step_plan_seen_sends_the_report_without_being_r
 async fn a_result_whose_plan_was_not_seen_here_is_recorded_before_the_report() {
     let (synth, bus) = synthesizer();
     // The plan is stored (as the Planner stores it) but this replica never read it.
-    let Payload::PlanReady(ready) = lone().payload else {
+    let Payload::PlanReady(ready) = common::lone(TASK).payload else {
         panic!("a plan")
     };
     let state = TaskState::new(Arc::new(bus.store()), Duration::from_secs(60));
@@ -106,7 +100,7 @@ async fn a_result_whose_plan_was_not_seen_here_is_recorded_before_the_report() {
         .await
         .expect("store the plan");
     synth
-        .handle(&delivery(result("s1", "6"), 1))
+        .handle(&delivery(common::result(TASK, "s1", "6"), 1))
         .await
         .expect("result");
     assert_eq!(reports(&bus).await, [["6"]]);
@@ -126,13 +120,13 @@ async fn every_result_of_a_plan_of_several_steps_is_recorded_and_the_last_sends_
         .expect("store the plan");
     synth.handle(&delivery(pair(), 1)).await.expect("plan");
     synth
-        .handle(&delivery(result("s1", "6"), 1))
+        .handle(&delivery(common::result(TASK, "s1", "6"), 1))
         .await
         .expect("first");
     assert!(reports(&bus).await.is_empty());
     assert_eq!(recorded(&bus).await, ["s1"]);
     synth
-        .handle(&delivery(result("s2", "2"), 1))
+        .handle(&delivery(common::result(TASK, "s2", "2"), 1))
         .await
         .expect("second");
     assert_eq!(reports(&bus).await, [["6", "2"]]);
