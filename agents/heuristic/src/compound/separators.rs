@@ -96,7 +96,9 @@ fn dot_markers(toks: &[Token]) -> Vec<usize> {
                 _ => return None,
             };
             let (dot, next) = (&toks[i + 1], &toks[i + 2]);
-            let attached = dot.is_sym('.') && dot.start == toks[i].end && next.start > dot.end;
+            // (`1/ … 2/ …` too: a slash with a space after it divides nothing.)
+            let mark = dot.is_sym('.') || dot.is_sym('/');
+            let attached = mark && dot.start == toks[i].end && next.start > dot.end;
             let first = i == 0 || toks[i - 1].is_sym(':') || toks[i - 1].start + 1 < toks[i].start;
             let k = Some(k).filter(|k| (1..=20).contains(k))?;
             (attached && first).then_some((i, k))
@@ -112,6 +114,35 @@ fn dot_markers(toks: &[Token]) -> Vec<usize> {
         true => run,
         false => Vec::new(),
     }
+}
+
+/// Whether `toks` are laid out as a list of parts (`1. … 2. …`, `a) … b) …`, `1/ …
+/// 2/ …`): markers 1, 2 (or a, b) in order. Each part is then a question of its own,
+/// never one problem told across them.
+pub(in crate::compound) fn laid_out(toks: &[Token]) -> bool {
+    if !dot_markers(toks).is_empty() {
+        return true;
+    }
+    let mut depth = 0usize;
+    let mut next = 1u8;
+    for (i, t) in toks.iter().enumerate() {
+        match t.tok {
+            Tok::Sym('(') => depth += 1,
+            Tok::Sym(')') if depth == 0 && i > 0 && is_part_marker(&toks[i - 1]) => {
+                let k = match &toks[i - 1].tok {
+                    Tok::Num(n) => n.parse::<u8>().unwrap_or(0),
+                    Tok::Word(w) => w.bytes().next().map_or(0, |b| b.wrapping_sub(b'a') + 1),
+                    _ => 0,
+                };
+                if k == next {
+                    next += 1;
+                }
+            }
+            Tok::Sym(')') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    next > 2
 }
 
 /// Whether `toks`, before a colon, only announce what follows (`two quick ones`, `pls

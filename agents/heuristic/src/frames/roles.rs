@@ -122,7 +122,49 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
         .zip(keep)
         .filter_map(|(q, keep)| keep.then_some(q))
         .collect();
-    one_then_rate(w, out)
+    priced_then_counted(w, one_then_rate(w, out))
+}
+
+/// `vé 685, mua 2 vé`, `ticket 685, buy 2 tickets`, `áo 385k, mua 3 cái`: an amount
+/// right after the thing it prices (a few words back at most), that thing counted
+/// later — a rate for each one, the count its count.
+fn priced_then_counted(w: &Words, mut q: Vec<Quantity>) -> Vec<Quantity> {
+    // (One price only: prices by kind, `người lớn 200k, trẻ em 120k`, are categories.)
+    if q.iter().filter(|x| x.role == Role::Amount).count() != 1 {
+        return q;
+    }
+    for k in 0..q.len() {
+        if q[k].role != Role::Amount || q[k].at == 0 {
+            continue;
+        }
+        // (The words right before the amount, back to a number or a mark; none a
+        // verb of buying or selling — `áo nhập 150k` is a cost — and the first not
+        // counted itself — `20 viên giá 100k` prices the pack.)
+        let at = q[k].at;
+        let run: Vec<usize> = (at.saturating_sub(5)..at)
+            .rev()
+            .take_while(|&i| w.word(i).is_some())
+            .collect();
+        let first = run.last().copied().unwrap_or(at);
+        let counted_before = first > 0 && w.toks[first - 1].number().is_some();
+        let named: Vec<&str> = run.iter().filter_map(|&i| w.word(i)).collect();
+        if counted_before || named.iter().any(|n| is_in(TRADE_VERBS, n)) {
+            continue;
+        }
+        let named: Vec<&str> = named.into_iter().filter(|n| is_noun(n)).collect();
+        let counted = q[k + 1..].iter().find_map(|x| match &x.role {
+            Role::Count(nouns) => nouns.first().filter(|n| {
+                !is_period(n)
+                    && (named.iter().any(|m| same_thing(m, n))
+                        || (!named.is_empty() && is_in(ANY_ONE, n)))
+            }),
+            _ => None,
+        });
+        if let Some(noun) = counted.cloned() {
+            q[k].role = Role::Rate(Some(noun));
+        }
+    }
+    q
 }
 
 /// Verbs between a thing and what each one takes or brings (`mỗi chuyến hết 1,5 lít`,
@@ -130,6 +172,11 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
 const RATE_VERBS: &[&str] = &[
     "hết", "tốn", "mất", "được", "bán", "ăn", "dùng", "uống", "lời", "lãi", "kiếm", "takes",
     "costs", "uses", "makes", "earns",
+];
+
+/// Verbs of buying and selling: an amount after one is what was paid or taken.
+const TRADE_VERBS: &[&str] = &[
+    "mua", "bán", "nhập", "trả", "bought", "sold", "paid", "pay", "buy", "sell", "spent",
 ];
 
 /// `1 ngày bán 1tr2`, `1 mét mất 3 ngày`: one of a thing, then a verb and what it takes

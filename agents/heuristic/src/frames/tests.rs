@@ -555,3 +555,14 @@ fn so_many_bought_and_sold_at_a_price_each() {
         Some(vec![1_800_000.0])
     );
 }
+
+#[test]
+fn a_thing_priced_before_it_is_counted() {
+    assert_eq!(values("ticket 685, buy 2 tickets how much"), Some(vec![1370.0]));
+    assert_eq!(values("áo 385k, mua 3 cái hết bao nhiêu"), Some(vec![1_155_000.0]));
+    // A pack priced, one of it asked: never the pack's price times one.
+    assert_ne!(
+        values("hộp vitamin 20 viên giá 100k, 1 viên bao nhiêu tiền"),
+        Some(vec![100_000.0])
+    );
+}

@@ -63,7 +63,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     // `my hourly went from 38.50 to 42.80, what % raise is that? 1 decimal is fine`: a
     // rounding said in a sentence of its own rounds the one answer of the rest.
-    if let Some((rest, places)) = rounding_after(toks)
+    // `1. 8 x 35k 2. cong 50k tien com`: a request laid out as a list of parts is read
+    // part by part, never as one problem over all its numbers.
+    let laid_out = super::separators::laid_out(toks);
+    if !laid_out
+        && let Some((rest, places)) = rounding_after(toks)
         && let Ok(Parsed { parts, failed }) = parse_request(rest, src)
         && failed.is_empty()
         && let [
@@ -85,16 +89,17 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `check in 23/12, check out 27/12, how many nights`: the days between two days.
     // `how many hours ahead of hanoi is seoul`: the hours between two places' clocks.
     // `giờ chicago mấy giờ rồi`: the time at a place named without a preposition.
-    if let Some(q) = crate::dates::between_day_months(toks)
-        .map(|q| crate::dates::inclusive_if_said(toks, q))
-        .or_else(|| crate::places::time_difference(toks, src))
-        .or_else(|| crate::places::time_named(toks, src))
-        .or_else(|| {
-            // (A conversion told loosely, only when no part reads it strictly; the loose
-            // reader, which looks for one clock time first, is the cheaper test.)
-            crate::places::loose_convert(toks, src)
-                .filter(|_| crate::places::parse(toks, src).is_none())
-        })
+    if !laid_out
+        && let Some(q) = crate::dates::between_day_months(toks)
+            .map(|q| crate::dates::inclusive_if_said(toks, q))
+            .or_else(|| crate::places::time_difference(toks, src))
+            .or_else(|| crate::places::time_named(toks, src))
+            .or_else(|| {
+                // (A conversion told loosely, only when no part reads it strictly; the loose
+                // reader, which looks for one clock time first, is the cheaper test.)
+                crate::places::loose_convert(toks, src)
+                    .filter(|_| crate::places::parse(toks, src).is_none())
+            })
     {
         return Ok(Parsed {
             parts: vec![ParsedPart {
@@ -109,9 +114,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // The price of one from a pack's (`30 viên giá 145k, 1 viên bao nhiêu`), likewise.
     // An amount for one period asked for a longer one (`£68.50 a day and she goes 3 days a
     // week. how much is that a fortnight`), likewise.
-    if let Some(e) = crate::frames::priced_items(toks)
-        .or_else(|| crate::frames::price_of_one(toks))
-        .or_else(|| crate::frames::longer_period(toks))
+    if !laid_out
+        && let Some(e) = crate::frames::priced_items(toks)
+            .or_else(|| crate::frames::price_of_one(toks))
+            .or_else(|| crate::frames::longer_period(toks))
     {
         return Ok(whole_problem(toks, src, e));
     }
@@ -119,9 +125,10 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // thuế`): the whole request is one frame, never its first sentence's percentage.
     // A share and the rest asked together (`how much tax and what's left`), likewise.
     // Change from money handed over (`paid with 600k, how much change`), likewise.
-    if (crate::frames::asks_before_levy(toks)
-        || crate::frames::asks_share_and_rest(toks)
-        || crate::frames::asks_change(toks))
+    if !laid_out
+        && (crate::frames::asks_before_levy(toks)
+            || crate::frames::asks_share_and_rest(toks)
+            || crate::frames::asks_change(toks))
         && let Some(parsed) = frames_reading(toks, src)
     {
         return Ok(parsed);
@@ -134,25 +141,26 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // Hours between two clock times, overtime at a multiple of a rate.
     // One list operation over one run of numbers, the question in another sentence
     // (`Sales this week were 1200, 950 and 1320. What's the average per day?`).
-    if let Some(e) = crate::change::parse(toks)
-        .or_else(|| crate::rates::parse(toks))
-        .or_else(|| crate::rates::months_of(toks))
-        .or_else(|| crate::rates::over_periods(toks))
-        .or_else(|| crate::scaling::parse(toks))
-        .or_else(|| crate::remaining::parse(toks))
-        .or_else(|| crate::shifts::hours_between(toks))
-        .or_else(|| crate::shifts::overtime(toks))
-        .or_else(|| crate::shares::parse(toks))
-        .or_else(|| crate::shares::percent_of_count(toks))
-        .or_else(|| crate::shares::total_of_average(toks))
-        .or_else(|| crate::proportion::parse(toks))
-        .or_else(|| crate::exchange::parse(toks))
-        .or_else(|| crate::coverage::periods_needed(toks))
-        .or_else(|| crate::coverage::groups(toks))
-        .or_else(|| crate::averages::parse(toks))
-        .or_else(|| crate::averages::total(toks))
-        .or_else(|| crate::averages::weighted_grade(toks))
-        .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
+    if !laid_out
+        && let Some(e) = crate::change::parse(toks)
+            .or_else(|| crate::rates::parse(toks))
+            .or_else(|| crate::rates::months_of(toks))
+            .or_else(|| crate::rates::over_periods(toks))
+            .or_else(|| crate::scaling::parse(toks))
+            .or_else(|| crate::remaining::parse(toks))
+            .or_else(|| crate::shifts::hours_between(toks))
+            .or_else(|| crate::shifts::overtime(toks))
+            .or_else(|| crate::shares::parse(toks))
+            .or_else(|| crate::shares::percent_of_count(toks))
+            .or_else(|| crate::shares::total_of_average(toks))
+            .or_else(|| crate::proportion::parse(toks))
+            .or_else(|| crate::exchange::parse(toks))
+            .or_else(|| crate::coverage::periods_needed(toks))
+            .or_else(|| crate::coverage::groups(toks))
+            .or_else(|| crate::averages::parse(toks))
+            .or_else(|| crate::averages::total(toks))
+            .or_else(|| crate::averages::weighted_grade(toks))
+            .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
         let text = quote(toks, src);
         let query = PartQuery::Math(e);
@@ -169,7 +177,7 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     let found = crate::tolerant::lists(filler::trim_symbols(toks))
         .or_else(|| crate::coverage::parse(toks))
         .or_else(|| crate::ratio::parse(toks));
-    if let Some(found) = found {
+    if !laid_out && let Some(found) = found {
         return Ok(math_parts(toks, src, found));
     }
     let mut parts = Vec::new();
