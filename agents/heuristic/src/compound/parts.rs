@@ -112,11 +112,58 @@ fn percent_on_previous(toks: &[Token]) -> Option<Expr> {
     Some(Expr::bin(op, previous, share))
 }
 
+/// `cộng 50k tiền cơm`, `plus 50 for lunch`, `cộng thêm tiền tàu 1tr5`, `trừ đi 150.000
+/// tiền xe`: an amount added to or taken off the previous part's result, the other
+/// words only naming it (one number, no other operation).
+fn amount_on_previous(toks: &[Token]) -> Option<Expr> {
+    let op = match toks.first()?.word()? {
+        "minus" | "less" | "trừ" | "bớt" | "deduct" | "subtract" => {
+            crate::expr::MathOp::Subtract
+        }
+        "plus" | "add" | "cộng" => crate::expr::MathOp::Sum,
+        _ => return None,
+    };
+    let rest = &toks[1..];
+    let numbers: Vec<&str> = rest.iter().filter_map(Token::number).collect();
+    let [n] = numbers.as_slice() else {
+        return None;
+    };
+    // (`add that to the 40`, `cộng hai kết quả đó lại`: a reference or a second
+    // operand is another reading's.)
+    const NOT_NAMES: &[&str] = &[
+        "that", "it", "this", "result", "results", "answer", "answers", "them", "to", "from",
+        "with", "by", "into", "đó", "nó", "quả", "này", "kia", "vào", "với", "cho", "từ", "hai",
+        "two", "both", "cả", "lại", "together", "all",
+    ];
+    let only_names = rest.iter().all(|t| match &t.tok {
+        // (Written in digits: a number word, `hai`, counts the results.)
+        crate::lexer::Tok::Num(x) => t.end - t.start == x.len(),
+        crate::lexer::Tok::Word(w) => {
+            crate::normalise::typo::operation(w).is_none() && !NOT_NAMES.contains(&w.as_str())
+        }
+        crate::lexer::Tok::Sym(c) => "?.!".contains(*c),
+        crate::lexer::Tok::Date(_) => false,
+    });
+    only_names.then(|| {
+        Expr::bin(
+            op,
+            Expr::Num(Expr::PREVIOUS.into()),
+            Expr::Num((*n).to_owned()),
+        )
+    })
+}
+
 /// Folds each continuation ("then subtract 2") into the arithmetic part before it, so
 /// its steps take that part's result: `multiply 6 by 7 and then subtract 2` is one part,
 /// multiply then subtract. A continuation with no arithmetic part before it is not
 /// understood.
-pub(super) fn chain_continuations(parts: Vec<ParsedPart>) -> Result<Vec<ParsedPart>, PartError> {
+///
+/// In a request laid out as parts (`each_asked`: `1. 8 x 35k 2. cộng 50k`) every part
+/// is asked: a continuation takes the part before it and both are answers.
+pub(super) fn chain_continuations(
+    parts: Vec<ParsedPart>,
+    each_asked: bool,
+) -> Result<Vec<ParsedPart>, PartError> {
     let mut out: Vec<ParsedPart> = Vec::with_capacity(parts.len());
     for part in parts {
         let PartQuery::Math(e) = &part.query else {
@@ -129,7 +176,7 @@ pub(super) fn chain_continuations(parts: Vec<ParsedPart>) -> Result<Vec<ParsedPa
         }
         // `450 nhân 12, rồi lấy kết quả chia 3`, `… then divide the result by 4`: a
         // step that names the answer before it asks for both answers.
-        if names_the_result(&part.text)
+        if (each_asked || names_the_result(&part.text))
             && let Some(ParsedPart {
                 query: PartQuery::Math(previous),
                 ..
@@ -203,6 +250,9 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
     let parsed = match arith::parse(math) {
         None => arith::parse_continuation(math)
             .or_else(|| percent_on_previous(math))
+            .or_else(|| amount_on_previous(math))
+            // `12 bình khí x 180k`: operators between labelled numbers.
+            .or_else(|| crate::frames::labelled_expr(trimmed))
             .or_else(|| crate::tolerant::list(trimmed))
             .or_else(|| crate::everyday::parse(trimmed, src))
             .or_else(|| arith::parse(&crate::everyday::undecorated(math)?))

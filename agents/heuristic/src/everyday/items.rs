@@ -413,7 +413,15 @@ pub fn changes_operation(toks: &[Token], k: usize) -> bool {
     let cue = CUES.iter().any(|(p, c)| {
         words_at(toks, k, p) && !matches!(c, Cue::From | Cue::To | Cue::Of | Cue::At | Cue::Tax)
     });
-    FOREIGN.contains(&word) || cue
+    // (`bình` is an operation in `trung bình`, `bình phương`, `bình quân`; `12 bình
+    // khí` counts bottles.)
+    let bottle = word == "bình"
+        && !(k > 0 && toks[k - 1].word() == Some("trung"))
+        && !toks
+            .get(k + 1)
+            .and_then(Token::word)
+            .is_some_and(|n| matches!(n, "phương" | "quân"));
+    FOREIGN.contains(&word) && !bottle || cue
 }
 
 /// Whether `word` counts people (`người`, `friends`); `bạn` is also "you".

@@ -303,8 +303,13 @@ fn label(w: &Words, i: usize) -> bool {
     let levy = matches!(raw, "tax" | "tip" | "tips");
     k.chars().all(char::is_alphabetic)
         && (levy || !listed(w, i, CHANGES))
-        && !crate::numbers::starts_number(raw)
+        && (!crate::numbers::starts_number(raw) || exchange_rate(w, i))
         && crate::normalise::typo::operation(raw).is_none()
         && !crate::tolerant::DATE_WORDS.contains(&raw)
         && (!crate::everyday::changes_operation(w.toks, i) || crate::everyday::counts_people(raw))
+}
+
+/// Whether the word at `i` is `tỷ` of `tỷ giá`, the exchange rate: no billion.
+fn exchange_rate(w: &Words, i: usize) -> bool {
+    w.word(i).is_some_and(|k| matches!(k, "ty" | "ti")) && w.word(i + 1) == Some("gia")
 }

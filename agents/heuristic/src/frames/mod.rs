@@ -114,6 +114,21 @@ pub fn labelled_calculation(toks: &[Token]) -> bool {
     labelled::labelled(&Words::new(toks)).is_some()
 }
 
+/// The calculation `toks` write with operators between labelled numbers (`12 bình
+/// khí x 180k`), the labels dropped.
+pub fn labelled_expr(toks: &[Token]) -> Option<Expr> {
+    // (A clock time, said or asked, is another question: `… 9am, what time is it`.)
+    let clock = crate::lexer::has_clock_time(toks)
+        || toks
+            .iter()
+            .any(|t| matches!(t.word(), Some("am" | "pm" | "time" | "giờ")));
+    let w = Words::new(toks);
+    if clock || from_to(&w) {
+        return None;
+    }
+    labelled::labelled(&w)
+}
+
 /// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
 pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
     parse_frames(toks, true)

@@ -522,29 +522,6 @@ fn change_from_money_handed_over() {
     );
 }
 #[test]
-fn zz_debug() {
-    for q in [
-        "tien dien 1245000 tien nuoc 386000 cong lai",
-        "car note 389, insurance 162, phone 75, my share of rent 575. how much in bills a month",
-        "Tiền điện tháng 10 là 1.245.000, tháng 11 là 1.380.000, trung bình mỗi tháng bao nhiêu?",
-        "quiz marks out of 20: 17 15 18 19 16, average?",
-    ] {
-        let n = crate::normalise::normalise(q, None);
-        let toks = lex(&n.text);
-        let w = super::words::Words::new(&toks);
-        let r = super::roles::roles(&w);
-        eprintln!(
-            "ZZ {} => {:?} roles {:?}",
-            n.text,
-            values(q),
-            r.iter()
-                .map(|x| (&x.value, format!("{:?}", x.role)))
-                .collect::<Vec<_>>()
-        );
-    }
-}
-
-#[test]
 fn so_many_bought_and_sold_at_a_price_each() {
     assert_eq!(
         values("áo nhập 150k bán 210k, bán được 30 cái thì lãi bao nhiêu"),
@@ -558,8 +535,14 @@ fn so_many_bought_and_sold_at_a_price_each() {
 
 #[test]
 fn a_thing_priced_before_it_is_counted() {
-    assert_eq!(values("ticket 685, buy 2 tickets how much"), Some(vec![1370.0]));
-    assert_eq!(values("áo 385k, mua 3 cái hết bao nhiêu"), Some(vec![1_155_000.0]));
+    assert_eq!(
+        values("ticket 685, buy 2 tickets how much"),
+        Some(vec![1370.0])
+    );
+    assert_eq!(
+        values("áo 385k, mua 3 cái hết bao nhiêu"),
+        Some(vec![1_155_000.0])
+    );
     // A pack priced, one of it asked: never the pack's price times one.
     assert_ne!(
         values("hộp vitamin 20 viên giá 100k, 1 viên bao nhiêu tiền"),

@@ -128,6 +128,16 @@ pub fn restore(pieces: &mut [Piece]) {
         if pieces[i].kind != Kind::Word {
             continue;
         }
+        // (`a. 48 lít …`, `a) …`: one letter before a dot or a bracket marks a part.)
+        // (`lấy a trừ b`: `a` beside a `b` names a part too.)
+        let marker = pieces[i].text.len() == 1
+            && (pieces
+                .get(i + 1)
+                .is_some_and(|p| p.text == "." || p.text == ")")
+                || pieces[i].lower() == "a" && pieces.iter().any(|p| p.lower() == "b"));
+        if marker {
+            continue;
+        }
         // A piece expanded from shorthand (`tb` → `trung bình`) neighbours by its
         // last (or first) word.
         let prev = near(pieces, i, false)
@@ -147,8 +157,10 @@ pub fn restore(pieces: &mut [Piece]) {
             true => OPERATOR_WORDS.contains(&w),
             false => phrased(w),
         };
+        // (A word typed with marks is never stripped of them: `bình khí` is no `khi`.)
         if let Some(word) = read(&pieces[i].lower(), prev.as_deref(), next.as_deref())
             && (!typed_with_marks || kept(word))
+            && (pieces[i].text.is_ascii() || !word.is_ascii())
         {
             let cased = with_case_of(&pieces[i].text, word);
             pieces[i].set(cased);

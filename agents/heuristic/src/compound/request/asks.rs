@@ -159,3 +159,90 @@ pub(super) fn sum_of(parts: &[ParsedPart]) -> Option<Expr> {
         }),
     )
 }
+
+/// The difference of the two parts before, when `text` only asks it (`chênh nhau bao
+/// nhiêu`, `what's the difference`), as a size (`|a − b|`, whichever is larger).
+pub(super) fn difference_of(text: &str, parts: &[ParsedPart]) -> Option<Expr> {
+    const WORDS: &[&str] = &[
+        "chênh",
+        "lệch",
+        "nhau",
+        "bao",
+        "nhiêu",
+        "là",
+        "hai",
+        "cái",
+        "difference",
+        "between",
+        "them",
+        "the",
+        "two",
+        "what",
+        "whats",
+        "what's",
+        "is",
+        "how",
+        "much",
+        "and",
+    ];
+    let toks = crate::lexer::lex(text);
+    let fold = crate::normalise::fold::fold;
+    let listed = |w: &str| WORDS.iter().any(|k| fold(k) == fold(w));
+    let only = toks.iter().all(|t| match &t.tok {
+        crate::lexer::Tok::Word(w) => listed(w),
+        crate::lexer::Tok::Sym(c) => "?.!:".contains(*c),
+        _ => false,
+    });
+    let asks = toks.iter().any(|t| {
+        t.word()
+            .is_some_and(|w| ["chênh", "difference"].iter().any(|k| fold(k) == fold(w)))
+    });
+    let [a, b] = parts else { return None };
+    let (PartQuery::Math(a), PartQuery::Math(b)) = (&a.query, &b.query) else {
+        return None;
+    };
+    (only && asks).then(|| {
+        Expr::Op(
+            crate::expr::MathOp::Abs,
+            vec![Expr::bin(
+                crate::expr::MathOp::Subtract,
+                a.clone(),
+                b.clone(),
+            )],
+        )
+    })
+}
+
+/// `lấy a trừ b`, `a - b`, `b minus a`: two parts named by their letters with an
+/// operator between them.
+pub(super) fn of_lettered_parts(text: &str, parts: &[ParsedPart]) -> Option<Expr> {
+    // (Compared folded, the words written with their marks only: this file's words
+    // are taught to the normaliser, and `cong` must stay a typing of `cộng`.)
+    let fold = crate::normalise::fold::fold;
+    let is = |w: &str, list: &[&str]| list.iter().any(|k| fold(k) == fold(w));
+    let toks = crate::lexer::lex(text);
+    let toks: Vec<&Token> = toks
+        .iter()
+        .filter(|t| !t.word().is_some_and(|w| is(w, &["lấy", "take", "then"])))
+        .filter(|t| !matches!(t.tok, crate::lexer::Tok::Sym('?' | '.' | '!')))
+        .collect();
+    let [a, op, b] = toks.as_slice() else {
+        return None;
+    };
+    let part = |t: &Token| {
+        let w = t.word()?;
+        let k = (w.len() == 1).then(|| w.as_bytes()[0].checked_sub(b'a'))??;
+        match &parts.get(usize::from(k))?.query {
+            PartQuery::Math(e) => Some(e.clone()),
+            PartQuery::Date(_) => None,
+        }
+    };
+    let op = match &op.tok {
+        crate::lexer::Tok::Sym('-') => crate::expr::MathOp::Subtract,
+        crate::lexer::Tok::Sym('+') => crate::expr::MathOp::Sum,
+        crate::lexer::Tok::Word(w) if is(w, &["trừ", "minus"]) => crate::expr::MathOp::Subtract,
+        crate::lexer::Tok::Word(w) if is(w, &["cộng", "plus"]) => crate::expr::MathOp::Sum,
+        _ => return None,
+    };
+    Some(Expr::bin(op, part(a)?, part(b)?))
+}

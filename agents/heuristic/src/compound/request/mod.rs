@@ -18,7 +18,7 @@ use crate::expr::Expr;
 use crate::filler;
 use crate::lexer::Token;
 pub(super) use asks::asks_what_is_left;
-use asks::{adds_up_before, another_place, counts_to_it, sum_of};
+use asks::{adds_up_before, another_place, counts_to_it, difference_of, of_lettered_parts, sum_of};
 
 /// Reads every part of the request `toks` (lexed from `src`). A part that cannot be
 /// read is named in `failed` and the rest is kept; it is an error only when no part
@@ -336,11 +336,14 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         // to be their sum below.)
         let n = parts.len();
         failed.retain(|e| {
-            !e.text()
-                .is_some_and(|t| asks_only_how_much(&t) && !adds_up_before(&t, n))
+            !e.text().is_some_and(|t| {
+                asks_only_how_much(&t)
+                    && !adds_up_before(&t, n)
+                    && difference_of(&t, &parts).is_none()
+            })
         });
     }
-    let mut parts = match chain_continuations(parts) {
+    let mut parts = match chain_continuations(parts, laid_out) {
         Ok(parts) if failed.is_empty() => parts,
         read => {
             // Parts that do not stand alone may still be one everyday problem told in
@@ -424,6 +427,20 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         parts.push(ParsedPart {
             text,
             query: PartQuery::Math(total),
+        });
+        failed.clear();
+    }
+    // `a. 48 lít x 23.450 b. 48 lít x 24.100 c. chênh nhau bao nhiêu`, `c) lấy a trừ
+    // b`: a last part asking the difference of the parts before, or naming them by
+    // their letters.
+    if laid_out
+        && let [only] = failed.as_slice()
+        && let Some(text) = only.text()
+        && let Some(e) = difference_of(&text, &parts).or_else(|| of_lettered_parts(&text, &parts))
+    {
+        parts.push(ParsedPart {
+            text,
+            query: PartQuery::Math(e),
         });
         failed.clear();
     }
