@@ -10,6 +10,26 @@ use crate::expr::Expr;
 use crate::filler;
 use crate::lexer::{Tok, Token};
 
+/// `toks` without the time of year that names a payment (`thưởng cuối năm 7tr2`, `lương
+/// cuối tháng`): the amount's name, no period to count.
+pub(super) fn without_when_paid(toks: &[Token]) -> Option<Vec<Token>> {
+    // (Compared folded: `thuong cuoi nam` typed without marks.)
+    let fold = crate::normalise::fold::fold;
+    let is = |k: usize, list: &[&str]| {
+        toks.get(k)
+            .and_then(Token::word)
+            .is_some_and(|w| list.iter().any(|l| fold(l) == fold(w)))
+    };
+    let at = (1..toks.len()).find(|&i| {
+        is(i - 1, &["thưởng", "lương", "bonus"])
+            && is(i, &["cuối", "đầu", "giữa"])
+            && is(i + 1, &["năm", "tháng", "quý"])
+    })?;
+    let mut out = toks.to_vec();
+    out.drain(at..at + 2);
+    Some(out)
+}
+
 /// `toks` without their asides in brackets (words and commas only, at least two
 /// words: `(hw question, need the decimal)`, `(semester start)`), when there are any.
 pub(super) fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {

@@ -233,6 +233,8 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     (&["tiền", "lãi"], Cue::Interest),
     (&["lãi", "suất"], Cue::Interest),
     (&["lãi"], Cue::Interest),
+    // (`vốn 8.400.000 lời 12%`: the profit on it, as `lãi`.)
+    (&["lời"], Cue::Interest),
     (&["compounded"], Cue::Compound),
     (&["compound"], Cue::Compound),
     (&["compounding"], Cue::Compound),

@@ -23,6 +23,9 @@ const DECLARED_PAIRS: &[(&str, &str)] = &[
     ("tối", "mai"),
     ("trăm", "linh"),
     ("trăm", "lẻ"),
+    // (`tru thue 5%` is a tax taken off, never `thuê`, a rent.)
+    ("trừ", "thuế"),
+    ("đóng", "thuế"),
 ];
 
 /// The indexed vocabulary.

@@ -3,7 +3,7 @@
 
 mod asks;
 
-use super::context::{rounding_after, with_labels, without_asides};
+use super::context::{rounding_after, with_labels, without_asides, without_when_paid};
 use super::earlier::{
     as_ellipsis, asks_bare_date, asks_grand_total, asks_only_how_much, asks_only_total,
     gives_a_date, is_condition, over_earlier_list, unanswered_after, weekday_of_earlier,
@@ -32,6 +32,8 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `15 working days from today`, `5 ngày nữa, không tính t7 cn`: working days.
     if let Some(without) = without_asides(toks)
         .or_else(|| with_labels(toks))
+        // `thưởng cuối năm 7tr2 trừ thuế 5%`: the time of year names the bonus.
+        .or_else(|| without_when_paid(toks))
         .or_else(|| crate::weights::in_price_unit(toks))
         // `18 chục trứng, 36k 1 chục`: groups priced per group.
         .or_else(|| crate::dozens::priced_per_group(toks))
