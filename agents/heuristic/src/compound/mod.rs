@@ -20,7 +20,7 @@ mod whole;
 
 pub use context::after_context;
 pub use parts::{parse_part, quote};
-pub use request::parse_request;
+pub use request::{frames_reading_each, parse_request};
 pub use separators::MAX_WEAK_SEPARATORS;
 pub use whole::{frames_after, frames_reading};
 

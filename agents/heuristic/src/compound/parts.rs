@@ -133,7 +133,7 @@ fn amount_on_previous(toks: &[Token]) -> Option<Expr> {
     const NOT_NAMES: &[&str] = &[
         "that", "it", "this", "result", "results", "answer", "answers", "them", "to", "from",
         "with", "by", "into", "đó", "nó", "quả", "này", "kia", "vào", "với", "cho", "từ", "hai",
-        "two", "both", "cả", "lại", "together", "all",
+        "two", "both", "cả", "lại", "together", "all", "each", "mỗi", "per", "every",
     ];
     let only_names = rest.iter().all(|t| match &t.tok {
         // (Written in digits: a number word, `hai`, counts the results.)

@@ -175,6 +175,17 @@ fn lead_in(toks: &[Token]) -> bool {
 }
 
 pub(super) fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
+    segments(toks, false)
+}
+
+/// The parts of a request laid out as a list ([`laid_out`]): cut at its markers only,
+/// so a part keeps its commas (`1) 640 km, xe ăn 30 lít/100 km thì bao nhiêu lít`).
+pub(super) fn listed_parts(toks: &[Token]) -> Vec<&[Token]> {
+    segments(toks, true)
+}
+
+/// The segments of `toks`, cut at strong separators, or at list markers only.
+fn segments(toks: &[Token], only_markers: bool) -> Vec<&[Token]> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0usize, 0);
     let markers = dot_markers(toks);
@@ -199,6 +210,7 @@ pub(super) fn strong_segments(toks: &[Token]) -> Vec<&[Token]> {
             Tok::Sym(')') => depth = depth.saturating_sub(1),
             // `Two quick ones: …`, `tinh giup: …`: a lead-in before a colon asks nothing.
             Tok::Sym(':') if depth == 0 && lead_in(&toks[start..i]) => start = i + 1,
+            _ if only_markers => {}
             // A comma (or semicolon) between two numbers after a list head (`sum of 1, 2
             // and 3`, `largest: 4.5; -2; 3.75`) is part of the list, not a split.
             Tok::Sym(',') if depth == 0 && in_list(toks, start, i) => {}

@@ -297,7 +297,7 @@ impl Planning<'_> {
         let outside = scope::outside_tools(query, "en").is_some_and(|kind| kind != scope::BOOKINGS)
             && !crate::frames::labelled_calculation(&toks);
         if reading.misses() > 0 && !outside {
-            if let Some(parsed) = compound::frames_reading(&toks, query)
+            if let Some(parsed) = compound::frames_reading_each(&toks, query)
                 && let found @ Understanding::Plan(..) = self.lower(parsed)
             {
                 return self.outcome(found, language);

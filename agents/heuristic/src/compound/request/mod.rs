@@ -2,6 +2,7 @@
 //! few questions asked of the request as a whole are in `asks.rs`.
 
 mod asks;
+mod both;
 
 use super::context::{rounding_after, with_labels, without_asides, without_when_paid};
 use super::earlier::{
@@ -10,7 +11,7 @@ use super::earlier::{
     with_earlier_date, with_earlier_part, without_lead,
 };
 use super::parts::{chain_continuations, parse_part, quote, split_partly};
-use super::separators::{JOINERS, split_weak, strong_segments};
+use super::separators::{JOINERS, listed_parts, split_weak, strong_segments};
 use super::whole::{frames_reading, math_parts, whole_problem, with_levy_asked};
 use super::{Parsed, ParsedPart, PartError, PartQuery};
 use crate::dates::{self, DateQuery, NamedThen};
@@ -24,6 +25,31 @@ use asks::{adds_up_before, another_place, counts_to_it, difference_of, of_letter
 /// read is named in `failed` and the rest is kept; it is an error only when no part
 /// could be read (the first part's error), or when a sentence has too many `and`s.
 pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
+    let parsed = read_request(toks, src)?;
+    // `… total yen? and in dong at 170?`: the first of two questions answered too.
+    Ok(both::with_first_answer(toks, parsed, |first| {
+        read_request(first, src)
+            .ok()
+            .filter(|p| p.failed.is_empty())
+            .or_else(|| frames_reading(first, src))
+    }))
+}
+
+/// The whole request read as one quantity frame ([`frames_reading`]), the first of two
+/// questions asked in turn answered too (`sending 25,000 yen 4 times, total yen? and
+/// in dong at 170?`).
+pub fn frames_reading_each(toks: &[Token], src: &str) -> Option<Parsed> {
+    let parsed = frames_reading(toks, src)?;
+    Some(both::with_first_answer(toks, parsed, |first| {
+        read_request(first, src)
+            .ok()
+            .filter(|p| p.failed.is_empty())
+            .or_else(|| frames_reading(first, src))
+    }))
+}
+
+/// [`parse_request`] before a first question is answered on its own.
+fn read_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `cube root of 50 (hw question, need the decimal)`: an aside in brackets, words
     // only, says nothing to compute.
     // `tenant in unit 2 is behind 3 months`, `phòng 1 3tr5, phòng 2 4tr2`: a number
@@ -184,7 +210,11 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     let mut parts = Vec::new();
     let mut failed = Vec::new();
-    let segments: Vec<&[Token]> = strong_segments(toks)
+    let cut = match laid_out {
+        true => listed_parts(toks),
+        false => strong_segments(toks),
+    };
+    let segments: Vec<&[Token]> = cut
         .into_iter()
         .filter(|segment| {
             let trimmed = filler::trim_symbols(segment);
@@ -286,6 +316,21 @@ pub fn parse_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             .and_then(|j| as_ellipsis(segment, segments[j], src))
         {
             parts.push(part);
+            continue;
+        }
+        // A listed part is a request of its own: every reader of a whole request, and
+        // the quantity frames, may read it.
+        if laid_out
+            && let Some(Parsed {
+                parts: found,
+                failed: none,
+            }) = read_request(segment, src)
+                .ok()
+                .or_else(|| frames_reading(segment, src))
+            && none.is_empty()
+            && !found.is_empty()
+        {
+            parts.extend(found);
             continue;
         }
         let (found, missed) = split_partly(segment, src);

@@ -1,0 +1,108 @@
+//! Two questions asked one after the other, the second going on from the first (`how
+//! much is 30% of 2,134.60 and how much is that in vnd`, `tổng bao nhiêu, rồi chia đôi
+//! ra`, `what does it cost a day, and over a 91 day quarter?`): a reader of the whole
+//! request answers only the last, so the first is read alone and answered too.
+
+use crate::compound::{Parsed, ParsedPart, PartQuery};
+use crate::expr::Expr;
+use crate::lexer::{Tok, Token};
+
+/// Words that ask for a value (compared folded, so `bao nhieu` typed without marks
+/// counts).
+const ASKS: &[&[&str]] = &[
+    &["how", "much"],
+    &["how", "many"],
+    &["bao", "nhiêu"],
+    &["bn"],
+    &["what", "does"],
+    &["what", "is"],
+    &["whats"],
+    &["what's"],
+];
+
+/// Words that open a second question going on from the first.
+const GOES_ON: &[&[&str]] = &[
+    &["and", "how"],
+    &["and", "what"],
+    &["and", "in"],
+    &["and", "over"],
+    &["and", "for"],
+    &["rồi"],
+    &["và"],
+    &["còn"],
+];
+
+/// Whether the words at `i` are `phrase`, compared folded.
+fn at(toks: &[Token], i: usize, phrase: &[&str]) -> bool {
+    let fold = crate::normalise::fold::fold;
+    phrase.iter().enumerate().all(|(k, p)| {
+        toks.get(i + k)
+            .and_then(Token::word)
+            .is_some_and(|w| fold(&w.to_lowercase()) == fold(p))
+    })
+}
+
+/// Where the first question ends: a `?` before more words, or a joining word (after a
+/// comma or not) opening a second question, with a word asking a value before it.
+fn first_question_end(toks: &[Token]) -> Option<usize> {
+    // (Asked in words, or with a question mark: `total yen? and in dong`; a command
+    // going on, `lấy 100 chia đôi rồi cộng 7`, asks only its end.)
+    let asked =
+        |end: usize| toks[end].is_sym('?') || (0..end).any(|i| ASKS.iter().any(|p| at(toks, i, p)));
+    (1..toks.len().saturating_sub(1)).find(|&k| {
+        let goes_on = toks[k].is_sym('?')
+            || GOES_ON.iter().any(|p| at(toks, k, p))
+            || toks[k].is_sym(',') && GOES_ON.iter().any(|p| at(toks, k + 1, p));
+        goes_on && asked(k)
+    })
+}
+
+/// `parsed`, one calculation read over the whole of `toks`, with the first question's
+/// own answer before it when `toks` ask two in turn.
+pub(super) fn with_first_answer(
+    toks: &[Token],
+    parsed: Parsed,
+    read: impl Fn(&[Token]) -> Option<Parsed>,
+) -> Parsed {
+    let [
+        ParsedPart {
+            query: PartQuery::Math(whole),
+            ..
+        },
+    ] = parsed.parts.as_slice()
+    else {
+        return parsed;
+    };
+    // (A rounding asked after, `… 2 decimals is fine`, only says how to give it.)
+    let rounded = matches!(whole, Expr::Op(crate::expr::MathOp::Round, _));
+    if !parsed.failed.is_empty() || matches!(whole, Expr::Num(_)) || rounded {
+        return parsed;
+    }
+    let Some(end) = first_question_end(toks) else {
+        return parsed;
+    };
+    let first = match read(&toks[..end]) {
+        Some(Parsed { parts, failed }) if failed.is_empty() => parts,
+        _ => return parsed,
+    };
+    let [
+        ParsedPart {
+            query: PartQuery::Math(e),
+            ..
+        },
+    ] = first.as_slice()
+    else {
+        return parsed;
+    };
+    // (The same calculation, or a bare number, answers nothing more.)
+    if e == whole
+        || matches!(e, Expr::Num(_))
+        || !toks[end..].iter().any(|t| matches!(t.tok, Tok::Word(_)))
+    {
+        return parsed;
+    }
+    Parsed {
+        parts: first.into_iter().chain(parsed.parts).collect(),
+        failed: Vec::new(),
+    }
+}
