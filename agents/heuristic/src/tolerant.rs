@@ -470,8 +470,8 @@ pub fn expression(toks: &[Token]) -> Option<Expr> {
     // A request outside the tools (a conversion of units, the weather) is not dressing.
     let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
     let text = words.join(" ");
-    if ["en", "vi"]
-        .iter()
+    if chorus_bus::Language::ALL
+        .into_iter()
         .any(|l| crate::scope::outside_tools(&text, l).is_some())
     {
         return None;

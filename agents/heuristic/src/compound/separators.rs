@@ -120,8 +120,8 @@ fn dot_markers(toks: &[Token]) -> Vec<usize> {
 fn lead_in(toks: &[Token]) -> bool {
     let text: Vec<&str> = toks.iter().filter_map(Token::word).collect();
     (1..=4).contains(&toks.len())
-        && crate::scope::outside_tools(&text.join(" "), "en").is_none()
-        && crate::scope::outside_tools(&text.join(" "), "vi").is_none()
+        && crate::scope::outside_tools(&text.join(" "), chorus_bus::Language::En).is_none()
+        && crate::scope::outside_tools(&text.join(" "), chorus_bus::Language::Vi).is_none()
         && !text.iter().any(|w| {
             matches!(
                 *w,
