@@ -3,6 +3,7 @@
 //! pairs. Values are shown exactly as the step received them; nothing is computed.
 //! `now`, `timezone` and `day_first` are context the pool agent adds, not shown.
 
+use chorus_bus::Language;
 use serde_json::{Map, Value};
 
 /// Argument names that are context, not the user's input.
@@ -18,14 +19,14 @@ pub fn value_text(v: &Value) -> String {
 
 /// The arguments of a `tool` call for the report, in `language` (`en`, `vi`); empty when
 /// there are none to show.
-pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -> String {
+pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: Language) -> String {
     let get = |k: &str| args.get(k).map(value_text);
     let whole = crate::formula::whole_brackets(get("mode").as_deref(), get("places").as_deref());
     let infix = |a: &str, op: &str, b: &str| match (get(a), get(b)) {
         (Some(x), Some(y)) => Some(format!("{x} {op} {y}")),
         _ => None,
     };
-    let of = if language == "vi" { "của" } else { "of" };
+    let of = if language.is_vi() { "của" } else { "of" };
     let pretty = match tool {
         "sum" => infix("a", "+", "b"),
         "subtract" => infix("a", "-", "b"),
@@ -53,7 +54,7 @@ pub fn render_arguments(tool: &str, args: &Map<String, Value>, language: &str) -
         },
         // A named day, as month-day (the language's own order): `12-25`, `25/12`.
         "next_date" => match (get("month"), get("day")) {
-            (Some(m), Some(d)) if language == "vi" => Some(format!("{d}/{m}")),
+            (Some(m), Some(d)) if language.is_vi() => Some(format!("{d}/{m}")),
             (Some(m), Some(d)) => Some(format!("{m:0>2}-{d:0>2}")),
             _ => None,
         },
@@ -94,41 +95,49 @@ mod tests {
     #[test]
     fn a_named_day_shows_as_month_and_day() {
         let md = args(json!({"month": 12, "day": 25, "now": "2026-11-22"}));
-        assert_eq!(render_arguments("next_date", &md, "en"), "12-25");
-        assert_eq!(render_arguments("next_date", &md, "vi"), "25/12");
+        assert_eq!(render_arguments("next_date", &md, Language::En), "12-25");
+        assert_eq!(render_arguments("next_date", &md, Language::Vi), "25/12");
     }
 
     #[test]
     fn math_operations_are_infix() {
         assert_eq!(
-            render_arguments("sum", &args(json!({"a": "2", "b": "4"})), "en"),
+            render_arguments("sum", &args(json!({"a": "2", "b": "4"})), Language::En),
             "2 + 4"
         );
         assert_eq!(
-            render_arguments("multiply", &args(json!({"a": "6", "b": 3})), "en"),
+            render_arguments("multiply", &args(json!({"a": "6", "b": 3})), Language::En),
             "6 × 3"
         );
         assert_eq!(
-            render_arguments("subtract", &args(json!({"a": "10", "b": "7"})), "en"),
+            render_arguments(
+                "subtract",
+                &args(json!({"a": "10", "b": "7"})),
+                Language::En
+            ),
             "10 - 7"
         );
         assert_eq!(
-            render_arguments("divide", &args(json!({"a": "1", "b": "0"})), "en"),
+            render_arguments("divide", &args(json!({"a": "1", "b": "0"})), Language::En),
             "1 / 0"
         );
         assert_eq!(
-            render_arguments("power", &args(json!({"base": "2", "exponent": "10"})), "en"),
+            render_arguments(
+                "power",
+                &args(json!({"base": "2", "exponent": "10"})),
+                Language::En
+            ),
             "2 ^ 10"
         );
         assert_eq!(
-            render_arguments("sqrt", &args(json!({"x": "16"})), "en"),
+            render_arguments("sqrt", &args(json!({"x": "16"})), Language::En),
             "√16"
         );
         assert_eq!(
             render_arguments(
                 "percent",
                 &args(json!({"percent": "15", "of": "200"})),
-                "vi"
+                Language::Vi
             ),
             "15% của 200"
         );
@@ -137,19 +146,27 @@ mod tests {
     #[test]
     fn other_tools_show_a_single_value_or_name_value_pairs() {
         assert_eq!(
-            render_arguments("weekday", &args(json!({"date": "2026-12-25"})), "en"),
+            render_arguments(
+                "weekday",
+                &args(json!({"date": "2026-12-25"})),
+                Language::En
+            ),
             "2026-12-25"
         );
         assert_eq!(
             render_arguments(
                 "add_duration",
                 &args(json!({"amount": 10, "unit": "days"})),
-                "en"
+                Language::En
             ),
             "amount=10, unit=days"
         );
         assert_eq!(
-            render_arguments("round", &args(json!({"x": "3.14159", "places": "2"})), "en"),
+            render_arguments(
+                "round",
+                &args(json!({"x": "3.14159", "places": "2"})),
+                Language::En
+            ),
             "places=2, x=3.14159"
         );
     }
@@ -158,9 +175,9 @@ mod tests {
     fn injected_context_is_not_shown() {
         let a =
             args(json!({"date": "2026-12-25", "now": "2026-11-22T00:00:00Z", "timezone": "UTC"}));
-        assert_eq!(render_arguments("weekday", &a, "en"), "2026-12-25");
+        assert_eq!(render_arguments("weekday", &a, Language::En), "2026-12-25");
         assert_eq!(
-            render_arguments("today", &args(json!({"timezone": "UTC"})), "en"),
+            render_arguments("today", &args(json!({"timezone": "UTC"})), Language::En),
             ""
         );
     }

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use chorus_bus::Language;
+
 use crate::dates::DATE_POOL;
 use crate::expr::MATH_POOL;
 
@@ -275,8 +277,8 @@ impl Capabilities {
     /// over a third-party MCP server) is listed as `use the <pool> tools (…)` with its
     /// tools by the names its server gives and no examples: the heuristic planner never
     /// plans with them; a model or a plan published by a client does.
-    pub fn describe(&self, language: &str) -> String {
-        let vi = language == "vi";
+    pub fn describe(&self, language: Language) -> String {
+        let vi = language.is_vi();
         if self.is_empty() {
             return if vi {
                 "Hiện không có công cụ nào sẵn sàng.".to_owned()
@@ -357,12 +359,12 @@ mod tests {
             ("time", "convert_time"),
         ]);
         assert_eq!(
-            c.describe("en"),
+            c.describe(Language::En),
             "Chorus can:\n- compute with the math tools (adding)\n\
              - use the time tools (convert_time, get_current_time)"
         );
         assert_eq!(
-            c.describe("vi"),
+            c.describe(Language::Vi),
             "Chorus có thể:\n- tính toán (cộng), ví dụ \"tính 2+4\"\n\
              - dùng các công cụ time (convert_time, get_current_time)"
         );
@@ -378,11 +380,11 @@ mod tests {
     fn the_description_lists_only_available_pools_and_tools() {
         let c = Capabilities::from_tools(vec![("math", "sum"), ("math", "multiply")]);
         assert_eq!(
-            c.describe("en"),
+            c.describe(Language::En),
             "Chorus can:\n- compute with the math tools (adding, multiplying), e.g. \"(2+4)*3\""
         );
         assert_eq!(
-            Capabilities::default().describe("vi"),
+            Capabilities::default().describe(Language::Vi),
             "Hiện không có công cụ nào sẵn sàng."
         );
     }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use chorus_bus::StepReport;
+use chorus_bus::{Language, StepReport};
 
 use crate::args::value_text;
 
@@ -33,11 +33,11 @@ pub type ById<'a> = HashMap<&'a str, &'a StepReport>;
 /// The formula of `step`, operands from other math steps written in place; `?` for an
 /// operand whose value is unknown (it never ran). Depth-limited: a plan is a DAG of at
 /// most a few dozen steps, but a hand-written one must not recurse forever.
-pub fn formula(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
+pub fn formula(step: &StepReport, by_id: &ById<'_>, language: Language) -> String {
     write(step, by_id, language, 0)
 }
 
-fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> String {
+fn write(step: &StepReport, by_id: &ById<'_>, language: Language, depth: usize) -> String {
     let operand = |name: &str, parent: Option<(u8, bool)>| -> String {
         let from = step
             .inputs
@@ -71,7 +71,7 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
         let right = operand(b, Some((p, true)));
         format!("{left} {sym} {right}")
     };
-    let of = if language == "vi" { "của" } else { "of" };
+    let of = if language.is_vi() { "của" } else { "of" };
     match step.tool.as_str() {
         "sum" => infix("a", "+", "b", 1),
         "subtract" => infix("a", "−", "b", 1),
@@ -105,8 +105,8 @@ fn write(step: &StepReport, by_id: &ById<'_>, language: &str, depth: usize) -> S
 }
 
 /// What a value taken from the conversation is called in a report.
-pub fn recalled_note(language: &str) -> &'static str {
-    if language == "vi" {
+pub fn recalled_note(language: Language) -> &'static str {
+    if language.is_vi() {
         "(câu trả lời trước của bạn)"
     } else {
         "(your last answer)"

@@ -134,69 +134,63 @@ pub fn detect(query: &str, hint: Option<&str>) -> Language {
     }
 }
 
-/// [`detect`] as its code (`en`, `vi`), for the planner's own reading, which speaks
-/// codes.
-pub(crate) fn detect_language(query: &str, hint: Option<&str>) -> String {
-    detect(query, hint).as_str().to_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn vietnamese_diacritics_make_vietnamese() {
-        assert_eq!(detect_language("tính 2+4 = ??", None), "vi");
-        assert_eq!(detect_language("hôm nay là ngày mấy", None), "vi");
-        assert_eq!(detect_language("2 cộng 4", None), "vi");
-        assert_eq!(detect_language("10 chia 4", None), "vi");
-        assert_eq!(detect_language("3 nhân 7", None), "vi");
+        assert_eq!(detect("tính 2+4 = ??", None), Language::Vi);
+        assert_eq!(detect("hôm nay là ngày mấy", None), Language::Vi);
+        assert_eq!(detect("2 cộng 4", None), Language::Vi);
+        assert_eq!(detect("10 chia 4", None), Language::Vi);
+        assert_eq!(detect("3 nhân 7", None), Language::Vi);
     }
 
     #[test]
     fn an_operation_typed_without_marks_is_vietnamese() {
-        assert_eq!(detect_language("chia 1.000.000 cho", None), "vi");
-        assert_eq!(detect_language("nhan 12 voi", None), "vi");
+        assert_eq!(detect("chia 1.000.000 cho", None), Language::Vi);
+        assert_eq!(detect("nhan 12 voi", None), Language::Vi);
     }
 
     #[test]
     fn plain_english_and_bare_arithmetic_are_english() {
-        assert_eq!(detect_language("what day is it in 10 days", None), "en");
-        assert_eq!(detect_language("2+4", None), "en");
-        assert_eq!(detect_language("café olé", None), "en");
+        assert_eq!(detect("what day is it in 10 days", None), Language::En);
+        assert_eq!(detect("2+4", None), Language::En);
+        assert_eq!(detect("café olé", None), Language::En);
     }
 
     #[test]
     fn the_hint_wins() {
-        assert_eq!(detect_language("2+4", Some("vi-VN")), "vi");
-        assert_eq!(detect_language("tính 2+4", Some("en")), "en");
-        assert_eq!(detect_language("tính 2+4", Some("fr")), "vi");
+        assert_eq!(detect("2+4", Some("vi-VN")), Language::Vi);
+        assert_eq!(detect("tính 2+4", Some("en")), Language::En);
+        assert_eq!(detect("tính 2+4", Some("fr")), Language::Vi);
     }
 
     #[test]
     fn each_word_votes_once() {
         assert_eq!(
-            detect_language("tong tip tuan nay: 5 do, 10 do, 20 do, 2 do", None),
-            "vi"
+            detect("tong tip tuan nay: 5 do, 10 do, 20 do, 2 do", None),
+            Language::Vi
         );
     }
 
     #[test]
     fn vietnamese_without_diacritics_needs_two_words() {
-        assert_eq!(detect_language("tinh 2 cong 4", None), "vi");
-        assert_eq!(detect_language("may I ask", None), "en");
-        assert_eq!(detect_language("ngay mai la thu may", None), "vi");
-        assert_eq!(detect_language("bay gio o Seoul may gio", None), "vi");
-        assert_eq!(detect_language("can u multiply 45 by", None), "en");
+        assert_eq!(detect("tinh 2 cong 4", None), Language::Vi);
+        assert_eq!(detect("may I ask", None), Language::En);
+        assert_eq!(detect("ngay mai la thu may", None), Language::Vi);
+        assert_eq!(detect("bay gio o Seoul may gio", None), Language::Vi);
+        assert_eq!(detect("can u multiply 45 by", None), Language::En);
     }
 
     #[test]
     fn one_letter_words_do_not_make_a_request_english() {
-        assert_eq!(detect_language("a) 12 + 30  b) 400 chia 16", None), "vi");
-        assert_eq!(detect_language("7 + 8 x 3 bang may v", None), "vi");
-        assert_eq!(detect_language("what is 7 x 8", None), "en");
-        assert_eq!(detect_language("a) 2+4 b) 10 / 4", None), "en");
-        assert_eq!(detect_language("con o Bangkok?", None), "vi");
-        assert_eq!(detect_language("mon do 680k giam 15% con bn", None), "vi");
+        assert_eq!(detect("a) 12 + 30  b) 400 chia 16", None), Language::Vi);
+        assert_eq!(detect("7 + 8 x 3 bang may v", None), Language::Vi);
+        assert_eq!(detect("what is 7 x 8", None), Language::En);
+        assert_eq!(detect("a) 2+4 b) 10 / 4", None), Language::En);
+        assert_eq!(detect("con o Bangkok?", None), Language::Vi);
+        assert_eq!(detect("mon do 680k giam 15% con bn", None), Language::Vi);
     }
 }

@@ -7,7 +7,7 @@ use crate::compound::PartError;
 
 /// `reason`, then what Chorus can do with `tools`.
 pub fn with_capabilities(reason: &str, language: Language, tools: &Capabilities) -> String {
-    format!("{reason}\n\n{}", tools.describe(language.as_str()))
+    format!("{reason}\n\n{}", tools.describe(language))
 }
 
 /// The answer to "what can you do?".

@@ -171,8 +171,7 @@ pub fn topic(text: &str, language: Language) -> Option<String> {
     let find = |table: &'static [Kind]| first_kind(table, &words, vi);
     let (kind, keys) = find(NAMED)
         .or_else(|| {
-            crate::scope::outside_tools_named(text, language.as_str())
-                .map(|(kind, key)| (kind, vec![key]))
+            crate::scope::outside_tools_named(text, language).map(|(kind, key)| (kind, vec![key]))
         })
         .or_else(|| find(NAMED_LAST))?;
     // The kind's name alone when it holds the first word that named it (`flight` in

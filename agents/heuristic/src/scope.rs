@@ -1,6 +1,8 @@
 //! Requests outside every tool: what they ask for, so the refusal can name it ("I have
 //! no tool for the weather") instead of saying it could not understand.
 
+use chorus_bus::Language;
+
 /// Kinds of request no Chorus tool serves: (words or phrases that name them, the
 /// English name, the Vietnamese name).
 const OUTSIDE: &[(&[&str], &str, &str)] = &[
@@ -300,7 +302,7 @@ pub const BOOKINGS: &str =
 
 /// What `text` asks for that no tool serves, in `language` (`en` or `vi`); `None` when
 /// it names none of those kinds.
-pub fn outside_tools(text: &str, language: &str) -> Option<&'static str> {
+pub fn outside_tools(text: &str, language: Language) -> Option<&'static str> {
     outside_tools_named(text, language).map(|(kind, _)| kind)
 }
 
@@ -316,7 +318,7 @@ pub(crate) fn padded_words(text: &str) -> String {
 }
 
 /// [`outside_tools`], with the word or phrase of `text` that named the kind.
-pub fn outside_tools_named(text: &str, language: &str) -> Option<(&'static str, &'static str)> {
+pub fn outside_tools_named(text: &str, language: Language) -> Option<(&'static str, &'static str)> {
     let padded = padded_words(text);
     // A key matches where it stands between two spaces (no allocation per key).
     let has = |k: &str| {
@@ -325,7 +327,7 @@ pub fn outside_tools_named(text: &str, language: &str) -> Option<(&'static str, 
             .any(|(at, _)| padded[..at].ends_with(' ') && padded[at + k.len()..].starts_with(' '))
     };
     OUTSIDE.iter().find_map(|(keys, en, vi)| {
-        let name = if language == "vi" { *vi } else { *en };
+        let name = if language.is_vi() { *vi } else { *en };
         let mut found = keys.iter().copied().filter(|k| has(k));
         let first = found.next()?;
         // The word the kind's name holds, when one matched (`flight` over `book me`).
@@ -344,65 +346,73 @@ mod tests {
     #[test]
     fn kinds_of_request_outside_the_tools_are_named() {
         for (q, lang, kind) in [
-            ("remind me to call mom at 6", "en", "reminders and alarms"),
-            ("nhắc tôi uống thuốc lúc 9h", "vi", "nhắc việc và báo thức"),
+            (
+                "remind me to call mom at 6",
+                Language::En,
+                "reminders and alarms",
+            ),
+            (
+                "nhắc tôi uống thuốc lúc 9h",
+                Language::Vi,
+                "nhắc việc và báo thức",
+            ),
             (
                 "write a caption for my cafe photo",
-                "en",
+                Language::En,
                 "writing captions or posts",
             ),
-            ("how to cook pad thai", "en", "recipes and cooking"),
+            ("how to cook pad thai", Language::En, "recipes and cooking"),
             (
                 "what's the share price of Tesla",
-                "en",
+                Language::En,
                 "prices of stocks and shares",
             ),
             (
                 "200 usd to vnd",
-                "en",
+                Language::En,
                 "prices, stocks, currency exchange rates and markets",
             ),
         ] {
             assert_eq!(outside_tools(q, lang), Some(kind), "{q}");
         }
         assert_eq!(
-            outside_tools("What's the weather in Hanoi?", "en"),
+            outside_tools("What's the weather in Hanoi?", Language::En),
             Some("the weather")
         );
         assert_eq!(
-            outside_tools("thời tiết Hà Nội thế nào", "vi"),
+            outside_tools("thời tiết Hà Nội thế nào", Language::Vi),
             Some("thời tiết")
         );
         assert_eq!(
-            outside_tools("write me a poem about the sea", "en"),
+            outside_tools("write me a poem about the sea", Language::En),
             Some("writing poems, stories, essays or jokes")
         );
         assert_eq!(
-            outside_tools("translate hello to French", "en"),
+            outside_tools("translate hello to French", Language::En),
             Some("translation")
         );
         assert_eq!(
-            outside_tools("tỷ giá đô la hôm nay", "vi"),
+            outside_tools("tỷ giá đô la hôm nay", Language::Vi),
             Some("giá cả (giá xăng, giá vàng), tỷ giá ngoại tệ và thị trường")
         );
         // Whole words only: "rainbow" is not rain, "storyline"… neither.
         assert_eq!(
-            outside_tools("is it going to be sunny this weekend", "en"),
+            outside_tools("is it going to be sunny this weekend", Language::En),
             Some("the weather")
         );
         assert_eq!(
-            outside_tools("what's the capital of France", "en"),
+            outside_tools("what's the capital of France", Language::En),
             Some("general knowledge")
         );
         assert_eq!(
-            outside_tools("convert 10 miles to kilometers", "en"),
+            outside_tools("convert 10 miles to kilometers", Language::En),
             Some("unit conversion")
         );
         assert_eq!(
-            outside_tools("đặt vé máy bay đi Đà Nẵng", "vi"),
+            outside_tools("đặt vé máy bay đi Đà Nẵng", Language::Vi),
             Some("đặt chỗ, đặt vé, đặt phòng, đặt hàng và gợi ý")
         );
-        assert_eq!(outside_tools("draw a rainbow", "en"), None);
-        assert_eq!(outside_tools("2+4", "en"), None);
+        assert_eq!(outside_tools("draw a rainbow", Language::En), None);
+        assert_eq!(outside_tools("2+4", Language::En), None);
     }
 }

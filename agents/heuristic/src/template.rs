@@ -52,8 +52,8 @@ const VI: Words = Words {
     nothing: "Không có kết quả cho",
 };
 
-fn words(language: &str) -> &'static Words {
-    if language == "vi" { &VI } else { &EN }
+fn words(language: Language) -> &'static Words {
+    if language.is_vi() { &VI } else { &EN }
 }
 
 /// The one line a report carries about its attempts, when it took more than one or
@@ -124,8 +124,6 @@ pub fn render_report(
     status: ReportStatus,
     unplanned: Option<&str>,
 ) -> String {
-    // The sentences below speak codes.
-    let language = language.as_str();
     let w = words(language);
     let mut blocks: Vec<String> = Vec::new();
     let unplanned = unplanned.filter(|m| !m.trim().is_empty());
@@ -178,7 +176,7 @@ pub fn render_report(
 /// and the weekday taken of it as one sentence. Steps that name no part (a plan a
 /// client or a model wrote without them) are not one part: each sentence of theirs is
 /// a line of its own.
-fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: &str) -> Vec<String> {
+fn answer_lines(steps: &[StepReport], by_id: &ById<'_>, language: Language) -> Vec<String> {
     let mut parts: Vec<&str> = Vec::new();
     for s in steps.iter().filter(|s| s.output) {
         if !parts.contains(&s.part.as_str()) {
@@ -253,7 +251,7 @@ fn step_line(
     s: &StepReport,
     formula_steps: &ById<'_>,
     all: &ById<'_>,
-    language: &str,
+    language: Language,
     weekday: Option<&str>,
 ) -> String {
     match &s.outcome {

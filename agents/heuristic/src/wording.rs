@@ -3,9 +3,11 @@
 //! the tools' common errors. Values are re-written, never re-computed: a text that is not
 //! a date or a weekday the tools produce is shown as received.
 
+use chorus_bus::Language;
+
 /// Whether `language` is Vietnamese.
-pub fn is_vi(language: &str) -> bool {
-    language == "vi"
+pub fn is_vi(language: Language) -> bool {
+    language.is_vi()
 }
 
 const WEEKDAYS: [(&str, &str); 7] = [
@@ -35,7 +37,7 @@ pub(crate) const MONTHS: [&str; 12] = [
 ];
 
 /// A weekday name as the tools write it (`Friday`, any case) in `language`.
-pub fn weekday(name: &str, language: &str) -> String {
+pub fn weekday(name: &str, language: Language) -> String {
     let found = WEEKDAYS
         .iter()
         .find(|(en, _)| en.eq_ignore_ascii_case(name.trim()));
@@ -60,7 +62,7 @@ fn ymd(s: &str) -> Option<(&str, &str, &str)> {
 
 /// An ISO date (`2026-12-25`) as `language` writes it: unchanged in English,
 /// `25/12/2026` in Vietnamese. Other text is returned as it is.
-pub fn date(s: &str, language: &str) -> String {
+pub fn date(s: &str, language: Language) -> String {
     match ymd(s) {
         Some((y, m, d)) if is_vi(language) => format!("{d}/{m}/{y}"),
         _ => s.to_owned(),
@@ -68,13 +70,13 @@ pub fn date(s: &str, language: &str) -> String {
 }
 
 /// A date with its weekday: `Friday, 2026-12-25`, `Thứ Sáu, 25/12/2026`.
-pub fn dated_weekday(d: &str, weekday_name: &str, language: &str) -> String {
+pub fn dated_weekday(d: &str, weekday_name: &str, language: Language) -> String {
     format!("{}, {}", weekday(weekday_name, language), date(d, language))
 }
 
 /// An RFC 3339 date-time (`2026-11-23T14:30:00+07:00`) as `14:30 on 2026-11-23
 /// (UTC+07:00)` or `14:30 ngày 23/11/2026 (UTC+07:00)`; a plain date as [`date`].
-pub fn date_time(s: &str, language: &str) -> String {
+pub fn date_time(s: &str, language: Language) -> String {
     let Some((d, rest)) = s.split_once('T') else {
         return date(s, language);
     };
@@ -97,7 +99,7 @@ pub fn date_time(s: &str, language: &str) -> String {
 }
 
 /// A month and day: `December 25`, `ngày 25 tháng 12`.
-pub fn month_day(month: &str, day: &str, language: &str) -> String {
+pub fn month_day(month: &str, day: &str, language: Language) -> String {
     let m: Option<usize> = month.parse().ok().filter(|m| (1..=12).contains(m));
     match (m, is_vi(language)) {
         (_, true) => format!("ngày {day} tháng {month}"),
@@ -108,7 +110,7 @@ pub fn month_day(month: &str, day: &str, language: &str) -> String {
 
 /// `amount unit` with the unit in `language`, singular for one in English:
 /// `1 day`, `10 days`, `3 tuần`.
-pub fn amount(amount: &str, unit: &str, language: &str) -> String {
+pub fn amount(amount: &str, unit: &str, language: Language) -> String {
     let vi = match unit {
         "days" => "ngày",
         "weeks" => "tuần",
@@ -132,7 +134,7 @@ pub fn amount(amount: &str, unit: &str, language: &str) -> String {
 
 /// The tools' common errors in Vietnamese (the tools answer in English); others, and
 /// every error in English, as received.
-pub fn error(e: &str, language: &str) -> String {
+pub fn error(e: &str, language: Language) -> String {
     if !is_vi(language) {
         return e.to_owned();
     }
@@ -161,39 +163,42 @@ mod tests {
 
     #[test]
     fn dates_and_weekdays_in_each_language() {
-        assert_eq!(date("2026-12-25", "vi"), "25/12/2026");
-        assert_eq!(date("2026-12-25", "en"), "2026-12-25");
-        assert_eq!(date("soon", "vi"), "soon");
-        assert_eq!(weekday("Friday", "vi"), "Thứ Sáu");
-        assert_eq!(weekday("sunday", "vi"), "Chủ Nhật");
-        assert_eq!(weekday("Friday", "en"), "Friday");
+        assert_eq!(date("2026-12-25", Language::Vi), "25/12/2026");
+        assert_eq!(date("2026-12-25", Language::En), "2026-12-25");
+        assert_eq!(date("soon", Language::Vi), "soon");
+        assert_eq!(weekday("Friday", Language::Vi), "Thứ Sáu");
+        assert_eq!(weekday("sunday", Language::Vi), "Chủ Nhật");
+        assert_eq!(weekday("Friday", Language::En), "Friday");
         assert_eq!(
-            dated_weekday("2026-12-25", "Friday", "vi"),
+            dated_weekday("2026-12-25", "Friday", Language::Vi),
             "Thứ Sáu, 25/12/2026"
         );
-        assert_eq!(month_day("12", "25", "en"), "December 25");
-        assert_eq!(month_day("12", "25", "vi"), "ngày 25 tháng 12");
+        assert_eq!(month_day("12", "25", Language::En), "December 25");
+        assert_eq!(month_day("12", "25", Language::Vi), "ngày 25 tháng 12");
     }
 
     #[test]
     fn date_times_keep_their_offset() {
         assert_eq!(
-            date_time("2026-11-23T14:30:00+07:00", "en"),
+            date_time("2026-11-23T14:30:00+07:00", Language::En),
             "14:30 on 2026-11-23 (UTC+07:00)"
         );
         assert_eq!(
-            date_time("2026-11-23T14:30:05Z", "vi"),
+            date_time("2026-11-23T14:30:05Z", Language::Vi),
             "14:30 ngày 23/11/2026 (UTC)"
         );
-        assert_eq!(date_time("2026-11-23", "vi"), "23/11/2026");
+        assert_eq!(date_time("2026-11-23", Language::Vi), "23/11/2026");
     }
 
     #[test]
     fn amounts_and_errors() {
-        assert_eq!(amount("1", "days", "en"), "1 day");
-        assert_eq!(amount("10", "weeks", "en"), "10 weeks");
-        assert_eq!(amount("3", "weeks", "vi"), "3 tuần");
-        assert_eq!(error("division by zero", "vi"), "không thể chia cho 0");
-        assert_eq!(error("division by zero", "en"), "division by zero");
+        assert_eq!(amount("1", "days", Language::En), "1 day");
+        assert_eq!(amount("10", "weeks", Language::En), "10 weeks");
+        assert_eq!(amount("3", "weeks", Language::Vi), "3 tuần");
+        assert_eq!(
+            error("division by zero", Language::Vi),
+            "không thể chia cho 0"
+        );
+        assert_eq!(error("division by zero", Language::En), "division by zero");
     }
 }

@@ -82,10 +82,10 @@ const MEANING: &[&str] = &[
 pub fn after_context(toks: &[Token], src: &str) -> Option<Parsed> {
     // (`will it rain tomorrow`, `giá vàng hôm nay bao nhiêu`: what was dropped would be
     // the question, outside every tool.)
-    let language = crate::language::detect_language(src, None);
+    let language = crate::language::detect(src, None);
     // (A trade's word says what was done, not what is asked, where what is left is
     // arithmetic: `dịch 24 trang 150k/trang bn`, translated pages paid by the page.)
-    let outside = crate::scope::outside_tools(src, &language).is_some();
+    let outside = crate::scope::outside_tools(src, language).is_some();
     // The rest must ask something itself (`mấy giờ`, `thứ mấy`, `how many`).
     let asks = |rest: &[Token]| {
         rest.iter().any(|t| {

@@ -151,8 +151,8 @@ pub(in crate::compound) fn laid_out(toks: &[Token]) -> bool {
 fn lead_in(toks: &[Token]) -> bool {
     let text: Vec<&str> = toks.iter().filter_map(Token::word).collect();
     (1..=4).contains(&toks.len())
-        && crate::scope::outside_tools(&text.join(" "), "en").is_none()
-        && crate::scope::outside_tools(&text.join(" "), "vi").is_none()
+        && crate::scope::outside_tools(&text.join(" "), chorus_bus::Language::En).is_none()
+        && crate::scope::outside_tools(&text.join(" "), chorus_bus::Language::Vi).is_none()
         && !text.iter().any(|w| {
             matches!(
                 *w,

@@ -166,7 +166,7 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
     let outside = asked == Asked::Weekday
         && toks.iter().any(|t| {
             t.word()
-                .is_some_and(|w| crate::scope::outside_tools(w, "en").is_some())
+                .is_some_and(|w| crate::scope::outside_tools(w, chorus_bus::Language::En).is_some())
         });
     let year_said = has(&[
         &["năm", "nay"],

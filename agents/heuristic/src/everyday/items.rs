@@ -436,6 +436,6 @@ pub fn counts_people(word: &str) -> bool {
 pub(super) fn asks_outside(word: &str) -> bool {
     // (`flights to melb came to 1,240`, `the hotel is 245/night`: what was paid for; a
     // booking asked is refused before, by its verb.)
-    crate::scope::outside_tools(word, "en")
+    crate::scope::outside_tools(word, chorus_bus::Language::En)
         .is_some_and(|kind| kind != "unit conversion" && kind != crate::scope::BOOKINGS)
 }

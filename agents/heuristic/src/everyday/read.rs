@@ -1,6 +1,8 @@
 //! Reading a part as one everyday problem: the form its cues and numbers fit, and
 //! the unit its answer is in.
 
+use chorus_bus::Language;
+
 use super::asked::Asked;
 use super::cues::Cue;
 use super::guards::{BILLS, day_months, refuses_sum, signed_up};
@@ -12,7 +14,7 @@ use crate::lexer::{Tok, Token, words_at};
 /// What the answer to the everyday problem `part` is, to follow its number in a report:
 /// `" each"` (`" mỗi người"`) for a share, `"%"` for a percentage asked (`45 is what
 /// percent of 180`), `""` otherwise.
-pub fn answer_unit(part: &str, language: &str) -> &'static str {
+pub fn answer_unit(part: &str, language: Language) -> &'static str {
     let toks = crate::lexer::lex(part);
     let Some(items) = items(&toks, part, &mut Vec::new()) else {
         return "";

@@ -1,6 +1,8 @@
 //! The everyday tests, compiled under #[cfg(test)] only (build.rs, which stops at that
 //! mark, learns no word from them).
 
+use chorus_bus::Language;
+
 use super::read::{answer_unit, parse};
 use super::units::undecorated;
 use crate::expr::{Expr, MathOp};
@@ -130,14 +132,17 @@ fn unit_words_after_numbers_are_dropped_and_operators_kept() {
 
 #[test]
 fn a_share_and_a_percentage_say_what_the_number_is() {
-    assert_eq!(answer_unit("375 split 5 ways", "en"), " each");
-    assert_eq!(answer_unit("chia đều 375 cho 5 người", "vi"), " mỗi người");
-    assert_eq!(answer_unit("45 is what percent of 180", "en"), "%");
+    assert_eq!(answer_unit("375 split 5 ways", Language::En), " each");
     assert_eq!(
-        answer_unit("342 miles on 9 gallons, miles per gallon", "en"),
+        answer_unit("chia đều 375 cho 5 người", Language::Vi),
+        " mỗi người"
+    );
+    assert_eq!(answer_unit("45 is what percent of 180", Language::En), "%");
+    assert_eq!(
+        answer_unit("342 miles on 9 gallons, miles per gallon", Language::En),
         ""
     );
-    assert_eq!(answer_unit("10 / 4", "en"), "");
+    assert_eq!(answer_unit("10 / 4", Language::En), "");
 }
 
 #[test]

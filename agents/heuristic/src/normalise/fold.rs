@@ -69,8 +69,8 @@ pub fn reading(pieces: &[Piece], hint: Option<&str>) -> Reading {
         _ => {}
     }
     let text: String = pieces.iter().map(|p| p.text.as_str()).collect();
-    match crate::language::detect_language(&text, None).as_str() {
-        "vi" => Reading::Vietnamese,
+    match crate::language::detect(&text, None) {
+        chorus_bus::Language::Vi => Reading::Vietnamese,
         _ => Reading::English,
     }
 }

@@ -294,7 +294,8 @@ impl Planning<'_> {
         // part outside every tool is named, never read into a frame.
         // (A booking is refused by its verb before: `flight … is 5,890` only names what
         // was paid for, as the everyday readers take it.)
-        let outside = scope::outside_tools(query, "en").is_some_and(|kind| kind != scope::BOOKINGS)
+        let outside = scope::outside_tools(query, Language::En)
+            .is_some_and(|kind| kind != scope::BOOKINGS)
             && !crate::frames::labelled_calculation(&toks);
         if reading.misses() > 0 && !outside {
             if let Some(parsed) = compound::frames_reading_each(&toks, query)
@@ -345,7 +346,7 @@ impl Planning<'_> {
         }
         // A request outside every tool (`convert 100 usd to euros at today's rate`) is
         // refused, never asked about.
-        let outside = scope::outside_tools(query, language.as_str()).is_some()
+        let outside = scope::outside_tools(query, language).is_some()
             && !question::everyday_money(query)
             && !question::days_to_own_event(query);
         let may_ask = !outside

@@ -96,10 +96,8 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
     }
     // A follow-up is in the conversation's language: `the con 2/9` after a Vietnamese
     // question is `thế còn 2/9`.
-    let hint = questions
-        .last()
-        .map(|q| crate::language::detect_language(q, None));
-    let follow = crate::normalise::normalise(query, hint.as_deref()).text;
+    let hint = questions.last().map(|q| crate::language::detect(q, None));
+    let follow = crate::normalise::normalise(query, hint.map(chorus_bus::Language::as_str)).text;
     let mut toks = crate::lexer::lex(&follow);
     if let Some((at, len)) = same_rate_at(&toks) {
         toks.drain(at..at + len);
@@ -138,8 +136,8 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
     for previous in questions.iter().rev().take(3) {
         // (In the conversation's language, as the follow-up: `thang` typed without marks
         // is then `tháng` in both.)
-        let hint = crate::language::detect_language(previous, None);
-        let previous = crate::normalise::normalise(previous, Some(hint.as_ref())).text;
+        let hint = crate::language::detect(previous, None);
+        let previous = crate::normalise::normalise(previous, Some(hint.as_str())).text;
         if let Some(text) = new_rate(&previous, &toks, &follow)
             .or_else(|| percent_on_amount(&previous, &core, &follow))
             .or_else(|| super::roles::total_with_share(&previous, &core))
@@ -184,7 +182,7 @@ pub fn day_month_reads_two_ways(query: &str, questions: &[String]) -> bool {
         return false;
     };
     let previous = crate::normalise::normalise(previous, None).text;
-    if crate::language::detect_language(&previous, None) == "vi"
+    if crate::language::detect(&previous, None).is_vi()
         || date_span(&crate::lexer::lex(&previous)).is_none()
     {
         return false;

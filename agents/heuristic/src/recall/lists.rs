@@ -199,12 +199,10 @@ pub(super) fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option
         .all(|t| t.word().is_some() || matches!(t.tok, Tok::Sym('?' | '!' | ',' | '.')));
     if dressed && !heads.is_empty() && heads.iter().all(|w| LIST_HEADS.contains(w)) {
         let head = heads.join(" ");
-        return Some(
-            match crate::language::detect_language(previous, None).as_str() {
-                "vi" => format!("{head} trong {items}"),
-                _ => format!("the {head} of {items}"),
-            },
-        );
+        return Some(match crate::language::detect(previous, None) {
+            chorus_bus::Language::Vi => format!("{head} trong {items}"),
+            _ => format!("the {head} of {items}"),
+        });
     }
     // One more item.
     let nums: Vec<&Token> = toks

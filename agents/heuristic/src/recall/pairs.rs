@@ -132,9 +132,9 @@ pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
     let [.., a, b] = numbers.as_slice() else {
         return None;
     };
-    let op = match (op?, crate::language::detect_language(&text, None).as_str()) {
-        ("+", "vi") => "cộng",
-        ("*", "vi") => "nhân",
+    let op = match (op?, crate::language::detect(&text, None).is_vi()) {
+        ("+", true) => "cộng",
+        ("*", true) => "nhân",
         (o, _) => o,
     };
     Some(format!("{a} {op} {b}"))
@@ -179,8 +179,8 @@ fn difference_of_two(toks: &[Token], conversation: &Conversation) -> Option<Stri
     let (x, y): (f64, f64) = (a.parse().ok()?, b.parse().ok()?);
     let (big, small) = if x >= y { (a, b) } else { (b, a) };
     let text: Vec<&str> = toks.iter().filter_map(Token::word).collect();
-    let minus = match crate::language::detect_language(&text.join(" "), None).as_str() {
-        "vi" => "trừ",
+    let minus = match crate::language::detect(&text.join(" "), None) {
+        chorus_bus::Language::Vi => "trừ",
         _ => "-",
     };
     Some(format!("{big} {minus} {small}"))

@@ -319,7 +319,7 @@ pub(super) fn replace_part(previous: &str, core: &[Token], follow: &str) -> Opti
         && let Some((x, y)) = fraction_at(core, 0)
     {
         if let Some((span, iso)) = date_span(&ptoks) {
-            let vi = crate::language::detect_language(previous, None) == "vi";
+            let vi = crate::language::detect(previous, None).is_vi();
             let (day, month) = match (x <= 12, y <= 12) {
                 (_, true) if vi => (x, y),
                 (false, true) => (x, y),

@@ -7,10 +7,13 @@ use crate::lexer::{Token, words_at};
 
 /// The last question and `query` in canonical form, the follow-up read in the last
 /// question's language (which is returned too).
-fn last_and_follow(query: &str, questions: &[String]) -> Option<(String, String, String)> {
+fn last_and_follow(
+    query: &str,
+    questions: &[String],
+) -> Option<(String, String, chorus_bus::Language)> {
     let last = crate::normalise::normalise(questions.last()?, None).text;
-    let hint = crate::language::detect_language(&last, None);
-    let follow = crate::normalise::normalise(query, Some(&hint)).text;
+    let hint = crate::language::detect(&last, None);
+    let follow = crate::normalise::normalise(query, Some(hint.as_str())).text;
     Some((last, follow, hint))
 }
 
@@ -107,7 +110,7 @@ pub fn over_other_period(
         .iter()
         .rev()
         .find(|a| a.parse::<f64>().is_ok())?;
-    let vi = hint == "vi";
+    let vi = hint.is_vi();
     if one_period(YEAR) && has(&ltoks, MONTH) && !has(&ltoks, YEAR) {
         return Some(if vi {
             format!("{value} nhân 12")
@@ -213,7 +216,7 @@ pub fn more_time_on_date(query: &str, conversation: &Conversation) -> Option<Str
     let [(amount, unit)] = found.as_slice() else {
         return None;
     };
-    let vi = crate::language::detect_language(&text, None) == "vi";
+    let vi = crate::language::detect(&text, None).is_vi();
     let unit_vi = match *unit {
         "days" => "ngày",
         "weeks" => "tuần",

@@ -16,8 +16,7 @@ pub fn session_language(
         return None;
     }
     let last = questions.last()?;
-    if crate::language::detect_language(last, None) != "vi"
-        || crate::language::detect_language(query, None) == "vi"
+    if !crate::language::detect(last, None).is_vi() || crate::language::detect(query, None).is_vi()
     {
         return None;
     }

@@ -1,7 +1,7 @@
 //! A step's line in the report: the sentence for a step that succeeded, or the line
 //! saying why one did not.
 
-use chorus_bus::{StepOutcome, StepReport};
+use chorus_bus::{Language, StepOutcome, StepReport};
 use serde_json::Value;
 
 use super::{arg, capital, date_tool, is_math_formula, noted, other_answer, own_pool, subject};
@@ -18,7 +18,7 @@ pub fn answer(
     value: &Value,
     text: &str,
     by_id: &ById<'_>,
-    language: &str,
+    language: Language,
     weekday: Option<&str>,
 ) -> String {
     let vi = is_vi(language);
@@ -133,7 +133,7 @@ pub fn answer(
 
 /// `2026-12-25 is 32 days away.`, `Còn 32 ngày nữa là đến 25/12/2026.`; today and past
 /// dates read as such.
-fn days_until(d: &str, v: &str, language: &str) -> String {
+fn days_until(d: &str, v: &str, language: Language) -> String {
     let past = v.strip_prefix('-');
     match (past, v == "0", is_vi(language)) {
         (_, true, false) => format!("{d} is today."),
@@ -151,7 +151,7 @@ fn days_until(d: &str, v: &str, language: &str) -> String {
 pub fn not_answered(
     step: &StepReport,
     by_id: &ById<'_>,
-    language: &str,
+    language: Language,
     cause: Option<&str>,
 ) -> String {
     let vi = is_vi(language);

@@ -11,7 +11,7 @@ mod answer;
 mod other;
 mod subject;
 
-use chorus_bus::StepReport;
+use chorus_bus::{Language, StepReport};
 
 use crate::args::value_text;
 use crate::dates::DATE_POOL;
@@ -48,7 +48,7 @@ fn arg(step: &StepReport, name: &str) -> String {
 
 /// `text` with "(your last answer)" after it when argument `name` of `step` came from
 /// the conversation.
-fn noted(step: &StepReport, name: &str, text: String, language: &str) -> String {
+fn noted(step: &StepReport, name: &str, text: String, language: Language) -> String {
     if step.recalled.iter().any(|r| r == name) {
         format!("{text} {}", crate::formula::recalled_note(language))
     } else {

@@ -1,7 +1,7 @@
 //! The answer of a tool Chorus has no wording for (a tool of another pool), on one
 //! line, and what such a tool was asked, as `tool (name=value, …)`.
 
-use chorus_bus::StepReport;
+use chorus_bus::{Language, StepReport};
 use serde_json::Value;
 
 use super::own_pool;
@@ -14,7 +14,7 @@ pub(super) const MAX_OTHER_ANSWER_CHARS: usize = 1000;
 /// `tool (arguments)`, or `tool` when it took none to show. Only a tool of Chorus's own
 /// pools has its arguments written its way (`2 + 4`); another pool's are `name=value`
 /// pairs, whatever its tool is called.
-pub(super) fn tool_with_arguments(step: &StepReport, language: &str) -> String {
+pub(super) fn tool_with_arguments(step: &StepReport, language: Language) -> String {
     let as_tool = if own_pool(step) {
         step.tool.as_str()
     } else {

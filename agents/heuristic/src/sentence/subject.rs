@@ -1,7 +1,7 @@
 //! What a step was asked, as a noun phrase in the user's language: the subject of the
 //! line for a step that failed or did not finish, and of some answers.
 
-use chorus_bus::StepReport;
+use chorus_bus::{Language, StepReport};
 
 use super::other::tool_with_arguments;
 use super::{arg, date_tool, is_math_formula, noted};
@@ -10,7 +10,7 @@ use crate::wording::{self, is_vi};
 
 /// What `step` was asked, as a noun phrase: `(2 + 4) × 3`, `the weekday of 2026-12-25`,
 /// `thứ của 25/12/2026`. Used when the step failed or did not finish.
-pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
+pub fn subject(step: &StepReport, by_id: &ById<'_>, language: Language) -> String {
     if is_math_formula(step) {
         return formula(step, by_id, language);
     }
@@ -79,7 +79,7 @@ pub fn subject(step: &StepReport, by_id: &ById<'_>, language: &str) -> String {
 }
 
 /// `next Monday`, `Thứ Hai tới`, `last Friday`, `Thứ Sáu tuần trước`.
-fn find_weekday_subject(step: &StepReport, language: &str) -> String {
+fn find_weekday_subject(step: &StepReport, language: Language) -> String {
     let day = wording::weekday(&arg(step, "weekday"), language);
     match (arg(step, "direction").as_str(), is_vi(language)) {
         ("last", true) => format!("{day} tuần trước"),
