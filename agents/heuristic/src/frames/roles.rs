@@ -54,10 +54,19 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
         {
             // (`mỗi chuyến hết 1,5 lít`)
             Role::Rate(w.word(i - 2).map(str::to_owned))
-        } else if let Some(noun) = next.filter(|n| is_noun(n)) {
+        } else if let Some(noun) = next.filter(|n| is_noun(n) && !labels_next(w, i)) {
             let mut nouns = vec![noun.to_owned()];
             nouns.extend(w.word(i + 2).filter(|n| is_noun(n)).map(str::to_owned));
-            Role::Count(nouns)
+            // (`15 tourism fee per night`: a fee for each night is a rate.)
+            let after = i + 1 + nouns.len();
+            let fee = nouns.iter().any(|n| is_in(FEES, n));
+            match w.word(after).filter(|t| fee && is_in(TIES, t)) {
+                Some(_) => match w.word(after + 1).filter(|u| is_noun(u)) {
+                    Some(unit) => Role::Rate(Some(unit.to_owned())),
+                    None => Role::Count(nouns),
+                },
+                None => Role::Count(nouns),
+            }
         } else {
             Role::Amount
         };
@@ -173,6 +182,18 @@ const RATE_VERBS: &[&str] = &[
     "hết", "tốn", "mất", "được", "bán", "ăn", "dùng", "uống", "lời", "lãi", "kiếm", "takes",
     "costs", "uses", "makes", "earns",
 ];
+
+/// `salary 4,800 rent 1,650`: an amount named by the word before it, the word after it
+/// naming the next amount — a list of labelled amounts, no count of rents.
+fn labels_next(w: &Words, i: usize) -> bool {
+    i > 0
+        && w.word(i - 1).is_some_and(is_noun)
+        && w.toks[i].number().is_some_and(big)
+        && w.toks.get(i + 2).and_then(Token::number).is_some()
+}
+
+/// Words naming a fee: one said `per` something is a rate, no count.
+const FEES: &[&str] = &["fee", "fees", "charge", "levy", "tax", "phí"];
 
 /// Verbs of buying and selling: an amount after one is what was paid or taken.
 const TRADE_VERBS: &[&str] = &[

@@ -266,6 +266,28 @@ pub(super) fn base(w: &Words, rest: &[&Quantity]) -> Option<Expr> {
     if rest.iter().any(|x| matches!(x.role, Role::GroupSize(_))) {
         return None;
     }
+    // `650/night x 3 nights plus 15 tourism fee per night`: two prices for each of the
+    // same thing, added, for every one counted — never one price times the other.
+    if let ([a, b], [], [count]) = (rates.as_slice(), amounts.as_slice(), counts.as_slice())
+        && let (Role::Rate(Some(ua)), Role::Rate(Some(ub))) = (&a.role, &b.role)
+        && same_thing(ua, ub)
+        && (a.at + 1..b.at).any(|k| {
+            w.toks[k].is_sym('+')
+                || w.word(k)
+                    .is_some_and(|x| is_in(&["plus", "cộng", "thêm"], x))
+        })
+    {
+        let each = Expr::bin(
+            MathOp::Sum,
+            Expr::Num(a.value.clone()),
+            Expr::Num(b.value.clone()),
+        );
+        return Some(Expr::bin(
+            MathOp::Multiply,
+            each,
+            Expr::Num(count.value.clone()),
+        ));
+    }
     // `4 công ruộng, 1 công được 850 kg, bán 7.300 1 kg`: so many of a thing, what one
     // of it yields, and a price for what it yields.
     if let ([a, b], [], [count]) = (rates.as_slice(), amounts.as_slice(), counts.as_slice())

@@ -39,6 +39,19 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("jpy", &["¥", "jpy", "yen"]),
     ("krw", &["₩", "krw", "won"]),
     ("vnd", &["₫", "đ", "vnd", "vnđ", "đồng", "dong", "đồng"]),
+    // (`685 bảng`, `250 đô`: typed with marks only — `bang` is also `bằng`, `do` is
+    // `độ`.)
+    ("gbp", &["bảng"]),
+    ("usd", &["đô"]),
+    ("aud", &["aud", "a$"]),
+    ("cad", &["cad", "c$"]),
+    ("nzd", &["nzd", "nz$"]),
+    ("sgd", &["sgd", "s$"]),
+    ("twd", &["twd", "nt$"]),
+    ("czk", &["kc", "kč", "czk", "koruna", "korun"]),
+    ("aed", &["aed", "dhs", "dirham", "dirhams"]),
+    ("cny", &["cny", "rmb", "yuan"]),
+    ("thb", &["thb", "baht", "฿"]),
 ];
 
 /// Words after a number that scale it, and by what power of ten.
@@ -233,6 +246,10 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         });
         if listed {
             pieces[i].set(value);
+            // (`189 kr, 215 kr or 176 kr`: a listed amount's currency goes too.)
+            if drop_currency {
+                currency_after(&mut pieces, i);
+            }
             i += 1;
             continue;
         }
@@ -308,13 +325,7 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
         }
         pieces[i].set(value.clone());
         if drop_currency {
-            // (`¥64,000 ¥71,500`: a sign right before the next number is that number's.)
-            let next_number = |s: usize| pieces.get(s + 1).is_some_and(|p| p.kind == Kind::Number);
-            if let Some(s) = next_word_or_sign(&pieces, last)
-                .filter(|&s| currency(&pieces[s].lower()).is_some() && !next_number(s))
-            {
-                clear(&mut pieces, last + 1..=s);
-            }
+            currency_after(&mut pieces, last);
             // (`đồng`, `dong`, `won` never come before their amount: `đóng 4 đợt` typed
             // without marks is no `4 đồng`, `we won 3` no 3 won.)
             if let Some(s) = prev_sign(&pieces, i).filter(|&s| {
@@ -328,6 +339,17 @@ pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
     }
     and_a_half(&mut pieces);
     pieces
+}
+
+/// Clears the currency right after the amount ending at piece `last` (`4,950 kr`), but
+/// not a sign right before the next number (`¥64,000 ¥71,500`), which is that number's.
+fn currency_after(pieces: &mut [Piece], last: usize) {
+    let next_number = |s: usize| pieces.get(s + 1).is_some_and(|p| p.kind == Kind::Number);
+    if let Some(s) = next_word_or_sign(pieces, last)
+        .filter(|&s| currency(&pieces[s].lower()).is_some() && !next_number(s))
+    {
+        clear(pieces, last + 1..=s);
+    }
 }
 
 /// `3 ký rưỡi`, `4 lit ruoi`, `2 tiếng rưỡi`: a whole number, its unit, then `rưỡi`
