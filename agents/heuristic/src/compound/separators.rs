@@ -120,11 +120,15 @@ fn dot_markers(toks: &[Token]) -> Vec<usize> {
 /// 2/ …`): markers 1, 2 (or a, b) in order. Each part is then a question of its own,
 /// never one problem told across them.
 pub(in crate::compound) fn laid_out(toks: &[Token]) -> bool {
-    if !dot_markers(toks).is_empty() {
-        return true;
+    // (A statement with numbers before the list, `floor is 4.8m x 3.6m … 1) area 2) how
+    // many boxes`, is what the parts ask about: the request is read whole first.)
+    let stated = |first: usize| toks[..first].iter().any(|t| t.number().is_some());
+    if let Some(&first) = dot_markers(toks).first() {
+        return !stated(first);
     }
     let mut depth = 0usize;
     let mut next = 1u8;
+    let mut first = 0;
     for (i, t) in toks.iter().enumerate() {
         match t.tok {
             Tok::Sym('(') => depth += 1,
@@ -135,6 +139,9 @@ pub(in crate::compound) fn laid_out(toks: &[Token]) -> bool {
                     _ => 0,
                 };
                 if k == next {
+                    if next == 1 {
+                        first = i - 1;
+                    }
                     next += 1;
                 }
             }
@@ -142,7 +149,7 @@ pub(in crate::compound) fn laid_out(toks: &[Token]) -> bool {
             _ => {}
         }
     }
-    next > 2
+    next > 2 && !stated(first)
 }
 
 /// Whether `toks`, before a colon, only announce what follows (`two quick ones`, `pls

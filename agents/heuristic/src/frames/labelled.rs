@@ -144,9 +144,11 @@ pub(super) fn labelled(w: &Words) -> Option<Expr> {
             .filter_map(|i| operator(w, i).map(|t| (i, t)))
             .collect();
         if n == 0 && chia.is_some() && ops.is_empty() {
+            // (`cho` right before what divides: `chia 42 triệu cho anh em trên ghe 1` is no
+            // division by one.)
             ops = between
                 .clone()
-                .filter(|&i| w.word(i).is_some_and(|k| is_in(&["cho"], k)))
+                .filter(|&i| w.word(i).is_some_and(|k| is_in(&["cho"], k)) && i + 1 == pair[1])
                 .map(|i| {
                     (
                         i,
