@@ -37,7 +37,8 @@ const ACCENTED_VI_WORDS: &[&str] = &[
 /// Vietnamese words written without diacritics that are common in requests.
 const PLAIN_VI_WORDS: &[&str] = &[
     "tinh", "cong", "tru", "nhan", "chia", "cho", "voi", "bao", "nhieu", "ngay", "hom", "nay",
-    "may",
+    "may", "nguoi", "tien", "moi", "thang", "tuan", "duoc", "het", "nua", "mot", "trieu", "nghin",
+    "mua", "thit",
 ];
 
 /// Vietnamese question phrases: one of them, typed with or without marks, is enough
@@ -151,6 +152,13 @@ mod tests {
     fn an_operation_typed_without_marks_is_vietnamese() {
         assert_eq!(detect("chia 1.000.000 cho", None), Language::Vi);
         assert_eq!(detect("nhan 12 voi", None), Language::Vi);
+    }
+
+    #[test]
+    fn everyday_words_typed_without_marks_are_vietnamese() {
+        assert_eq!(detect("thit 135k 1kg mua 8kg", None), Language::Vi);
+        assert_eq!(detect("3tr6 chia 4 nguoi boc hang", None), Language::Vi);
+        assert_eq!(detect("new york?", None), Language::En);
     }
 
     #[test]
