@@ -10,6 +10,32 @@ use crate::expr::Expr;
 use crate::filler;
 use crate::lexer::{Tok, Token};
 
+/// `what time is it in prague when its 8am in hanoi`: the question asked before the
+/// time it is asked at, as a new text with the condition first (`when its 8am in hanoi
+/// what time is it in prague`), the order the time readers know.
+pub(super) fn condition_last(toks: &[Token], src: &str) -> Option<String> {
+    let clock = |range: std::ops::Range<usize>| {
+        range
+            .into_iter()
+            .any(|j| crate::places::time_at(toks, j).is_some())
+    };
+    let i = (1..toks.len()).find(|&i| {
+        toks[i]
+            .word()
+            .is_some_and(|w| matches!(w, "when" | "if" | "khi" | "nếu"))
+    })?;
+    let asks_time = toks[..i].iter().any(|t| t.word() == Some("time"))
+        || crate::lexer::says(&toks[..i], &[&["mấy", "giờ"]]);
+    (asks_time && clock(i..toks.len()) && !clock(0..i)).then(|| {
+        let cut = toks[i].start;
+        format!(
+            "{} {}",
+            src[cut..].trim(),
+            src[..cut].trim_end_matches([' ', ','])
+        )
+    })
+}
+
 /// `toks` without the time of year that names a payment (`thưởng cuối năm 7tr2`, `lương
 /// cuối tháng`): the amount's name, no period to count.
 pub(super) fn without_when_paid(toks: &[Token]) -> Option<Vec<Token>> {

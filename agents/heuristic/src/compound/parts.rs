@@ -223,7 +223,9 @@ fn names_the_result(text: &str) -> bool {
 
 /// Reads one part.
 pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
-    if let Some(q) = crate::places::parse(toks, src) {
+    if let Some(q) =
+        crate::places::parse(toks, src).or_else(|| crate::places::time_named(toks, src))
+    {
         return Ok(PartQuery::Date(q));
     }
     match dates::parse(toks, src) {

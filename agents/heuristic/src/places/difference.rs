@@ -168,6 +168,39 @@ pub fn time_named(toks: &[Token], src: &str) -> Option<DateQuery> {
             .flatten()
             .map(|place| DateQuery::TimeIn { place });
     }
+    // `dubai bây giờ mấy giờ`, `tokyo mấy giờ rồi`: the place first, then the question.
+    const ASKED: &[&[&str]] = &[
+        &["mấy", "giờ"],
+        &["mấy", "giờ", "rồi"],
+        &["là", "mấy", "giờ"],
+        &["là", "mấy", "giờ", "rồi"],
+        &["bây", "giờ", "là", "mấy", "giờ"],
+        &["bây", "giờ", "mấy", "giờ"],
+        &["bây", "giờ", "mấy", "giờ", "rồi"],
+    ];
+    let said: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    // (The longest question said: `bây giờ mấy giờ` before `mấy giờ`.)
+    if let Some(tail) = ASKED
+        .iter()
+        .filter(|t| said.ends_with(t))
+        .max_by_key(|t| t.len())
+    {
+        let end = toks.iter().filter(|t| t.word().is_some()).count() - tail.len();
+        // (`ở dubai …`, `bên tokyo …`: the word before the place.)
+        // (`còn hà nội mấy giờ`: a joining word before it.)
+        let start = (0..end)
+            .find(|&k| !word(k).is_some_and(|w| matches!(w, "ở" | "bên" | "tại" | "còn" | "và")))
+            .unwrap_or(end);
+        let named = place(start, end)
+            .filter(|p| !super::loose::is_pronoun(p))
+            .filter(|p| {
+                !p.to_lowercase().split(' ').any(|w| {
+                    crate::tolerant::DATE_WORDS.contains(&w)
+                        || matches!(w, "hôm" | "nay" | "mai" | "này" | "đây" | "here" | "mình")
+                })
+            });
+        return named.map(|place| DateQuery::TimeIn { place });
+    }
     // `X time (now|rn|right now)?`.
     let time = (1..toks.len()).find(|&k| word(k) == Some("time"))?;
     let tail_ok = toks[time + 1..].iter().all(|t| {

@@ -68,6 +68,11 @@ fn the_time_at_a_place_named_without_a_preposition() {
     assert_eq!(named("singapore time now?"), at("singapore"));
     assert_eq!(named("what time now?"), None);
     assert_eq!(named("giờ là mấy giờ"), None);
+    // The place first, then the question.
+    assert_eq!(named("dubai bây giờ mấy giờ"), at("dubai"));
+    assert_eq!(named("ở tokyo mấy giờ rồi"), at("tokyo"));
+    assert_eq!(named("bên đó bây giờ mấy giờ"), None);
+    assert_eq!(named("hôm nay bây giờ mấy giờ"), None);
 }
 
 #[test]

@@ -4,7 +4,9 @@
 mod asks;
 mod both;
 
-use super::context::{rounding_after, with_labels, without_asides, without_when_paid};
+use super::context::{
+    condition_last, rounding_after, with_labels, without_asides, without_when_paid,
+};
 use super::earlier::{
     as_ellipsis, asks_bare_date, asks_grand_total, asks_only_how_much, asks_only_total,
     gives_a_date, is_condition, over_earlier_list, unanswered_after, weekday_of_earlier,
@@ -86,6 +88,8 @@ fn read_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
         .or_else(|| crate::dates::year_said_apart(toks, src))
         .or_else(|| crate::dates::period_left_said_first(toks))
         .or_else(|| crate::dates::apart_from_today(toks, src))
+        // `what time is it in prague when its 8am in hanoi`: the condition first.
+        .or_else(|| condition_last(toks, src))
     {
         return parse_request(&crate::lexer::lex(&text), &text);
     }
