@@ -4,7 +4,8 @@
 //! Resolution order, after dropping a leading "the" and a trailing "time"
 //! ("the Hanoi time"):
 //! 1. a name with a `/` is an IANA name ("asia/tokyo", "America/New York");
-//! 2. the alias table (`ALIASES`) — only places the database has no city for;
+//! 2. the alias table (`ALIASES`, in `zones/aliases.rs`) — only places the database
+//!    has no city for;
 //! 3. the database's cities: the last component of every zone name, underscores
 //!    and hyphens as spaces, compared case- and accent-insensitively ("Tokyo",
 //!    "new york", "São Paulo", "Sao Paulo");
@@ -18,6 +19,10 @@ use jiff::tz::{self, TimeZone};
 
 use crate::DateError;
 
+mod aliases;
+
+use aliases::ALIASES;
+
 /// A resolved place: its zone and the zone's IANA name.
 #[derive(Debug, Clone)]
 pub struct Place {
@@ -26,172 +31,6 @@ pub struct Place {
     /// Its IANA name ("Asia/Tokyo", "UTC").
     pub zone: String,
 }
-
-/// Places the database has no city name for, as (name, IANA zone). Names are
-/// compared after [`normalize`], so "Hà Nội" also covers "Ha Noi" and "HA NOI".
-const ALIASES: &[(&str, &str)] = &[
-    // Vietnam's capital; the database names the zone after Ho Chi Minh City.
-    ("Hanoi", "Asia/Ho_Chi_Minh"),
-    ("Hà Nội", "Asia/Ho_Chi_Minh"),
-    // The database has Saigon only as the old link Asia/Saigon; answer with the current name.
-    ("Saigon", "Asia/Ho_Chi_Minh"),
-    ("Sài Gòn", "Asia/Ho_Chi_Minh"),
-    // The city's full name and its Vietnamese abbreviation (the zone is just "Ho_Chi_Minh").
-    ("Ho Chi Minh City", "Asia/Ho_Chi_Minh"),
-    ("TP HCM", "Asia/Ho_Chi_Minh"),
-    ("Đà Nẵng", "Asia/Ho_Chi_Minh"),
-    // China's capital; China's single zone is named after Shanghai.
-    ("Beijing", "Asia/Shanghai"),
-    ("Bắc Kinh", "Asia/Shanghai"),
-    // US West Coast cities sharing Los Angeles' zone.
-    ("San Francisco", "America/Los_Angeles"),
-    ("Seattle", "America/Los_Angeles"),
-    // Short names people type for US cities.
-    ("LA", "America/Los_Angeles"),
-    ("L.A.", "America/Los_Angeles"),
-    ("SF", "America/Los_Angeles"),
-    ("NYC", "America/New_York"),
-    ("NY", "America/New_York"),
-    ("DC", "America/New_York"),
-    // US East Coast cities sharing New York's zone.
-    ("Washington", "America/New_York"),
-    ("Washington DC", "America/New_York"),
-    ("Boston", "America/New_York"),
-    // India's single zone is named after Kolkata.
-    ("Mumbai", "Asia/Kolkata"),
-    ("Delhi", "Asia/Kolkata"),
-    ("New Delhi", "Asia/Kolkata"),
-    // Vietnamese exonyms of cities the database spells in English.
-    ("Luân Đôn", "Europe/London"),
-    ("Tô-ky-ô", "Asia/Tokyo"),
-    ("Pa-ri", "Europe/Paris"),
-    // Large cities in a zone named after another city.
-    ("Osaka", "Asia/Tokyo"),
-    ("Kyoto", "Asia/Tokyo"),
-    ("Yokohama", "Asia/Tokyo"),
-    ("Nagoya", "Asia/Tokyo"),
-    ("Shenzhen", "Asia/Shanghai"),
-    ("Thâm Quyến", "Asia/Shanghai"),
-    ("Guangzhou", "Asia/Shanghai"),
-    ("Quảng Châu", "Asia/Shanghai"),
-    ("Chengdu", "Asia/Shanghai"),
-    ("Busan", "Asia/Seoul"),
-    ("Hải Phòng", "Asia/Ho_Chi_Minh"),
-    ("Huế", "Asia/Ho_Chi_Minh"),
-    ("Nha Trang", "Asia/Ho_Chi_Minh"),
-    ("Cần Thơ", "Asia/Ho_Chi_Minh"),
-    ("Đà Lạt", "Asia/Ho_Chi_Minh"),
-    ("Quy Nhơn", "Asia/Ho_Chi_Minh"),
-    ("Sa Pa", "Asia/Ho_Chi_Minh"),
-    ("Sapa", "Asia/Ho_Chi_Minh"),
-    ("Vinh", "Asia/Ho_Chi_Minh"),
-    ("Hội An", "Asia/Ho_Chi_Minh"),
-    ("Vũng Tàu", "Asia/Ho_Chi_Minh"),
-    ("Đài Bắc", "Asia/Taipei"),
-    ("Taichung", "Asia/Taipei"),
-    ("Đài Trung", "Asia/Taipei"),
-    ("Kaohsiung", "Asia/Taipei"),
-    ("Cao Hùng", "Asia/Taipei"),
-    ("San Jose", "America/Los_Angeles"),
-    ("Montreal", "America/Toronto"),
-    ("Ottawa", "America/Toronto"),
-    ("Miami", "America/New_York"),
-    ("Atlanta", "America/New_York"),
-    ("Philadelphia", "America/New_York"),
-    ("Houston", "America/Chicago"),
-    ("Dallas", "America/Chicago"),
-    ("Las Vegas", "America/Los_Angeles"),
-    ("San Diego", "America/Los_Angeles"),
-    ("Canberra", "Australia/Sydney"),
-    ("Munich", "Europe/Berlin"),
-    ("Frankfurt", "Europe/Berlin"),
-    ("Hamburg", "Europe/Berlin"),
-    ("Milan", "Europe/Rome"),
-    ("Barcelona", "Europe/Madrid"),
-    ("Manchester", "Europe/London"),
-    ("Geneva", "Europe/Zurich"),
-    ("Abu Dhabi", "Asia/Dubai"),
-    ("Bangalore", "Asia/Kolkata"),
-    ("Bengaluru", "Asia/Kolkata"),
-    ("Chennai", "Asia/Kolkata"),
-    // Countries with one time zone, as people name them (`bên Nhật`, `in Japan`).
-    ("Nhật", "Asia/Tokyo"),
-    ("Nhật Bản", "Asia/Tokyo"),
-    ("Hàn Quốc", "Asia/Seoul"),
-    ("Hàn", "Asia/Seoul"),
-    ("Korea", "Asia/Seoul"),
-    ("South Korea", "Asia/Seoul"),
-    ("Trung Quốc", "Asia/Shanghai"),
-    ("China", "Asia/Shanghai"),
-    ("Việt Nam", "Asia/Ho_Chi_Minh"),
-    ("VN", "Asia/Ho_Chi_Minh"),
-    ("Vietnam", "Asia/Ho_Chi_Minh"),
-    ("Thái Lan", "Asia/Bangkok"),
-    ("Thailand", "Asia/Bangkok"),
-    ("Đài Loan", "Asia/Taipei"),
-    ("Taiwan", "Asia/Taipei"),
-    ("Pháp", "Europe/Paris"),
-    ("France", "Europe/Paris"),
-    ("Đức", "Europe/Berlin"),
-    ("Germany", "Europe/Berlin"),
-    ("Italy", "Europe/Rome"),
-    ("Spain", "Europe/Madrid"),
-    ("UK", "Europe/London"),
-    ("England", "Europe/London"),
-    ("Finland", "Europe/Helsinki"),
-    ("Phần Lan", "Europe/Helsinki"),
-    ("Czechia", "Europe/Prague"),
-    ("Czech Republic", "Europe/Prague"),
-    ("Czech", "Europe/Prague"),
-    ("Séc", "Europe/Prague"),
-    ("Cộng hòa Séc", "Europe/Prague"),
-    ("Hà Lan", "Europe/Amsterdam"),
-    ("Netherlands", "Europe/Amsterdam"),
-    ("Ba Lan", "Europe/Warsaw"),
-    ("Poland", "Europe/Warsaw"),
-    ("Thụy Điển", "Europe/Stockholm"),
-    ("Sweden", "Europe/Stockholm"),
-    ("Na Uy", "Europe/Oslo"),
-    ("Norway", "Europe/Oslo"),
-    ("Đan Mạch", "Europe/Copenhagen"),
-    ("Denmark", "Europe/Copenhagen"),
-    ("Thụy Sĩ", "Europe/Zurich"),
-    ("Switzerland", "Europe/Zurich"),
-    ("Austria", "Europe/Vienna"),
-    ("Bỉ", "Europe/Brussels"),
-    ("Belgium", "Europe/Brussels"),
-    ("Italia", "Europe/Rome"),
-    ("Tây Ban Nha", "Europe/Madrid"),
-    ("Bồ Đào Nha", "Europe/Lisbon"),
-    ("Portugal", "Europe/Lisbon"),
-    ("Hy Lạp", "Europe/Athens"),
-    ("Greece", "Europe/Athens"),
-    ("Ireland", "Europe/Dublin"),
-    ("Ấn Độ", "Asia/Kolkata"),
-    ("India", "Asia/Kolkata"),
-    ("Campuchia", "Asia/Phnom_Penh"),
-    ("Cambodia", "Asia/Phnom_Penh"),
-    ("Lào", "Asia/Vientiane"),
-    ("Laos", "Asia/Vientiane"),
-    ("Philippines", "Asia/Manila"),
-    ("UAE", "Asia/Dubai"),
-    // City names as their own people write them, and islands the database has no city for.
-    ("Praha", "Europe/Prague"),
-    ("Roma", "Europe/Rome"),
-    ("München", "Europe/Berlin"),
-    ("Phú Quốc", "Asia/Ho_Chi_Minh"),
-    ("Hạ Long", "Asia/Ho_Chi_Minh"),
-    ("Biên Hòa", "Asia/Ho_Chi_Minh"),
-    ("Thanh Hóa", "Asia/Ho_Chi_Minh"),
-    ("Buôn Ma Thuột", "Asia/Ho_Chi_Minh"),
-    ("Lạng Sơn", "Asia/Ho_Chi_Minh"),
-    // Chinese cities as Vietnamese name them (one zone, named after Shanghai).
-    ("Bằng Tường", "Asia/Shanghai"),
-    ("Nam Ninh", "Asia/Shanghai"),
-    ("Côn Minh", "Asia/Shanghai"),
-    ("Đông Hưng", "Asia/Shanghai"),
-    ("Thượng Hải", "Asia/Shanghai"),
-];
 
 /// Resolves a place name to its time zone (see the module docs for the order). A
 /// phrase no rule resolves whole is resolved by its longest leading words that do

@@ -26,6 +26,8 @@ mod asked;
 mod cues;
 mod guards;
 mod items;
+mod percents;
+mod priced;
 mod read;
 mod units;
 
