@@ -16,9 +16,13 @@ pub fn session_language(
         return None;
     }
     let last = questions.last()?;
-    if !crate::language::detect(last, None).is_vi() || crate::language::detect(query, None).is_vi()
-    {
+    if !crate::language::detect(last, None).is_vi() {
         return None;
+    }
+    // (Vietnamese itself, `chia 12 thang`: kept so, whatever text a follow-up is
+    // rewritten into.)
+    if crate::language::detect(query, None).is_vi() {
+        return Some("vi");
     }
     // (`con noel`, `con em trai sinh 23/09/2008`: as many words read Vietnamese as
     // English, or more.)
