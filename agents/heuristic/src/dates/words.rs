@@ -34,6 +34,7 @@ pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["đến", "nay"], &[Flag::Since]),
     (&["tới", "nay"], &[Flag::Since]),
     (&["đến", "hôm", "nay"], &[Flag::Since]),
+    (&["tới", "hôm", "nay"], &[Flag::Since]),
     (&["to", "today"], &[Flag::Since]),
     (&["and", "today"], &[Flag::Since]),
     // What happens on the day only names it (`tới mùng 5 tháng sau lãnh lương`); as

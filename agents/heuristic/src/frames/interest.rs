@@ -78,6 +78,12 @@ pub(super) fn interest(w: &Words) -> Option<Expr> {
     );
     let interest = match periods {
         Some(n) if n.value != "1" => Expr::bin(MathOp::Multiply, share, Expr::Num(n.value.clone())),
+        // (`lãi 8,5% một năm, mỗi tháng trả lãi bao nhiêu`: a year's rate asked a month.)
+        None => match asked_other_period(w, rate.at) {
+            Some(Other::Month) => Expr::bin(MathOp::Divide, share, Expr::Num("12".into())),
+            Some(Other::Year) => Expr::bin(MathOp::Multiply, share, Expr::Num("12".into())),
+            None => share,
+        },
         _ => share,
     };
     // (`tổng cộng`, `in total`: the amount with its interest.)
@@ -85,6 +91,45 @@ pub(super) fn interest(w: &Words) -> Option<Expr> {
         true => Expr::bin(MathOp::Sum, Expr::Num(amount.value.clone()), interest),
         false => interest,
     })
+}
+
+/// A period asked other than the rate's.
+enum Other {
+    /// A year's rate, asked a month.
+    Month,
+    /// A month's rate, asked a year.
+    Year,
+}
+
+/// The period the interest is asked for (`mỗi tháng`, `a month`, `monthly`) when it is
+/// not the period of the rate said at `rate` (`8,5% một năm`).
+fn asked_other_period(w: &Words, rate: usize) -> Option<Other> {
+    let month = |k: usize| w.word(k).is_some_and(|p| is_in(&["tháng", "month"], p));
+    let year = |k: usize| {
+        w.word(k)
+            .is_some_and(|p| is_in(&["năm", "year", "annum"], p))
+    };
+    let each = |k: usize| {
+        w.word(k)
+            .is_some_and(|t| is_in(&["mỗi", "hàng", "hằng", "per", "a", "each", "every"], t))
+    };
+    let rate_period = (rate + 2..(rate + 5).min(w.toks.len())).find(|&k| month(k) || year(k))?;
+    let asked = (0..w.toks.len())
+        .filter(|&k| k != rate_period && k > 0 && each(k - 1))
+        .find(|&k| month(k) || year(k))
+        .map(month)
+        .or_else(|| {
+            (0..w.toks.len()).find_map(|k| match w.word(k) {
+                Some("monthly") => Some(true),
+                Some("yearly" | "annually") => Some(false),
+                _ => None,
+            })
+        })?;
+    match (year(rate_period), asked) {
+        (true, true) => Some(Other::Month),
+        (false, false) => Some(Other::Year),
+        _ => None,
+    }
 }
 
 /// Words saying the interest is added to the amount each period.

@@ -129,7 +129,7 @@ fn lot_profit(w: &Words, q: &[Quantity]) -> Option<Expr> {
             && i > price.at + 2
             || (w.word(i) == Some("moi") && w.word(i + 1).is_some_and(|u| same_thing(u, unit)))
     });
-    Some(match per_unit {
+    let profit = match per_unit {
         true => Expr::bin(
             MathOp::Subtract,
             n(price),
@@ -140,5 +140,20 @@ fn lot_profit(w: &Words, q: &[Quantity]) -> Option<Expr> {
             Expr::bin(MathOp::Multiply, n(lot), n(price)),
             n(cost),
         ),
-    })
+    };
+    // (`lời bao nhiêu phần trăm`, `what % profit`: the profit as a percentage of the
+    // cost.)
+    if w.says(PERCENT_ASKED) && !per_unit {
+        return Some(Expr::percent_of(profit, n(cost)));
+    }
+    Some(profit)
 }
+
+/// Words asking a percentage.
+const PERCENT_ASKED: &[&[&str]] = &[
+    &["phần", "trăm"],
+    &["percent"],
+    &["percentage"],
+    &["what", "%"],
+    &["bao", "nhiêu", "%"],
+];
