@@ -239,6 +239,10 @@ mod tests {
         assert_eq!(zone("phan lan"), "Europe/Helsinki");
         assert_eq!(zone("sec"), "Europe/Prague");
         assert_eq!(zone("Phú Quốc"), "Asia/Ho_Chi_Minh");
+        // Every province, typed with or without marks.
+        assert_eq!(zone("Cà Mau"), "Asia/Ho_Chi_Minh");
+        assert_eq!(zone("ca mau"), "Asia/Ho_Chi_Minh");
+        assert_eq!(zone("Đắk Lắk"), "Asia/Ho_Chi_Minh");
         assert_eq!(zone("năm ninh"), "Asia/Shanghai");
     }
 

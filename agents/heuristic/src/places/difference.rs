@@ -22,6 +22,11 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
     let word = |k: usize| toks.get(k).and_then(Token::word);
     let place = |lo: usize, hi: usize| -> Option<String> {
         let mut hi = hi.min(toks.len());
+        // (`bên perth nhanh hơn vn`: the word before a place is no part of it.)
+        let lo = match word(lo) {
+            Some("bên" | "ở" | "tại") if hi > lo + 1 => lo + 1,
+            _ => lo,
+        };
         while hi > lo
             && (toks[hi - 1].is_sym('?') || word(hi - 1).is_some_and(|w| NOW_WORDS.contains(&w)))
         {
