@@ -39,6 +39,7 @@ impl DateQuery {
                         NamedYear::In(y) => args.push(("year", int(*y))),
                         NamedYear::Offset(n) => args.push(("year_offset", int(*n))),
                         NamedYear::Last => args.push(("direction", text("last"))),
+                        NamedYear::Nearest => args.push(("direction", text("nearest"))),
                     }
                     ("next_date", args)
                 }
@@ -88,6 +89,7 @@ impl DateQuery {
                     year: NamedYear::Next
                         | NamedYear::In(_)
                         | NamedYear::Last
+                        | NamedYear::Nearest
                         | NamedYear::Offset(0),
                     ..
                 }

@@ -190,6 +190,9 @@ pub enum NamedYear {
     Offset(i64),
     /// The last one, today included (`since christmas`).
     Last,
+    /// The next or the last, whichever is nearer today: a day and month the user wrote
+    /// as the start of a span (`thả giống ngày 20/10, 85 ngày nữa`).
+    Nearest,
 }
 
 impl Anchor {

@@ -372,8 +372,42 @@ pub fn tolerant_shift(toks: &[Token]) -> Option<DateQuery> {
             date: None,
             weekday,
         }),
-        (None, Some((anchor, ..))) => Some(DateQuery::Anchored {
-            anchor,
+        (None, Some((mut anchor, ..))) => Some(DateQuery::Anchored {
+            anchor: {
+                // (`thả giống ngày 20/10, 85 ngày nữa`: a day the user wrote, with no
+                // year, is the one nearest now — never next year's when this year's has
+                // just passed; a start said to come, `starts march 2`, is the next.)
+                let coming = toks.iter().any(|t| {
+                    t.word().is_some_and(|w| {
+                        matches!(
+                            w,
+                            "starts"
+                                | "start"
+                                | "starting"
+                                | "will"
+                                | "check"
+                                | "leave"
+                                | "leaves"
+                                | "leaving"
+                                | "arrive"
+                                | "arrives"
+                                | "flight"
+                                | "sẽ"
+                                | "next"
+                        )
+                    })
+                });
+                if !coming
+                    && let Anchor::Named {
+                        said: true,
+                        year: year @ NamedYear::Next,
+                        ..
+                    } = &mut anchor
+                {
+                    *year = NamedYear::Nearest;
+                }
+                anchor
+            },
             then: NamedThen::Shift {
                 add: !back,
                 amount,

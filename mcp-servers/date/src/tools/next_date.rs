@@ -22,7 +22,7 @@ pub fn def() -> ToolDef {
                 "day": {"type": "integer", "minimum": 1, "maximum": 31, "description": "Day of the month, 1-31."},
                 "year": {"type": "integer", "minimum": 1, "maximum": 9999, "description": "That year's date instead of the next one (not with year_offset)."},
                 "year_offset": {"type": "integer", "minimum": -100, "maximum": 100, "description": "The date in today's year plus this many years (1 next year, -1 last year; not with year)."},
-                "direction": {"type": "string", "enum": ["next", "last"], "default": "next", "description": "next: the first such date on or after today; last: the latest on or before today (not with year or year_offset)."},
+                "direction": {"type": "string", "enum": ["next", "last", "nearest"], "default": "next", "description": "next: the first such date on or after today; last: the latest on or before today; nearest: whichever of those two is fewer days away, next on a tie (not with year or year_offset)."},
             }),
             &["month", "day"],
         ),
@@ -46,11 +46,13 @@ pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     ])?;
     let (month, day) = (args.i64("month")?, args.i64("day")?);
     let today = Clock::from_args(args)?.today();
-    let last = match args.opt_str("direction")? {
-        None | Some("next") => false,
-        Some("last") => true,
+    let direction = match args.opt_str("direction")? {
+        None | Some("next") => Direction::Next,
+        Some("last") => Direction::Last,
+        Some("nearest") => Direction::Nearest,
         Some(other) => return Err(DateError::UnknownDirection(other.to_owned())),
     };
+    let last = direction != Direction::Next;
     let year = match (args.opt_i64("year")?, args.opt_i64("year_offset")?) {
         (Some(_), Some(_)) => {
             return Err(DateError::InvalidDate {
@@ -77,9 +79,10 @@ pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
             (date, text)
         }
         None => {
-            let (date, which) = match last {
-                false => (next_date(today, month, day)?, "next"),
-                true => (last_date(today, month, day)?, "last"),
+            let (date, which) = match direction {
+                Direction::Next => (next_date(today, month, day)?, "next"),
+                Direction::Last => (last_date(today, month, day)?, "last"),
+                Direction::Nearest => nearest_date(today, month, day)?,
             };
             let text = format!(
                 "The {which} {} is {date}, a {}.",
@@ -98,6 +101,31 @@ pub fn run(args: &Args<'_>) -> Result<ToolReply, DateError> {
     Ok(ToolReply::result(date.to_string(), text)
         .with_field("today", today.to_string())
         .with_field("weekday", weekday_name(date.weekday())))
+}
+
+/// Which occurrence of a month and day, with no year given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// The first on or after today.
+    Next,
+    /// The latest on or before today.
+    Last,
+    /// Whichever of those two is fewer days from today (the next on a tie): a day and
+    /// month said without a year as the start of something (`thả giống ngày 20/10, 85
+    /// ngày nữa`) is the one nearest now.
+    Nearest,
+}
+
+/// The next or the last date with `month` and `day`, whichever is nearer `today`.
+fn nearest_date(today: Date, month: i64, day: i64) -> Result<(Date, &'static str), DateError> {
+    let next = next_date(today, month, day)?;
+    let last = last_date(today, month, day)?;
+    let after = (next - today).get_days();
+    let before = (today - last).get_days();
+    Ok(match before < after {
+        true => (last, "last"),
+        false => (next, "next"),
+    })
 }
 
 /// `month`/`day` as written in the reply ("12-25").
@@ -207,6 +235,24 @@ mod tests {
         assert_eq!(at("last").unwrap(), "2025-12-25");
         assert_eq!(at("next").unwrap(), "2026-12-25");
         assert!(at("sideways").is_err());
+    }
+
+    #[test]
+    fn the_nearest_occurrence_is_the_closer_of_the_last_and_the_next() {
+        let near = |month: i64, day: i64| {
+            call(json!({"month": month, "day": day, "direction": "nearest", "now": "2026-11-23"}))
+                .unwrap()
+        };
+        // 34 days ago against 331 ahead; 53 ahead against 312 ago.
+        assert_eq!(near(10, 20), "2026-10-20");
+        assert_eq!(near(1, 15), "2027-01-15");
+        // Today is both: nothing nearer.
+        assert_eq!(near(11, 23), "2026-11-23");
+        // With a year the direction is refused, as `last` is.
+        assert!(
+            call(json!({"month": 1, "day": 1, "year": 2027, "direction": "nearest", "now": "2026-11-23"}))
+                .is_err()
+        );
     }
 
     #[test]
