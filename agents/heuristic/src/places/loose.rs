@@ -156,6 +156,20 @@ pub fn loose_convert(toks: &[Token], src: &str) -> Option<DateQuery> {
             || at_phrase(j, &["lúc", "đó"])
             || at_phrase(j, &["tức", "là"])
     });
+    // (`we dock in nassau 8am, what time is that in saigon`: the place right before the
+    // time is where it is, when the time is referred to.)
+    let from = from.or_else(|| {
+        if !refers {
+            return None;
+        }
+        (0..*start).find_map(|j| {
+            is(j, AT)
+                .then(|| place_at(toks, j + 1, src))
+                .flatten()
+                .filter(|(p, next)| *next == *start && !pronoun(p) && *p != to)
+                .map(|(p, _)| p)
+        })
+    });
     if from.is_none() && !refers {
         return None;
     }
