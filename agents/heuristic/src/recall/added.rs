@@ -92,8 +92,14 @@ pub fn added_to_total(
     // (`add that to the 40`: a reference to the last answer says what it adds to.)
     // (With the total asked, `mỗi xe 8 nghìn` prices what is added; `mỗi người thêm
     // 50k` after a share gives each that much more.)
+    // (`mỗi đứa thêm 50 nghìn nữa`, `mỗi bạn thêm …`: whoever each one is.)
     let each_more = (0..toks.len()).any(|i| {
-        crate::lexer::words_at(&toks, i, &["mỗi", "người", "thêm"])
+        crate::lexer::words_at(&toks, i, &["mỗi"])
+            && toks
+                .get(i + 1)
+                .and_then(crate::lexer::Token::word)
+                .is_some()
+            && crate::lexer::words_at(&toks, i + 2, &["thêm"])
             || crate::lexer::words_at(&toks, i, &["each", "person", "gets"])
     });
     if !has(ADDING)
