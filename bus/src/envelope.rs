@@ -255,11 +255,6 @@ impl Decoded {
     }
 }
 
-/// Checks a client-chosen task id: 1..=128 letters, digits, `-`, `_`, `.`, `:`.
-pub fn validate_task_id(task_id: &str) -> Result<(), DecodeError> {
-    TaskId::parse(task_id).map(|_| ())
-}
-
 /// A UUID v7 derived from a stream entry id (`<ms>-<seq>`) and the stream's name, so the
 /// same entry always normalises to the same id.
 fn id_from_entry(stream: &str, entry_id: &str) -> Uuid {

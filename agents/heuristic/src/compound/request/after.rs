@@ -1,0 +1,222 @@
+//! The passes over the parts read: a part asking what an earlier one gave merged
+//! with it, the request read as one problem when a part only asks for an answer,
+//! parts not answered when what they need was not understood, and parts added up,
+//! compared or asked both ways when the request asks that.
+
+use super::asks::{adds_up_before, counts_to_it, difference_of, of_lettered_parts, sum_of};
+use crate::compound::earlier::{
+    asks_bare_date, asks_grand_total, asks_only_how_much, asks_only_total, gives_a_date,
+    unanswered_after,
+};
+use crate::compound::parts::quote;
+use crate::compound::whole::{whole_problem, with_levy_asked};
+use crate::compound::{Parsed, ParsedPart, PartError, PartQuery};
+use crate::dates::{self, DateQuery, NamedThen};
+use crate::expr::Expr;
+use crate::filler;
+use crate::lexer::Token;
+
+/// A part asking a bare date after a part giving one merged into it.
+pub(super) fn merge_bare_dates(parts: &mut Vec<ParsedPart>) {
+    // `2 tuần nữa là thứ mấy, ngày mấy?`: a bare "what date" after a part that gives a
+    // date asks that part's date (already given), not today's.
+    let mut k = 1;
+    while k < parts.len() {
+        if asks_bare_date(&parts[k]) && gives_a_date(&parts[k - 1]) {
+            // (`45 business days from today, what date and what day is it`: its weekday
+            // too.)
+            let weekday = matches!(
+                parts[k].query,
+                PartQuery::Date(DateQuery::Today { weekday: true })
+            );
+            if let PartQuery::Date(DateQuery::Shift { weekday: w, .. }) = &mut parts[k - 1].query {
+                *w |= weekday;
+            }
+            parts.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+}
+
+/// The whole request `toks` read as one everyday problem when a part not understood
+/// only asks for an answer; else such parts dropped from `failed`.
+pub(super) fn only_answer_asked(
+    toks: &[Token],
+    src: &str,
+    parts: &[ParsedPart],
+    failed: &mut Vec<PartError>,
+) -> Option<Parsed> {
+    // `pt weighs 72kg, order is 0.5 mg/kg, how many mg do i draw up`: a question with
+    // no number of its own after an understood part only asks for that part's answer.
+    // The whole request read as one everyday problem comes first: `…, tổng phải trả là
+    // bao nhiêu` asks the total, not the part before it.
+    if !parts.is_empty()
+        && failed.iter().any(|e| {
+            e.text()
+                .is_some_and(|t| asks_only_how_much(&t) || asks_only_total(&t))
+        })
+    {
+        if let Some(e) = crate::everyday::parse(toks, src) {
+            return Some(whole_problem(toks, src, e));
+        }
+        // (`3. cong lai het bao nhieu`: a last part adding up the parts before is kept,
+        // to be their sum below.)
+        let n = parts.len();
+        failed.retain(|e| {
+            !e.text().is_some_and(|t| {
+                asks_only_how_much(&t)
+                    && !adds_up_before(&t, n)
+                    && difference_of(&t, parts).is_none()
+            })
+        });
+    }
+    None
+}
+
+/// The whole request `toks` read as one problem when its parts are not all read.
+pub(super) fn read_as_one(toks: &[Token], src: &str) -> Option<Parsed> {
+    // Parts that do not stand alone may still be one everyday problem told in
+    // several sentences: `dinner came to 127.40 for 4 of us, how much each?`.
+    if let Some(e) = crate::everyday::parse(toks, src) {
+        return Some(whole_problem(toks, src, e));
+    }
+    // A start date, a duration and the end asked, across its sentences
+    // (`project starts dec 7, 8 weeks of work, when does it finish`); one date
+    // and the days until it asked (`how many days till reading week, feb 16`).
+    let whole = filler::trim_symbols(toks);
+    if let Some(q) = dates::tolerant_shift(whole).or_else(|| dates::tolerant(whole)) {
+        return Some(Parsed {
+            parts: vec![ParsedPart {
+                text: quote(toks, src),
+                query: PartQuery::Date(q),
+            }],
+            failed: Vec::new(),
+        });
+    }
+    None
+}
+
+/// A part asked after what it needs was stated and not understood moved to `failed`,
+/// and context beside an understood part dropped from it.
+pub(super) fn unanswered(parts: &mut Vec<ParsedPart>, failed: &mut Vec<PartError>) {
+    // `client in toronto wants a call at 10am his time, what time is that in hanoi`: a
+    // time stated and not understood leaves a time asked after it unanswered — the
+    // time now there would answer another question.
+    unanswered_after(
+        parts,
+        failed,
+        |toks| (0..toks.len()).any(|j| crate::places::time_at(toks, j).is_some()),
+        |p| matches!(p.query, PartQuery::Date(DateQuery::TimeIn { .. })),
+    );
+    // `ngày nghỉ tiếp theo của e là thứ 7 tuần này, ngày mấy vậy`: a day stated and not
+    // understood leaves a bare "what date" after it unanswered — today's date would
+    // answer another question.
+    unanswered_after(
+        parts,
+        failed,
+        |toks| {
+            (0..toks.len()).any(|j| {
+                dates::weekday_phrase_end(toks, j).is_some()
+                    || dates::day_month_end(toks, j).is_some()
+            })
+        },
+        asks_bare_date,
+    );
+    // `…, want to call my brother`, `… con`: context beside an understood part.
+    if !parts.is_empty() {
+        failed.retain(|e| {
+            !e.text()
+                .is_some_and(|t| filler::only_context(&crate::lexer::lex(&t)))
+        });
+    }
+}
+
+/// The parts added up, or their difference taken, when the request asks that.
+pub(super) fn summed(
+    toks: &[Token],
+    src: &str,
+    laid_out: bool,
+    parts: &mut Vec<ParsedPart>,
+    failed: &mut Vec<PartError>,
+) {
+    // `Cà chua 25k/kg mua 2 ký, rau muống 3 bó mỗi bó 8k, tổng cộng bao nhiêu?`: the
+    // parts' amounts added up is the one answer asked.
+    if parts.len() >= 2
+        && failed.is_empty()
+        && asks_grand_total(toks)
+        && parts.iter().all(|p| {
+            matches!(
+                &p.query,
+                PartQuery::Math(Expr::Op(crate::expr::MathOp::Multiply, _))
+            )
+        })
+        && let Some(total) = sum_of(parts)
+    {
+        *parts = vec![ParsedPart {
+            text: quote(toks, src),
+            query: PartQuery::Math(total),
+        }];
+    }
+    // `1) 120 ly x 25.000  2) 85 ly x 29.000  3) cộng cả hai lại`, `3. add both`: a last
+    // part that only adds up the parts before is their sum.
+    if parts.len() >= 2
+        && let [only] = failed.as_slice()
+        && let Some(text) = only.text()
+        && adds_up_before(&text, parts.len())
+        && let Some(total) = sum_of(parts)
+        && parts.iter().all(|p| matches!(p.query, PartQuery::Math(_)))
+    {
+        parts.push(ParsedPart {
+            text,
+            query: PartQuery::Math(total),
+        });
+        failed.clear();
+    }
+    // `a. 48 lít x 23.450 b. 48 lít x 24.100 c. chênh nhau bao nhiêu`, `c) lấy a trừ
+    // b`: a last part asking the difference of the parts before, or naming them by
+    // their letters.
+    if laid_out
+        && let [only] = failed.as_slice()
+        && let Some(text) = only.text()
+        && let Some(e) = difference_of(&text, parts).or_else(|| of_lettered_parts(&text, parts))
+    {
+        parts.push(ParsedPart {
+            text,
+            query: PartQuery::Math(e),
+        });
+        failed.clear();
+    }
+}
+
+/// A date asked besides the days until it, or a levy besides the total: both parts.
+pub(super) fn both_asked(toks: &[Token], parts: &mut Vec<ParsedPart>) {
+    // `last day of this month and how many days left till then`: the day is asked
+    // too, not only the count to it.
+    if let [part] = parts.as_slice()
+        && let PartQuery::Date(DateQuery::Anchored {
+            anchor,
+            then: NamedThen::DaysUntil,
+        }) = &part.query
+        && counts_to_it(toks)
+    {
+        let date = ParsedPart {
+            text: part.text.clone(),
+            query: PartQuery::Date(DateQuery::Anchored {
+                anchor: *anchor,
+                then: NamedThen::Date,
+            }),
+        };
+        parts.insert(0, date);
+    }
+    // `quote is 2,000 plus 10% VAT. what's the VAT and the total`: both.
+    if let [
+        ParsedPart {
+            text,
+            query: PartQuery::Math(e),
+        },
+    ] = parts.as_slice()
+    {
+        *parts = with_levy_asked(toks, text.clone(), e.clone());
+    }
+}

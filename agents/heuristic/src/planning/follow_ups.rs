@@ -1,0 +1,124 @@
+//! A request read on what the conversation said before: its last answers, a
+//! reference to one of them, an ellipsis of an earlier request, or a follow-up going
+//! on from the last answer.
+
+use chorus_bus::Language;
+
+use super::understanding::Understanding;
+use super::{Planning, folded_words};
+use crate::{Missing, PlanOutcome, frames, lexer, normalise, recall};
+
+impl Planning<'_> {
+    /// `query` (lexed as `toks`) read on the conversation's last answers: the last two
+    /// summed, or the weekday of the date just said.
+    pub(super) fn on_last_answers(
+        &self,
+        toks: &[lexer::Token],
+        query: &str,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        // `Cộng tiền công hai đứa lại`, `tổng 2 lần bn`: the last two answers summed,
+        // never the last one doubled.
+        if self.continuations
+            && frames::asks_both_summed(toks)
+            && let [.., a, b] = self.conversation.answers.as_slice()
+            && a.parse::<f64>().is_ok()
+            && b.parse::<f64>().is_ok()
+            && let Some(found) = self.on_answers(&format!("{a} + {b}"), &[a, b], query, language)
+        {
+            return Some(found);
+        }
+        // `Còn thứ mấy?` after a date answered: that date's weekday.
+        if self.continuations
+            && normalise::lexicon::asks_weekday_alone(&folded_words(toks))
+            && let Some(date) = self.date_just_said()
+            && let Some(found) = self.on_answers(
+                &format!("what weekday is {date}"),
+                &[&date],
+                query,
+                language,
+            )
+        {
+            return Some(found);
+        }
+        None
+    }
+
+    /// `query` read with its `reference` to an earlier answer replaced by each of the
+    /// conversation's answers, the last first.
+    pub(super) fn with_reference(
+        &self,
+        query: &str,
+        reference: Option<&recall::Reference>,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        // `split it 4 ways instead` after a split: "it" is the amount split before (the
+        // count is replaced below), never the share divided again.
+        let recount = recall::recounts_split(query, self.questions);
+        if let Some(r) = reference.filter(|_| !recount) {
+            for value in self.conversation.answers.iter().rev() {
+                // A weekday is said of a date, never a value to compute with.
+                if recall::is_weekday(value) {
+                    continue;
+                }
+                match self.understand(&r.replaced_by(query, value)) {
+                    Understanding::Plan(mut plan, failed) if failed.is_empty() => {
+                        recall::mark(&mut plan, value, &r.replaced_by(query, ""));
+                        return Some(self.outcome(Understanding::Plan(plan, failed), language));
+                    }
+                    // Understood, but its pool is down: the Planner waits for it and
+                    // plans again.
+                    down @ Understanding::Missing(Missing::Pool(_), _) => {
+                        return Some(self.outcome(down, language));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        None
+    }
+
+    /// `query`, not read alone (`reading`), read as an ellipsis of an earlier request or
+    /// as a follow-up going on from the last answer.
+    pub(super) fn going_on(
+        &self,
+        query: &str,
+        reading: &Understanding,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        // An ellipsis of an earlier request (`and for 5 people?`), before going on from
+        // the last answer: `nếu giảm 30% thì sao` replaces the discount, never applies it
+        // again.
+        if reading.misses() > 0 {
+            for text in recall::ellipses(query, self.questions) {
+                if let Understanding::Plan(plan, failed) = self.understand(&text)
+                    && failed.is_empty()
+                {
+                    return Some(self.outcome(Understanding::Plan(plan, failed), language));
+                }
+            }
+        }
+        // A follow-up that goes on from the last answer: `then halve it`, `còn nhân 3?`,
+        // `how many weeks is that?`.
+        // `and between 5 of us instead?` after a split counts the sharers again: never
+        // the last share divided again.
+        if reading.misses() > 0
+            && self.continuations
+            && !recall::recounts_split(query, self.questions)
+        {
+            let units = recall::in_other_units(query, self.questions, self.conversation);
+            for (text, value) in units
+                .into_iter()
+                .chain(recall::continuations(query, self.conversation))
+            {
+                if let Understanding::Plan(mut plan, failed) = self.understand(&text)
+                    && failed.is_empty()
+                {
+                    recall::mark(&mut plan, &value, query);
+                    return Some(self.outcome(Understanding::Plan(plan, failed), language));
+                }
+            }
+        }
+        None
+    }
+}
