@@ -89,7 +89,7 @@ fn handed_over(w: &Words, q: &[&Quantity]) -> Option<Expr> {
     if counts.len() + 1 != rest.len() {
         return None;
     }
-    let cost = super::whole::product(rate, &counts)?;
+    let cost = super::base::product(rate, &counts)?;
     Some(Expr::bin(
         MathOp::Subtract,
         Expr::Num(paid.value.clone()),

@@ -22,6 +22,7 @@
 //! between numbers, a date, a clock time or an age leave the request to be asked about
 //! or refused: never a guess.
 
+mod base;
 mod capacity;
 mod categories;
 mod chains;

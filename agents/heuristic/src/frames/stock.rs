@@ -9,9 +9,9 @@
 
 use crate::expr::{Expr, MathOp};
 
+use super::base::base;
 use super::roles::*;
 use super::vocabulary::*;
-use super::whole::base;
 use super::words::*;
 
 /// Words that take an amount off (said before it).
