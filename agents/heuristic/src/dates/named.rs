@@ -195,6 +195,10 @@ pub(super) fn end_of_named_month(toks: &[Token], i: usize) -> Option<(i64, usize
             .find(|(n, _)| Some(*n) == word(k))
             .map(|m| m.1)
     };
+    // (`ngày cuối tháng 2 năm 2027`: the day named first.)
+    if word(i) == Some("ngày") && word(i + 1) == Some("cuối") {
+        return end_of_named_month(toks, i + 1);
+    }
     let (month, end) = match word(i)? {
         "end" if word(i + 1) == Some("of") => (named(i + 2)?, i + 3),
         "last" if word(i + 1) == Some("day") && word(i + 2) == Some("of") => (named(i + 3)?, i + 4),

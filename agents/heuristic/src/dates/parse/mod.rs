@@ -88,6 +88,9 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
     // A day and month written `20/11` (which could be a division): a date only where
     // the request asks something of a date.
     let mut slashed = false;
+    // The last day of a month named (`cuối tháng 2 năm 2027`): a day found, so its
+    // weekday is given with it.
+    let mut month_end = false;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -103,6 +106,7 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                 _ => 31,
             };
             let year = said.map_or(NamedYear::Next, NamedYear::In);
+            month_end = true;
             Some((Anchor::end_of(month, day, year), end))
         } else if let Some((day, end)) = super::named::day_of_next_month(toks, i) {
             Some((Anchor::DayOfNextMonth { day }, end))
@@ -337,6 +341,12 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         };
         if slashed && then == NamedThen::Date {
             return DateParse::NotDate;
+        }
+        if month_end
+            && then == NamedThen::Weekday
+            && let Anchor::Named { said, .. } = &mut anchor
+        {
+            *said = false;
         }
         // `friday` alone reads two ways (this week's or next); `days until friday` not.
         if undirected && then != NamedThen::DaysUntil {
