@@ -128,11 +128,23 @@ pub fn detect(query: &str, hint: Option<&str>) -> Language {
             .windows(p.len())
             .any(|w| w.iter().zip(p.iter()).all(|(a, b)| fold(a) == fold(b)))
     });
-    if accented || plain_hits >= 2 || only_plain || folded || phrase {
+    if accented || plain_hits >= 2 || only_plain || folded || phrase || dong_typed(query) {
         Language::Vi
     } else {
         Language::En
     }
+}
+
+/// Whether an amount is written the Vietnamese way with `d` for đồng glued to it
+/// (`23.450d`, `1.200.000d`): a dot before three digits, then `d`.
+fn dong_typed(query: &str) -> bool {
+    let b = query.as_bytes();
+    (4..b.len()).any(|i| {
+        matches!(b[i], b'd' | b'D')
+            && b[i - 4] == b'.'
+            && b[i - 3..i].iter().all(u8::is_ascii_digit)
+            && b.get(i + 1).is_none_or(|c| !c.is_ascii_alphanumeric())
+    })
 }
 
 #[cfg(test)]
@@ -159,6 +171,7 @@ mod tests {
         assert_eq!(detect("thit 135k 1kg mua 8kg", None), Language::Vi);
         assert_eq!(detect("3tr6 chia 4 nguoi boc hang", None), Language::Vi);
         assert_eq!(detect("new york?", None), Language::En);
+        assert_eq!(detect("21,6 lit x 23.450d", None), Language::Vi);
     }
 
     #[test]

@@ -88,7 +88,21 @@ impl Planning<'_> {
             );
         }
         let norm = normalise::normalise(query, self.ctx.language.as_deref());
-        let outcome = self.plan_canonical(&norm.text);
+        // (`21,6 lit x 23.450d`: Vietnamese as typed, its marks of it gone once the
+        // amounts are canonical — answered in Vietnamese all the same.)
+        let typed_vi = self.ctx.language.is_none()
+            && detect_language(query, None).is_vi()
+            && !detect_language(&norm.text, None).is_vi();
+        let outcome = match typed_vi {
+            true => {
+                let ctx = TaskContext {
+                    language: Some(Language::Vi.as_str().to_owned()),
+                    ..self.ctx.clone()
+                };
+                Planning { ctx: &ctx, ..*self }.plan_canonical(&norm.text)
+            }
+            false => self.plan_canonical(&norm.text),
+        };
         normalise::quote_user(outcome, &norm)
     }
 
