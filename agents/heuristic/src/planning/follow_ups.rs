@@ -28,6 +28,13 @@ impl Planning<'_> {
         {
             return Some(found);
         }
+        // `plus sat 8 hrs at 42.75` after a week's pay: the last answer with a
+        // calculation of its own added (or taken off).
+        if self.continuations
+            && let Some(found) = self.last_answer_and(toks, query, language)
+        {
+            return Some(found);
+        }
         // `Còn thứ mấy?` after a date answered: that date's weekday.
         if self.continuations
             && normalise::lexicon::asks_weekday_alone(&folded_words(toks))
@@ -42,6 +49,82 @@ impl Planning<'_> {
             return Some(found);
         }
         None
+    }
+
+    /// `plus sat 8 hrs at 42.75`, `minus 3 days at 95`: an operation word, then a
+    /// calculation of two numbers or more read alone — the last answer with it added or
+    /// taken off.
+    fn last_answer_and(
+        &self,
+        toks: &[lexer::Token],
+        query: &str,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        use crate::compound::{Parsed, ParsedPart, PartQuery};
+        use crate::expr::{Expr, MathOp};
+        let op = match toks.first()?.word()? {
+            "plus" | "add" => MathOp::Sum,
+            "minus" | "less" => MathOp::Subtract,
+            _ => return None,
+        };
+        let rest = &toks[1..];
+        // (`add a 10% tip to the 312`, `add 48 for the wine and split 4 ways`: a share or
+        // a place to add it to is another reading's.)
+        let other = rest.iter().any(|t| {
+            t.is_sym('%')
+                || t.word().is_some_and(|w| {
+                    matches!(
+                        w,
+                        "to" | "from"
+                            | "of"
+                            | "on"
+                            | "split"
+                            | "ways"
+                            | "between"
+                            | "among"
+                            | "each"
+                            | "per"
+                            | "that"
+                            | "it"
+                    )
+                })
+        });
+        if other || rest.iter().filter(|t| t.number().is_some()).count() < 2 {
+            return None;
+        }
+        let last = self
+            .conversation
+            .answers
+            .last()
+            .filter(|a| a.parse::<f64>().is_ok())?;
+        let Parsed { parts, failed } = crate::compound::parse_request(rest, query)
+            .ok()
+            .or_else(|| crate::compound::frames_reading(rest, query))?;
+        let [
+            ParsedPart {
+                query: PartQuery::Math(e @ Expr::Op(..)),
+                ..
+            },
+        ] = parts.as_slice()
+        else {
+            return None;
+        };
+        if !failed.is_empty() {
+            return None;
+        }
+        let whole = Expr::bin(op, Expr::Num(last.clone()), e.clone());
+        let parsed = Parsed {
+            parts: vec![ParsedPart {
+                text: query.to_owned(),
+                query: PartQuery::Math(whole),
+            }],
+            failed: Vec::new(),
+        };
+        let Understanding::Plan(mut plan, failed) = self.lower(parsed) else {
+            return None;
+        };
+        recall::mark(&mut plan, last, query);
+        Some(self.outcome(Understanding::Plan(plan, failed), language))
     }
 
     /// `query` read with its `reference` to an earlier answer replaced by each of the
