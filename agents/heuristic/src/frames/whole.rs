@@ -218,9 +218,19 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
                 return None;
             }
             share
+        } else if percents.len() == 1
+            && p.value.parse::<f64>().is_ok_and(|v| v > 100.0)
+            && w.near(p.at, 5, 4, PAY_RATES)
+        {
+            // (`saturday penalty is 125%`, `public hol rate is 250%`: pay at that
+            // share of the base rate.)
+            share
         } else {
             return None;
         };
     }
     Some(e)
 }
+
+/// Words naming a rate of pay as a share of the base rate (`penalty is 125%`).
+const PAY_RATES: &[&[&str]] = &[&["penalty"], &["penalties"], &["loading"], &["rate"]];
