@@ -34,121 +34,229 @@ pub fn plan_turn(
 ) -> PlanOutcome {
     let conversation = &recall::with_question_dates(conversation, questions);
     // `125 x 8` in a Vietnamese conversation is answered in Vietnamese.
-    let in_session_language;
-    let ctx = match recall::session_language(query, ctx.language.as_deref(), questions) {
-        Some(language) => {
-            in_session_language = TaskContext {
-                language: Some(language.to_owned()),
-                ..ctx.clone()
-            };
-            &in_session_language
-        }
-        None => ctx,
-    };
-    let limits = Limits::default();
-    let planning = |continuations| Planning {
-        ctx,
+    let in_session_language = in_session_language(query, ctx, questions);
+    let turn = Turn {
+        query,
+        ctx: in_session_language.as_ref().unwrap_or(ctx),
         tools,
-        limits: &limits,
+        limits: Limits::default(),
         conversation,
         questions,
-        continuations,
-        ask: false,
-    };
-    let complete = |o: &PlanOutcome| {
-        matches!(
-            o,
-            PlanOutcome::Planned {
-                unplanned: None,
-                ..
-            }
-        )
     };
     // `and 4/30?`, `còn 30/4?` after a date question: the date replaced, not a
     // division read alone.
-    if recall::opens_ellipsis(query) {
-        // `and how many days from that to feb 14 2027`: a reference to the last answer
-        // in a question of its own, before any ellipsis of the last question.
-        let toks = lexer::lex(query);
-        if recall::find(&toks, query).is_some() && !recall::keeps_rate(query) {
-            let own = planning(false).plan(query);
-            if complete(&own) {
-                return own;
-            }
-        }
-        let ellipsis = recall::ellipses(query, questions)
-            .into_iter()
-            .map(|text| {
-                Planning {
-                    questions: &[],
-                    ..planning(false)
-                }
-                .plan(&text)
-            })
-            .find(complete);
-        if let Some(found) = ellipsis {
-            return found;
-        }
-        // `what about 5pm new york time in tokyo`: a whole request of the same kind
-        // as the last question, after the words that open a follow-up.
-        let same_kind = recall::without_lead(query).and_then(|rest| {
-            let alone = Planning {
-                questions: &[],
-                ..planning(false)
-            };
-            let tools = |o: &PlanOutcome| match o {
-                PlanOutcome::Planned {
-                    plan,
-                    unplanned: None,
-                    ..
-                } => {
-                    let mut t: Vec<String> = plan.steps.iter().map(|s| s.tool.clone()).collect();
-                    t.sort();
-                    t.dedup();
-                    Some(t)
-                }
-                _ => None,
-            };
-            let found = alone.plan(&rest);
-            let before = tools(&alone.plan(questions.last()?))?;
-            (tools(&found)? == before).then_some(found)
-        });
-        if let Some(found) = same_kind {
-            return found;
-        }
-        if recall::day_month_reads_two_ways(query, questions) {
-            let language = detect_language(query, ctx.language.as_deref());
-            let reason = messages::part_error(
-                &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
-                language,
-            );
-            return planning(false).refuse(reason, language);
-        }
-    }
-    // `thêm 1 tuần nữa thì là ngày nào` after a date answer: from that date, not today.
-    if let Some(text) = recall::more_time_on_date(query, conversation) {
-        let found = planning(false).plan(&text);
-        if complete(&found) {
-            return found;
-        }
+    let found = turn
+        .ellipsis()
+        // `thêm 1 tuần nữa thì là ngày nào` after a date answer: from that date, not today.
+        .or_else(|| turn.rewritten(recall::more_time_on_date(query, conversation)))
+        .or_else(|| turn.added_to_total())
+        .or_else(|| turn.deposit_of_whole())
+        // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
+        .or_else(|| turn.rewritten(recall::over_other_period(query, questions, conversation)))
+        // `còn lại bao nhiêu` after `cọc trước 30% thì bao nhiêu`: the amount less the share.
+        .or_else(|| turn.rewritten(recall::rest_after_share(query, questions, conversation)))
+        // `6pm there is what time in hanoi` after a question about the time in Los Angeles.
+        .or_else(|| turn.rewritten(recall::place_there(query, questions)))
+        // `nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng, một
+        // năm bao nhiêu`: from the amount a month, never the year's total.
+        .or_else(|| turn.rewritten(recall::on_rate_amount(query, questions)))
+        .or_else(|| turn.so_many_of_that());
+    if let Some(found) = found {
+        return found;
     }
     // The request alone, then (`Planning::plan_canonical`) as an ellipsis, then going on
     // from the last answer; asked about when none reads.
-    let turn = Planning {
-        ask: true,
-        ..planning(true)
-    };
-    // `thêm 2 cái quần … nữa thì tổng bn`, `add 3 drench at 64.50` after a total: the
-    // added part alone is no answer to the new total.
-    if let Some(added) = recall::added_to_total(query, conversation, questions) {
+    let first = turn.asking().plan(query);
+    if complete(&first) {
+        return first;
+    }
+    // `how many days between the two birth dates`: the last questions' dates.
+    turn.rewritten(recall::between_question_dates(query, questions))
+        // `cộng hai kết quả đó lại`: the last two answers.
+        .or_else(|| turn.rewritten(recall::two_answers(query, conversation)))
+        // `ok add that to the 160`: read again without the acknowledgement.
+        .or_else(|| {
+            let again = turn.asking().plan(&recall::tidied(query)?);
+            complete(&again).then_some(again)
+        })
+        .unwrap_or(first)
+}
+
+/// `ctx` in the session's language, when the conversation's tells `query`'s apart from
+/// the context's.
+fn in_session_language(
+    query: &str,
+    ctx: &TaskContext,
+    questions: &[String],
+) -> Option<TaskContext> {
+    let language = recall::session_language(query, ctx.language.as_deref(), questions)?;
+    Some(TaskContext {
+        language: Some(language.to_owned()),
+        ..ctx.clone()
+    })
+}
+
+/// Whether `o` is a plan of the whole request.
+fn complete(o: &PlanOutcome) -> bool {
+    matches!(
+        o,
+        PlanOutcome::Planned {
+            unplanned: None,
+            ..
+        }
+    )
+}
+
+/// The tools a plan of the whole request uses, each once.
+fn tools_used(o: &PlanOutcome) -> Option<Vec<String>> {
+    match o {
+        PlanOutcome::Planned {
+            plan,
+            unplanned: None,
+            ..
+        } => {
+            let mut t: Vec<String> = plan.steps.iter().map(|s| s.tool.clone()).collect();
+            t.sort();
+            t.dedup();
+            Some(t)
+        }
+        _ => None,
+    }
+}
+
+/// One turn being planned: the request, its context in the session's language, and what
+/// each reading of it is planned with.
+struct Turn<'a> {
+    query: &'a str,
+    ctx: &'a TaskContext,
+    tools: &'a Capabilities,
+    limits: Limits,
+    conversation: &'a Conversation,
+    questions: &'a [String],
+}
+
+impl Turn<'_> {
+    /// A reading of the turn, never asked about; going on from the last answer only
+    /// with `continuations`.
+    fn planning(&self, continuations: bool) -> Planning<'_> {
+        Planning {
+            ctx: self.ctx,
+            tools: self.tools,
+            limits: &self.limits,
+            conversation: self.conversation,
+            questions: self.questions,
+            continuations,
+            ask: false,
+        }
+    }
+
+    /// A reading of the turn that knows no earlier question.
+    fn without_questions(&self) -> Planning<'_> {
+        Planning {
+            questions: &[],
+            ..self.planning(false)
+        }
+    }
+
+    /// The request alone, going on from the last answer, and asked about when none reads.
+    fn asking(&self) -> Planning<'_> {
+        Planning {
+            ask: true,
+            ..self.planning(true)
+        }
+    }
+
+    /// `text`, planned without going on from the last answer, when it plans whole.
+    fn whole(&self, text: &str) -> Option<chorus_bus::Plan> {
+        match self.planning(false).plan(text) {
+            PlanOutcome::Planned {
+                plan,
+                unplanned: None,
+                ..
+            } => Some(plan),
+            _ => None,
+        }
+    }
+
+    /// `text`, the turn as a reading of `recall` rewrote it, when it plans whole.
+    fn rewritten(&self, text: Option<String>) -> Option<PlanOutcome> {
+        let found = self.planning(false).plan(&text?);
+        complete(&found).then_some(found)
+    }
+
+    /// The request refused as not understood, in `language`.
+    fn not_understood(&self, language: Language) -> PlanOutcome {
+        let reason = messages::part_error(
+            &PartError::NotUnderstood(self.query.trim().trim_end_matches('?').to_owned()),
+            language,
+        );
+        self.planning(false).refuse(reason, language)
+    }
+
+    /// The request as an ellipsis, when it opens as one.
+    fn ellipsis(&self) -> Option<PlanOutcome> {
+        if !recall::opens_ellipsis(self.query) {
+            return None;
+        }
+        self.reference_of_own()
+            .or_else(|| self.ellipsis_of_last())
+            .or_else(|| self.same_kind())
+            .or_else(|| self.day_month_two_ways())
+    }
+
+    /// `and how many days from that to feb 14 2027`: a reference to the last answer
+    /// in a question of its own, before any ellipsis of the last question.
+    fn reference_of_own(&self) -> Option<PlanOutcome> {
+        let query = self.query;
+        let toks = lexer::lex(query);
+        if recall::find(&toks, query).is_none() || recall::keeps_rate(query) {
+            return None;
+        }
+        let own = self.planning(false).plan(query);
+        complete(&own).then_some(own)
+    }
+
+    /// The last question with the part the request names replaced.
+    fn ellipsis_of_last(&self) -> Option<PlanOutcome> {
+        recall::ellipses(self.query, self.questions)
+            .into_iter()
+            .map(|text| self.without_questions().plan(&text))
+            .find(complete)
+    }
+
+    /// `what about 5pm new york time in tokyo`: a whole request of the same kind
+    /// as the last question, after the words that open a follow-up.
+    fn same_kind(&self) -> Option<PlanOutcome> {
+        let rest = recall::without_lead(self.query)?;
+        let alone = self.without_questions();
+        let found = alone.plan(&rest);
+        let before = tools_used(&alone.plan(self.questions.last()?))?;
+        (tools_used(&found)? == before).then_some(found)
+    }
+
+    /// A day and month that read two ways after the last question: refused.
+    fn day_month_two_ways(&self) -> Option<PlanOutcome> {
+        if !recall::day_month_reads_two_ways(self.query, self.questions) {
+            return None;
+        }
+        let language = detect_language(self.query, self.ctx.language.as_deref());
+        Some(self.not_understood(language))
+    }
+
+    /// `thêm 2 cái quần … nữa thì tổng bn`, `add 3 drench at 64.50` after a total: the
+    /// added part alone is no answer to the new total.
+    fn added_to_total(&self) -> Option<PlanOutcome> {
+        let (query, ctx) = (self.query, self.ctx);
+        let added = recall::added_to_total(query, self.conversation, self.questions)?;
         // (`thêm 40 lít nữa thì tổng` after `60 lít nước mắm 85k 1 lít`: the last question
         // with more of what it priced.)
         if added.counts_priced_unit {
-            for text in recall::ellipses(query, questions) {
-                let found = planning(false).plan(&text);
-                if complete(&found) {
-                    return found;
-                }
+            let more = recall::ellipses(query, self.questions)
+                .into_iter()
+                .map(|text| self.planning(false).plan(&text))
+                .find(complete);
+            if more.is_some() {
+                return more;
             }
         }
         // The added part alone as one computation of written numbers (`2 cái quần 200
@@ -156,119 +264,41 @@ pub fn plan_turn(
         // the one number said (`thêm 9,5 km nữa`): the new total is the last one plus
         // it. (A sum said alone, `add 10 and 20`, is a request of its own unless the
         // total is asked.)
-        let alone = match planning(false).plan(&added.text) {
-            PlanOutcome::Planned {
-                plan,
-                unplanned: None,
-                ..
-            } => recall::one_computation(&plan),
-            _ => None,
-        }
-        .filter(|part| added.total_asked || !part.contains('+'));
+        let alone = self
+            .whole(&added.text)
+            .and_then(|plan| recall::one_computation(&plan))
+            .filter(|part| added.total_asked || !part.contains('+'));
         let part = alone.or_else(|| added.lone_number.clone());
         if let Some(part) = part {
             let value = &added.base;
             let op = if added.taken { '-' } else { '+' };
             let text = format!("{value} {op} ({part})");
-            if let PlanOutcome::Planned {
-                mut plan,
-                unplanned: None,
-                ..
-            } = planning(false).plan(&text)
-            {
+            if let Some(mut plan) = self.whole(&text) {
                 recall::mark(&mut plan, value, &part);
-                return in_own_words(plan, query, ctx);
+                return Some(in_own_words(plan, query, ctx));
             }
         }
-        if added.total_asked {
-            let language = turn_language(query, ctx);
-            let reason = messages::part_error(
-                &PartError::NotUnderstood(query.trim().trim_end_matches('?').to_owned()),
-                language,
-            );
-            return planning(false).refuse(reason, language);
+        added
+            .total_asked
+            .then(|| self.not_understood(turn_language(query, ctx)))
+    }
+
+    /// `what if i pay 40% upfront instead` after instalments: a share of the whole.
+    fn deposit_of_whole(&self) -> Option<PlanOutcome> {
+        let text = recall::deposit_of_whole(self.query, self.questions)?;
+        let plan = self.whole(&text)?;
+        Some(in_own_words(plan, self.query, self.ctx))
+    }
+
+    /// `nếu khách lấy 2 đơn như thế thì tổng bao nhiêu` after a price: that times 2.
+    fn so_many_of_that(&self) -> Option<PlanOutcome> {
+        let text = recall::so_many_of_that(self.query, self.conversation)?;
+        let mut plan = self.whole(&text)?;
+        if let Some(value) = self.conversation.answers.last() {
+            recall::mark(&mut plan, value, self.query);
         }
+        Some(in_own_words(plan, self.query, self.ctx))
     }
-    // `what if i pay 40% upfront instead` after instalments: a share of the whole.
-    if let Some(text) = recall::deposit_of_whole(query, questions)
-        && let PlanOutcome::Planned {
-            plan,
-            unplanned: None,
-            ..
-        } = planning(false).plan(&text)
-    {
-        return in_own_words(plan, query, ctx);
-    }
-    // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
-    if let Some(text) = recall::over_other_period(query, questions, conversation) {
-        let found = planning(false).plan(&text);
-        if complete(&found) {
-            return found;
-        }
-    }
-    // `còn lại bao nhiêu` after `cọc trước 30% thì bao nhiêu`: the amount less the share.
-    if let Some(text) = recall::rest_after_share(query, questions, conversation) {
-        let found = planning(false).plan(&text);
-        if complete(&found) {
-            return found;
-        }
-    }
-    // `6pm there is what time in hanoi` after a question about the time in Los Angeles.
-    if let Some(text) = recall::place_there(query, questions) {
-        let found = planning(false).plan(&text);
-        if complete(&found) {
-            return found;
-        }
-    }
-    // `nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng, một
-    // năm bao nhiêu`: from the amount a month, never the year's total.
-    if let Some(text) = recall::on_rate_amount(query, questions) {
-        let found = planning(false).plan(&text);
-        if complete(&found) {
-            return found;
-        }
-    }
-    // `nếu khách lấy 2 đơn như thế thì tổng bao nhiêu` after a price: that times 2.
-    if let Some(text) = recall::so_many_of_that(query, conversation) {
-        let found = planning(false).plan(&text);
-        if let PlanOutcome::Planned {
-            mut plan,
-            unplanned: None,
-            ..
-        } = found
-        {
-            if let Some(value) = conversation.answers.last() {
-                recall::mark(&mut plan, value, query);
-            }
-            return in_own_words(plan, query, ctx);
-        }
-    }
-    let first = turn.plan(query);
-    if complete(&first) {
-        return first;
-    }
-    // `how many days between the two birth dates`: the last questions' dates.
-    if let Some(text) = recall::between_question_dates(query, questions) {
-        let found = planning(false).plan(&text);
-        if complete(&found) {
-            return found;
-        }
-    }
-    // `cộng hai kết quả đó lại`: the last two answers.
-    if let Some(text) = recall::two_answers(query, conversation) {
-        let found = planning(false).plan(&text);
-        if complete(&found) {
-            return found;
-        }
-    }
-    // `ok add that to the 160`: read again without the acknowledgement.
-    if let Some(text) = recall::tidied(query) {
-        let again = turn.plan(&text);
-        if complete(&again) {
-            return again;
-        }
-    }
-    first
 }
 
 /// `plan`, made from a text of the planner's own (`2660000 * 2`), as the turn `query`:
