@@ -86,6 +86,16 @@ pub struct Parsed {
     pub failed: Vec<PartError>,
 }
 
+impl Parsed {
+    /// One part read over the whole request, nothing failed.
+    pub fn one(text: String, query: PartQuery) -> Self {
+        Parsed {
+            parts: vec![ParsedPart { text, query }],
+            failed: Vec::new(),
+        }
+    }
+}
+
 impl PartError {
     /// The part's text as the user wrote it, when the error names one.
     pub fn text(&self) -> Option<String> {

@@ -113,13 +113,7 @@ impl Planning<'_> {
             return None;
         }
         let whole = Expr::bin(op, Expr::Num(last.clone()), e.clone());
-        let parsed = Parsed {
-            parts: vec![ParsedPart {
-                text: query.to_owned(),
-                query: PartQuery::Math(whole),
-            }],
-            failed: Vec::new(),
-        };
+        let parsed = Parsed::one(query.to_owned(), PartQuery::Math(whole));
         let Understanding::Plan(mut plan, failed) = self.lower(parsed) else {
             return None;
         };

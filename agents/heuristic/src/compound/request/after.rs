@@ -86,13 +86,7 @@ pub(super) fn read_as_one(toks: &[Token], src: &str) -> Option<Parsed> {
     // and the days until it asked (`how many days till reading week, feb 16`).
     let whole = filler::trim_symbols(toks);
     if let Some(q) = dates::tolerant_shift(whole).or_else(|| dates::tolerant(whole)) {
-        return Some(Parsed {
-            parts: vec![ParsedPart {
-                text: quote(toks, src),
-                query: PartQuery::Date(q),
-            }],
-            failed: Vec::new(),
-        });
+        return Some(Parsed::one(quote(toks, src), PartQuery::Date(q)));
     }
     None
 }

@@ -37,13 +37,7 @@ fn rounded(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
         ] = parts.as_slice()
     {
         let rounded = Expr::bin(crate::expr::MathOp::Round, e.clone(), places);
-        return Some(Parsed {
-            parts: vec![ParsedPart {
-                text: quote(toks, src),
-                query: PartQuery::Math(rounded),
-            }],
-            failed: Vec::new(),
-        });
+        return Some(Parsed::one(quote(toks, src), PartQuery::Math(rounded)));
     }
     None
 }
@@ -65,13 +59,7 @@ fn one_date(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
                     .filter(|_| crate::places::parse(toks, src).is_none())
             })
     {
-        return Some(Parsed {
-            parts: vec![ParsedPart {
-                text: quote(toks, src),
-                query: PartQuery::Date(q),
-            }],
-            failed: Vec::new(),
-        });
+        return Some(Parsed::one(quote(toks, src), PartQuery::Date(q)));
     }
     None
 }
@@ -136,12 +124,7 @@ fn one_calculation(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> 
             .or_else(|| crate::averages::weighted_grade(toks))
             .or_else(|| crate::tolerant::list(filler::trim_symbols(toks)))
     {
-        let text = quote(toks, src);
-        let query = PartQuery::Math(e);
-        return Some(Parsed {
-            parts: vec![ParsedPart { text, query }],
-            failed: Vec::new(),
-        });
+        return Some(Parsed::one(quote(toks, src), PartQuery::Math(e)));
     }
     None
 }
