@@ -150,8 +150,14 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
             i += name.len();
             continue;
         }
-        let signed =
-            toks[i].is_sym('-') && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Num(_)));
+        // (`cheapest one - 12.5; 9.8`: a dash with a space after it, after a word, only
+        // introduces the list — a sign is written against its number.)
+        let dash = i > 0
+            && toks[i - 1].word().is_some()
+            && toks.get(i + 1).is_some_and(|n| n.start > toks[i].end);
+        let signed = toks[i].is_sym('-')
+            && !dash
+            && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Num(_)));
         match &toks[i].tok {
             Tok::Num(_) => {}
             _ if signed => {}
