@@ -137,7 +137,7 @@ pub fn detect(query: &str, hint: Option<&str>) -> Language {
 
 /// Whether an amount is written the Vietnamese way with `d` for đồng glued to it
 /// (`23.450d`, `1.200.000d`): a dot before three digits, then `d`.
-fn dong_typed(query: &str) -> bool {
+pub(crate) fn dong_typed(query: &str) -> bool {
     let b = query.as_bytes();
     (4..b.len()).any(|i| {
         matches!(b[i], b'd' | b'D')

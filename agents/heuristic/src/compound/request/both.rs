@@ -32,29 +32,44 @@ const GOES_ON: &[&[&str]] = &[
     &["còn"],
 ];
 
-/// Whether the words at `i` are `phrase`, compared folded.
-fn at(toks: &[Token], i: usize, phrase: &[&str]) -> bool {
+/// Whether the words at `i` (folded in `folded`, `None` for a token that is no word)
+/// are `phrase`, compared folded.
+fn at(folded: &[Option<String>], i: usize, phrase: &[&str]) -> bool {
     let fold = crate::normalise::fold::fold;
     phrase.iter().enumerate().all(|(k, p)| {
-        toks.get(i + k)
-            .and_then(Token::word)
-            .is_some_and(|w| fold(&w.to_lowercase()) == fold(p))
+        folded
+            .get(i + k)
+            .and_then(Option::as_deref)
+            .is_some_and(|w| w == fold(p))
     })
 }
 
 /// Where the first question ends: a `?` before more words, or a joining word (after a
 /// comma or not) opening a second question, with a word asking a value before it.
 fn first_question_end(toks: &[Token]) -> Option<usize> {
+    // (Each word folded once; most requests have no second question and stop at the
+    // first test.)
+    let fold = crate::normalise::fold::fold;
+    let folded: Vec<Option<String>> = toks
+        .iter()
+        .map(|t| t.word().map(|w| fold(&w.to_lowercase())))
+        .collect();
+    let starts = |k: usize| GOES_ON.iter().any(|p| at(&folded, k, p));
+    // (A `?` with words after it: `= ??` ends the one question.)
+    let more_words = |k: usize| toks[k + 1..].iter().any(|t| t.word().is_some());
+    let goes_on = |k: usize| {
+        toks[k].is_sym('?') && more_words(k) || starts(k) || toks[k].is_sym(',') && starts(k + 1)
+    };
+    let last = toks.len().saturating_sub(1);
+    if !(1..last).any(goes_on) {
+        return None;
+    }
     // (Asked in words, or with a question mark: `total yen? and in dong`; a command
     // going on, `lấy 100 chia đôi rồi cộng 7`, asks only its end.)
-    let asked =
-        |end: usize| toks[end].is_sym('?') || (0..end).any(|i| ASKS.iter().any(|p| at(toks, i, p)));
-    (1..toks.len().saturating_sub(1)).find(|&k| {
-        let goes_on = toks[k].is_sym('?')
-            || GOES_ON.iter().any(|p| at(toks, k, p))
-            || toks[k].is_sym(',') && GOES_ON.iter().any(|p| at(toks, k + 1, p));
-        goes_on && asked(k)
-    })
+    let asked = |end: usize| {
+        toks[end].is_sym('?') || (0..end).any(|i| ASKS.iter().any(|p| at(&folded, i, p)))
+    };
+    (1..last).find(|&k| goes_on(k) && asked(k))
 }
 
 /// `parsed`, one calculation read over the whole of `toks`, with the first question's
