@@ -35,6 +35,13 @@ impl Planning<'_> {
         {
             return Some(found);
         }
+        // `còn bao nhiêu ngày nữa` after the weekday of a date was asked: the days
+        // until that date.
+        if self.continuations
+            && let Some(found) = self.days_until_asked_date(toks, query, language)
+        {
+            return Some(found);
+        }
         // `Còn thứ mấy?` after a date answered: that date's weekday.
         if self.continuations
             && normalise::lexicon::asks_weekday_alone(&folded_words(toks))
@@ -49,6 +56,61 @@ impl Planning<'_> {
             return Some(found);
         }
         None
+    }
+
+    /// `còn bao nhiêu ngày nữa`, `how many days left` (no number, no date) after a
+    /// question asking the weekday of a date (`ngày 18/12 là thứ mấy`): the days until
+    /// that date.
+    fn days_until_asked_date(
+        &self,
+        toks: &[lexer::Token],
+        query: &str,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        use crate::compound::{Parsed, PartQuery};
+        use crate::dates::{DateQuery, NamedThen};
+        const DAYS_LEFT: &[&[&str]] = &[
+            &["còn", "bao", "nhiêu", "ngày"],
+            &["còn", "mấy", "ngày"],
+            &["how", "many", "days", "left"],
+            &["how", "many", "days", "till"],
+            &["how", "many", "days", "until"],
+            &["how", "many", "days", "to", "go"],
+        ];
+        let plain = toks.iter().all(|t| {
+            matches!(
+                t.tok,
+                lexer::Tok::Word(_) | lexer::Tok::Sym('?' | '.' | '!')
+            )
+        });
+        if !plain || !lexer::says(toks, DAYS_LEFT) {
+            return None;
+        }
+        let last = self.questions.last()?;
+        let text = normalise::normalise(last, self.ctx.language.as_deref()).text;
+        let Parsed { parts, failed } =
+            crate::compound::parse_request(&lexer::lex(&text), &text).ok()?;
+        let ([part], true) = (parts.as_slice(), failed.is_empty()) else {
+            return None;
+        };
+        let until = match &part.query {
+            PartQuery::Date(DateQuery::Weekday { date }) => {
+                DateQuery::DaysUntil { date: date.clone() }
+            }
+            PartQuery::Date(DateQuery::Anchored {
+                anchor,
+                then: NamedThen::Weekday,
+            }) => DateQuery::Anchored {
+                anchor: *anchor,
+                then: NamedThen::DaysUntil,
+            },
+            _ => return None,
+        };
+        let parsed = Parsed::one(query.to_owned(), PartQuery::Date(until));
+        let understood @ Understanding::Plan(..) = self.lower(parsed) else {
+            return None;
+        };
+        Some(self.outcome(understood, language))
     }
 
     /// `plus sat 8 hrs at 42.75`, `minus 3 days at 95`: an operation word, then a
