@@ -42,6 +42,13 @@ impl Planning<'_> {
         {
             return Some(found);
         }
+        // `how many days till their next birthday` after an age asked with a birth
+        // date: the days until that birthday.
+        if self.continuations
+            && let Some(found) = self.days_to_birthday_said(toks, query, language)
+        {
+            return Some(found);
+        }
         // `Còn thứ mấy?` after a date answered: that date's weekday.
         if self.continuations
             && normalise::lexicon::asks_weekday_alone(&folded_words(toks))
@@ -105,6 +112,104 @@ impl Planning<'_> {
                 then: NamedThen::DaysUntil,
             },
             _ => return None,
+        };
+        let parsed = Parsed::one(query.to_owned(), PartQuery::Date(until));
+        let understood @ Understanding::Plan(..) = self.lower(parsed) else {
+            return None;
+        };
+        Some(self.outcome(understood, language))
+    }
+
+    /// `how many days till their next birthday`, `how many days till dads next bday` (no
+    /// date said) after an age asked with a birth date: the days until the next
+    /// birthday of that date — the question naming the same person (`dad`), else the
+    /// last one with a birth date.
+    fn days_to_birthday_said(
+        &self,
+        toks: &[lexer::Token],
+        query: &str,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        use crate::compound::{Parsed, PartQuery};
+        use crate::dates::{Anchor, DateQuery, NamedThen, NamedYear};
+        const BIRTHDAY: &[&[&str]] = &[&["birthday"], &["bday"], &["sinh", "nhật"]];
+        const UNTIL: &[&[&str]] = &[
+            &["how", "many", "days"],
+            &["bao", "nhiêu", "ngày"],
+            &["mấy", "ngày"],
+        ];
+        let dated = toks
+            .iter()
+            .any(|t| matches!(t.tok, lexer::Tok::Num(_) | lexer::Tok::Date(_)));
+        if dated || !lexer::says(toks, BIRTHDAY) || !lexer::says(toks, UNTIL) {
+            return None;
+        }
+        // (`dads next bday`: the person named, as a word of the earlier question.)
+        let named: Vec<String> = toks
+            .iter()
+            .filter_map(|t| t.word())
+            .map(|w| w.trim_end_matches("'s").trim_end_matches('s').to_owned())
+            .filter(|w| {
+                matches!(
+                    w.as_str(),
+                    "dad"
+                        | "mum"
+                        | "mom"
+                        | "father"
+                        | "mother"
+                        | "son"
+                        | "daughter"
+                        | "wife"
+                        | "husband"
+                        | "brother"
+                        | "sister"
+                        | "grandma"
+                        | "grandpa"
+                )
+            })
+            .collect();
+        let born = |question: &String| -> Option<String> {
+            let text = normalise::normalise(question, self.ctx.language.as_deref()).text;
+            let Parsed { parts, .. } =
+                crate::compound::parse_request(&lexer::lex(&text), &text).ok()?;
+            parts.iter().find_map(|p| match &p.query {
+                PartQuery::Date(DateQuery::Age { born }) => Some(born.clone()),
+                _ => None,
+            })
+        };
+        let mentions = |question: &String| {
+            named.is_empty()
+                || lexer::lex(&question.to_lowercase())
+                    .iter()
+                    .filter_map(|t| t.word())
+                    .any(|w| named.iter().any(|n| n == w))
+        };
+        // (The person named must pick one birth date: a follow-up rewritten onto an
+        // earlier question may name them beside another's date.)
+        let mut dates = self
+            .questions
+            .iter()
+            .rev()
+            .take(4)
+            .filter(|q| mentions(q))
+            .filter_map(born);
+        let born = dates.next()?;
+        if !named.is_empty() && dates.any(|d| d != born) {
+            return None;
+        }
+        let (month, day) = (
+            born.get(5..7)?.parse().ok()?,
+            born.get(8..10)?.parse().ok()?,
+        );
+        let anchor = Anchor::Named {
+            month,
+            day,
+            year: NamedYear::Next,
+            said: true,
+        };
+        let until = DateQuery::Anchored {
+            anchor,
+            then: NamedThen::DaysUntil,
         };
         let parsed = Parsed::one(query.to_owned(), PartQuery::Date(until));
         let understood @ Understanding::Plan(..) = self.lower(parsed) else {
