@@ -35,6 +35,37 @@ impl Planning<'_> {
         {
             return Some(found);
         }
+        // `whats the difference in their ages`, `hai số chênh nhau bao nhiêu`: the last
+        // two answers' difference, the larger less the smaller.
+        const DIFFERENCE: &[&[&str]] = &[
+            &["difference"],
+            &["chênh", "nhau"],
+            &["chênh", "lệch"],
+            &["hơn", "kém", "nhau"],
+        ];
+        let plain = toks
+            .iter()
+            .all(|t| !matches!(t.tok, lexer::Tok::Num(_) | lexer::Tok::Date(_)));
+        // (Numbers only: a birth date said in a question stands among the answers too.)
+        let numbers: Vec<&String> = self
+            .conversation
+            .answers
+            .iter()
+            .filter(|a| a.parse::<f64>().is_ok())
+            .collect();
+        if self.continuations
+            && plain
+            && lexer::says(toks, DIFFERENCE)
+            && let [.., a, b] = numbers.as_slice()
+            && let (Ok(x), Ok(y)) = (a.parse::<f64>(), b.parse::<f64>())
+        {
+            let (big, small) = if x >= y { (a, b) } else { (b, a) };
+            if let Some(found) =
+                self.on_answers(&format!("{big} - {small}"), &[a, b], query, language)
+            {
+                return Some(found);
+            }
+        }
         // `còn bao nhiêu ngày nữa` after the weekday of a date was asked: the days
         // until that date.
         if self.continuations
