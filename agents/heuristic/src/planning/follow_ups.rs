@@ -66,6 +66,13 @@ impl Planning<'_> {
                 return Some(found);
             }
         }
+        // `chị trả 200k rồi, còn bao nhiêu`, `she paid 200 already, how much is left`
+        // after a total: the total less what was paid.
+        if self.continuations
+            && let Some(found) = self.paid_off_last(toks, query, language)
+        {
+            return Some(found);
+        }
         // `còn bao nhiêu ngày nữa` after the weekday of a date was asked: the days
         // until that date.
         if self.continuations
@@ -94,6 +101,43 @@ impl Planning<'_> {
             return Some(found);
         }
         None
+    }
+
+    /// `chị trả 200k rồi, còn bao nhiêu`, `paid 200 already, how much is left`: one
+    /// amount paid (a verb of paying, no other number), what is left asked — the last
+    /// answer less it.
+    fn paid_off_last(
+        &self,
+        toks: &[lexer::Token],
+        query: &str,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        const PAID: &[&[&str]] = &[&["paid"], &["pays"], &["trả"], &["đã", "trả"]];
+        const LEFT: &[&[&str]] = &[
+            &["còn", "bao", "nhiêu"],
+            &["còn", "lại"],
+            &["còn", "nợ"],
+            &["how", "much", "is", "left"],
+            &["how", "much", "left"],
+            &["still", "owe"],
+            &["left", "to", "pay"],
+        ];
+        let numbers: Vec<&str> = toks.iter().filter_map(lexer::Token::number).collect();
+        let [paid] = numbers.as_slice() else {
+            return None;
+        };
+        if toks.iter().any(|t| t.is_sym('%'))
+            || !lexer::says(toks, PAID)
+            || !lexer::says(toks, LEFT)
+        {
+            return None;
+        }
+        let last = self
+            .conversation
+            .answers
+            .last()
+            .filter(|a| a.parse::<f64>().is_ok_and(|v| v > 0.0))?;
+        self.on_answers(&format!("{last} - {paid}"), &[last], query, language)
     }
 
     /// `còn bao nhiêu ngày nữa`, `how many days left` (no number, no date) after a
