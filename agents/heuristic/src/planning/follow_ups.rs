@@ -168,10 +168,7 @@ impl Planning<'_> {
         if !plain || !lexer::says(toks, DAYS_LEFT) {
             return None;
         }
-        let last = self.questions.last()?;
-        let text = normalise::normalise(last, self.ctx.language.as_deref()).text;
-        let Parsed { parts, failed } =
-            crate::compound::parse_request(&lexer::lex(&text), &text).ok()?;
+        let Parsed { parts, failed } = self.read_question(self.questions.last()?)?;
         let ([part], true) = (parts.as_slice(), failed.is_empty()) else {
             return None;
         };
@@ -188,11 +185,7 @@ impl Planning<'_> {
             },
             _ => return None,
         };
-        let parsed = Parsed::one(query.to_owned(), PartQuery::Date(until));
-        let understood @ Understanding::Plan(..) = self.lower(parsed) else {
-            return None;
-        };
-        Some(self.outcome(understood, language))
+        self.one_part(query, PartQuery::Date(until), None, language)
     }
 
     /// `how many days till their next birthday`, `how many days till dads next bday` (no
@@ -244,9 +237,7 @@ impl Planning<'_> {
             })
             .collect();
         let born = |question: &String| -> Option<String> {
-            let text = normalise::normalise(question, self.ctx.language.as_deref()).text;
-            let Parsed { parts, .. } =
-                crate::compound::parse_request(&lexer::lex(&text), &text).ok()?;
+            let Parsed { parts, .. } = self.read_question(question)?;
             parts.iter().find_map(|p| match &p.query {
                 PartQuery::Date(DateQuery::Age { born }) => Some(born.clone()),
                 _ => None,
@@ -286,11 +277,7 @@ impl Planning<'_> {
             anchor,
             then: NamedThen::DaysUntil,
         };
-        let parsed = Parsed::one(query.to_owned(), PartQuery::Date(until));
-        let understood @ Understanding::Plan(..) = self.lower(parsed) else {
-            return None;
-        };
-        Some(self.outcome(understood, language))
+        self.one_part(query, PartQuery::Date(until), None, language)
     }
 
     /// `plus sat 8 hrs at 42.75`, `minus 3 days at 95`: an operation word, then a
@@ -355,12 +342,32 @@ impl Planning<'_> {
             return None;
         }
         let whole = Expr::bin(op, Expr::Num(last.clone()), e.clone());
-        let parsed = Parsed::one(query.to_owned(), PartQuery::Math(whole));
+        self.one_part(query, PartQuery::Math(whole), Some(last), language)
+    }
+
+    /// `query` planned as the one part `part`, the earlier answer `recalled` (when
+    /// given) marked as the conversation's; `None` when it cannot be planned.
+    fn one_part(
+        &self,
+        query: &str,
+        part: crate::compound::PartQuery,
+        recalled: Option<&str>,
+        language: Language,
+    ) -> Option<PlanOutcome> {
+        let parsed = crate::compound::Parsed::one(query.to_owned(), part);
         let Understanding::Plan(mut plan, failed) = self.lower(parsed) else {
             return None;
         };
-        recall::mark(&mut plan, last, query);
+        if let Some(value) = recalled {
+            recall::mark(&mut plan, value, query);
+        }
         Some(self.outcome(Understanding::Plan(plan, failed), language))
+    }
+
+    /// An earlier question, normalised, read as parts.
+    fn read_question(&self, question: &str) -> Option<crate::compound::Parsed> {
+        let text = normalise::normalise(question, self.ctx.language.as_deref()).text;
+        crate::compound::parse_request(&lexer::lex(&text), &text).ok()
     }
 
     /// `query` read with its `reference` to an earlier answer replaced by each of the
