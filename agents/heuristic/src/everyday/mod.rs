@@ -29,7 +29,7 @@ mod items;
 mod percents;
 mod priced;
 mod read;
-mod units;
+pub(crate) mod units;
 
 pub use items::{changes_meaning, changes_operation, counts_people};
 pub use read::{answer_unit, parse};

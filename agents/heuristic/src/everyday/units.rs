@@ -18,7 +18,7 @@ pub(super) const PERIODS: &[&str] = &[
 
 /// The unit a word names, singular and with common aliases folded (`litres` → `l`,
 /// `kilo` → `kg`, `hrs` → `h`), so a price per unit meets a quantity in that unit.
-pub(super) fn unit_of(word: &str) -> String {
+pub(crate) fn unit_of(word: &str) -> String {
     let w = word.to_lowercase();
     let alias = match w.as_str() {
         "kilo" | "kilos" | "kilogram" | "kilograms" | "ký" | "ky" | "ki" | "cân" | "kgs" => "kg",

@@ -433,8 +433,10 @@ impl Planning<'_> {
             && !recall::recounts_split(query, self.questions)
         {
             let units = recall::in_other_units(query, self.questions, self.conversation);
+            let priced = recall::priced_last(query, self.questions, self.conversation);
             for (text, value) in units
                 .into_iter()
+                .chain(priced)
                 .chain(recall::continuations(query, self.conversation))
             {
                 if let Understanding::Plan(mut plan, failed) = self.understand(&text)

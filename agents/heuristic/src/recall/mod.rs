@@ -13,6 +13,7 @@ mod headcount;
 mod leads;
 mod lists;
 mod pairs;
+mod priced;
 mod reasked;
 mod reference;
 mod replace;
@@ -26,6 +27,7 @@ pub use continuation::continuations;
 pub use ellipsis::{day_month_reads_two_ways, ellipses, in_other_units, keeps_rate};
 pub use leads::{opens_ellipsis, tidied, without_lead};
 pub use pairs::{between_question_dates, rest_after_share, two_answers};
+pub use priced::priced_last;
 pub use reference::{Reference, find, mark};
 pub use rewrites::{
     deposit_of_whole, more_time_on_date, on_rate_amount, one_computation, over_other_period,
