@@ -62,6 +62,28 @@ const THEN_FIXED: &[(&[&str], MathOp, &str)] = &[
     (&["bình", "phương"], MathOp::Power, "2"),
 ];
 
+/// Verbs that share the previous result out: `split between 6 people`, `chia 6 người`.
+const SPLIT_VERBS: &[&[&str]] = &[
+    &["split"],
+    &["share"],
+    &["shared"],
+    &["divided"],
+    &["divide"],
+    &["chia", "đều"],
+    &["chia"],
+];
+
+/// Words between a split verb and its count: `among`, `cho`, `đều`.
+const SPLIT_JOINS: &[&str] = &[
+    "it", "that", "between", "among", "amongst", "by", "evenly", "equally", "cho", "ra", "đều",
+    "thành",
+];
+
+/// Words that may follow the count of a split: who or what shares it.
+const SPLIT_COUNTED: &[&str] = &[
+    "people", "persons", "ways", "way", "guys", "friends", "of", "us", "người", "đứa", "phần",
+];
+
 /// Parses `toks` as a continuation of the previous part — `subtract 2`, `then divide
 /// the result by 4`, `halve it`, `minus 1`, `nhân 3`, `trừ đi 1` — into an expression
 /// whose first operand is [`Expr::PREVIOUS`].
@@ -78,6 +100,35 @@ pub fn parse_continuation(toks: &[Token]) -> Option<Expr> {
 }
 
 impl Parser<'_> {
+    /// `split between 6 people`, `(còn) lại chia 6 người`, `chia đều cho 4 đứa`: the
+    /// count the previous result is shared by, when a count word follows it — the
+    /// bare `chia 6` is read as an operation like any other.
+    fn split_among(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        let found = (|| {
+            let _ = self.eat_words(&["lại"]);
+            SPLIT_VERBS.iter().find(|v| self.eat_words(v))?;
+            while let Some(w) = self.toks.get(self.pos).and_then(Token::word)
+                && SPLIT_JOINS.contains(&w)
+            {
+                self.pos += 1;
+            }
+            let n = self.toks.get(self.pos)?.number()?.to_owned();
+            self.pos += 1;
+            let counted = self.pos;
+            while let Some(w) = self.toks.get(self.pos).and_then(Token::word)
+                && SPLIT_COUNTED.contains(&w)
+            {
+                self.pos += 1;
+            }
+            (self.pos > counted && self.pos == self.toks.len()).then_some(Expr::Num(n))
+        })();
+        if found.is_none() {
+            self.pos = start;
+        }
+        found
+    }
+
     fn eat_back_ref(&mut self) -> bool {
         BACK_REFS.iter().any(|r| self.eat_words(r))
     }
@@ -94,6 +145,9 @@ impl Parser<'_> {
             self.eat_back_ref();
             let places = self.round_places()?;
             return Some(Expr::bin(MathOp::Round, previous, places));
+        }
+        if let Some(n) = self.split_among() {
+            return Some(Expr::bin(MathOp::Divide, previous, n));
         }
         if let Some((verb, op, n)) = THEN_FIXED
             .iter()

@@ -7,7 +7,7 @@ use crate::normalise::{Kind, Piece};
 /// nothing, so the digits go on below the scale.
 const AFTER_TAIL: &[&str] = &[
     "chia", "cộng", "nhân", "trừ", "là", "thì", "và", "cho", "giảm", "tăng", "boa", "tip", "hết",
-    "bao", "mấy", "cong", "nhan", "tru", "la", "thi", "va", "giam", "tang", "het",
+    "bao", "mấy", "cong", "nhan", "tru", "la", "thi", "va", "giam", "tang", "het", "còn", "rồi",
 ];
 
 /// Whether the number at `n` numbers an item of a numbered list (`1. 8 x 35k 2. cộng

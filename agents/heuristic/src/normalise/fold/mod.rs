@@ -135,7 +135,8 @@ pub fn restore(pieces: &mut [Piece]) {
                 .get(i + 1)
                 .is_some_and(|p| p.text == "." || p.text == ")")
                 || pieces[i].lower() == "a" && pieces.iter().any(|p| p.lower() == "b"));
-        if marker {
+        // (`thu 2 trieu 5 tru chi 1 trieu 8`: takings of an amount, no `thứ 2`, Monday.)
+        if marker || takings(pieces, i) {
             continue;
         }
         // A piece expanded from shorthand (`tb` → `trung bình`) neighbours by its
@@ -166,6 +167,21 @@ pub fn restore(pieces: &mut [Piece]) {
             pieces[i].set(cased);
         }
     }
+}
+
+/// Whether piece `i` is `thu` before an amount with its scale (`thu 2 trieu 5`, `thu
+/// 500k`): money taken in, never a weekday.
+fn takings(pieces: &[Piece], i: usize) -> bool {
+    const SCALES: &[&str] = &[
+        "k", "tr", "trieu", "triệu", "nghin", "nghìn", "ngan", "ngàn", "ty", "tỷ", "tỉ",
+    ];
+    pieces[i].lower() == "thu"
+        && near(pieces, i, true).is_some_and(|n| {
+            pieces[n].kind == Kind::Number
+                && (n + 1..pieces.len())
+                    .find(|&j| pieces[j].kind != Kind::Space)
+                    .is_some_and(|j| SCALES.contains(&pieces[j].lower().as_str()))
+        })
 }
 
 /// The nearest word or number before (or after) piece `i`, past spaces only.
