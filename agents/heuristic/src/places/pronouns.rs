@@ -16,8 +16,15 @@ const PRONOUNS: &[&[&str]] = &[
     &["chỗ", "đó"],
 ];
 
+/// Whom one calls, never a place: `call mum at 7pm`.
+const PEOPLE: &[&str] = &[
+    "mum", "mom", "dad", "mother", "father", "grandma", "grandpa", "nan", "wife", "husband", "son",
+    "daughter", "sister", "brother", "cousin", "aunt", "uncle", "friend", "boss", "him", "her",
+    "them", "me", "us", "home", "you", "my", "our", "his", "their",
+];
+
 /// `src` (lexed as `toks`) with a pronoun for a place (`there`, `bên đó`) replaced by
-/// the one place the request names after `in`/`ở`/`bên`/`from`/`từ` (`my cousins in LA,
+/// the one place the request names after `in`/`ở`/`bên`/`from`/`từ`/`call` (`my cousins in LA,
 /// what time is it there`, `khách Mỹ ở New York, giờ bên đó mấy giờ rồi`); `None`
 /// unless exactly one place is named and a pronoun after it points to it. A new text,
 /// not new tokens: a token copied out of place would break the spans parts are quoted
@@ -35,11 +42,14 @@ pub fn pronoun_place(toks: &[Token], src: &str) -> Option<String> {
     // (A pronoun is no place of its own: `bên đó` names none.)
     let mut named: Vec<(usize, String)> = Vec::new();
     for i in 0..toks.len() {
-        let names = |w: &str| AT.contains(&w) || matches!(w, "from" | "từ");
+        // (`if i call frankfurt at 7pm melbourne time, what time is it there`.)
+        let names =
+            |w: &str| AT.contains(&w) || matches!(w, "from" | "từ" | "call" | "calling" | "ring");
         if toks[i].word().is_some_and(names)
             && pronoun_at(i).is_none()
             && pronoun_at(i + 1).is_none()
             && let Some((place, end)) = place_at(toks, i + 1, src)
+            && !place.to_lowercase().split(' ').any(|w| PEOPLE.contains(&w))
         {
             named.push((end, place));
         }

@@ -36,6 +36,8 @@ pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
 /// `query` with `there` (`ở đó`, `bên đó`) put as the place the last question asked the
 /// time at (`6pm there is what time in hanoi` after `and in los angeles`).
 pub fn place_there(query: &str, questions: &[String]) -> Option<String> {
+    // (As typed without marks too: `ben do may gio`.)
+    let query = &crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(query);
     let (start, end) = (0..toks.len()).find_map(|i| {
         let there = toks[i].word() == Some("there")
@@ -48,12 +50,21 @@ pub fn place_there(query: &str, questions: &[String]) -> Option<String> {
         };
         there.then(|| (toks[i].start, toks[i + len - 1].end))
     })?;
-    let last = crate::normalise::normalise(questions.last()?, None).text;
-    let place = match crate::places::parse(&crate::lexer::lex(&last), &last)? {
-        crate::dates::DateQuery::TimeIn { place } => place,
-        crate::dates::DateQuery::ConvertTime { to, .. } => to,
-        _ => return None,
+    // (The last place asked that is not here: `o nha minh may gio` asked the time here.)
+    let asked = |question: &String| {
+        let text = crate::normalise::normalise(question, None).text;
+        match crate::places::parse(&crate::lexer::lex(&text), &text)? {
+            crate::dates::DateQuery::TimeIn { place } => Some(place),
+            crate::dates::DateQuery::ConvertTime { to, .. } => Some(to),
+            _ => None,
+        }
     };
+    let place = questions
+        .iter()
+        .rev()
+        .take(3)
+        .filter_map(asked)
+        .find(|p| p != "here")?;
     let vietnamese = !toks[toks.iter().position(|t| t.start == start)?]
         .word()?
         .is_ascii();
