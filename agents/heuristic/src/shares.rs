@@ -166,7 +166,18 @@ const PERCENT_ASKED: &[&[&str]] = &[
 /// 120 − 18); `6 of 8 rooms are booked, what's the occupancy` 6 × 100 ÷ 8. The count
 /// comes first, or after `of`; the part is never larger.
 pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
-    if crate::lexer::has_percent_or_date(toks) || !crate::lexer::says(toks, PERCENT_ASKED) {
+    // (`đầu tư 150 triệu, nay còn 132 triệu, lỗ bao nhiêu phần trăm`: a change asked,
+    // the frames' to read.)
+    const CHANGE: &[&str] = &[
+        "lỗ", "lời", "lãi", "tăng", "giảm", "loss", "profit", "gain", "increase", "decrease",
+        "drop", "rise",
+    ];
+    if crate::lexer::has_percent_or_date(toks)
+        || !crate::lexer::says(toks, PERCENT_ASKED)
+        || toks
+            .iter()
+            .any(|t| t.word().is_some_and(|w| CHANGE.contains(&w)))
+    {
         return None;
     }
     let nums = crate::lexer::number_positions(toks);

@@ -22,7 +22,7 @@ const FALL: &[&str] = &[
 ];
 
 /// Words said before what was paid: the start.
-const PAID: &[&str] = &["vốn", "mua", "nhập", "cost", "bought", "paid", "was"];
+const PAID: &[&str] = &["vốn", "mua", "nhập", "cost", "bought", "paid", "was", "tư"];
 
 /// `(new − start) × 100 ÷ start` of the request's two amounts, when a change is asked
 /// as a percentage.
@@ -42,12 +42,20 @@ pub(super) fn change_percent(w: &Words, q: &[Quantity]) -> Option<Expr> {
         .iter()
         .filter(|x| !month(x) && matches!(x.role, Role::Amount | Role::Count(_)))
         .collect();
-    let [a, b] = amounts.as_slice() else {
-        return None;
-    };
     if amounts.len() + q.iter().filter(|x| month(x)).count() != q.len() {
         return None;
     }
+    // (`mua 1.000 cổ phiếu giá 25.400, bây giờ giá lên 28.194`, `bán 1 kg 350.000đ, vốn
+    // 200.000đ`: the two prices, whatever was counted.)
+    let prices: Vec<&Quantity> = amounts
+        .iter()
+        .filter(|x| x.role == Role::Amount)
+        .copied()
+        .collect();
+    let amounts = if amounts.len() > 2 { prices } else { amounts };
+    let [a, b] = amounts.as_slice() else {
+        return None;
+    };
     let paid = |x: &Quantity| {
         (x.at.saturating_sub(2)..x.at).any(|k| w.word(k).is_some_and(|k| is_in(PAID, k)))
     };

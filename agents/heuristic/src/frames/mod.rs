@@ -200,9 +200,11 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     if let Some(e) = listed(&w, &quantities) {
         return Some(vec![e]);
     }
+    // (`đầu tư 150 triệu, nay còn 132 triệu, lỗ bao nhiêu phần trăm`: a change asked,
+    // never the part one amount is of the other.)
     groups(&w, &quantities)
-        .or_else(|| part_of_whole(&w, &quantities))
         .or_else(|| change_percent::change_percent(&w, &quantities).map(|e| vec![e]))
+        .or_else(|| part_of_whole(&w, &quantities))
         .or_else(|| capacity::capacity(&w, &quantities).map(|e| vec![e]))
         .or_else(|| difference::difference(&w, &quantities).map(|e| vec![e]))
         .or_else(|| shared(&w, &quantities).map(|e| vec![e]))

@@ -25,9 +25,12 @@ impl Planning<'_> {
         // part outside every tool is named, never read into a frame.
         // (A booking is refused by its verb before: `flight … is 5,890` only names what
         // was paid for, as the everyday readers take it.)
+        // (Two prices given are a calculation, whatever is priced: `mua 1.000 cổ phiếu
+        // giá 25.400, bây giờ giá lên 28.194, lãi bao nhiêu phần trăm`.)
         let outside = scope::outside_tools(query, Language::En)
             .is_some_and(|kind| kind != scope::BOOKINGS)
-            && !crate::frames::labelled_calculation(toks);
+            && !crate::frames::labelled_calculation(toks)
+            && !prices_given(toks);
         if reading.misses() > 0 && !outside {
             if let Some(parsed) = compound::frames_reading_each(toks, query)
                 && let found @ Understanding::Plan(..) = self.lower(parsed)
@@ -66,4 +69,17 @@ impl Planning<'_> {
         }
         None
     }
+}
+
+/// Whether two numbers or more are each said as a price (`giá 25.400`, `lên 28.194`,
+/// `bought at 40`, `sold for 52`).
+fn prices_given(toks: &[lexer::Token]) -> bool {
+    const PRICE: &[&str] = &[
+        "giá", "lên", "xuống", "vốn", "price", "at", "for", "bought", "sold", "paid",
+    ];
+    lexer::number_positions(toks)
+        .into_iter()
+        .filter(|&k| k > 0 && toks[k - 1].word().is_some_and(|w| PRICE.contains(&w)))
+        .count()
+        >= 2
 }
