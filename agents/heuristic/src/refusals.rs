@@ -15,6 +15,21 @@ use crate::normalise::fold::fold;
 /// match names the refusal.
 const NAMED: &[Kind] = &[
     (
+        &[
+            "sắp xếp",
+            "sort",
+            "sorted",
+            "ascending",
+            "descending",
+            "smallest first",
+            "largest first",
+            "lowest first",
+            "highest first",
+        ],
+        "putting a list in order",
+        "sắp xếp một dãy số theo thứ tự",
+    ),
+    (
         &["xổ số", "vietlott", "lottery", "lotto", "vé số"],
         "lottery results",
         "kết quả xổ số",

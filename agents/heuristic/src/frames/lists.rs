@@ -41,7 +41,7 @@ pub(super) fn only_plus_between(toks: &[Token]) -> bool {
 /// months`) and a scale (`marks out of 20`) are no items; a percentage is another
 /// question.
 pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
-    if q.iter().any(|x| x.role == Role::Percent) {
+    if q.iter().any(|x| x.role == Role::Percent) || crate::tolerant::asks_sorted(w.toks) {
         return None;
     }
     let scale = |x: &Quantity| {

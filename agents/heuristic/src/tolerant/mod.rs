@@ -117,8 +117,33 @@ pub fn lists(toks: &[Token]) -> Option<Vec<Expr>> {
     list_ops(toks).filter(|found| found.len() == 2)
 }
 
-/// One or two list operations over one run of numbers, in the order named.
+/// Whether `toks` ask a list put in order (`sort these smallest to largest`,
+/// `smallest first`): no tool sorts, and its smallest and largest are no answer to it.
+pub fn asks_sorted(toks: &[Token]) -> bool {
+    const ORDERED: &[&[&str]] = &[
+        &["sort"],
+        &["sorted"],
+        &["order"],
+        &["ascending"],
+        &["descending"],
+        &["smallest", "first"],
+        &["largest", "first"],
+        &["lowest", "first"],
+        &["highest", "first"],
+        &["biggest", "first"],
+        &["cheapest", "first"],
+        &["sắp", "xếp"],
+        &["thứ", "tự"],
+    ];
+    crate::lexer::says(toks, ORDERED)
+}
+
+/// One or two list operations over one run of numbers, in the order named; none for a
+/// list asked in order ([`asks_sorted`]).
 fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
+    if asks_sorted(toks) {
+        return None;
+    }
     let mut kinds: Vec<ListOp> = Vec::new();
     let mut set = |k: ListOp| {
         if !kinds.contains(&k) {
