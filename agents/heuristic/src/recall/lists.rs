@@ -56,7 +56,14 @@ const LIST_ITEM_DRESSING: &[&str] = &["to", "list", "new", "whats", "what's", "v
 const LIST_HEADS: &[&str] = &[
     "max", "maximum", "min", "minimum", "highest", "lowest", "largest", "smallest", "biggest",
     "greatest", "sum", "total", "average", "mean", "product", "số", "lớn", "nhỏ", "nhất", "tổng",
-    "trung", "bình", "cộng", "tích", "cao", "thấp",
+    "trung", "bình", "cộng", "tích", "cao", "thấp", "nhiều", "ít",
+];
+
+/// Words a list's head may be asked with, saying nothing of their own: `whats the
+/// average`, `ngày nhiều nhất là bao nhiêu`, `which one is highest`.
+const HEAD_DRESSING: &[&str] = &[
+    "whats", "what's", "much", "bao", "nhiêu", "bn", "mấy", "được", "which", "one", "nào", "ngày",
+    "day",
 ];
 
 /// The span of the longest list of numbers in `toks` (two or more, joined by `,`,
@@ -172,27 +179,22 @@ pub(super) fn about_list(previous: &str, toks: &[Token], follow: &str) -> Option
     }
     // Another question of the same numbers, named by its head alone: `and the max?`,
     // `còn số lớn nhất?`.
-    // (`Trung bình mỗi tháng?`: what each item is, per one period, only dresses it.)
-    let per_period = |i: usize| {
+    // (`Trung bình mỗi tháng?`, `trung bình mỗi đơn`, `average per order`: what each
+    // item is, said after `mỗi`/`per`, only dresses it.)
+    let per_item = |i: usize| {
         let is_per = |k: usize| {
             toks.get(k)
                 .and_then(Token::word)
                 .is_some_and(|w| matches!(w, "mỗi" | "per" | "a" | "each"))
         };
-        let is_period = |k: usize| {
-            toks.get(k).and_then(Token::word).is_some_and(|w| {
-                crate::tolerant::DATE_WORDS.contains(&w)
-                    || matches!(w, "tháng" | "tuần" | "ngày" | "năm")
-            })
-        };
-        is_per(i) && is_period(i + 1) || i > 0 && is_per(i - 1) && is_period(i)
+        is_per(i) || i > 0 && is_per(i - 1)
     };
     let heads: Vec<&str> = toks
         .iter()
         .enumerate()
-        .filter(|(i, _)| !per_period(*i))
+        .filter(|(i, _)| !per_item(*i))
         .filter_map(|(_, t)| t.word())
-        .filter(|w| !ELLIPSIS_DRESSING.contains(w) && *w != "the")
+        .filter(|w| !ELLIPSIS_DRESSING.contains(w) && !HEAD_DRESSING.contains(w) && *w != "the")
         .collect();
     let dressed = toks
         .iter()
