@@ -23,8 +23,9 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
     let place = |lo: usize, hi: usize| -> Option<String> {
         let mut hi = hi.min(toks.len());
         // (`bên perth nhanh hơn vn`: the word before a place is no part of it.)
+        // (`so osaka is …`: a word going on from the last turn neither.)
         let lo = match word(lo) {
-            Some("bên" | "ở" | "tại") if hi > lo + 1 => lo + 1,
+            Some("bên" | "ở" | "tại" | "so" | "and" | "ok" | "okay") if hi > lo + 1 => lo + 1,
             _ => lo,
         };
         while hi > lo
@@ -33,6 +34,14 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
             hi -= 1;
         }
         let span = &toks[lo..hi];
+        // (`how many hrs ahead of me is tokyo`: the user's own clock.)
+        if let [one] = span
+            && one
+                .word()
+                .is_some_and(|w| matches!(w, "me" | "us" | "mình"))
+        {
+            return Some("here".to_owned());
+        }
         (!span.is_empty() && span.len() <= 3 && span.iter().all(|t| t.word().is_some()))
             .then(|| src[span[0].start..span[span.len() - 1].end].to_owned())
     };
