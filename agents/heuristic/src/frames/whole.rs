@@ -191,7 +191,12 @@ pub(super) fn priced(w: &Words, q: &[Quantity]) -> Option<Expr> {
     // What is asked, the same for every percentage.
     let left = w.says(LEFT);
     // (`giá` is the price asked, `giá trị` only the value a fee is taken on.)
-    let whole = w.says(WHOLE) || w.says(&[&["giá"]]) && !w.says(&[&["giá", "trị"]]);
+    // (`hoa don 75tr, phi phuc vu 5%`, nothing asked: the bill with it, as `bill 320,
+    // service charge 10%`; `VAT 8% là bao nhiêu tiền` asks the levy.)
+    let bill_told = w.says(&[&["hóa", "đơn"]])
+        && !w.toks.iter().any(|t| t.is_sym('?'))
+        && !w.says(&[&["bao", "nhiêu"], &["bn"], &["mấy"], &["how"], &["what"]]);
+    let whole = w.says(WHOLE) || bill_told || w.says(&[&["giá"]]) && !w.says(&[&["giá", "trị"]]);
     let mut e = base;
     for p in &percents {
         let pct = Expr::Num(p.value.clone());
