@@ -227,6 +227,11 @@ impl Turn<'_> {
     /// `what about 5pm new york time in tokyo`: a whole request of the same kind
     /// as the last question, after the words that open a follow-up.
     fn same_kind(&self) -> Option<PlanOutcome> {
+        // (`what about if 4 of us split it` after a split counts the sharers again: read
+        // without the questions, `it` would be the share.)
+        if recall::recounts_split(self.query, self.questions) {
+            return None;
+        }
         let rest = recall::without_lead(self.query)?;
         let alone = self.without_questions();
         let found = alone.plan(&rest);

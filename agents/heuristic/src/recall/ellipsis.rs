@@ -138,7 +138,8 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
         // is then `tháng` in both.)
         let hint = crate::language::detect(previous, None);
         let previous = crate::normalise::normalise(previous, Some(hint.as_str())).text;
-        if let Some(text) = new_rate(&previous, &toks, &follow)
+        if let Some(text) = super::headcount::recount_beside_me(&previous, &toks)
+            .or_else(|| new_rate(&previous, &toks, &follow))
             .or_else(|| percent_on_amount(&previous, &core, &follow))
             .or_else(|| super::roles::total_with_share(&previous, &core))
             .or_else(|| replace_part(&previous, &core, &follow))

@@ -88,12 +88,30 @@ enum Change {
 /// follow-up, normalised and lexed) says, or `None` when it says none or the last
 /// question counted no sharers.
 pub(super) fn recount(previous: &str, toks: &[Token]) -> Option<String> {
+    recount_counted(previous, toks, false)
+}
+
+/// [`recount`] where the last question counted the speaker beside the others (`split
+/// between me and 3 friends`): read before any other replacement, which would take
+/// the 3 for all the sharers.
+pub(super) fn recount_beside_me(previous: &str, toks: &[Token]) -> Option<String> {
+    recount_counted(previous, toks, true)
+}
+
+fn recount_counted(previous: &str, toks: &[Token], beside_me: bool) -> Option<String> {
     let change = change_of(toks)?;
     let ptoks = crate::lexer::lex(previous);
+    // (`split between me and 2 other au pairs`: the speaker is one more.)
+    let with_me = |k: usize| {
+        k >= 2
+            && matches!(ptoks[k - 1].word(), Some("and" | "và"))
+            && matches!(ptoks[k - 2].word(), Some("me" | "mình" | "tôi"))
+    };
     let counts: Vec<usize> = (0..ptoks.len())
         .filter(|&k| matches!(ptoks[k].tok, Tok::Num(_)))
         .filter(|&k| {
-            matches!(role_at(&ptoks, k).0, Role::People | Role::Divisor)
+            with_me(k)
+                || matches!(role_at(&ptoks, k).0, Role::People | Role::Divisor)
                 // (`3 workers x $260/day x 5 days`: people paid, counted.)
                 || ptoks
                     .get(k + 1)
@@ -104,17 +122,23 @@ pub(super) fn recount(previous: &str, toks: &[Token]) -> Option<String> {
     let [at] = counts.as_slice() else {
         return None;
     };
+    if beside_me && !with_me(*at) {
+        return None;
+    }
     let old: u64 = ptoks[*at].number()?.parse().ok()?;
+    // (The others counted beside the speaker: `me and 3 other au pairs` for 4.)
+    let me = u64::from(with_me(*at));
+    let old = old + me;
     let new = match change {
         Change::More(n) => old.checked_add(n)?,
         Change::Fewer(n) => old.checked_sub(n)?,
         Change::Now(n) => n,
     };
-    (new > 0 && new != old).then(|| {
+    (new > me && new != old).then(|| {
         splice(
             previous,
             (ptoks[*at].start, ptoks[*at].end),
-            &new.to_string(),
+            &(new - me).to_string(),
         )
     })
 }
@@ -180,6 +204,14 @@ fn change_of(toks: &[Token]) -> Option<Change> {
                 .and_then(word)
                 .is_some_and(|w| WHOLE_BEFORE.contains(&w));
             if whole && (people_after(k) || coming || going || toks.len() == k + 1) {
+                return Some(Change::Now(n));
+            }
+            // (`what about if 4 of us split it`: the sharers, all of them.)
+            let splits = toks[k + 1..].iter().any(|t| {
+                t.word()
+                    .is_some_and(|w| matches!(w, "split" | "share" | "chia" | "divide"))
+            });
+            if splits && people_after(k) && !coming && !going {
                 return Some(Change::Now(n));
             }
             let more = matches!(word(k + 1), Some("more" | "extra" | "thêm"))

@@ -180,10 +180,15 @@ pub fn recounts_split(query: &str, questions: &[String]) -> bool {
     };
     let ptext = crate::normalise::normalise(previous, None).text;
     let text = crate::normalise::normalise(query, None).text;
-    // `split $180 four ways`: a count in words still counts sharers.
+    // `split $180 four ways`: a count in words still counts sharers; `split between
+    // me and 2 other au pairs`, sharers said another way.
     let shared = crate::lexer::lex(&ptext).iter().any(|t| {
-        t.word()
-            .is_some_and(|w| matches!(w, "ways" | "people" | "người" | "persons" | "ppl"))
+        t.word().is_some_and(|w| {
+            matches!(
+                w,
+                "ways" | "people" | "người" | "persons" | "ppl" | "split" | "between" | "among"
+            )
+        })
     });
     people(&text) && (shared || people(&ptext))
 }
