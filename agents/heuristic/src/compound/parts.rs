@@ -112,6 +112,52 @@ fn percent_on_previous(toks: &[Token]) -> Option<Expr> {
     Some(Expr::bin(op, previous, share))
 }
 
+/// `trả trước 12 triệu, còn nợ bao nhiêu`, `paid 12000 upfront, how much do i still
+/// owe`: part of the previous part's amount paid, what is left asked (in the part or
+/// after it in the request `src`) — the result less it (one number).
+fn paid_off_previous(toks: &[Token], src: &str) -> Option<Expr> {
+    const PAID: &[&[&str]] = &[
+        &["trả", "trước"],
+        &["đã", "trả"],
+        &["đặt", "cọc"],
+        &["cọc"],
+        &["paid"],
+        &["put", "down"],
+        &["deposit"],
+    ];
+    const LEFT: &[&[&str]] = &[
+        &["còn", "nợ"],
+        &["còn", "lại"],
+        &["còn", "phải"],
+        &["still", "owe"],
+        &["left", "to", "pay"],
+        &["how", "much", "left"],
+        &["how", "much", "is", "left"],
+        &["owe"],
+    ];
+    let numbers: Vec<&str> = toks.iter().filter_map(Token::number).collect();
+    let [n] = numbers.as_slice() else {
+        return None;
+    };
+    let paid =
+        (0..toks.len()).find(|&i| PAID.iter().any(|p| crate::lexer::words_at(toks, i, p)))?;
+    let at = toks.iter().position(|t| t.number().is_some())?;
+    let left = crate::lexer::says(toks, LEFT)
+        || toks.last().is_some_and(|t| {
+            crate::lexer::says(
+                &crate::lexer::lex(src.get(t.end..).unwrap_or_default()),
+                LEFT,
+            )
+        });
+    (at > paid && at <= paid + 3 && left && !toks.iter().any(|t| t.is_sym('%'))).then(|| {
+        Expr::bin(
+            crate::expr::MathOp::Subtract,
+            Expr::Num(Expr::PREVIOUS.into()),
+            Expr::Num((*n).to_owned()),
+        )
+    })
+}
+
 /// `cộng 50k tiền cơm`, `plus 50 for lunch`, `cộng thêm tiền tàu 1tr5`, `trừ đi 150.000
 /// tiền xe`: an amount added to or taken off the previous part's result, the other
 /// words only naming it (one number, no other operation).
@@ -253,6 +299,7 @@ pub fn parse_part(toks: &[Token], src: &str) -> Result<PartQuery, PartError> {
         None => arith::parse_continuation(math)
             .or_else(|| percent_on_previous(math))
             .or_else(|| amount_on_previous(math))
+            .or_else(|| paid_off_previous(trimmed, src))
             // `12 bình khí x 180k`: operators between labelled numbers.
             .or_else(|| crate::frames::labelled_expr(trimmed))
             .or_else(|| crate::tolerant::list(trimmed))

@@ -50,7 +50,7 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("twd", &["twd", "nt$"]),
     ("czk", &["kc", "kč", "czk", "koruna", "korun"]),
     ("aed", &["aed", "dhs", "dirham", "dirhams"]),
-    ("cny", &["cny", "rmb", "yuan"]),
+    ("cny", &["cny", "rmb", "yuan", "tệ"]),
     ("thb", &["thb", "baht", "฿"]),
 ];
 
