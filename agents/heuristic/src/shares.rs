@@ -186,9 +186,11 @@ pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
     };
     // `6 of 8 rooms are booked`, `39 is what percent of 52`: the part first, `of` the
     // whole; else the count first (`52 sinh viên, 39 em đậu`).
-    let of_whole = toks[*second - 1]
-        .word()
-        .is_some_and(|w| matches!(w, "of" | "trên"));
+    // (`14 đơn trên tổng 175 đơn`, `5 out of a total of 8`: the whole named too.)
+    let before = |k: usize| k.checked_sub(1).and_then(|k| toks[k].word());
+    let of_whole = before(*second).is_some_and(|w| matches!(w, "of" | "trên"))
+        || before(*second).is_some_and(|w| matches!(w, "tổng" | "total"))
+            && before(*second - 1).is_some_and(|w| matches!(w, "of" | "trên"));
     let (whole, part) = match of_whole {
         true => (second, first),
         false => (first, second),

@@ -74,6 +74,19 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
         count_dropped = after_total(items[k]);
         items.remove(k);
     }
+    // (`gia thue xe 3 cho: 250k, 220k, 280k`: a small count in the label before a
+    // colon names what the amounts are for, no item of theirs.)
+    let heading = |x: &Quantity| {
+        !big(&x.value)
+            && matches!(x.role, Role::Count(_) | Role::Amount)
+            && (x.at + 1..x.at + 4).any(|k| w.toks.get(k).is_some_and(|t| t.is_sym(':')))
+    };
+    if let Some(k) = items.iter().position(|x| heading(x))
+        && items.len() >= 4
+        && items.iter().filter(|x| big(&x.value)).count() == items.len() - 1
+    {
+        items.remove(k);
+    }
     // (`từ 24/12 đến 28/12`: a date's day and month, or a fraction, are no items.)
     // (`182,400 / 176,900 / …`: a slash between amounts only lists them.)
     let small = |i: usize, most: u32| {
