@@ -116,8 +116,38 @@ pub(super) fn with_first_answer(
     {
         return parsed;
     }
+    // (`… total? and whats left of my 200`: the money held less the first answer, never
+    // held and spent added up.)
+    let second = match left_of(&toks[end..]) {
+        Some(held) => vec![ParsedPart {
+            text: parsed.parts[0].text.clone(),
+            query: PartQuery::Math(Expr::bin(
+                crate::expr::MathOp::Subtract,
+                Expr::Num(held),
+                e.clone(),
+            )),
+        }],
+        None => parsed.parts,
+    };
     Parsed {
-        parts: first.into_iter().chain(parsed.parts).collect(),
+        parts: first.into_iter().chain(second).collect(),
         failed: Vec::new(),
     }
+}
+
+/// The one amount a second question asks what is left of (`whats left of my 200`,
+/// `còn lại bao nhiêu trong 500k`), if it does.
+fn left_of(rest: &[Token]) -> Option<String> {
+    const LEFT_OF: &[&[&str]] = &[
+        &["left", "of"],
+        &["left", "from"],
+        &["left", "out", "of"],
+        &["change", "from"],
+        &["còn", "lại"],
+    ];
+    let numbers: Vec<&str> = rest.iter().filter_map(Token::number).collect();
+    let [held] = numbers.as_slice() else {
+        return None;
+    };
+    crate::lexer::says(rest, LEFT_OF).then(|| (*held).to_owned())
 }
