@@ -271,6 +271,8 @@ mod tests {
         assert_eq!(zone("Luân Đôn"), "Europe/London");
         assert_eq!(zone("Tô-ky-ô"), "Asia/Tokyo");
         assert_eq!(zone("Pa-ri"), "Europe/Paris");
+        assert_eq!(zone("calgary"), "America/Edmonton");
+        assert_eq!(zone("Wellington"), "Pacific/Auckland");
     }
 
     #[test]
