@@ -59,6 +59,10 @@ const SINCE_ASKS: &[&[&str]] = &[
 /// week is my defence, 18 june 2027`).
 const WEEKDAY_ASKS: &[&[&str]] = &[
     &["day", "of", "the", "week"],
+    // (`flight home leaves jan 29 2027 what day is that`: the date said before.)
+    &["what", "day", "is", "that"],
+    &["what", "day", "is", "it"],
+    &["what", "day", "will", "that", "be"],
     &["what", "weekday"],
     &["which", "weekday"],
     &["thứ", "mấy"],
@@ -163,10 +167,15 @@ pub fn tolerant(toks: &[Token]) -> Option<DateQuery> {
     });
     // (`book me a flight and what weekday is 2026-12-25`: a part outside the tools is no
     // label of the date; `10/10 năm nay là thứ mấy`: the year said is another reader's.)
+    // (`flight home is feb 3 2027`: what is booked only names the date, unless a
+    // booking is asked.)
+    let booking = has(&[&["book"], &["booking"], &["reserve"], &["đặt"]]);
     let outside = asked == Asked::Weekday
         && toks.iter().any(|t| {
-            t.word()
-                .is_some_and(|w| crate::scope::outside_tools(w, chorus_bus::Language::En).is_some())
+            t.word().is_some_and(|w| {
+                (booking || !matches!(w, "flight" | "flights" | "ticket" | "tickets" | "hotel"))
+                    && crate::scope::outside_tools(w, chorus_bus::Language::En).is_some()
+            })
         });
     let year_said = has(&[
         &["năm", "nay"],
