@@ -16,13 +16,19 @@ pub fn without_item_count(toks: &[Token]) -> Option<Vec<Token>> {
             return None;
         }
         // (`3 x 4`, `2 tr`: an operator or a scale is no counted thing.)
-        if toks[k + 1]
-            .word()
-            .is_some_and(|w| matches!(w, "x" | "k" | "tr" | "m"))
-        {
+        // (`2+2 and 3+3`: a joining word counts nothing either.)
+        if toks[k + 1].word().is_some_and(|w| {
+            matches!(w, "x" | "k" | "tr" | "m" | "or" | "hoặc" | "then" | "rồi")
+                || JOINS.contains(&w)
+        }) {
             return None;
         }
+        // (`4 hóa đơn:`: what is counted may take two words.)
         let mut i = k + 2;
+        let named_by_two = toks.get(i).and_then(Token::word).is_some()
+            && toks.get(i + 1).is_some_and(|t| t.is_sym(':'));
+        let end = if named_by_two { k + 3 } else { k + 2 };
+        i = end;
         while toks.get(i).is_some_and(|t| t.is_sym(':') || t.is_sym(',')) {
             i += 1;
         }
@@ -35,7 +41,9 @@ pub fn without_item_count(toks: &[Token]) -> Option<Vec<Token>> {
             items += 1;
             i += 1;
             let sep = toks.get(i).is_some_and(|t| {
-                matches!(t.tok, Tok::Sym(',' | ';')) || t.word().is_some_and(|w| JOINS.contains(&w))
+                // (`tổng 3 đơn: 1.250.000 + 870.000 + 2.105.000`: added up as listed.)
+                matches!(t.tok, Tok::Sym(',' | ';' | '+'))
+                    || t.word().is_some_and(|w| JOINS.contains(&w))
             });
             let next_number = |j: usize| toks.get(j).and_then(Token::number).is_some();
             if sep && next_number(i + 1) {
@@ -46,7 +54,7 @@ pub fn without_item_count(toks: &[Token]) -> Option<Vec<Token>> {
         }
         (items == n && most <= 100.0 * least).then(|| {
             let mut out = toks[..k].to_vec();
-            out.extend_from_slice(&toks[k + 2..]);
+            out.extend_from_slice(&toks[end..]);
             out
         })
     })

@@ -44,6 +44,7 @@ pub(super) fn merge_bare_dates(parts: &mut Vec<ParsedPart>) {
 pub(super) fn only_answer_asked(
     toks: &[Token],
     src: &str,
+    laid_out: bool,
     parts: &[ParsedPart],
     failed: &mut Vec<PartError>,
 ) -> Option<Parsed> {
@@ -57,7 +58,9 @@ pub(super) fn only_answer_asked(
                 .is_some_and(|t| asks_only_how_much(&t) || asks_only_total(&t))
         })
     {
-        if let Some(e) = crate::everyday::parse(toks, src) {
+        // (Never a request laid out as parts: `1. … 2. … 3. tổng cộng` would add up
+        // its markers.)
+        if !laid_out && let Some(e) = crate::everyday::parse(toks, src) {
             return Some(whole_problem(toks, src, e));
         }
         // (`3. cong lai het bao nhieu`: a last part adding up the parts before is kept,
@@ -74,8 +77,12 @@ pub(super) fn only_answer_asked(
     None
 }
 
-/// The whole request `toks` read as one problem when its parts are not all read.
-pub(super) fn read_as_one(toks: &[Token], src: &str) -> Option<Parsed> {
+/// The whole request `toks` read as one problem when its parts are not all read (never
+/// one laid out as parts).
+pub(super) fn read_as_one(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
+    if laid_out {
+        return None;
+    }
     // Parts that do not stand alone may still be one everyday problem told in
     // several sentences: `dinner came to 127.40 for 4 of us, how much each?`.
     if let Some(e) = crate::everyday::parse(toks, src) {
@@ -151,6 +158,19 @@ pub(super) fn summed(
             text: quote(toks, src),
             query: PartQuery::Math(total),
         }];
+    }
+    // (`a. 4 thợ x 450k b. 3 chuyến x dầu 700k c. cộng 2 cái`: read as 2 added to the
+    // part before, the last part only adds up the two before it.)
+    if laid_out
+        && failed.is_empty()
+        && parts.len() >= 3
+        && let Some(last) = parts.last()
+        && adds_up_before(&last.text, parts.len() - 1)
+        && let Some(total) = sum_of(&parts[..parts.len() - 1])
+        && parts.iter().all(|p| matches!(p.query, PartQuery::Math(_)))
+    {
+        let n = parts.len() - 1;
+        parts[n].query = PartQuery::Math(total);
     }
     // `1) 120 ly x 25.000  2) 85 ly x 29.000  3) cộng cả hai lại`, `3. add both`: a last
     // part that only adds up the parts before is their sum.

@@ -127,6 +127,10 @@ pub(super) fn adds_up_before(text: &str, n: usize) -> bool {
         "nhiêu",
         "là",
         "tiền",
+        // (`c) total for the day`)
+        "for",
+        "day",
+        "week",
     ];
     let toks = crate::lexer::lex(text);
     let count = n.to_string();

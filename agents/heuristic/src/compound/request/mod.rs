@@ -57,12 +57,12 @@ fn read_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     }
     let (mut parts, mut failed) = segments::read_segments(toks, src, laid_out)?;
     after::merge_bare_dates(&mut parts);
-    if let Some(parsed) = after::only_answer_asked(toks, src, &parts, &mut failed) {
+    if let Some(parsed) = after::only_answer_asked(toks, src, laid_out, &parts, &mut failed) {
         return Ok(parsed);
     }
     let mut parts = match chain_continuations(parts, laid_out) {
         Ok(parts) if failed.is_empty() => parts,
-        read => match after::read_as_one(toks, src) {
+        read => match after::read_as_one(toks, src, laid_out) {
             Some(parsed) => return Ok(parsed),
             None => read?,
         },
