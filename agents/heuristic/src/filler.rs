@@ -107,6 +107,15 @@ pub fn strip_math(toks: &[Token]) -> &[Token] {
         }
     }
     s = trim_question_tail(s);
+    // (`transfer fee = 6.50 plus 0.8% of 1500`: a name of a few words before `=` only
+    // says what is computed.)
+    if let Some(eq) = s.iter().position(|t| t.is_sym('='))
+        && (1..=3).contains(&eq)
+        && s[..eq].iter().all(|t| t.word().is_some())
+        && s[eq + 1..].iter().any(|t| matches!(t.tok, Tok::Num(_)))
+    {
+        s = &s[eq + 1..];
+    }
     while let Some((last, rest)) = s.split_last() {
         let equal_to =
             last.word() == Some("to") && rest.last().and_then(Token::word) == Some("equal");

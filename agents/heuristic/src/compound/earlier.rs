@@ -63,7 +63,11 @@ pub(super) fn asks_only_how_much(text: &str) -> bool {
             crate::normalise::typo::operation(w).is_some_and(|op| op != "sum")
                 || crate::tolerant::DATE_WORDS.contains(w) && !one_period
         });
-    plain && (has(&["how", "much"]) || has(&["how", "many"]) || has(&["bao", "nhiêu"]))
+    // (`whats the total fee`: the total of what was computed, asked.)
+    let what_total =
+        has(&["the", "total"]) && (has(&["whats"]) || has(&["what's"]) || has(&["what", "is"]));
+    plain
+        && (has(&["how", "much"]) || has(&["how", "many"]) || has(&["bao", "nhiêu"]) || what_total)
 }
 
 /// Whether `toks` end asking the total of everything before (`tổng cộng bao nhiêu`,

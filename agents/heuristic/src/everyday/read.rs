@@ -175,7 +175,20 @@ fn no_everyday_problem(toks: &[Token], words: &[&str]) -> bool {
         && words
             .iter()
             .any(|w| matches!(*w, "paid" | "pays" | "gave" | "handed" | "đưa"));
-    day_months(toks) || change_asked
+    day_months(toks) || change_asked || plus_share_of(toks)
+}
+
+/// Whether an amount is added to a share of another in so many words (`15 + 1.5% of
+/// 1200`, `6.50 plus 0.8% of 1500`): arithmetic as written, never the share of both.
+fn plus_share_of(toks: &[Token]) -> bool {
+    toks.windows(6).any(|w| {
+        w[0].number().is_some()
+            && (w[1].is_sym('+') || matches!(w[1].word(), Some("plus" | "cộng")))
+            && w[2].number().is_some()
+            && w[3].is_sym('%')
+            && matches!(w[4].word(), Some("of" | "của"))
+            && w[5].number().is_some()
+    })
 }
 
 /// Two numbers read as groups or a rate over time: `100 gauze pads packed in bags of 12,
