@@ -45,11 +45,17 @@ pub(super) fn per_unit_count(toks: &[Token]) -> Option<&str> {
         .iter()
         .position(|t| matches!(t.word(), Some("per" | "mỗi")))?;
     let unit = singular(toks.get(p + 1)?.word()?);
-    toks.windows(2)
-        .find_map(|w| match (&w[0].tok, w[1].word()) {
-            (Tok::Num(n), Some(u)) if singular(u) == unit => Some(n.as_str()),
-            _ => None,
-        })
+    // (`5 gift boxes … price per box`: a word may stand between.)
+    let is_unit = |t: Option<&Token>| t.and_then(Token::word).is_some_and(|u| singular(u) == unit);
+    (0..toks.len()).find_map(|k| match &toks[k].tok {
+        Tok::Num(n)
+            if is_unit(toks.get(k + 1))
+                || toks.get(k + 1).and_then(Token::word).is_some() && is_unit(toks.get(k + 2)) =>
+        {
+            Some(n.as_str())
+        }
+        _ => None,
+    })
 }
 
 /// An English noun without its plural ending: `nappies` → `nappy`, `boxes` → `box`,
