@@ -40,6 +40,22 @@ pub(super) fn interest(r: &Reading) -> Decided {
     if !r.has(Cue::Interest) {
         return None;
     }
+    // (`lãi 18% trên giá nhập 2tr1 thì bán giá bao nhiêu`: a markup on a cost, the
+    // selling price asked — the cost with it.)
+    let price_asked = &[
+        &["bán", "giá", "bao"][..],
+        &["giá", "bán", "bao"],
+        &["giá", "bán", "là", "bao"],
+        &["bán", "giá", "là", "bao"],
+        &["selling", "price"],
+    ];
+    if crate::lexer::says(r.toks, price_asked)
+        && !crate::lexer::says(r.toks, &[&["giảm"], &["off"], &["discount"]])
+        && let ([(_, a)], [p]) = (r.nums.as_slice(), r.pcts.as_slice())
+    {
+        let markup = Expr::bin(MathOp::Percent, num(p), num(a));
+        return Some((!r.outside()).then(|| Expr::bin(MathOp::Sum, num(a), markup)));
+    }
     Some(simple_interest(r))
 }
 
