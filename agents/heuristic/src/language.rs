@@ -38,7 +38,7 @@ const ACCENTED_VI_WORDS: &[&str] = &[
 const PLAIN_VI_WORDS: &[&str] = &[
     "tinh", "cong", "tru", "nhan", "chia", "cho", "voi", "bao", "nhieu", "ngay", "hom", "nay",
     "may", "nguoi", "tien", "moi", "thang", "tuan", "duoc", "het", "nua", "mot", "trieu", "nghin",
-    "mua", "thit",
+    "mua", "thit", "khach", "chuyen",
 ];
 
 /// Vietnamese question phrases: one of them, typed with or without marks, is enough

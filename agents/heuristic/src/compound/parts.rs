@@ -159,14 +159,17 @@ fn paid_off_previous(toks: &[Token], src: &str) -> Option<Expr> {
 }
 
 /// `cộng 50k tiền cơm`, `plus 50 for lunch`, `cộng thêm tiền tàu 1tr5`, `trừ đi 150.000
-/// tiền xe`: an amount added to or taken off the previous part's result, the other
-/// words only naming it (one number, no other operation).
+/// tiền xe`, `nhân 3 chuyến`: an amount added to or taken off the previous part's
+/// result, or a count it is multiplied by, the other words only naming it (one number,
+/// no other operation).
 fn amount_on_previous(toks: &[Token]) -> Option<Expr> {
+    // (`nhân 3 chuyến`, `times 3 shifts`: so many of what was computed, named.)
     let op = match toks.first()?.word()? {
         "minus" | "less" | "trừ" | "bớt" | "deduct" | "subtract" => {
             crate::expr::MathOp::Subtract
         }
         "plus" | "add" | "cộng" => crate::expr::MathOp::Sum,
+        "nhân" | "times" => crate::expr::MathOp::Multiply,
         _ => return None,
     };
     let rest = &toks[1..];

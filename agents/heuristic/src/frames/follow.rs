@@ -151,7 +151,14 @@ pub fn for_periods(toks: &[Token], earlier: &[Token]) -> Option<String> {
                 || earlier[i - 1].number() == Some("1"))
     };
     let many = (0..earlier.len()).any(|i| e.word(i).is_some_and(period) && !tied(i));
-    (rate && !many).then(|| q.value.clone())
+    // (`1320 yen x 8 hours`, then `and for 22 days?`: a day's hours at a rate, so many
+    // days of it.)
+    let hours = |k: &str| is_in(&["hour", "hours", "hr", "hrs", "h", "giờ", "tiếng"], k);
+    let days = |k: &str| is_in(&["day", "days", "ngày", "shift", "shifts", "ca"], k);
+    let a_day = (0..earlier.len()).any(|i| e.word(i).is_some_and(hours))
+        && (0..earlier.len()).all(|i| !e.word(i).is_some_and(|k| period(k) && !hours(k)))
+        && nouns.first().is_some_and(|n| days(n));
+    (rate && !many || a_day).then(|| q.value.clone())
 }
 
 /// Periods as people shorten them.

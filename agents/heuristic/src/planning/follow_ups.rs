@@ -338,7 +338,13 @@ impl Planning<'_> {
         else {
             return None;
         };
-        if !failed.is_empty() {
+        // (`add the night diff too, 3.75 x 12`: a name with no number only says what
+        // is added.)
+        let named_only = |f: &crate::PartError| {
+            f.text()
+                .is_some_and(|t| !t.chars().any(|c| c.is_ascii_digit()))
+        };
+        if !failed.iter().all(named_only) {
             return None;
         }
         let whole = Expr::bin(op, Expr::Num(last.clone()), e.clone());
