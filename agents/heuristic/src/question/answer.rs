@@ -19,13 +19,19 @@ pub fn resume(query: &str, question: &Question, answer: &str) -> Result<String, 
             .ok_or_else(unsettled)?,
         Expect::Text => pick(&question.options, answer).unwrap_or_else(|| answer.to_owned()),
     };
+    // (`3 ngày` after `Thuê porter 400k một ngày`: put back as said, the number with
+    // what it counts, never a bare 3 to add.)
+    let said = match (&question.expect, counted(answer)) {
+        (Expect::Number | Expect::Value, true) => answer.to_owned(),
+        _ => value.clone(),
+    };
     let filled = match &question.fill {
         Fill::After(text) => match query.find(text.as_str()) {
             Some(at) => {
                 let end = at + text.len();
-                format!("{} {value}{}", &query[..end], &query[end..])
+                format!("{} {said}{}", &query[..end], &query[end..])
             }
-            None => format!("{} {value}", query.trim_end()),
+            None => format!("{} {said}", query.trim_end()),
         },
         Fill::Replace(text) => match find_whole(query, text) {
             Some(at) => format!("{}{value}{}", &query[..at], &query[at + text.len()..]),
@@ -131,11 +137,30 @@ fn number_in(answer: &str) -> Option<String> {
                 tok: Tok::Num(n), ..
             },
         ] => Some(format!("-{n}")),
+        // (`3 of us`, `3 nguoi`, `14 bao`: the number with what it counts.)
+        [
+            Token {
+                tok: Tok::Num(n), ..
+            },
+            rest @ ..,
+        ] if (1..=3).contains(&rest.len()) && rest.iter().all(|t| t.word().is_some()) => {
+            Some(n.clone())
+        }
         _ => match crate::numbers::parse_words(toks, 0, true) {
             Some((n, used)) if used == toks.len() => Some(n),
             _ => None,
         },
     }
+}
+
+/// Whether `answer` is a number with what it counts after it (`3 of us`, `3 ngày`).
+fn counted(answer: &str) -> bool {
+    let toks = lex(&crate::normalise::normalise(answer, None).text);
+    matches!(
+        crate::filler::trim_symbols(&toks),
+        [first, rest @ ..] if first.number().is_some() && !rest.is_empty()
+            && rest.iter().all(|t| t.word().is_some())
+    )
 }
 
 /// The ISO date `answer` is.
