@@ -322,7 +322,9 @@ pub fn correction(word: &str, reading: Reading, between_numbers: bool) -> Option
     if let Some(closest) = found.iter().map(|w| distance(w)).min() {
         found.retain(|w| distance(w) == closest);
     }
-    if found.len() > 1 && between_numbers {
+    // (`rent 2150 internet 95`: a dictionary word between two numbers is only ever
+    // read as an operation it was mistyped for, never another word: `interest`.)
+    if (found.len() > 1 || super::dictionary::is_word(word)) && between_numbers {
         found.retain(|w| operation(w).is_some());
     }
     match found.as_slice() {
