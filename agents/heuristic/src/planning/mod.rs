@@ -6,6 +6,7 @@ mod asking;
 mod before;
 mod follow_ups;
 mod last_readings;
+mod on_last;
 mod turn;
 mod understanding;
 
