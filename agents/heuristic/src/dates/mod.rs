@@ -19,7 +19,9 @@ pub use named::{
 pub use parse::parse;
 pub use stated::{tolerant, tolerant_shift};
 pub(crate) use words::KIN;
-pub use written::{between_day_months, first_date, written_date, year_said_apart};
+pub use written::{
+    between_day_months, birth_year_first, first_date, written_date, year_said_apart,
+};
 pub(crate) use written::{day_month_end, month_number};
 
 /// The date pool's name.

@@ -335,6 +335,44 @@ fn vietnamese_date(toks: &[Token], i: usize) -> Option<(Option<String>, usize)> 
     Some((iso_date(y, m, d), i + 5))
 }
 
+/// `src` (lexed as `toks`) with a birth date said year first (`sinh năm 1970 ngày 5/8`,
+/// `sinh 2003 tháng 2 ngày 28`) written as one date (`sinh ngày 5/8/1970`), so the
+/// age is counted from it; `None` when no such date is said.
+pub fn birth_year_first(toks: &[Token], src: &str) -> Option<String> {
+    let born = toks
+        .iter()
+        .position(|t| matches!(t.word(), Some("sinh" | "born")))?;
+    let num = |k: usize| toks.get(k).and_then(Token::number);
+    let mut k = born + 1;
+    let start = k;
+    if toks.get(k).and_then(Token::word) == Some("năm") {
+        k += 1;
+    }
+    let year: i32 = num(k)?.parse().ok().filter(|y| (1900..=2100).contains(y))?;
+    k += 1;
+    let small = |k: usize, most: u32| {
+        num(k)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=most).contains(n))
+    };
+    let (day, month, end) = if toks.get(k).and_then(Token::word) == Some("ngày")
+        && toks.get(k + 2).is_some_and(|t| t.is_sym('/'))
+    {
+        (small(k + 1, 31)?, small(k + 3, 12)?, k + 3)
+    } else if toks.get(k).and_then(Token::word) == Some("tháng")
+        && toks.get(k + 2).and_then(Token::word) == Some("ngày")
+    {
+        (small(k + 3, 31)?, small(k + 1, 12)?, k + 3)
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{}ngày {day}/{month}/{year}{}",
+        &src[..toks[start].start],
+        &src[toks[end].end..]
+    ))
+}
+
 #[cfg(test)]
 mod year_apart_tests {
     #[test]

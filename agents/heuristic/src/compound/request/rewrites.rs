@@ -44,6 +44,8 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
     // `tháng này còn bao nhiêu ngày`: the days left, the period said first.
     if let Some(text) = crate::places::pronoun_place(toks, src)
         .or_else(|| crate::dates::year_said_apart(toks, src))
+        // `sinh năm 1970 ngày 5/8`: a birth date said year first.
+        .or_else(|| crate::dates::birth_year_first(toks, src))
         .or_else(|| crate::dates::period_left_said_first(toks))
         .or_else(|| crate::dates::apart_from_today(toks, src))
         // `what time is it in prague when its 8am in hanoi`: the condition first.
