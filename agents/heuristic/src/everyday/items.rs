@@ -380,7 +380,12 @@ pub(super) fn items<'s>(
             crate::normalise::typo::operation(w).is_some_and(|op| !matches!(op, "sum" | "percent"));
         // `if I put $5,000 in savings at 4.5% …`: a leading `if` only sets the scene.
         let leading_if = matches!(w, "if" | "nếu") && toks[..i].iter().all(|t| t.word().is_none());
-        if (FOREIGN.contains(&w) && !leading_if) || operation {
+        // (`whats the gst on 1,249 if its 5%`: the rate said after the amount.)
+        let rate_if = w == "if"
+            && matches!(toks.get(i + 1).and_then(Token::word), Some("its" | "it's"))
+            && toks.get(i + 2).and_then(Token::number).is_some()
+            && toks.get(i + 3).is_some_and(|t| t.is_sym('%'));
+        if (FOREIGN.contains(&w) && !leading_if && !rate_if) || operation {
             return None;
         }
         decor.push(&src[t.start..t.end]);
