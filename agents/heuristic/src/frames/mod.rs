@@ -132,7 +132,30 @@ pub fn labelled_expr(toks: &[Token]) -> Option<Expr> {
 
 /// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
 pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
-    parse_frames(toks, true)
+    // (`12 hrs at time and a half of 46.82`, `10 hours at double time, rate 30`: the
+    // pay at that multiple of the rate, one answer.)
+    const MULTIPLES: &[(&[&str], &str)] = &[
+        (&["time", "and", "a", "half"], "1.5"),
+        (&["double", "time"], "2"),
+        (&["triple", "time"], "3"),
+    ];
+    let multiple = MULTIPLES
+        .iter()
+        .find(|(p, _)| crate::lexer::says(toks, &[p]))
+        .map(|(_, m)| *m);
+    match (parse_frames(toks, true)?, multiple) {
+        (found, None) => Some(found),
+        (found, Some(m)) => match found.as_slice() {
+            [Expr::Op(crate::expr::MathOp::Multiply, _)] if !toks.iter().any(|t| t.is_sym('%')) => {
+                Some(vec![Expr::bin(
+                    crate::expr::MathOp::Multiply,
+                    found[0].clone(),
+                    Expr::Num(m.to_owned()),
+                )])
+            }
+            _ => None,
+        },
+    }
 }
 
 /// [`parse`], with the labelled calculation (`14 bao x 685k`) read only when
