@@ -53,9 +53,11 @@ const HANDS: &[&str] = &["đưa", "pays", "paid", "gave", "hands", "handed", "te
 /// change`, `đưa 600 tệ, thối lại bao nhiêu`): one frame over the whole request.
 pub fn asks_change(toks: &[crate::lexer::Token]) -> bool {
     // (A cheap look at the words as typed first: folding every word costs.)
+    // (`change from 2,000,000 for a 1,740,000 bill`: the money it is from, named.)
     let hands = toks
         .iter()
-        .any(|t| t.word().is_some_and(|h| HANDS.contains(&h)));
+        .any(|t| t.word().is_some_and(|h| HANDS.contains(&h)))
+        || crate::lexer::says(toks, &[&["change", "from"]]);
     if !hands {
         return false;
     }
@@ -103,7 +105,9 @@ pub(super) fn difference(w: &Words, q: &[Quantity]) -> Option<Expr> {
     // (`lãi bao nhiêu phần trăm`: a percentage asked, not the difference.)
     let percent = w.says(&[&["phần", "trăm"], &["percent"], &["percentage"], &["%"]])
         || w.toks.iter().any(|t| t.is_sym('%'));
-    if !w.says(DIFFERENCE) || percent {
+    // (`customer pays 500k cash for a 372,500 bill, change?`: the change asked in a word,
+    // the money handed over said.)
+    if !(w.says(DIFFERENCE) || asks_change(w.toks)) || percent {
         return None;
     }
     // (`tăng bao nhiêu 1kg`: the one unit a price is for is no amount.)

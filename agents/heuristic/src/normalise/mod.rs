@@ -163,6 +163,19 @@ pub const WEEKDAY_LABELS: &[&str] = &[
     "cn",
 ];
 
+/// `nay thứ mấy`, `nay ngày bao nhiêu`: `nay` opening a question of the day is `hôm
+/// nay`, today.
+fn today_said_short(pieces: &mut [Piece]) {
+    let mut words = (0..pieces.len()).filter(|&i| pieces[i].kind == Kind::Word);
+    if let (Some(first), Some(next)) = (words.next(), words.next())
+        && pieces[first].lower() == "nay"
+        && matches!(pieces[next].lower().as_str(), "thứ" | "ngày")
+    {
+        let said = fold::with_case_of(&pieces[first].text, "hôm nay");
+        pieces[first].set(said);
+    }
+}
+
 /// Normalises `query`; `hint` is the client's language hint (`vi`, `en-US`, …).
 pub fn normalise(query: &str, hint: Option<&str>) -> Normalised {
     let mut pieces = unicode::pieces(query);
@@ -170,6 +183,7 @@ pub fn normalise(query: &str, hint: Option<&str>) -> Normalised {
     typo::expand_shorthand(&mut pieces, reading);
     if reading == Reading::Vietnamese {
         fold::restore(&mut pieces);
+        today_said_short(&mut pieces);
     }
     typo::correct(&mut pieces, reading);
     let pieces = amounts::canonical(pieces, reading);

@@ -354,7 +354,7 @@ fn unique_best(candidates: &[&'static str], score: impl Fn(&str) -> usize) -> Op
 }
 
 /// `word` with the first letter upper case when `typed`'s is.
-fn with_case_of(typed: &str, word: &str) -> String {
+pub(super) fn with_case_of(typed: &str, word: &str) -> String {
     match typed.chars().next() {
         Some(c) if c.is_uppercase() => {
             let mut chars = word.chars();
