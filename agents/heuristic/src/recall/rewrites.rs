@@ -33,23 +33,31 @@ pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
         })
 }
 
-/// `query` with `there` (`ở đó`, `bên đó`) put as the place the last question asked the
-/// time at (`6pm there is what time in hanoi` after `and in los angeles`).
+/// `query` with `there` (`ở đó`, `bên đó`; `they` in a time difference) put as the place
+/// the last question asked the time at (`6pm there is what time in hanoi` after `and in
+/// los angeles`, `how many hours ahead are they`).
 pub fn place_there(query: &str, questions: &[String]) -> Option<String> {
     // (As typed without marks too: `ben do may gio`.)
     let query = &crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(query);
+    // (`how many hours ahead are they`: the place asked before, named by a pronoun.)
+    let ahead = toks
+        .iter()
+        .any(|t| matches!(t.word(), Some("ahead" | "behind")));
+    let named = |i: usize| ahead && matches!(toks[i].word(), Some("they" | "them"));
     let (start, end) = (0..toks.len()).find_map(|i| {
         let there = toks[i].word() == Some("there")
+            || named(i)
             || words_at(&toks, i, &["ở", "đó"])
             || words_at(&toks, i, &["bên", "đó"]);
-        let len = if toks[i].word() == Some("there") {
+        let len = if toks[i].word() == Some("there") || named(i) {
             1
         } else {
             2
         };
         there.then(|| (toks[i].start, toks[i + len - 1].end))
     })?;
+    let bare = named(toks.iter().position(|t| t.start == start)?);
     // (The last place asked that is not here: `o nha minh may gio` asked the time here.)
     let asked = |question: &String| {
         let text = crate::normalise::normalise(question, None).text;
@@ -68,7 +76,9 @@ pub fn place_there(query: &str, questions: &[String]) -> Option<String> {
     let vietnamese = !toks[toks.iter().position(|t| t.start == start)?]
         .word()?
         .is_ascii();
-    let new = if vietnamese {
+    let new = if bare {
+        place
+    } else if vietnamese {
         format!("ở {place}")
     } else {
         format!("in {place}")
