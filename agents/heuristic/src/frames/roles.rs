@@ -47,13 +47,9 @@ pub(super) fn roles(w: &Words) -> Vec<Quantity> {
             Role::Rate(Some(unit))
         } else if i >= 2 && w.word(i - 2) == Some("moi") && w.word(i - 1).is_some_and(is_noun) {
             Role::Rate(w.word(i - 1).map(str::to_owned))
-        } else if i >= 3
-            && w.word(i - 3) == Some("moi")
-            && w.word(i - 2).is_some_and(is_noun)
-            && w.word(i - 1).is_some_and(|v| is_in(RATE_VERBS, v))
-        {
-            // (`mỗi chuyến hết 1,5 lít`)
-            Role::Rate(w.word(i - 2).map(str::to_owned))
+        } else if let Some(unit) = rate_said_before(w, i) {
+            // (`mỗi chuyến hết 1,5 lít`, `một ngày bán được 3tr2`)
+            Role::Rate(Some(unit))
         } else if let Some(noun) = next.filter(|n| is_noun(n) && !labels_next(w, i)) {
             let mut nouns = vec![noun.to_owned()];
             nouns.extend(w.word(i + 2).filter(|n| is_noun(n)).map(str::to_owned));
@@ -182,6 +178,22 @@ const RATE_VERBS: &[&str] = &[
     "hết", "tốn", "mất", "được", "bán", "ăn", "dùng", "uống", "lời", "lãi", "kiếm", "takes",
     "costs", "uses", "makes", "earns",
 ];
+
+/// The unit of a rate said before its amount with a verb or two between (`mỗi chuyến
+/// hết 1,5 lít`, `một ngày bán được 3tr2`): `mỗi` or `một` and a noun, then only verbs
+/// of spending or earning.
+fn rate_said_before(w: &Words, i: usize) -> Option<String> {
+    let verbs = (1..=2)
+        .take_while(|&k| i > k && w.word(i - k).is_some_and(|v| is_in(RATE_VERBS, v)))
+        .count();
+    if verbs == 0 || i < verbs + 2 {
+        return None;
+    }
+    let noun = i - verbs - 1;
+    (matches!(w.word(noun - 1), Some("moi" | "mot")) && w.word(noun).is_some_and(is_noun))
+        .then(|| w.word(noun).map(str::to_owned))
+        .flatten()
+}
 
 /// `salary 4,800 rent 1,650`: an amount named by the word before it, the word after it
 /// naming the next amount — a list of labelled amounts, no count of rents.
