@@ -188,8 +188,10 @@ pub fn percent_of_count(toks: &[Token]) -> Option<Expr> {
     // whole; else the count first (`52 sinh viên, 39 em đậu`).
     // (`14 đơn trên tổng 175 đơn`, `5 out of a total of 8`: the whole named too.)
     let before = |k: usize| k.checked_sub(1).and_then(|k| toks[k].word());
+    // (`5 of our 8 rooms`, likewise.)
     let of_whole = before(*second).is_some_and(|w| matches!(w, "of" | "trên"))
-        || before(*second).is_some_and(|w| matches!(w, "tổng" | "total"))
+        || before(*second)
+            .is_some_and(|w| matches!(w, "tổng" | "total" | "our" | "my" | "the" | "their"))
             && before(*second - 1).is_some_and(|w| matches!(w, "of" | "trên"));
     let (whole, part) = match of_whole {
         true => (second, first),
