@@ -31,6 +31,7 @@ pub mod messages;
 pub mod normalise;
 pub mod numbers;
 mod outcome;
+mod paid;
 pub mod places;
 mod planning;
 pub mod proportion;

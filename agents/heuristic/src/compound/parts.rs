@@ -116,38 +116,21 @@ fn percent_on_previous(toks: &[Token]) -> Option<Expr> {
 /// owe`: part of the previous part's amount paid, what is left asked (in the part or
 /// after it in the request `src`) — the result less it (one number).
 fn paid_off_previous(toks: &[Token], src: &str) -> Option<Expr> {
-    const PAID: &[&[&str]] = &[
-        &["trả", "trước"],
-        &["đã", "trả"],
-        &["đặt", "cọc"],
-        &["cọc"],
-        &["paid"],
-        &["put", "down"],
-        &["deposit"],
-    ];
-    const LEFT: &[&[&str]] = &[
-        &["còn", "nợ"],
-        &["còn", "lại"],
-        &["còn", "phải"],
-        &["still", "owe"],
-        &["left", "to", "pay"],
-        &["how", "much", "left"],
-        &["how", "much", "is", "left"],
-        &["owe"],
-    ];
+    use crate::paid::{PAID_ALREADY, STILL_OWED};
     let numbers: Vec<&str> = toks.iter().filter_map(Token::number).collect();
     let [n] = numbers.as_slice() else {
         return None;
     };
-    let paid =
-        (0..toks.len()).find(|&i| PAID.iter().any(|p| crate::lexer::words_at(toks, i, p)))?;
+    let paid = (0..toks.len()).find(|&i| {
+        PAID_ALREADY
+            .iter()
+            .any(|p| crate::lexer::words_at(toks, i, p))
+    })?;
     let at = toks.iter().position(|t| t.number().is_some())?;
-    let left = crate::lexer::says(toks, LEFT)
+    let left = crate::lexer::says(toks, STILL_OWED)
         || toks.last().is_some_and(|t| {
-            crate::lexer::says(
-                &crate::lexer::lex(src.get(t.end..).unwrap_or_default()),
-                LEFT,
-            )
+            let after = crate::lexer::lex(src.get(t.end..).unwrap_or_default());
+            crate::lexer::says(&after, STILL_OWED)
         });
     (at > paid && at <= paid + 3 && left && !toks.iter().any(|t| t.is_sym('%'))).then(|| {
         Expr::bin(

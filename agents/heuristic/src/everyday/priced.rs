@@ -45,7 +45,9 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
         multiple,
         ..
     } = roles;
-    if shares_an_earlier_amount(r, count, &amounts) || paid_part(r.toks) {
+    // (`mua 2 tấn 9tr8 1 tấn, trả trước 12 triệu, còn nợ bao nhiêu`: part paid, what is
+    // owed asked — never every amount added up.)
+    if shares_an_earlier_amount(r, count, &amounts) || crate::paid::paid_and_owed(r.toks) {
         return None;
     }
     let shares = count.is_some()
@@ -156,33 +158,6 @@ fn amounts<'a>(r: &Reading<'a>, roles: &mut Roles<'a>) -> Vec<&'a str> {
         amounts.push(c);
     }
     amounts
-}
-
-/// `mua 2 tấn 9tr8 1 tấn, trả trước 12 triệu, còn nợ bao nhiêu`: part of the amount
-/// paid already and what is owed asked — never every amount added up.
-fn paid_part(toks: &[crate::lexer::Token]) -> bool {
-    use crate::lexer::says;
-    says(
-        toks,
-        &[
-            &["trả", "trước"],
-            &["đặt", "cọc"],
-            &["cọc"],
-            &["paid"],
-            &["upfront"],
-            &["deposit"],
-        ],
-    ) && says(
-        toks,
-        &[
-            &["còn", "nợ"],
-            &["còn", "lại"],
-            &["còn", "phải"],
-            &["still", "owe"],
-            &["left", "to", "pay"],
-            &["owe"],
-        ],
-    )
 }
 
 /// `actually 2 left early, split it 4 ways`: the amount shared is an earlier one

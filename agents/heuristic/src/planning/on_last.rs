@@ -18,22 +18,13 @@ impl Planning<'_> {
         language: Language,
     ) -> Option<PlanOutcome> {
         const PAID: &[&[&str]] = &[&["paid"], &["pays"], &["trả"], &["đã", "trả"]];
-        const LEFT: &[&[&str]] = &[
-            &["còn", "bao", "nhiêu"],
-            &["còn", "lại"],
-            &["còn", "nợ"],
-            &["how", "much", "is", "left"],
-            &["how", "much", "left"],
-            &["still", "owe"],
-            &["left", "to", "pay"],
-        ];
         let numbers: Vec<&str> = toks.iter().filter_map(lexer::Token::number).collect();
         let [paid] = numbers.as_slice() else {
             return None;
         };
         if toks.iter().any(|t| t.is_sym('%'))
             || !lexer::says(toks, PAID)
-            || !lexer::says(toks, LEFT)
+            || !lexer::says(toks, crate::paid::STILL_OWED)
         {
             return None;
         }
