@@ -72,7 +72,7 @@ fn main() {
     let outcome = Settings::load(cli.config.as_deref())
         .map_err(anyhow::Error::from)
         .and_then(|settings| {
-            let runtime = runtime(settings.agents.worker_threads)?;
+            let runtime = chorus_pool::runtime::build(settings.agents.worker_threads)?;
             runtime.block_on(start(cli, settings))
         });
     match outcome {
@@ -88,18 +88,6 @@ fn main() {
             std::process::exit(1);
         }
     }
-}
-
-/// The process's tokio runtime: `agents.worker_threads` worker threads, or with 0 (the
-/// default) tokio's own choice, `TOKIO_WORKER_THREADS` or one per core. Each worker
-/// costs a thread and its allocator heap (docs/performance.md, "Where the memory goes").
-fn runtime(worker_threads: usize) -> std::io::Result<tokio::runtime::Runtime> {
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    builder.enable_all();
-    if worker_threads > 0 {
-        builder.worker_threads(worker_threads);
-    }
-    builder.build()
 }
 
 /// Prints a command-line error the way clap does and exits with clap's code; when what
@@ -137,24 +125,12 @@ async fn start(cli: Cli, settings: Settings) -> anyhow::Result<()> {
     };
     // A role exports traces when an OTLP endpoint is set (docs/tracing.md); the guard
     // sends the last spans when `main` returns (after SIGTERM, too).
-    let (traces, _traces_guard) = match &cli.command {
-        Command::Agent(args) => match commands::agent::service_name(args) {
-            Some(name) => chorus_telemetry::traces::init(&name, &settings.telemetry)?,
-            None => (None, Default::default()),
-        },
-        _ => (None, Default::default()),
+    let service = match &cli.command {
+        Command::Agent(args) => commands::agent::service_name(args),
+        _ => None,
     };
-    use tracing_subscriber::prelude::*;
-    let logs = tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter));
-    tracing_subscriber::registry()
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(std::io::stderr)
-                .with_filter(logs),
-        )
-        .with(traces)
-        .init();
+    let _traces_guard =
+        chorus_pool::logs::init(service.as_deref(), &settings.telemetry, default_filter)?;
     let configured = compose::redis_configured(cli.config.as_deref());
     run(cli.command, &settings, configured).await
 }

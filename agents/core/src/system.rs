@@ -1,11 +1,13 @@
 //! Starting roles: builds each role's handler on a bus and store, and runs its loop.
 //! Used by `chorus agent ROLE` (one role per process) and by the one-process mode
-//! (every role in one process on the in-memory bus) alike, so both run the same code.
+//! (every role in one process on the in-memory bus) alike, so both run the same code;
+//! `chorus-pool` runs a pool agent through [`run_pool`], the same code without the other
+//! roles.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use chorus_bus::{AgentHeartbeat, Bus, Store, Subscription, ToolInfo};
+use chorus_bus::{AgentHeartbeat, Bus, PoolName, Store, Subscription, ToolInfo};
 use futures::FutureExt;
 use tokio::task::JoinSet;
 
@@ -40,9 +42,8 @@ pub async fn run_role(
     let group = role.group();
     let ctx = Ctx::new(infra.bus.clone(), state.clone(), &group);
     let instance = ctx.instance.clone();
-    let mut pool_agent: Option<Arc<PoolAgent>> = None;
+    let mut pool: Option<Arc<PoolAgent>> = None;
     let pools = settings.pool_names();
-    let in_flight = settings.agents.max_in_flight;
     // Every plan is checked where it runs; a model's plans may be as long as its limit.
     let max_steps = settings.llm.max_steps.max(chorus_heuristic::MAX_STEPS);
     let mut tasks = JoinSet::new();
@@ -85,31 +86,107 @@ pub async fn run_role(
                 .with_verifier(crate::llm::verifier(&settings.llm)?),
         ),
         Role::Verifier => Arc::new(Verifier::new(ctx)),
-        Role::Pool(pool) => {
-            let connector = connector.ok_or_else(|| RoleError::NoServer(pool.to_string()))?;
-            if let Some(cfg) = settings.pools.get(pool.as_str())
-                && let (Some(url), Some(name)) = (&cfg.mcp_url, &cfg.mcp_token_env)
-            {
-                // The pool's sessions to its server send this bearer token.
-                let token = chorus_mcp_common::BearerToken::from_env(name)
-                    .map_err(|e| RoleError::McpToken(pool.to_string(), e.to_string()))?;
-                chorus_mcp_common::token::use_token_for(url, token);
-            }
-            let retry = Retry {
-                attempts: settings.agents.mcp_attempts,
-                initial_backoff: Duration::from_millis(settings.agents.mcp_backoff_ms),
-                call_timeout: Duration::from_millis(settings.agents.mcp_call_timeout_ms),
-            };
-            let agent = Arc::new(PoolAgent::new(ctx, pool, pool, connector, retry));
-            pool_agent = Some(agent.clone());
+        Role::Pool(name) => {
+            let agent = pool_agent(ctx, name, settings, connector)?;
+            pool = Some(agent.clone());
             agent
         }
     };
+    let parts = Parts {
+        role,
+        instance,
+        handler,
+        pool,
+        tasks,
+    };
+    serve(parts, infra, settings, state, shutdown).await
+}
+
+/// Runs pool agent `pool` until shutdown: what [`run_role`] does for `Role::Pool`, without
+/// naming any other role, so that a binary running only pool agents (`chorus-pool`)
+/// links none of their code (the planner's tables, the language model clients).
+pub async fn run_pool(
+    pool: &PoolName,
+    infra: Infra,
+    settings: &Settings,
+    connector: Connector,
+    shutdown: Shutdown,
+) -> Result<(), RoleError> {
+    let role = Role::Pool(pool.clone());
+    let state = TaskState::for_settings(infra.store.clone(), settings);
+    let ctx = Ctx::new(infra.bus.clone(), state.clone(), &role.group());
+    let instance = ctx.instance.clone();
+    let agent = pool_agent(ctx, pool, settings, Some(connector))?;
+    let parts = Parts {
+        role,
+        instance,
+        handler: agent.clone(),
+        pool: Some(agent),
+        tasks: JoinSet::new(),
+    };
+    serve(parts, infra, settings, state, shutdown).await
+}
+
+/// A role's handler built, with what runs beside it.
+struct Parts {
+    role: Role,
+    /// This process's instance name (the registry's key).
+    instance: String,
+    handler: Arc<dyn Handler>,
+    /// The pool agent, whose heartbeat lists its server's tools.
+    pool: Option<Arc<PoolAgent>>,
+    /// Tasks started with the handler (the Chief's deadline watcher).
+    tasks: JoinSet<Result<(), RoleError>>,
+}
+
+/// The pool agent of `pool`, with its retry settings and its server's bearer token.
+fn pool_agent(
+    ctx: Ctx,
+    pool: &PoolName,
+    settings: &Settings,
+    connector: Option<Connector>,
+) -> Result<Arc<PoolAgent>, RoleError> {
+    let connector = connector.ok_or_else(|| RoleError::NoServer(pool.to_string()))?;
+    if let Some(cfg) = settings.pools.get(pool.as_str())
+        && let (Some(url), Some(name)) = (&cfg.mcp_url, &cfg.mcp_token_env)
+    {
+        // The pool's sessions to its server send this bearer token.
+        let token = chorus_mcp_common::BearerToken::from_env(name)
+            .map_err(|e| RoleError::McpToken(pool.to_string(), e.to_string()))?;
+        chorus_mcp_common::token::use_token_for(url, token);
+    }
+    let retry = Retry {
+        attempts: settings.agents.mcp_attempts,
+        initial_backoff: Duration::from_millis(settings.agents.mcp_backoff_ms),
+        call_timeout: Duration::from_millis(settings.agents.mcp_call_timeout_ms),
+    };
+    Ok(Arc::new(PoolAgent::new(ctx, pool, pool, connector, retry)))
+}
+
+/// Runs a built role: its heartbeat and its loop over the topics it reads, beside the
+/// tasks already in `parts`, until shutdown or the first failure.
+async fn serve(
+    parts: Parts,
+    infra: Infra,
+    settings: &Settings,
+    state: TaskState,
+    shutdown: Shutdown,
+) -> Result<(), RoleError> {
+    let Parts {
+        role,
+        instance,
+        handler,
+        pool,
+        mut tasks,
+    } = parts;
+    let pools = settings.pool_names();
+    let in_flight = settings.agents.max_in_flight;
+    let group = role.group();
     let interval = Duration::from_millis(settings.agents.heartbeat_ms);
     let beat = Heartbeat {
         role: role.clone(),
         instance,
-        pool: pool_agent,
+        pool,
         ttl: interval * 3,
         listed: Arc::default(),
     };

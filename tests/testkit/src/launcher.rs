@@ -111,7 +111,18 @@ pub fn mcp_http(binary: &Path, port: u16) -> Command {
     cmd
 }
 
-/// `chorus agent ROLE [--pool POOL]` with `env` (settings) and `CHORUS_LOG=log`.
+/// Set to `1`, pool agents are started as `chorus-pool --pool POOL` (the file beside
+/// `chorus`) rather than `chorus agent pool --pool POOL`; any other value, or none, keeps
+/// `chorus` for every role (docs/performance.md, "A smaller binary for the pool agent").
+pub const POOL_BINARY_ENV: &str = "CHORUS_POOL_BIN";
+
+/// Whether [`POOL_BINARY_ENV`] asks for `chorus-pool`.
+pub fn pool_binary_wanted() -> bool {
+    std::env::var(POOL_BINARY_ENV).is_ok_and(|v| v == "1")
+}
+
+/// `chorus agent ROLE [--pool POOL]` with `env` (settings) and `CHORUS_LOG=log`; a pool
+/// agent as `chorus-pool --pool POOL` instead when [`pool_binary_wanted`].
 pub fn role(
     chorus: &Path,
     role: &str,
@@ -119,8 +130,26 @@ pub fn role(
     env: &BTreeMap<String, String>,
     log: &str,
 ) -> Command {
-    let mut cmd = Command::new(chorus);
-    cmd.args(["agent", role]);
+    role_from(chorus, role, pool, env, log, pool_binary_wanted())
+}
+
+/// [`role`], with `chorus-pool` for a pool agent when `pool_binary` is true.
+pub fn role_from(
+    chorus: &Path,
+    role: &str,
+    pool: Option<&str>,
+    env: &BTreeMap<String, String>,
+    log: &str,
+    pool_binary: bool,
+) -> Command {
+    let mut cmd = match (role, pool) {
+        ("pool", Some(_)) if pool_binary => Command::new(chorus.with_file_name("chorus-pool")),
+        _ => {
+            let mut cmd = Command::new(chorus);
+            cmd.args(["agent", role]);
+            cmd
+        }
+    };
     if let Some(p) = pool {
         cmd.args(["--pool", p]);
     }
@@ -190,5 +219,17 @@ mod tests {
             .find(|(k, _)| *k == "CHORUS__POOLS__MATH__MCP_URL")
             .and_then(|(_, v)| v.map(|v| v.to_string_lossy().into_owned()));
         assert_eq!(math.as_deref(), Some("http://127.0.0.1:2/mcp"));
+    }
+
+    #[test]
+    fn a_pool_agent_can_start_from_chorus_pool() {
+        let env = role_env("redis://127.0.0.1:1", 2, 3);
+        let dir = Path::new("/opt/chorus/chorus");
+        let cmd = role_from(dir, "pool", Some("math"), &env, "warn", true);
+        assert_eq!(cmd.get_program(), "/opt/chorus/chorus-pool");
+        let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy()).collect();
+        assert_eq!(args, ["--pool", "math"]);
+        let chief = role_from(dir, "chief", None, &env, "warn", true);
+        assert_eq!(chief.get_program(), "/opt/chorus/chorus");
     }
 }

@@ -1,7 +1,7 @@
 //! `chorus agent ROLE`: runs one role against Redis until Ctrl-C or SIGTERM (what
-//! deploy/run-local.sh and docker-compose start), with its doors beside the Chief.
+//! deploy/run-local.sh and docker-compose start), with its doors beside the Chief. A
+//! pool agent can also run from its own smaller binary, `chorus-pool` (agents/pool).
 
-use chorus_core::runtime::Shutdown;
 use chorus_core::settings::Settings;
 use chorus_core::topology::Role;
 use clap::Args;
@@ -28,21 +28,14 @@ pub fn service_name(args: &AgentArgs) -> Option<String> {
 /// Runs the role until asked to stop.
 pub async fn run(args: AgentArgs, settings: &Settings) -> anyhow::Result<()> {
     let role = Role::parse(&args.role, args.pool.as_deref())?;
-    let connector = match &role {
-        Role::Pool(p) => Some(compose::connector_for(settings, p)?),
-        _ => None,
-    };
-    let (_, mut infra) = compose::connect_redis_patiently(settings).await;
-    let sampled = infra.bus.clone(); // the Redis bus itself, for stream stats
-    // Traces on: every message published gets its `publish` span and traceparent.
-    infra.bus = chorus_telemetry::traces::bus::traced(infra.bus);
-    let (trigger, shutdown) = Shutdown::new();
-    tokio::spawn(async move {
-        chorus_core::runtime::stop_signal().await;
-        trigger.trigger();
-    });
-    compose::spawn_metrics(&role, sampled, settings, shutdown.clone()).await?;
-    eprintln!("chorus {} ready", role.group());
-    compose::run_with_doors(role, infra, settings, connector, shutdown).await?;
+    let started = chorus_pool::start::prepare(&role, settings).await?;
+    compose::run_with_doors(
+        role,
+        started.infra,
+        settings,
+        started.connector,
+        started.shutdown,
+    )
+    .await?;
     Ok(())
 }
