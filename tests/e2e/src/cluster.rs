@@ -34,6 +34,9 @@ pub struct ClusterOptions {
     /// Run on a primary with two replicas and three sentinels (started for this
     /// cluster) instead of one server: every role gets `bus.redis_mode = "sentinel"`.
     pub redis_sentinel: bool,
+    /// Start pool agents from `chorus-pool` (the binary beside `chorus`) rather than
+    /// `chorus agent pool`; also when `CHORUS_POOL_BIN=1` (the launcher's switch).
+    pub pool_binary: bool,
 }
 
 impl Default for ClusterOptions {
@@ -47,6 +50,7 @@ impl Default for ClusterOptions {
             mcp_env: BTreeMap::new(),
             redis_cluster: false,
             redis_sentinel: false,
+            pool_binary: false,
         }
     }
 }
@@ -65,6 +69,7 @@ pub struct Cluster {
     env: BTreeMap<String, String>,
     role_env: BTreeMap<String, BTreeMap<String, String>>,
     mcp_env: BTreeMap<String, String>,
+    pool_binary: bool,
     /// The math MCP server's port.
     pub math_port: u16,
     /// The date MCP server's port.
@@ -117,6 +122,7 @@ impl Cluster {
             env,
             role_env: opts.role_env.clone(),
             mcp_env: opts.mcp_env.clone(),
+            pool_binary: opts.pool_binary,
             math_port,
             date_port,
             http_port,
@@ -218,7 +224,8 @@ impl Cluster {
         extra: &[(&str, String)],
     ) {
         let log = std::env::var("CHORUS_LOG").unwrap_or_else(|_| "warn".into());
-        let mut cmd = launcher::role(&bin("chorus"), role, pool, &self.env, &log);
+        let pool_binary = self.pool_binary || launcher::pool_binary_wanted();
+        let mut cmd = launcher::role_from(&bin("chorus"), role, pool, &self.env, &log, pool_binary);
         let group = pool.map_or_else(|| role.to_owned(), |p| format!("pool-{p}"));
         if let Some(own) = self.role_env.get(&group) {
             cmd.envs(own);

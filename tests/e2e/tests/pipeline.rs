@@ -336,3 +336,32 @@ async fn a_pool_agent_can_run_its_mcp_server_as_a_stdio_child() {
     assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
     assert_eq!(answers(&r), vec!["17"]);
 }
+
+/// The pool agents started from `chorus-pool` (docs/performance.md, "A smaller binary
+/// for the pool agent") answer as `chorus agent pool` does: a math and a date question
+/// through every process, the pool processes running that binary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pool_agents_from_chorus_pool_answer_through_every_process() {
+    let cluster = Cluster::start(ClusterOptions {
+        pool_binary: true,
+        ..ClusterOptions::default()
+    });
+    for name in ["pool-math-0", "pool-date-0"] {
+        let pid = cluster.procs[name].pid();
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let program =
+            String::from_utf8_lossy(cmdline.split(|b| *b == 0).next().unwrap_or(&[])).into_owned();
+        assert!(program.ends_with("chorus-pool"), "{name} runs {program:?}");
+    }
+    let bus = cluster.bus().await;
+    let r = ask_ok(&bus, "(2+4)*3 - 1", TaskContext::default()).await;
+    assert_eq!(r.status, ReportStatus::Completed, "{}", r.text);
+    assert_eq!(answers(&r), vec!["17"]);
+    let ctx = TaskContext {
+        now: Some("2026-11-22T09:00:00Z".into()),
+        timezone: Some("UTC".into()),
+        ..TaskContext::default()
+    };
+    let r = ask_ok(&bus, "what weekday is 2026-12-25", ctx).await;
+    assert_eq!(answers(&r), vec!["Friday"], "{}", r.text);
+}
