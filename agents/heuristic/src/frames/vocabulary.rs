@@ -116,7 +116,7 @@ pub(super) const NOT_NOUNS: &[&str] = &[
     "ok", "pls", "what", "whats", "how", "much", "và", "hay", "là", "thì", "trên", "còn", "nữa",
     "rồi", "thôi", "tổng", "mà", "cho", "với", "của", "bao", "nhiêu", "mấy", "split", "among",
     "between", "by", "off", "chia", "down", "trung", "average", "avg", "tổng", "chưa", "discount",
-    "deposit", "extra", "more",
+    "deposit", "extra", "more", "trừ",
 ];
 
 /// Cues for a levy (`10% tip`, `phí phục vụ 5%`): added when the whole is asked, else
