@@ -82,6 +82,20 @@ pub fn hours_between(toks: &[Token]) -> Option<Expr> {
             i = next;
             continue;
         }
+        // (`22:00-06:00 three nights a week`: a count of shifts spelled out.)
+        if toks[i].number().is_none()
+            && let Some((n, next)) = crate::numbers::parse_words(toks, i, false)
+            && toks
+                .get(next)
+                .and_then(Token::word)
+                .is_some_and(|w| SHIFT_COUNTS.contains(&w))
+        {
+            if counted.replace(n).is_some() {
+                return None;
+            }
+            i = next;
+            continue;
+        }
         if let Some(n) = toks[i].number() {
             // Only a count of shifts may stand beside the times.
             let counts = toks

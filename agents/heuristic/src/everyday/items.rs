@@ -218,6 +218,11 @@ pub(super) fn items<'s>(
                     // `6 hours` of labour at `$95/hr`: the quantity's unit.
                     out.push(Item::Num(n.clone()));
                     i += 2;
+                } else if meal_for(toks, i) {
+                    // `dinner for 6 came to $312.60`: the people the meal is for.
+                    out.push(Item::Num(n.clone()));
+                    out.push(Item::Cue(Cue::People));
+                    i += 1;
                 } else if periods {
                     // `for 3 years` of interest.
                     out.push(Item::Periods(n.clone()));
@@ -443,4 +448,17 @@ pub(super) fn asks_outside(word: &str) -> bool {
     // booking asked is refused before, by its verb.)
     crate::scope::outside_tools(word, chorus_bus::Language::En)
         .is_some_and(|kind| kind != "unit conversion" && kind != crate::scope::BOOKINGS)
+}
+
+/// Whether the number at `i` of `toks` counts who a meal or a table is for (`dinner
+/// for 6 came to $312.60`, `a table for 4`): `for` after the meal's word, no noun after.
+fn meal_for(toks: &[Token], i: usize) -> bool {
+    const MEALS: &[&str] = &["dinner", "lunch", "breakfast", "brunch", "meal", "table"];
+    i > 1
+        && toks[i - 1].word() == Some("for")
+        && toks[i - 2].word().is_some_and(|w| MEALS.contains(&w))
+        && toks
+            .get(i + 1)
+            .and_then(Token::word)
+            .is_none_or(|w| matches!(w, "came" | "was" | "is" | "cost" | "costs" | "comes"))
 }

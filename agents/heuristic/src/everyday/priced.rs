@@ -79,7 +79,16 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
     let value = value(r, multiple, price, &amounts)?;
     let cued = matches!(value, Expr::Op(..)) && !plain_sum;
     let (mut value, mut cued) = percents::applied(r, value, cued)?;
+    // (`thuê 4 người làm 6 ngày mỗi ngày 350k hết bao nhiêu`, `hire 4 workers for 6 days
+    // at 350k a day, total?`: people hired to work are paid each, so the total is
+    // theirs together — never the day's pay shared among them.)
+    let wages =
+        total_asked && hired(r.words) && !(has(Cue::Split) || has(Cue::Among) || has(Cue::EachOne));
     match count {
+        Some(n) if wages => {
+            value = Expr::bin(MathOp::Multiply, value, num(n));
+            cued = true;
+        }
         Some(n) if shares => {
             value = Expr::bin(MathOp::Divide, value, num(n));
             cued = true;
@@ -180,6 +189,16 @@ fn shares_an_earlier_amount(r: &Reading, count: Option<&str>, amounts: &[&str]) 
         })
     };
     earlier && count.is_some() && r.has(Cue::Split) && amounts.iter().all(|a| counts_people(a))
+}
+
+/// Whether `words` say people are hired or set to work (`thuê`, `hire`, `làm`, `work`).
+fn hired(words: &[&str]) -> bool {
+    words.iter().any(|w| {
+        matches!(
+            *w,
+            "thuê" | "làm" | "hire" | "hired" | "hiring" | "work" | "working" | "worked"
+        )
+    })
 }
 
 /// `izakaya bill ¥24,600 for 4 ppl`, `hóa đơn 2.760.000, 4 người`, `tiền điện 1tr260, ở

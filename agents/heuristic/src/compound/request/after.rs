@@ -146,10 +146,15 @@ pub(super) fn summed(
     if parts.len() >= 2
         && failed.is_empty()
         && asks_grand_total(toks)
+        // (`2 bags @ $38.90, 3 drench @ 64.50 and gloves 12.99, total?`: a part that
+        // adds its own items is added too.)
         && parts.iter().all(|p| {
             matches!(
                 &p.query,
-                PartQuery::Math(Expr::Op(crate::expr::MathOp::Multiply, _))
+                PartQuery::Math(Expr::Op(
+                    crate::expr::MathOp::Multiply | crate::expr::MathOp::Sum,
+                    _
+                ))
             )
         })
         && let Some(total) = sum_of(parts)
