@@ -67,6 +67,24 @@ fn period_at(toks: &[Token], i: usize) -> Option<(Period, usize)> {
         .map(|(w, p)| (*p, i + w.len()))
 }
 
+/// `toks` with every `1` before a period written as the tie `một` (`1 tháng`, `1 năm`),
+/// when there is one and another number is left.
+fn one_as_tie(toks: &[Token]) -> Option<Vec<Token>> {
+    let one = |k: usize| toks[k].number() == Some("1") && period_at(toks, k + 1).is_some();
+    let ones = (0..toks.len()).filter(|&k| one(k)).count();
+    let nums = crate::lexer::number_positions(toks).len();
+    if ones == 0 || ones == nums {
+        return None;
+    }
+    let mut out = toks.to_vec();
+    for (k, t) in out.iter_mut().enumerate() {
+        if one(k) {
+            t.tok = Tok::Word("một".to_owned());
+        }
+    }
+    Some(out)
+}
+
 /// Whether the word at `i` names its period as an adverb (`monthly`, `annually`).
 fn adverb(toks: &[Token], i: usize) -> bool {
     toks.get(i).and_then(Token::word).is_some_and(|w| {
@@ -79,6 +97,9 @@ fn adverb(toks: &[Token], i: usize) -> bool {
 
 /// The rate conversion `toks` asks, if that is what it asks.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
+    // (`6tr850 1 tháng, 1 năm được bao nhiêu`: a `1` before a period ties it, as `một`.)
+    let ones = one_as_tie(toks);
+    let toks = ones.as_deref().unwrap_or(toks);
     let nums = crate::lexer::number_positions(toks);
     let [k] = nums.as_slice() else {
         return None;

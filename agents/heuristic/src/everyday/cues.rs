@@ -66,6 +66,8 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     (&["split"], Cue::Split),
     (&["splitting"], Cue::Split),
     (&["share"], Cue::Split),
+    // `tip pool $1,236 shared by 9 crew`.
+    (&["shared", "by"], Cue::Among),
     (&["shared"], Cue::Split),
     (&["chia", "đều"], Cue::Split),
     (&["chia", "ra"], Cue::Split),
@@ -282,6 +284,15 @@ pub(super) const OCCASIONS: &[&[&str]] = &[
     &["đám", "cưới"],
     &["đám", "hỏi"],
     &["sinh", "nhật"],
+];
+
+/// Names of an amount made of cue words, that only decorate it (`tip pool $1,236
+/// shared by 9 crew`: the tips pooled, no tip to add).
+pub(super) const NAMED_AMOUNTS: &[&[&str]] = &[
+    &["tip", "pool"],
+    &["tips", "pool"],
+    &["tip", "jar"],
+    &["tips", "jar"],
 ];
 
 /// Verbs with `up` that raise nothing (`up` alone is a rise: `went up 4%`).

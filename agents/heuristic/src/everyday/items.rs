@@ -1,7 +1,7 @@
 //! A part read as cues and numbers, its decorating words dropped, and the words that
 //! make it no everyday problem (a request outside the tools, another question).
 
-use super::cues::{CUES, Cue, OCCASIONS, VERBS_WITH_UP};
+use super::cues::{CUES, Cue, NAMED_AMOUNTS, OCCASIONS, VERBS_WITH_UP};
 use super::units::{
     PER_UNIT, PERIODS, about_interest, counts_periods, priced_unit, quantity_units, unit_of,
 };
@@ -114,8 +114,13 @@ pub(super) fn items<'s>(
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        // `filled up`, `drove up`: a verb with `up` that raises nothing.
-        if let Some(p) = VERBS_WITH_UP.iter().find(|p| words_at(toks, i, p)) {
+        // `filled up`, `drove up`: a verb with `up` that raises nothing; `tip pool`: a
+        // name of an amount.
+        if let Some(p) = VERBS_WITH_UP
+            .iter()
+            .chain(NAMED_AMOUNTS)
+            .find(|p| words_at(toks, i, p))
+        {
             decor.push(&src[t.start..toks[i + p.len() - 1].end]);
             i += p.len();
             continue;
@@ -219,7 +224,9 @@ pub(super) fn items<'s>(
                     out.push(Item::Num(n.clone()));
                     i += 2;
                 } else if meal_for(toks, i) {
-                    // `dinner for 6 came to $312.60`: the people the meal is for.
+                    // `dinner for 6 came to $312.60`: the people the meal is for, who
+                    // share its bill.
+                    out.push(Item::Cue(Cue::Among));
                     out.push(Item::Num(n.clone()));
                     out.push(Item::Cue(Cue::People));
                     i += 1;
@@ -454,9 +461,12 @@ pub(super) fn asks_outside(word: &str) -> bool {
 /// for 6 came to $312.60`, `a table for 4`): `for` after the meal's word, no noun after.
 fn meal_for(toks: &[Token], i: usize) -> bool {
     const MEALS: &[&str] = &["dinner", "lunch", "breakfast", "brunch", "meal", "table"];
+    // (`dinner $186.40 for 4`: the meal named before its bill.)
     i > 1
         && toks[i - 1].word() == Some("for")
-        && toks[i - 2].word().is_some_and(|w| MEALS.contains(&w))
+        && toks[..i - 1]
+            .iter()
+            .any(|t| t.word().is_some_and(|w| MEALS.contains(&w)))
         && toks
             .get(i + 1)
             .and_then(Token::word)

@@ -157,7 +157,7 @@ fn no_everyday_problem(toks: &[Token], words: &[&str]) -> bool {
     // A booking (`book me a table for 4 at 7pm`) is no sum of its numbers (a hotel's
     // price per night is: `hotel is 189 a night`).
     let booking = words.windows(2).any(|w| {
-        w[0] == "book"
+        matches!(w[0], "book" | "booked")
             && matches!(
                 w[1],
                 "me" | "us" | "a" | "an" | "the" | "table" | "tickets" | "ticket" | "room"
@@ -165,8 +165,13 @@ fn no_everyday_problem(toks: &[Token], words: &[&str]) -> bool {
     }) || words
         .iter()
         .any(|w| matches!(*w, "reserve" | "reservation"));
-    // `meeting is at 10:00`: a clock time is no amount.
-    if booking || crate::lexer::has_clock_time(toks) {
+    // `meeting is at 10:00`, `a table for 4 at 7pm`: a clock time is no amount.
+    let am_pm = toks.windows(2).any(|w| {
+        w[0].number()
+            .is_some_and(|n| n.parse::<u32>().is_ok_and(|h| (1..=12).contains(&h)))
+            && matches!(w[1].word(), Some("am" | "pm"))
+    });
+    if booking || am_pm || crate::lexer::has_clock_time(toks) {
         return true;
     }
     // (`khách ở từ 24/12 đến 28/12`: a day and month, no amounts to add; `paid with
