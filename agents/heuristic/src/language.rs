@@ -128,11 +128,41 @@ pub fn detect(query: &str, hint: Option<&str>) -> Language {
             .windows(p.len())
             .any(|w| w.iter().zip(p.iter()).all(|(a, b)| fold(a) == fold(b)))
     });
-    if accented || plain_hits >= 2 || only_plain || folded || phrase || dong_typed(query) {
+    if accented
+        || plain_hits >= 2
+        || only_plain
+        || folded
+        || phrase
+        || dong_typed(query)
+        || millions_typed(query)
+    {
         Language::Vi
     } else {
         Language::En
     }
+}
+
+/// Whether only amounts are written, one of them in millions the Vietnamese way, `tr`
+/// for triệu glued to its digits (`1tr2 + 850k + 430k`); words make the language.
+fn millions_typed(query: &str) -> bool {
+    let words: Vec<&str> = query
+        .split(|c: char| c.is_whitespace() || matches!(c, '+' | ',' | ';' | '(' | ')'))
+        // (One letter is an operator or a part's mark: `x`, `a`.)
+        .filter(|w| w.chars().any(char::is_alphabetic) && w.chars().count() > 1)
+        .collect();
+    words
+        .iter()
+        .all(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        && words.iter().any(|w| {
+            let w = w.to_lowercase();
+            let Some((before, after)) = w.split_once("tr") else {
+                return false;
+            };
+            !before.is_empty()
+                && before.chars().all(|c| c.is_ascii_digit() || c == '.')
+                && before.starts_with(|c: char| c.is_ascii_digit())
+                && after.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// Whether an amount is written the Vietnamese way with `d` for đồng glued to it
@@ -179,6 +209,18 @@ mod tests {
         assert_eq!(detect("what day is it in 10 days", None), Language::En);
         assert_eq!(detect("2+4", None), Language::En);
         assert_eq!(detect("café olé", None), Language::En);
+    }
+
+    #[test]
+    fn millions_glued_to_tr_are_vietnamese() {
+        assert_eq!(detect("1tr2 + 850k + 430k", None), Language::Vi);
+        assert_eq!(detect("2tr5 x 3", None), Language::Vi);
+        assert_eq!(
+            detect("venue quoted 85tr for 32 tables", None),
+            Language::En
+        );
+        assert_eq!(detect("2 trees + 3", None), Language::En);
+        assert_eq!(detect("850k + 430k", None), Language::En);
     }
 
     #[test]

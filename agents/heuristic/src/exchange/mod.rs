@@ -205,6 +205,11 @@ fn per_currency(toks: &[Token], rate: usize) -> Option<String> {
     currency_at(toks, at).then(|| fold_currency(toks, at))
 }
 
+/// Whether any word of `toks` names a currency (`yen`, `kr`, `đô`).
+pub(crate) fn names_currency(toks: &[Token]) -> bool {
+    (0..toks.len()).any(|k| currency_at(toks, k))
+}
+
 /// Whether the word at `k` names a currency (`đô` typed `do` too).
 fn currency_at(toks: &[Token], k: usize) -> bool {
     word_at(toks, k).is_some_and(|w| {

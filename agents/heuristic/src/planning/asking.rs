@@ -40,7 +40,15 @@ impl Planning<'_> {
                 Understanding::Plan(_, failed) => !failed.is_empty(),
                 Understanding::Missing(Missing::Pool(_), _) => false,
                 // (`split the bill between us`: nothing read, but the amount can be asked.)
-                Understanding::Nothing => question::splits_without_amount(query),
+                // (`how much is my pay this week if i work 32 hrs`: nothing read, but
+                // the rate can be asked.)
+                Understanding::Nothing => {
+                    question::splits_without_amount(query)
+                        || question::missing_price_or_count(query, language, |t| {
+                            self.plans_quietly(t)
+                        })
+                        .is_some()
+                }
                 _ => true,
             };
         if may_ask
@@ -74,6 +82,13 @@ impl Planning<'_> {
         {
             return Some(question::which_value(&r.text, query.trim(), language));
         }
+        // (`bán 300 kg tôm thì được bao nhiêu tiền`: the price of one is asked, never
+        // which number the part misses.)
+        if let Some(q) =
+            question::missing_price_or_count(query, language, |t| self.plans_quietly(t))
+        {
+            return Some(q);
+        }
         for part in &reading.failed() {
             let Some(at) = query.find(part.as_str()) else {
                 continue;
@@ -87,20 +102,7 @@ impl Planning<'_> {
             .or_else(|| question::missing_count(query, language, |t| better(t)))
             .or_else(|| question::missing_birth(query, language, |t| better(t)))
             .or_else(|| {
-                // (Read as a whole request, every reading of it, never asked about.)
-                let plans = |t: &str| {
-                    let quiet = Planning {
-                        ask: false,
-                        ..*self
-                    };
-                    matches!(
-                        quiet.plan_canonical(t),
-                        PlanOutcome::Planned {
-                            unplanned: None,
-                            ..
-                        }
-                    )
-                };
+                let plans = |t: &str| self.plans_quietly(t);
                 let after_answer = self
                     .conversation
                     .answers
@@ -117,5 +119,21 @@ impl Planning<'_> {
             .iter()
             .any(|o| better(&query.replacen(&text, &o.value, 1)))
             .then_some(q)
+    }
+
+    /// Whether `text` plans whole, read as a whole request in every reading of it and
+    /// never asked about.
+    fn plans_quietly(&self, text: &str) -> bool {
+        let quiet = Planning {
+            ask: false,
+            ..*self
+        };
+        matches!(
+            quiet.plan_canonical(text),
+            PlanOutcome::Planned {
+                unplanned: None,
+                ..
+            }
+        )
     }
 }

@@ -18,6 +18,7 @@ mod answer;
 mod dates;
 mod missing;
 mod places;
+mod priced;
 mod split;
 
 pub use age::missing_birth;
@@ -28,6 +29,7 @@ pub use dates::{
 pub(crate) use missing::{days_to_own_event, everyday_money};
 pub use missing::{exchange_rate, missing_count, missing_date, missing_operand, which_value};
 pub use places::{where_there, which_city};
+pub use priced::missing_price_or_count;
 pub use split::{missing_amount, splits_without_amount};
 
 /// How an answer goes back into the request.
