@@ -58,10 +58,13 @@ pub(super) fn with_levy_asked(toks: &[Token], text: String, e: Expr) -> Vec<Pars
         && asks_what_is_left(toks)
     {
         let rest = Expr::bin(crate::expr::MathOp::Subtract, amount.clone(), e.clone());
-        // (`25% của 640k là bao nhiêu, còn lại bao nhiêu`: the share asked too.)
+        // (`25% của 640k là bao nhiêu, còn lại bao nhiêu`: the share asked too; `whats
+        // 10% tax on 1,850 and how much is left after`, likewise.)
         let asks = (0..toks.len())
             .filter(|&i| {
-                words_at(toks, i, &["bao", "nhiêu"]) || words_at(toks, i, &["how", "much"])
+                words_at(toks, i, &["bao", "nhiêu"])
+                    || words_at(toks, i, &["how", "much"])
+                    || i == 0 && matches!(toks[0].word(), Some("whats" | "what"))
             })
             .count();
         let rest = ParsedPart {

@@ -118,3 +118,28 @@ pub fn asked(toks: &[Token]) -> Option<Asked> {
     }
     levy.then_some(Asked::Share)
 }
+
+/// Words asking what is left, whatever was taken (`how much is left after 10% tax`):
+/// never `after` alone, which a price with its tax says too.
+const LEFT_OVER: &[&[&str]] = &[
+    &["left"],
+    &["remaining"],
+    &["take", "home"],
+    &["còn", "lại"],
+];
+
+/// Whether `toks` ask what is left of an amount in so many words.
+pub fn asks_left_over(toks: &[Token]) -> bool {
+    let words: Vec<String> = toks
+        .iter()
+        .filter_map(Token::word)
+        .map(|w| fold(&w.to_lowercase()))
+        .collect();
+    (0..words.len()).any(|i| {
+        LEFT_OVER.iter().any(|p| {
+            p.iter()
+                .enumerate()
+                .all(|(k, w)| words.get(i + k).is_some_and(|x| *x == fold(w)))
+        })
+    })
+}

@@ -138,7 +138,10 @@ pub(super) fn applied(r: &Reading, mut value: Expr, mut cued: bool) -> Option<(E
         value = if asked == Some(Asked::Share) && (has(Cue::Less) || has(Cue::Of)) {
             // `kiwisaver takes 3% of my gross 2,150, how much is that`: the levy itself.
             share
-        } else if asked == Some(Asked::Rest) && (has(Cue::Of) || has(Cue::Tax)) {
+        } else if asked == Some(Asked::Rest) && (has(Cue::Of) || has(Cue::Tax))
+            // (`how much is left after 10% tax on 1850`: a tax, what is left asked.)
+            || has(Cue::Tax) && !has(Cue::Plus) && super::asked::asks_left_over(toks)
+        {
             // `the kommune pays 75% of it, what do i pay myself`: the rest; `they take
             // 9.4% for insurance n tax, what do i actually get`: a tax taken from pay
             // leaves the rest too.

@@ -91,10 +91,10 @@ impl Planning<'_> {
         let norm = normalise::normalise(query, self.ctx.language.as_deref());
         // (`21,6 lit x 23.450d`: Vietnamese as typed, its marks of it gone once the
         // amounts are canonical — answered in Vietnamese all the same.)
-        // (Only đồng glued to an amount, `23.450d`, is lost that way: a byte scan first,
-        // the language read again only then.)
+        // (Only đồng glued to an amount, `23.450d`, and millions written `1tr2` are lost
+        // that way: a scan first, the language read again only then.)
         let typed_vi = self.ctx.language.is_none()
-            && crate::language::dong_typed(query)
+            && crate::language::amounts_typed_vi(query)
             && !detect_language(&norm.text, None).is_vi();
         let outcome = match typed_vi {
             true => {
