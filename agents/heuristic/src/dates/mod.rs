@@ -6,6 +6,7 @@
 //! "What day is it in 10 days" asks for a day, so it plans `add_duration` and then
 //! `weekday` on its result; both are shown. "In 3 weeks" plans `add_duration` only.
 
+mod events;
 mod lower;
 mod named;
 mod parse;
@@ -13,6 +14,7 @@ mod stated;
 mod words;
 mod written;
 
+pub use events::{events_dropped, falls_on};
 pub use named::{
     apart_from_today, bare_weekday, named_day_end, period_left_said_first, weekday_phrase_end,
 };

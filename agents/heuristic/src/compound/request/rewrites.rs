@@ -48,6 +48,10 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         .or_else(|| crate::dates::birth_year_first(toks, src))
         .or_else(|| crate::dates::period_left_said_first(toks))
         .or_else(|| crate::dates::apart_from_today(toks, src))
+        // `days since i moved to perth on 14 july 2024`: the event's words dropped;
+        // `what day does christmas fall on this year`: asked as `is`.
+        .or_else(|| crate::dates::events_dropped(toks, src))
+        .or_else(|| crate::dates::falls_on(toks, src))
         // `what time is it in prague when its 8am in hanoi`: the condition first.
         .or_else(|| condition_last(toks, src))
     {
