@@ -10,6 +10,7 @@ mod events;
 mod lower;
 mod named;
 mod parse;
+mod spans;
 mod stated;
 mod words;
 mod written;
@@ -19,6 +20,7 @@ pub use named::{
     apart_from_today, bare_weekday, named_day_end, period_left_said_first, weekday_phrase_end,
 };
 pub use parse::parse;
+pub use spans::span_end;
 pub use stated::{tolerant, tolerant_shift};
 pub(crate) use words::KIN;
 pub use written::{

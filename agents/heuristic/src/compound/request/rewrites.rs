@@ -52,6 +52,9 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         // `what day does christmas fall on this year`: asked as `is`.
         .or_else(|| crate::dates::events_dropped(toks, src))
         .or_else(|| crate::dates::falls_on(toks, src))
+        // `contract is 8 months starting 2 june 2026 when does it end`: the span after
+        // its start.
+        .or_else(|| crate::dates::span_end(toks))
         // `what time is it in prague when its 8am in hanoi`: the condition first.
         .or_else(|| condition_last(toks, src))
     {
