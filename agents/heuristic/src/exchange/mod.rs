@@ -34,7 +34,7 @@ const CURRENCIES: &[&str] = &[
     "dirham", "dirhams", "baht", "thb", "ringgit", "myr", "peso", "pesos", "rupee", "rupees",
     "inr", "nzd", "hkd", "twd", "ntd", "chf", "franc", "francs", "krone", "kroner", "dkk", "sek",
     "nok", "php", "idr", "rupiah", "riyal", "sar", "qar", "czk", "kc", "kč", "koruna", "korun",
-    "rúp", "ruble", "rubles", "rouble", "roubles", "rub",
+    "rúp", "ruble", "rubles", "rouble", "roubles", "rub", "pln", "zł", "zloty", "złoty", "zlotys",
 ];
 
 /// Currency words matched without marks, and only where a currency is looked for

@@ -115,6 +115,11 @@ pub fn missing_price_or_count(
         return None;
     }
     let hours = is_in(HOURS, unit);
+    // (In English only pay by the hour: `how much is shipping 40 vases to lyon` asks a
+    // price no tool knows.)
+    if !vi && !hours {
+        return None;
+    }
     let (text, fill) = match (vi, hours) {
         (true, true) => (
             "Lương một giờ là bao nhiêu?".to_owned(),
