@@ -34,7 +34,8 @@ const CURRENCIES: &[&str] = &[
     "dirham", "dirhams", "baht", "thb", "ringgit", "myr", "peso", "pesos", "rupee", "rupees",
     "inr", "nzd", "hkd", "twd", "ntd", "chf", "franc", "francs", "krone", "kroner", "dkk", "sek",
     "nok", "php", "idr", "rupiah", "riyal", "sar", "qar", "czk", "kc", "kč", "koruna", "korun",
-    "rúp", "ruble", "rubles", "rouble", "roubles", "rub", "pln", "zł", "zloty", "złoty", "zlotys",
+    "rúp", "ruble", "rubles", "rouble", "roubles", "rub", "pln", "zł", "zl", "zloty", "złoty",
+    "zlotys",
 ];
 
 /// Currency words matched without marks, and only where a currency is looked for
@@ -47,8 +48,11 @@ const FOLDED_CURRENCIES: &[&str] = &["do", "usd", "euro", "eur", "kr", "ndt"];
 const MARKED_CURRENCIES: &[(&str, &str)] = &[("tệ", "te"), ("yên", "yen"), ("bảng", "bang")];
 
 /// The home currency's words, folded (`vnd`, `đồng`, `tiền việt`): a conversion into
-/// another currency divides an amount in them by the rate.
-const HOME: &[&str] = &["vnd", "vnđ", "dong", "viet", "đ"];
+/// another currency divides an amount in them by the rate. Złoty are quoted the same way
+/// where they are spent (`500 zl in euro if the rate is 4,31`: 4.31 złoty a euro).
+const HOME: &[&str] = &[
+    "vnd", "vnđ", "dong", "viet", "đ", "zl", "pln", "zloty", "zlotys",
+];
 
 /// The converted amount `toks` ask, if a conversion at a stated rate is what they ask.
 pub fn parse(toks: &[Token]) -> Option<Expr> {

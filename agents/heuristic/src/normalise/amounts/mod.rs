@@ -22,6 +22,7 @@
 //! Numbers like dates (`25.12.2026`) and anything else are left to the lexer.
 
 mod decimal;
+mod spaced;
 mod walk;
 
 use super::{Kind, Piece, Reading};
@@ -94,7 +95,9 @@ fn scale(word: &str) -> Option<u32> {
 }
 
 /// The pieces with amounts in canonical form.
-pub fn canonical(mut pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
+pub fn canonical(pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
+    // (`3 400 zł`, `1 250,50 zł`: thousands apart by a space where złoty are named.)
+    let mut pieces = spaced::joined(pieces);
     // `C$2,600`, `NT$254.6`, `A$300`: the letters glued before `$` name which dollar;
     // the sign stands for it (the letters would otherwise stay glued to the number).
     // (`1 NT$ = 815 vnd`: a sign alone names the currency, and stays.)
