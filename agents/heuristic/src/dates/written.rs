@@ -40,7 +40,10 @@ pub(crate) fn month_number(word: &str) -> Option<u32> {
 /// dropped too. `None` when there is nothing to change; a lunar date (`âm lịch`) is
 /// left alone.
 pub fn year_said_apart(toks: &[Token], src: &str) -> Option<String> {
-    if (0..toks.len()).any(|i| words_at(toks, i, &["âm", "lịch"])) {
+    // (`tết âm lịch 2027 rơi vào ngày 6 tháng 2`: the festival's name, its date solar.)
+    if (0..toks.len()).any(|i| {
+        words_at(toks, i, &["âm", "lịch"]) && !(i > 0 && toks[i - 1].word() == Some("tết"))
+    }) {
         return None;
     }
     let num = |x: usize| toks.get(x).and_then(Token::number).is_some();
@@ -56,7 +59,7 @@ pub fn year_said_apart(toks: &[Token], src: &str) -> Option<String> {
     let apart = (0..toks.len()).find(|&k| {
         year_at(k).is_some()
             && (k + 1..toks.len().min(k + 3))
-                .any(|j| matches!(toks[j].word(), Some("is" | "là" | "was" | "falls")))
+                .any(|j| matches!(toks[j].word(), Some("is" | "là" | "was" | "falls" | "rơi")))
     });
     // Byte ranges to cut (each with the space before it), and where to put the year.
     let before = |k: usize| k.checked_sub(1).map_or(toks[k].start, |p| toks[p].end);

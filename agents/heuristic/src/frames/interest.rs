@@ -76,15 +76,39 @@ pub(super) fn interest(w: &Words) -> Option<Expr> {
         Expr::Num(rate.value.clone()),
         Expr::Num(amount.value.clone()),
     );
+    // (`lãi 4,8%/năm gửi 6 tháng`: months at a year's rate are twelfths of it; years at
+    // a month's rate twelve of it.)
+    let month = |p: &str| is_in(&["tháng", "month", "months"], p);
+    let year = |p: &str| is_in(&["năm", "year", "years", "annum"], p);
+    let rate_period = (rate.at + 2..(rate.at + 5).min(w.toks.len()))
+        .filter_map(|k| w.word(k))
+        .find(|p| month(p) || year(p));
+    let counted = match &periods.map(|p| &p.role) {
+        Some(Role::Count(nouns)) => nouns.first().map(String::as_str),
+        _ => None,
+    };
+    let scale = |e: Expr| match (rate_period, counted) {
+        (Some(r), Some(c)) if year(r) && month(c) => {
+            Expr::bin(MathOp::Divide, e, Expr::Num("12".into()))
+        }
+        (Some(r), Some(c)) if month(r) && year(c) => {
+            Expr::bin(MathOp::Multiply, e, Expr::Num("12".into()))
+        }
+        _ => e,
+    };
     let interest = match periods {
-        Some(n) if n.value != "1" => Expr::bin(MathOp::Multiply, share, Expr::Num(n.value.clone())),
+        Some(n) if n.value != "1" => scale(Expr::bin(
+            MathOp::Multiply,
+            share,
+            Expr::Num(n.value.clone()),
+        )),
+        Some(_) => scale(share),
         // (`lãi 8,5% một năm, mỗi tháng trả lãi bao nhiêu`: a year's rate asked a month.)
         None => match asked_other_period(w, rate.at) {
             Some(Other::Month) => Expr::bin(MathOp::Divide, share, Expr::Num("12".into())),
             Some(Other::Year) => Expr::bin(MathOp::Multiply, share, Expr::Num("12".into())),
             None => share,
         },
-        _ => share,
     };
     // (`tổng cộng`, `in total`: the amount with its interest.)
     Some(match w.says(WHOLE) {
@@ -213,7 +237,15 @@ fn compounded(w: &Words) -> Option<Expr> {
         Expr::Num(amount.value.clone()),
         Expr::bin(MathOp::Power, growth, times),
     );
-    Some(match w.says(INTEREST_ASKED) {
+    // (`được cả gốc lẫn lãi bao nhiêu`: the amount with its interest, though `lãi bao
+    // nhiêu` is said.)
+    let both = w.says(&[
+        &["gốc", "lẫn", "lãi"],
+        &["cả", "gốc"],
+        &["gốc", "và", "lãi"],
+        &["principal", "and", "interest"],
+    ]);
+    Some(match w.says(INTEREST_ASKED) && !both {
         true => Expr::bin(MathOp::Subtract, worth, Expr::Num(amount.value.clone())),
         false => worth,
     })
