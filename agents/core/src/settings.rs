@@ -26,9 +26,9 @@ pub struct AgentSettings {
     /// main thread, no worker threads, so no thread heaps beside the main one;
     /// `worker_threads` is then unused) or `multi_thread` (`worker_threads` workers that
     /// steal each other's tasks). A role's work is I/O-bound; at 256 in flight on two
-    /// cores `current_thread` lowered every role's peak RSS by 1.3–2.6 MiB at the same
-    /// throughput and CPU per task (docs/performance.md, "Memory per process, the heap
-    /// and the runtime").
+    /// cores `current_thread` lowered each loaded role's peak RSS by 1.0–2.5 MiB at no
+    /// more CPU per task (docs/performance.md, "Memory per process, the heap and the
+    /// runtime").
     pub runtime: RuntimeFlavor,
     /// How often the Chief looks for tasks past their deadline.
     pub deadline_tick_ms: u64,
