@@ -4,7 +4,7 @@
 #
 #   bench/ab.sh BEFORE AFTER [RUNS]
 #
-# BEFORE and AFTER are directories holding release binaries (chorus, chorus-mcp-math,
+# BEFORE and AFTER are directories holding release binaries (chorus, chorus-pool, chorus-mcp-math,
 # chorus-mcp-date, and chorus-bench — or, for trees from before chorus-bench existed, a
 # chorus with the `bench` subcommand). Each run spawns its own Redis, both MCP servers and
 # every role. Workloads: "2+4" at concurrency 1 (p50 latency) and at 256 in flight

@@ -11,7 +11,7 @@
 #   bench/compare.sh                      (about 3-5 minutes on 2 cores)
 #
 # Environment:
-#   CHORUS_BIN        directory with chorus, chorus-bench, chorus-mcp-math, chorus-mcp-date
+#   CHORUS_BIN        directory with chorus, chorus-pool, chorus-bench, chorus-mcp-math, chorus-mcp-date
 #                     (default: build them with cargo build --release into
 #                     ${CARGO_TARGET_DIR:-target}/release)
 #   BENCH_VENV        the Python venv (default bench/.venv; created when missing)
@@ -51,10 +51,10 @@ say() { echo "compare.sh: $*" >&2; }
 bin=${CHORUS_BIN:-}
 if [ -z "$bin" ]; then
   say "building Chorus (release)"
-  cargo build --release -p chorus-cli -p chorus-bench -p chorus-mcp-math -p chorus-mcp-date --bins >&2
+  cargo build --release -p chorus-cli -p chorus-pool -p chorus-bench -p chorus-mcp-math -p chorus-mcp-date --bins >&2
   bin=${CARGO_TARGET_DIR:-$root/target}/release
 fi
-for b in chorus chorus-bench chorus-mcp-math chorus-mcp-date; do
+for b in chorus chorus-pool chorus-bench chorus-mcp-math chorus-mcp-date; do
   [ -x "$bin/$b" ] || { say "missing $bin/$b"; exit 1; }
 done
 

@@ -5,7 +5,7 @@
 #
 #   bench/sides.sh BIN_DIR ROUNDS NAME=FLAGS…     e.g. off= traces=--traces
 #
-# BIN_DIR holds release binaries (chorus, chorus-mcp-math, chorus-mcp-date,
+# BIN_DIR holds release binaries (chorus, chorus-pool, chorus-mcp-math, chorus-mcp-date,
 # chorus-bench); FLAGS are chorus-bench flags (space separated, may be empty). Prints one
 # line per run and the medians per side. With JSON_DIR set, every run's whole JSON report
 # is kept there too (per-process CPU, Redis CPU, commands, OTLP bytes).

@@ -5,7 +5,7 @@
 #
 #   bench/telemetry.sh BIN_DIR [ROUNDS]
 #
-# BIN_DIR holds release binaries (chorus, chorus-mcp-math, chorus-mcp-date,
+# BIN_DIR holds release binaries (chorus, chorus-pool, chorus-mcp-math, chorus-mcp-date,
 # chorus-bench). With JSON_DIR set, every run's whole JSON report is kept there too.
 set -euo pipefail
 dir=${1:?usage: bench/telemetry.sh BIN_DIR [ROUNDS]}

@@ -31,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHORUS_BIN=${CHORUS_BIN:-target/debug}
-for b in chorus chorus-mcp-math chorus-mcp-date; do
+for b in chorus chorus-pool chorus-mcp-math chorus-mcp-date; do
   if [ ! -x "$CHORUS_BIN/$b" ]; then
     echo "chaos.sh: $CHORUS_BIN/$b is missing; run: cargo build --workspace --bins" >&2
     exit 2

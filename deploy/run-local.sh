@@ -17,7 +17,7 @@ redis_url=${1:-redis://127.0.0.1:6379}
 bin=${CHORUS_BIN:-}
 if [ -z "$bin" ]; then
   for d in target/release target/debug; do
-    if [ -x "$d/chorus" ] && [ -x "$d/chorus-mcp-math" ] && [ -x "$d/chorus-mcp-date" ]; then bin=$d; break; fi
+    if [ -x "$d/chorus" ] && [ -x "$d/chorus-pool" ] && [ -x "$d/chorus-mcp-math" ] && [ -x "$d/chorus-mcp-date" ]; then bin=$d; break; fi
   done
 fi
 if [ -z "$bin" ]; then
@@ -61,8 +61,10 @@ for port in "$math_port" "$date_port"; do
   done
 done
 for role in chief planner router synthesizer verifier; do start "$bin/chorus" agent "$role"; done
-for _ in $(seq 1 "${CHORUS_MATH_REPLICAS:-1}"); do start "$bin/chorus" agent pool --pool math; done
-for _ in $(seq 1 "${CHORUS_DATE_REPLICAS:-1}"); do start "$bin/chorus" agent pool --pool date; done
+# Pool agents from their own binary, chorus-pool (less of it resident than chorus; the
+# same settings and behaviour as `chorus agent pool`, docs/performance.md).
+for _ in $(seq 1 "${CHORUS_MATH_REPLICAS:-1}"); do start "$bin/chorus-pool" --pool math; done
+for _ in $(seq 1 "${CHORUS_DATE_REPLICAS:-1}"); do start "$bin/chorus-pool" --pool date; done
 echo "run-local.sh: ${#pids[@]} processes up against $redis_url (Ctrl-C stops them)" >&2
 wait -n "${pids[@]}" || true
 echo "run-local.sh: a process exited; stopping the rest" >&2

@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 bin=${CHORUS_BIN:-target/release}
-for b in chorus chorus-bench chorus-mcp-math chorus-mcp-date; do
+for b in chorus chorus-pool chorus-bench chorus-mcp-math chorus-mcp-date; do
   [ -x "$bin/$b" ] || { echo "soak.sh: $bin/$b missing; run: cargo build --release --workspace --bins" >&2; exit 1; }
 done
 bin=$(cd "$bin" && pwd)

@@ -183,7 +183,9 @@ class Cluster:
         for name in self.ROLES:
             argv = [chorus, "agent", name]
             if name.startswith("pool-"):
-                argv = [chorus, "agent", "pool", "--pool", name.split("-")[1]]
+                # The pool agent's own binary, as the tests' launcher starts it
+                # (docs/performance.md, "Memory per process, the heap and the runtime").
+                argv = [os.path.join(bin_dir, "chorus-pool"), "--pool", name.split("-")[1]]
             self._add(name, argv, base)
 
     def _add(self, name, argv, env):

@@ -72,7 +72,7 @@ fn main() {
     let outcome = Settings::load(cli.config.as_deref())
         .map_err(anyhow::Error::from)
         .and_then(|settings| {
-            let runtime = chorus_pool::runtime::build(settings.agents.worker_threads)?;
+            let runtime = chorus_pool::runtime::build(&settings.agents)?;
             runtime.block_on(start(cli, settings))
         });
     match outcome {

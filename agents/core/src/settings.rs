@@ -17,11 +17,19 @@ pub struct AgentSettings {
     pub deadline_ms: u64,
     /// Deliveries in progress at once per role and process (back-pressure beyond it).
     pub max_in_flight: usize,
-    /// Worker threads of each `chorus` process's async runtime; 0 (the default) leaves
-    /// the choice to tokio: `TOKIO_WORKER_THREADS`, or one per core. Each worker costs a
-    /// thread and its allocator heap; 1 lowers a role's peak RSS where many processes
-    /// share few cores (docs/performance.md, "Where the memory goes").
+    /// With `runtime = "multi_thread"`, the worker threads of each `chorus` process's
+    /// async runtime; 0 (the default) leaves the choice to tokio: `TOKIO_WORKER_THREADS`,
+    /// or one per core. Each worker costs a thread and its allocator heap
+    /// (docs/performance.md, "Where the memory goes").
     pub worker_threads: usize,
+    /// The async runtime's flavour: `current_thread` (the default: every task on the
+    /// main thread, no worker threads, so no thread heaps beside the main one;
+    /// `worker_threads` is then unused) or `multi_thread` (`worker_threads` workers that
+    /// steal each other's tasks). A role's work is I/O-bound; at 256 in flight on two
+    /// cores `current_thread` lowered each loaded role's peak RSS by 1.0–2.5 MiB at no
+    /// more CPU per task (docs/performance.md, "Memory per process, the heap and the
+    /// runtime").
+    pub runtime: RuntimeFlavor,
     /// How often the Chief looks for tasks past their deadline.
     pub deadline_tick_ms: u64,
     /// Attempts to reach an MCP server for one step.
@@ -61,6 +69,7 @@ impl Default for AgentSettings {
             deadline_ms: 10_000,
             max_in_flight: 256,
             worker_threads: 0,
+            runtime: RuntimeFlavor::CurrentThread,
             deadline_tick_ms: 100,
             mcp_attempts: 4,
             mcp_backoff_ms: 100,
@@ -74,6 +83,16 @@ impl Default for AgentSettings {
             http_bind: "127.0.0.1:8080".to_owned(),
         }
     }
+}
+
+/// The flavour of a process's async runtime (`agents.runtime`).
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RuntimeFlavor {
+    /// Worker threads (`agents.worker_threads`) that steal each other's tasks.
+    MultiThread,
+    /// Every task on the thread that started the runtime.
+    CurrentThread,
 }
 
 /// Where a pool's MCP server is.
@@ -420,5 +439,18 @@ mod tests {
         let file = write("[agents]\nworker_threads = 1\n");
         let settings = Settings::load(Some(file.path())).expect("valid");
         assert_eq!(settings.agents.worker_threads, 1);
+    }
+
+    #[test]
+    fn runtime_flavour_defaults_to_current_thread_and_reads_multi_thread() {
+        assert_eq!(
+            Settings::default().agents.runtime,
+            RuntimeFlavor::CurrentThread
+        );
+        let file = write("[agents]\nruntime = \"multi_thread\"\n");
+        let settings = Settings::load(Some(file.path())).expect("valid");
+        assert_eq!(settings.agents.runtime, RuntimeFlavor::MultiThread);
+        let typo = write("[agents]\nruntime = \"single\"\n");
+        assert!(Settings::load(Some(typo.path())).is_err());
     }
 }

@@ -37,7 +37,7 @@ fn main() {
     let outcome = Settings::load(cli.config.as_deref())
         .map_err(anyhow::Error::from)
         .and_then(|settings| {
-            let runtime = chorus_pool::runtime::build(settings.agents.worker_threads)?;
+            let runtime = chorus_pool::runtime::build(&settings.agents)?;
             runtime.block_on(run(cli.pool, settings))
         });
     if let Err(e) = outcome {

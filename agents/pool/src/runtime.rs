@@ -1,14 +1,61 @@
 //! The tokio runtime of a role process.
 
-/// The process's tokio runtime: `worker_threads` worker threads (`agents.worker_threads`),
-/// or with 0 (the default) tokio's own choice, `TOKIO_WORKER_THREADS` or one per core.
-/// Each worker costs a thread and its allocator heap (docs/performance.md, "Where the
-/// memory goes").
-pub fn build(worker_threads: usize) -> std::io::Result<tokio::runtime::Runtime> {
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    builder.enable_all();
-    if worker_threads > 0 {
-        builder.worker_threads(worker_threads);
+use chorus_core::settings::{AgentSettings, RuntimeFlavor};
+
+/// The process's tokio runtime, as `agents.runtime` and `agents.worker_threads` say:
+/// with `current_thread` (the default) every task runs on the calling thread; with
+/// `multi_thread` on `worker_threads` workers, or with 0 on tokio's own choice,
+/// `TOKIO_WORKER_THREADS` or one per core. Each worker costs a thread and its allocator
+/// heap (docs/performance.md, "Where the memory goes" and "Memory per process, the heap
+/// and the runtime").
+pub fn build(agents: &AgentSettings) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = match agents.runtime {
+        RuntimeFlavor::CurrentThread => tokio::runtime::Builder::new_current_thread(),
+        RuntimeFlavor::MultiThread => {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            if agents.worker_threads > 0 {
+                builder.worker_threads(agents.worker_threads);
+            }
+            builder
+        }
+    };
+    builder.enable_all().build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn current_thread_runs_spawned_tasks_on_the_calling_thread() {
+        let agents = AgentSettings {
+            runtime: RuntimeFlavor::CurrentThread,
+            ..AgentSettings::default()
+        };
+        let runtime = build(&agents).expect("runtime");
+        let caller = std::thread::current().id();
+        let ran_on = runtime.block_on(async {
+            tokio::spawn(async { std::thread::current().id() })
+                .await
+                .expect("joined")
+        });
+        assert_eq!(ran_on, caller);
     }
-    builder.build()
+
+    #[test]
+    fn multi_thread_runs_spawned_tasks_on_a_worker() {
+        let agents = AgentSettings {
+            runtime: RuntimeFlavor::MultiThread,
+            worker_threads: 1,
+            ..AgentSettings::default()
+        };
+        let runtime = build(&agents).expect("runtime");
+        let caller = std::thread::current().id();
+        let ran_on = runtime.block_on(async {
+            tokio::spawn(async { std::thread::current().id() })
+                .await
+                .expect("joined")
+        });
+        assert_ne!(ran_on, caller);
+    }
 }

@@ -35,7 +35,8 @@ pub struct ClusterOptions {
     /// cluster) instead of one server: every role gets `bus.redis_mode = "sentinel"`.
     pub redis_sentinel: bool,
     /// Start pool agents from `chorus-pool` (the binary beside `chorus`) rather than
-    /// `chorus agent pool`; also when `CHORUS_POOL_BIN=1` (the launcher's switch).
+    /// `chorus agent pool`; by default as the launcher says (`chorus-pool` unless
+    /// `CHORUS_POOL_BIN=0`).
     pub pool_binary: bool,
 }
 
@@ -50,7 +51,7 @@ impl Default for ClusterOptions {
             mcp_env: BTreeMap::new(),
             redis_cluster: false,
             redis_sentinel: false,
-            pool_binary: false,
+            pool_binary: launcher::pool_binary_wanted(),
         }
     }
 }
@@ -224,8 +225,14 @@ impl Cluster {
         extra: &[(&str, String)],
     ) {
         let log = std::env::var("CHORUS_LOG").unwrap_or_else(|_| "warn".into());
-        let pool_binary = self.pool_binary || launcher::pool_binary_wanted();
-        let mut cmd = launcher::role_from(&bin("chorus"), role, pool, &self.env, &log, pool_binary);
+        let mut cmd = launcher::role_from(
+            &bin("chorus"),
+            role,
+            pool,
+            &self.env,
+            &log,
+            self.pool_binary,
+        );
         let group = pool.map_or_else(|| role.to_owned(), |p| format!("pool-{p}"));
         if let Some(own) = self.role_env.get(&group) {
             cmd.envs(own);

@@ -338,12 +338,24 @@ async fn a_pool_agent_can_run_its_mcp_server_as_a_stdio_child() {
 }
 
 /// The pool agents started from `chorus-pool` (docs/performance.md, "A smaller binary
-/// for the pool agent") answer as `chorus agent pool` does: a math and a date question
-/// through every process, the pool processes running that binary.
+/// for the pool agent"; the default since "Memory per process, the heap and the
+/// runtime") answer as `chorus agent pool` does: a math and a date question through every
+/// process, the pool processes running that binary.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pool_agents_from_chorus_pool_answer_through_every_process() {
+    pool_agents_answer_through_every_process(true, "chorus-pool").await;
+}
+
+/// The same through `chorus agent pool` (`CHORUS_POOL_BIN=0`), which deploy/'s images
+/// still start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pool_agents_from_chorus_agent_pool_answer_through_every_process() {
+    pool_agents_answer_through_every_process(false, "chorus").await;
+}
+
+async fn pool_agents_answer_through_every_process(pool_binary: bool, program_name: &str) {
     let cluster = Cluster::start(ClusterOptions {
-        pool_binary: true,
+        pool_binary,
         ..ClusterOptions::default()
     });
     for name in ["pool-math-0", "pool-date-0"] {
@@ -351,7 +363,10 @@ async fn pool_agents_from_chorus_pool_answer_through_every_process() {
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
         let program =
             String::from_utf8_lossy(cmdline.split(|b| *b == 0).next().unwrap_or(&[])).into_owned();
-        assert!(program.ends_with("chorus-pool"), "{name} runs {program:?}");
+        assert!(
+            program.ends_with(&format!("/{program_name}")),
+            "{name} runs {program:?}"
+        );
     }
     let bus = cluster.bus().await;
     let r = ask_ok(&bus, "(2+4)*3 - 1", TaskContext::default()).await;

@@ -111,18 +111,19 @@ pub fn mcp_http(binary: &Path, port: u16) -> Command {
     cmd
 }
 
-/// Set to `1`, pool agents are started as `chorus-pool --pool POOL` (the file beside
-/// `chorus`) rather than `chorus agent pool --pool POOL`; any other value, or none, keeps
-/// `chorus` for every role (docs/performance.md, "A smaller binary for the pool agent").
+/// Pool agents are started as `chorus-pool --pool POOL` (the file beside `chorus`); set to
+/// `0`, as `chorus agent pool --pool POOL` (docs/performance.md, "A smaller binary for the
+/// pool agent" and "Memory per process, the heap and the runtime").
 pub const POOL_BINARY_ENV: &str = "CHORUS_POOL_BIN";
 
-/// Whether [`POOL_BINARY_ENV`] asks for `chorus-pool`.
+/// Whether pool agents start from `chorus-pool`: unless [`POOL_BINARY_ENV`] is `0`.
 pub fn pool_binary_wanted() -> bool {
-    std::env::var(POOL_BINARY_ENV).is_ok_and(|v| v == "1")
+    std::env::var(POOL_BINARY_ENV).map_or(true, |v| v != "0")
 }
 
-/// `chorus agent ROLE [--pool POOL]` with `env` (settings) and `CHORUS_LOG=log`; a pool
-/// agent as `chorus-pool --pool POOL` instead when [`pool_binary_wanted`].
+/// `chorus agent ROLE` with `env` (settings) and `CHORUS_LOG=log`; a pool agent as
+/// `chorus-pool --pool POOL`, or `chorus agent pool --pool POOL` when
+/// [`pool_binary_wanted`] says not.
 pub fn role(
     chorus: &Path,
     role: &str,
@@ -211,7 +212,14 @@ mod tests {
     #[test]
     fn a_role_command_carries_its_settings() {
         let env = role_env("redis://127.0.0.1:1", 2, 3);
-        let cmd = role(Path::new("chorus"), "pool", Some("math"), &env, "warn");
+        let cmd = role_from(
+            Path::new("chorus"),
+            "pool",
+            Some("math"),
+            &env,
+            "warn",
+            false,
+        );
         let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy()).collect();
         assert_eq!(args, ["agent", "pool", "--pool", "math"]);
         let math = cmd
