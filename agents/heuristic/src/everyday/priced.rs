@@ -268,6 +268,21 @@ fn value(
         }
         (Some(m), Some(p), []) => Expr::bin(MathOp::Multiply, m, num(p)),
         (Some(m), None, []) => m,
+        // (`1125, then plus 180 each`: a price said after `plus` is added to each
+        // one's share, a bare amount, never multiplied by it; `3 shirts plus 20 each`
+        // counts the shirts.)
+        (None, Some(p), [n])
+            if r.items
+                .iter()
+                .position(|i| *i == Item::Num(p.to_owned()))
+                .is_some_and(|at| at > 0 && r.items[at - 1] == Item::Cue(Cue::Plus))
+                && r.toks
+                    .iter()
+                    .position(|t| t.number() == Some(n))
+                    .is_some_and(|k| r.toks.get(k + 1).is_none_or(|t| t.word().is_none())) =>
+        {
+            Expr::bin(MathOp::Sum, num(n), num(p))
+        }
         (None, Some(p), [n]) => Expr::bin(MathOp::Multiply, num(n), num(p)),
         (None, None, [a]) => num(a),
         // `$312 plus $48 fuel`: amounts added up.

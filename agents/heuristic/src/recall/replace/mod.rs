@@ -36,6 +36,7 @@ const CASES: &[fn(&Parts) -> Decided] = &[
     when::named_day_for_named_day,
     when::weekday_for_weekday,
     when::day_month_or_fraction,
+    number::swapped,
     number::number_for_number,
     place::place_for_place,
 ];

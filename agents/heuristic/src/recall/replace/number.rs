@@ -36,6 +36,32 @@ pub(super) fn number_for_number(p: &Parts) -> Decided {
     Some(number_replaced(p))
 }
 
+/// `what if friday was 80 not 48`, `80 instead of 48`: the number said second, found
+/// once in the last question, replaced by the one said first.
+pub(super) fn swapped(p: &Parts) -> Decided {
+    let nums: Vec<usize> = (0..p.core.len())
+        .filter(|&i| matches!(p.core[i].tok, Tok::Num(_)))
+        .collect();
+    let [a, b] = nums.as_slice() else {
+        return None;
+    };
+    let between = &p.core[a + 1..*b];
+    let says = |w: &[&str]| (0..between.len()).any(|i| words_at(between, i, w));
+    if !(says(&["not"])
+        || says(&["instead", "of"])
+        || says(&["thay", "vì"])
+        || says(&["chứ", "không"]))
+    {
+        return None;
+    }
+    let (new, old) = (p.core[*a].number()?, p.core[*b].number()?);
+    let found: Vec<&Token> = p.ptoks.iter().filter(|t| t.number() == Some(old)).collect();
+    let [at] = found.as_slice() else {
+        return Some(None);
+    };
+    Some(Some(splice(p.previous, (at.start, at.end), new)))
+}
+
 /// `previous` with the number the follow-up's one number stands for replaced.
 fn number_replaced(p: &Parts) -> Option<String> {
     let n = read_number(p.core)?;
