@@ -142,7 +142,8 @@ pub(crate) fn amounts_typed_vi(query: &str) -> bool {
 }
 
 /// Whether only amounts are written, one of them in millions the Vietnamese way, `tr`
-/// for triệu glued to its digits (`1tr2 + 850k + 430k`); words make the language.
+/// for triệu glued to its digits (`1tr2 + 850k + 430k`), or with `đ` glued to it
+/// (`1.500.000đ`); words make the language.
 fn millions_typed(query: &str) -> bool {
     let words: Vec<&str> = query
         .split(|c: char| c.is_whitespace() || matches!(c, '+' | ',' | ';' | '(' | ')'))
@@ -154,6 +155,11 @@ fn millions_typed(query: &str) -> bool {
         .all(|w| w.starts_with(|c: char| c.is_ascii_digit()))
         && words.iter().any(|w| {
             let w = w.to_lowercase();
+            // (`1.500.000đ`: đồng glued to its digits.)
+            if let Some(digits) = w.strip_suffix('đ') {
+                return !digits.is_empty()
+                    && digits.chars().all(|c| c.is_ascii_digit() || c == '.');
+            }
             let Some((before, after)) = w.split_once("tr") else {
                 return false;
             };
@@ -217,6 +223,7 @@ mod tests {
         assert!(!amounts_typed_vi("venue quoted 85tr for 32 tables"));
         assert!(!amounts_typed_vi("2 trees + 3"));
         assert!(!amounts_typed_vi("850k + 430k"));
+        assert!(amounts_typed_vi("1.500.000đ + 850.000đ"));
     }
 
     #[test]

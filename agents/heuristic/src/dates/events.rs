@@ -1,6 +1,7 @@
 //! Dates told with what happens on them: the event's words dropped so the dates are
 //! read (`days since i moved to perth on 14 july 2024`, `between the engagement on dec
-//! 12 and the wedding on feb 27 2027`), and `does … fall on` asked as `is`.
+//! 12 and the wedding on feb 27 2027`), `does … fall on` asked as `is`, and a weekday
+//! asked of a date said before it (`30 days from today what day of the week is that`).
 
 use crate::lexer::{Tok, Token, words_at};
 
@@ -54,13 +55,15 @@ pub fn events_dropped(toks: &[Token], src: &str) -> Option<String> {
     if cuts.is_empty() {
         return None;
     }
-    let mut out = String::with_capacity(src.len());
-    let mut at = 0;
+    // (`toks` may be a segment of `src`: its own span only.)
+    let (first, last) = (toks.first()?.start, toks.last()?.end);
+    let mut out = String::with_capacity(last - first);
+    let mut at = first;
     for (from, to) in cuts {
         out.push_str(&src[at..from]);
         at = to;
     }
-    out.push_str(&src[at..]);
+    out.push_str(&src[at..last]);
     Some(out)
 }
 
@@ -78,10 +81,62 @@ pub fn falls_on(toks: &[Token], src: &str) -> Option<String> {
     }
     Some(format!(
         "{}is{}{}",
-        &src[..toks[does].start],
+        &src[toks.first()?.start..toks[does].start],
         &src[toks[does].end..toks[fall].start].trim_end_matches(' '),
-        &src[toks[fall + 1].end..]
+        &src[toks[fall + 1].end..toks.last()?.end]
     ))
+}
+
+/// `30 days from today what day of the week is that`: a date said, then its weekday
+/// asked with `that` or `it` — asked as `what day of the week is 30 days from today`;
+/// `None` unless the words before say a date (a date, a month, or a span from now).
+pub fn weekday_of_said(toks: &[Token], src: &str) -> Option<String> {
+    const ASKS: &[&[&str]] = &[
+        &["what", "day", "of", "the", "week", "is", "that"],
+        &["what", "day", "of", "the", "week", "is", "it"],
+        &["what", "weekday", "is", "that"],
+        &["what", "weekday", "is", "it"],
+        &["what", "day", "is", "that"],
+    ];
+    let end = toks
+        .iter()
+        .rposition(|t| !(t.is_sym('?') || t.is_sym('.')))?
+        + 1;
+    let at = ASKS
+        .iter()
+        .find_map(|p| end.checked_sub(p.len()).filter(|&i| words_at(toks, i, p)))?;
+    let before = &toks[..at];
+    let dated = before.iter().any(|t| match &t.tok {
+        Tok::Date(_) => true,
+        Tok::Word(w) => month_number(w).is_some(),
+        _ => false,
+    }) || (0..before.len()).any(|i| {
+        [
+            &["from", "today"][..],
+            &["from", "now"],
+            &["later"],
+            &["after"],
+            &["ago"],
+        ]
+        .iter()
+        .any(|p| words_at(before, i, p))
+    });
+    // (The words before are the date alone, said first: `lease is up 6 months from
+    // today, what day …` and `how many days till … and what weekday is it` are read
+    // otherwise.)
+    let starts = before.first().is_some_and(|t| match &t.tok {
+        Tok::Num(_) | Tok::Date(_) => true,
+        Tok::Word(w) => month_number(w).is_some(),
+        _ => false,
+    });
+    if !dated || !starts {
+        return None;
+    }
+    // (`toks` may be a segment of `src`: its own span only.)
+    let said = src[before[0].start..toks[at].start]
+        .trim_end_matches([' ', ',', ';', '-'])
+        .trim();
+    Some(format!("what day of the week is {said}"))
 }
 
 #[cfg(test)]
@@ -113,6 +168,16 @@ mod tests {
             dropped("and which weekday was he born on 14 july 1985"),
             None
         );
+    }
+
+    #[test]
+    fn a_weekday_asked_of_a_date_said_before() {
+        let of = |src: &str| weekday_of_said(&crate::lexer::lex(src), src);
+        assert_eq!(
+            of("30 days from today what day of the week is that").as_deref(),
+            Some("what day of the week is 30 days from today")
+        );
+        assert_eq!(of("add 5 and 10, what day is that"), None);
     }
 
     #[test]

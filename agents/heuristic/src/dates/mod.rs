@@ -15,7 +15,7 @@ mod stated;
 mod words;
 mod written;
 
-pub use events::{events_dropped, falls_on};
+pub use events::{events_dropped, falls_on, weekday_of_said};
 pub use named::{
     apart_from_today, bare_weekday, named_day_end, period_left_said_first, weekday_phrase_end,
 };

@@ -55,6 +55,8 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         // `contract is 8 months starting 2 june 2026 when does it end`: the span after
         // its start.
         .or_else(|| crate::dates::span_end(toks))
+        // `30 days from today what day of the week is that`: the weekday of the date said.
+        .or_else(|| crate::dates::weekday_of_said(toks, src))
         // `what time is it in prague when its 8am in hanoi`: the condition first.
         .or_else(|| condition_last(toks, src))
     {

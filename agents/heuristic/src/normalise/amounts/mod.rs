@@ -53,7 +53,7 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("aed", &["aed", "dhs", "dirham", "dirhams"]),
     ("cny", &["cny", "rmb", "yuan", "tệ"]),
     ("thb", &["thb", "baht", "฿"]),
-    ("pln", &["pln", "zł", "zloty", "złoty", "zlotys"]),
+    ("pln", &["pln", "zł", "zl", "zloty", "złoty", "zlotys"]),
 ];
 
 /// Words after a number that scale it, and by what power of ten.
