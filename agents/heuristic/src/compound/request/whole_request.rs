@@ -76,6 +76,15 @@ fn one_frame(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
             .or_else(|| crate::frames::price_of_one(toks))
             .or_else(|| crate::frames::longer_period(toks))
     {
+        // (`… mỗi thứ được bao nhiêu tiền`, `how much for each item`: each item's
+        // amount, never their sum.)
+        if asks_each_item(toks) {
+            let mut items = Vec::new();
+            summands(e.clone(), &mut items);
+            if items.len() > 1 {
+                return Some(math_parts(toks, src, items));
+            }
+        }
         return Some(whole_problem(toks, src, e));
     }
     // The price before a levy it includes (`giá đã gồm VAT 10% là 236.500đ, giá chưa
@@ -143,4 +152,32 @@ fn a_part_each(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
         return Some(math_parts(toks, src, found));
     }
     None
+}
+
+/// Whether `toks` ask each item's amount (`mỗi thứ`, `từng loại`, `each item`).
+fn asks_each_item(toks: &[Token]) -> bool {
+    const EACH: &[&[&str]] = &[
+        &["mỗi", "thứ"],
+        &["từng", "thứ"],
+        &["mỗi", "loại"],
+        &["từng", "loại"],
+        &["mỗi", "món"],
+        &["từng", "món"],
+        &["each", "item"],
+        &["each", "one"],
+        &["for", "each"],
+    ];
+    crate::lexer::says(toks, EACH)
+}
+
+/// The terms of a sum `e`, in order (`e` itself when it is no sum).
+fn summands(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::Op(crate::expr::MathOp::Sum, args) => {
+            for a in args {
+                summands(a, out);
+            }
+        }
+        other => out.push(other),
+    }
 }

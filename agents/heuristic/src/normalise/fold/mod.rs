@@ -45,7 +45,9 @@ pub(super) const NUMBER_WORDS: &[&str] = &[
 ];
 
 /// Vietnamese words that count what a number is of (`3 người`, `2 cái`).
-const COUNTERS: &[&str] = &["người", "đứa", "cái", "chiếc", "ly", "cốc", "quả"];
+const COUNTERS: &[&str] = &[
+    "người", "đứa", "cái", "chiếc", "ly", "cốc", "quả", "chuyến", "lượt", "hộp", "tấn", "thùng",
+];
 
 /// Vietnamese operator words.
 const OPERATOR_WORDS: &[&str] = &["cộng", "trừ", "nhân", "chia", "mũ", "với", "cho"];
