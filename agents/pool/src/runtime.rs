@@ -26,20 +26,23 @@ pub fn build(agents: &AgentSettings) -> std::io::Result<tokio::runtime::Runtime>
 mod tests {
     use super::*;
 
+    /// The thread a task spawned on the runtime `agents` builds runs on.
+    fn spawned_on(agents: &AgentSettings) -> std::thread::ThreadId {
+        let runtime = build(agents).expect("runtime");
+        runtime.block_on(async {
+            tokio::spawn(async { std::thread::current().id() })
+                .await
+                .expect("joined")
+        })
+    }
+
     #[test]
     fn current_thread_runs_spawned_tasks_on_the_calling_thread() {
         let agents = AgentSettings {
             runtime: RuntimeFlavor::CurrentThread,
             ..AgentSettings::default()
         };
-        let runtime = build(&agents).expect("runtime");
-        let caller = std::thread::current().id();
-        let ran_on = runtime.block_on(async {
-            tokio::spawn(async { std::thread::current().id() })
-                .await
-                .expect("joined")
-        });
-        assert_eq!(ran_on, caller);
+        assert_eq!(spawned_on(&agents), std::thread::current().id());
     }
 
     #[test]
@@ -49,13 +52,6 @@ mod tests {
             worker_threads: 1,
             ..AgentSettings::default()
         };
-        let runtime = build(&agents).expect("runtime");
-        let caller = std::thread::current().id();
-        let ran_on = runtime.block_on(async {
-            tokio::spawn(async { std::thread::current().id() })
-                .await
-                .expect("joined")
-        });
-        assert_ne!(ran_on, caller);
+        assert_ne!(spawned_on(&agents), std::thread::current().id());
     }
 }
