@@ -2,6 +2,8 @@
 //! rate of a conversion, a missing number, date or weekday), or else its reading's
 //! outcome.
 
+use std::cell::OnceCell;
+
 use chorus_bus::Language;
 
 use super::Planning;
@@ -35,6 +37,9 @@ impl Planning<'_> {
         let outside = scope::outside_tools(query, language).is_some()
             && !question::everyday_money(query)
             && !question::days_to_own_event(query);
+        // (The price or count asked is tried once, by planning the request again: for
+        // a request nothing reads, to know whether to ask, then as the question.)
+        let priced = OnceCell::new();
         let may_ask = !outside
             && match &reading {
                 Understanding::Plan(_, failed) => !failed.is_empty(),
@@ -44,16 +49,14 @@ impl Planning<'_> {
                 // the rate can be asked.)
                 Understanding::Nothing => {
                     question::splits_without_amount(query)
-                        || question::missing_price_or_count(query, language, |t| {
-                            self.plans_quietly(t)
-                        })
-                        .is_some()
+                        || self.ask && self.price_or_count(&priced, query, language).is_some()
                 }
                 _ => true,
             };
         if may_ask
             && self.ask
-            && let Some(question) = self.question(query, toks, &reading, reference, language)
+            && let Some(question) =
+                self.question(query, toks, &reading, reference, &priced, language)
         {
             return PlanOutcome::Question {
                 language,
@@ -71,6 +74,7 @@ impl Planning<'_> {
         toks: &[lexer::Token],
         reading: &Understanding,
         reference: Option<recall::Reference>,
+        priced: &OnceCell<Option<Question>>,
         language: Language,
     ) -> Option<Question> {
         let better = |text: &str| self.understand(text).misses() < reading.misses();
@@ -84,10 +88,8 @@ impl Planning<'_> {
         }
         // (`bán 300 kg tôm thì được bao nhiêu tiền`: the price of one is asked, never
         // which number the part misses.)
-        if let Some(q) =
-            question::missing_price_or_count(query, language, |t| self.plans_quietly(t))
-        {
-            return Some(q);
+        if let Some(q) = self.price_or_count(priced, query, language) {
+            return Some(q.clone());
         }
         for part in &reading.failed() {
             let Some(at) = query.find(part.as_str()) else {
@@ -119,6 +121,21 @@ impl Planning<'_> {
             .iter()
             .any(|o| better(&query.replacen(&text, &o.value, 1)))
             .then_some(q)
+    }
+
+    /// The price or count `query` never said, asked ([`question::missing_price_or_count`]),
+    /// found once and kept in `priced`.
+    fn price_or_count<'a>(
+        &self,
+        priced: &'a OnceCell<Option<Question>>,
+        query: &str,
+        language: Language,
+    ) -> Option<&'a Question> {
+        priced
+            .get_or_init(|| {
+                question::missing_price_or_count(query, language, |t| self.plans_quietly(t))
+            })
+            .as_ref()
     }
 
     /// Whether `text` plans whole, read as a whole request in every reading of it and

@@ -16,7 +16,8 @@ const MONEY_ASKED: &[&str] = &[
     "tiền", "tổng", "hết", "được", "total", "pay", "earn", "make",
 ];
 
-/// Words (folded) of other questions than a price or a count: a split, a share.
+/// Words (folded) of other questions than a price or a count: a split, a share, `man`
+/// (ten thousand yen).
 const OTHER: &[&str] = &[
     "chia",
     "split",
@@ -43,7 +44,7 @@ const PEOPLE: &[&str] = &["người", "people", "khách", "guests", "persons"];
 const HOURS: &[&str] = &["hours", "hour", "hrs", "hr", "giờ", "tiếng"];
 
 /// The question for the price or the count a request never said, when it says one
-/// number and saying the other (a placeholder) makes it plannable (`better`).
+/// number and saying the other (a placeholder) makes it plannable (`plans`).
 pub fn missing_price_or_count(
     query: &str,
     language: Language,
