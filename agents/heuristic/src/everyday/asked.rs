@@ -112,8 +112,12 @@ pub fn asked(toks: &[Token]) -> Option<Asked> {
             && toks.get(i + 1).is_some_and(|t| t.number().is_some())
             && toks.get(i + 2).is_some_and(|t| t.is_sym('%'))
     });
-    let levy = (says(LEVY) || cut) && !says(DISCOUNT);
-    if says(PAID_BY_OTHERS) && says(I_PAY) || levy && says(LEFT) {
+    // (`app lấy 20%, mình được bao nhiêu`: a cut taken, what is got asked — `được`
+    // only after a cut, never after a commission, which is what is earned.)
+    let taken = cut || says(&[&["lấy"]]);
+    let levy = (says(LEVY) || taken) && !says(DISCOUNT);
+    if says(PAID_BY_OTHERS) && says(I_PAY) || levy && (says(LEFT) || taken && says(&[&["được"]]))
+    {
         return Some(Asked::Rest);
     }
     levy.then_some(Asked::Share)

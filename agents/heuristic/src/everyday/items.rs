@@ -219,6 +219,15 @@ pub(super) fn items<'s>(
                     // `1 kg thịt 185k, mua 2.5 kg`: the amount after is the price of one.
                     out.push(Item::Cue(Cue::EachLead));
                     i += 2;
+                } else if labels_total(toks, i) {
+                    // `14 cuốc tổng 412k`: a count the total after it covers only labels
+                    // it.
+                    decor.push(&src[t.start..toks[i + 2].end]);
+                    i += 3;
+                } else if n == "1" && ties_one(toks, i) {
+                    // `1 cuốc 47k`: the amount after is what one is.
+                    decor.push(&src[t.start..toks[i + 1].end]);
+                    i += 2;
                 } else if priced_unit(toks, i + 1, &units) {
                     // `6 hours` of labour at `$95/hr`: the quantity's unit.
                     out.push(Item::Num(n.clone()));
@@ -471,4 +480,46 @@ fn meal_for(toks: &[Token], i: usize) -> bool {
             .get(i + 1)
             .and_then(Token::word)
             .is_none_or(|w| matches!(w, "came" | "was" | "is" | "cost" | "costs" | "comes"))
+}
+
+/// Words asking something of each one counted: with one, a count is an operand.
+const OF_EACH: &[&str] = &[
+    "mỗi", "each", "per", "trung", "average", "avg", "bình", "chia", "split", "share", "đều",
+    "apiece", "từng",
+];
+
+/// Whether the counter word after the number at `i` is said nowhere else in `toks`, and
+/// nothing asks of each one counted.
+fn counted_once(toks: &[Token], i: usize) -> bool {
+    let Some(counter) = toks.get(i + 1).and_then(Token::word) else {
+        return false;
+    };
+    let again = toks
+        .iter()
+        .enumerate()
+        .any(|(k, t)| k != i + 1 && t.word() == Some(counter));
+    let each = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| OF_EACH.contains(&w)));
+    // (A cue is no counter — `dozen`, `each` — but people counted are.)
+    let cue = CUES.iter().any(|(p, _)| p == &[counter]) && !counts_people(counter);
+    !again && !each && !cue
+}
+
+/// Whether the number at `i` counts things whose total is said right after it (`14
+/// cuốc tổng 412k`, `7 khách tổng 4.550.000`, `12 orders total 840`).
+fn labels_total(toks: &[Token], i: usize) -> bool {
+    let total = toks
+        .get(i + 2)
+        .and_then(Token::word)
+        .is_some_and(|w| matches!(w, "tổng" | "total" | "totalling" | "totaling"));
+    total && matches!(toks.get(i + 3).map(|t| &t.tok), Some(Tok::Num(_))) && counted_once(toks, i)
+}
+
+/// Whether the `1` at `i` ties a counter to the amount right after it (`1 cuốc 47k`),
+/// when nothing before it is a number.
+fn ties_one(toks: &[Token], i: usize) -> bool {
+    !toks[..i].iter().any(|t| matches!(t.tok, Tok::Num(_)))
+        && matches!(toks.get(i + 2).map(|t| &t.tok), Some(Tok::Num(_)))
+        && counted_once(toks, i)
 }

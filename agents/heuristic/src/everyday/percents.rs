@@ -138,7 +138,7 @@ pub(super) fn applied(r: &Reading, mut value: Expr, mut cued: bool) -> Option<(E
         value = if asked == Some(Asked::Share) && (has(Cue::Less) || has(Cue::Of)) {
             // `kiwisaver takes 3% of my gross 2,150, how much is that`: the levy itself.
             share
-        } else if asked == Some(Asked::Rest) && (has(Cue::Of) || has(Cue::Tax))
+        } else if asked == Some(Asked::Rest) && !has(Cue::More) && !signed_up(toks)
             // (`how much is left after 10% tax on 1850`: a tax, what is left asked.)
             || has(Cue::Tax) && !has(Cue::Plus) && super::asked::asks_left_over(toks)
         {
