@@ -483,7 +483,7 @@ fn meal_for(toks: &[Token], i: usize) -> bool {
 }
 
 /// Words asking something of each one counted: with one, a count is an operand.
-const OF_EACH: &[&str] = &[
+pub(super) const OF_EACH: &[&str] = &[
     "mỗi", "each", "per", "trung", "average", "avg", "bình", "chia", "split", "share", "đều",
     "apiece", "từng",
 ];

@@ -21,6 +21,7 @@
 //! | dozens | `N dozen`, `N pairs`, `N chục`, `N cặp/đôi` | N × 12 (2, 10) |
 //! | price | `at P each`, `P each`, `mỗi … P`, `P apiece` | count × P (dozens priced by the item, pairs by the pair) |
 //! | rate | `per`, `mỗi` between two unit words | A ÷ B |
+//! | tally | counts of one unit and one rate of it (`5 ngày, 4 ngày, 320k 1 ngày`) | (A + B) × R |
 
 mod asked;
 mod cues;
@@ -29,6 +30,7 @@ mod items;
 mod percents;
 mod priced;
 mod read;
+mod tallied;
 pub(crate) mod units;
 
 pub use items::{changes_meaning, changes_operation, counts_people};

@@ -449,3 +449,37 @@ fn a_kilo_typed_without_marks_is_a_kilo() {
         Some(bin(MathOp::Multiply, n("3"), n("150000")))
     );
 }
+
+#[test]
+fn counts_of_one_unit_at_one_rate_are_tallied_then_priced() {
+    let tally = |counts: &[&str], rate: &str| {
+        let sum = Expr::chain(MathOp::Sum, counts.iter().map(|c| n(c))).unwrap();
+        Some(bin(MathOp::Multiply, sum, n(rate)))
+    };
+    assert_eq!(
+        read("3 workers: 5 days, 4 days and 6 days at 320 a day, total pay?"),
+        tally(&["5", "4", "6"], "320")
+    );
+    assert_eq!(
+        read("anh Hai 5 ngày, chú Tư 6 ngày, 320000 1 ngày. tổng?"),
+        tally(&["5", "6"], "320000")
+    );
+    assert_eq!(
+        read("paid 3 helpers for 2, 3 and 4 days at 150 a day"),
+        tally(&["2", "3", "4"], "150")
+    );
+    // A day off is no day worked; amounts listed are no counts; each one asked is no
+    // tally.
+    assert_ne!(
+        read("tuần này nghỉ 1 ngày, làm 6 ngày mỗi ngày 400000, cả tuần được bao nhiêu"),
+        tally(&["1", "6"], "400000")
+    );
+    assert_ne!(
+        read("registration 450, flight 1320.50 and hotel 4 nights at 189 per night, total?"),
+        tally(&["450", "1320.50", "4"], "189")
+    );
+    assert_eq!(
+        read("2 nights, 3 nights at 700 a night, how much each room"),
+        None
+    );
+}
