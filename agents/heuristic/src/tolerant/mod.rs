@@ -64,6 +64,9 @@ const AMOUNT_NAMES: &[&[&str]] = &[
 pub(crate) const VI_OTHER_OPS: &[&str] =
     &["nhân", "chia", "trừ", "mũ", "căn", "phần", "bình", "lập"];
 
+/// Days said after the items of a list (`16 today and 14 yesterday`): labels only.
+const DAY_LABELS: &[&str] = &["today", "yesterday", "tonight"];
+
 /// Words between two items that only join them.
 const JOINS: &[&str] = &["or", "and", "và", "hay", "hoặc", "với"];
 
@@ -208,7 +211,18 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                 let glued = i > 0
                     && toks[i - 1].end == toks[i].start
                     && matches!(toks[i - 1].tok, Tok::Num(_));
-                if glued && english_cue(w) == Ok(None) {
+                // `5 chuyến, 3 chuyến, 6 chuyến`, `8 hrs, 6 hrs`: a word said after
+                // every item only names what they count.
+                // (`… and 14 yesterday`: the day the last item is of.)
+                let day = i > 0
+                    && matches!(toks[i - 1].tok, Tok::Num(_))
+                    && DAY_LABELS.contains(&w.as_str());
+                let repeated = i > 0
+                    && matches!(toks[i - 1].tok, Tok::Num(_))
+                    && after_every_item(toks, w)
+                    && !VI_OTHER_OPS.contains(&w.as_str())
+                    && !DATE_WORDS.contains(&w.as_str());
+                if (glued || repeated || day) && english_cue(w) == Ok(None) {
                     if let Some((_, end)) = run.as_mut().filter(|(_, end)| *end == i) {
                         *end = i + 1;
                     }
@@ -296,7 +310,7 @@ fn counted_before(toks: &[Token]) -> Option<usize> {
 const PERIOD_BEFORE: &[&str] = &["this", "last", "per", "each", "every", "a", "the", "mỗi"];
 
 /// Words after a period that do the same (`tuần này`, `tháng trước`, `tuần vừa rồi`).
-const PERIOD_AFTER: &[&str] = &["này", "trước", "qua", "vừa"];
+const PERIOD_AFTER: &[&str] = &["này", "nay", "trước", "qua", "vừa"];
 
 /// Whether the date word at `i` only says what period the numbers are of.
 fn period_decoration(toks: &[Token], i: usize) -> bool {
@@ -351,6 +365,15 @@ fn period_decoration(toks: &[Token], i: usize) -> bool {
             || before_colon)
 }
 
+/// Whether `word` follows every number of `toks`, and there are two or more.
+fn after_every_item(toks: &[Token], word: &str) -> bool {
+    let nums = crate::lexer::number_positions(toks);
+    nums.len() >= 2
+        && nums
+            .iter()
+            .all(|&k| toks.get(k + 1).and_then(Token::word) == Some(word))
+}
+
 /// Whether the tokens between two items only join them: one separator (`,` `;` `/` `+`
 /// `&`, `or`, `và`…), maybe with an Oxford comma before a joining word.
 fn joined(between: &[Token]) -> bool {
@@ -360,11 +383,20 @@ fn joined(between: &[Token]) -> bool {
     };
     // (`mon 3.5, tue 4`, `…, thu off, fri 1.02`: the days labelling the items.)
     let label = |t: &Token| {
-        t.word()
-            .is_some_and(|w| crate::normalise::WEEKDAY_LABELS.contains(&w) || w == "off")
+        t.word().is_some_and(|w| {
+            crate::normalise::WEEKDAY_LABELS.contains(&w) || DAY_LABELS.contains(&w) || w == "off"
+        })
     };
-    let kept: Vec<&Token> = between.iter().filter(|t| !label(t)).collect();
+    let mut kept: Vec<&Token> = between.iter().filter(|t| !label(t)).collect();
     if kept.len() < between.len() {
+        // (`16 rooms today and 14 yesterday`: what the first item counts, said once.)
+        if kept.len() > 1
+            && kept[0]
+                .word()
+                .is_some_and(|w| !JOINS.contains(&w) && english_cue(w) == Ok(None))
+        {
+            kept.remove(0);
+        }
         return kept.iter().all(|t| sep(t)) && kept.len() <= 2;
     }
     match between {

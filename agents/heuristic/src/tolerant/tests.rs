@@ -64,3 +64,19 @@ fn anything_else_leaves_the_part_alone() {
         assert_eq!(read(q), None, "{q}");
     }
 }
+
+#[test]
+fn what_every_item_counts_and_the_day_it_is_of_only_label_it() {
+    let sum = |a: &str, b: &str| Some(Expr::bin(MathOp::Sum, n(a), n(b)));
+    assert_eq!(read("5 boxes, 3 boxes, total"), sum("5", "3"));
+    assert_eq!(
+        read("sold 16 today and 14 yesterday, total?"),
+        sum("16", "14")
+    );
+    assert_eq!(
+        read("I cleaned 16 rooms today and 14 yesterday, total"),
+        sum("16", "14")
+    );
+    // A word after one item only, with no day after it, still breaks the run.
+    assert_eq!(read("5 boxes and 3, total"), None);
+}
