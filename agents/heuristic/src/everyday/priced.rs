@@ -64,6 +64,19 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
             .is_some_and(|w| matches!(w, "total" | "altogether" | "tổng" | "hết"))
     });
     let plain_sum = multiple.is_none() && price.is_none() && amounts.len() > 1 && !total_asked;
+    // (`giá tour 1.500.000đ/người, nhóm 6 người được giảm 10%, mỗi người trả bao
+    // nhiêu`: a price of each one counted, what each pays asked — the price with its
+    // percentage, never the group's total, nor that total shared again.)
+    if let (None, Some(p), Some(_), []) = (&multiple, price, count, amounts.as_slice())
+        && has(Cue::Each)
+        && has(Cue::EachOne)
+        && !has(Cue::Split)
+        && !has(Cue::Among)
+        && r.pcts.len() == 1
+    {
+        let (value, _) = percents::applied(r, num(p), true)?;
+        return (!r.outside()).then_some(value);
+    }
     if multiple.is_none()
         && let Some(total) = per_head(r, count, price, &amounts)
     {
