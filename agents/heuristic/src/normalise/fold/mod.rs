@@ -141,6 +141,13 @@ pub fn restore(pieces: &mut [Piece]) {
         if marker || takings(pieces, i) {
             continue;
         }
+        // (`tha giong 15/9 toi nay duoc may ngay`: after a date, up to now — `tới nay`,
+        // never `tối nay`, tonight.)
+        if pieces[i].lower() == "toi" && since_date(pieces, i) {
+            let cased = with_case_of(&pieces[i].text, "tới");
+            pieces[i].set(cased);
+            continue;
+        }
         // A piece expanded from shorthand (`tb` → `trung bình`) neighbours by its
         // last (or first) word.
         let prev = near(pieces, i, false)
@@ -184,6 +191,17 @@ fn takings(pieces: &[Piece], i: usize) -> bool {
                     .find(|&j| pieces[j].kind != Kind::Space)
                     .is_some_and(|j| SCALES.contains(&pieces[j].lower().as_str()))
         })
+}
+
+/// Whether piece `i` stands between a day and month written with a slash (`15/9`) and
+/// `nay`.
+fn since_date(pieces: &[Piece], i: usize) -> bool {
+    let before_nay = near(pieces, i, true).is_some_and(|n| pieces[n].lower() == "nay");
+    let after_date = (0..i)
+        .rev()
+        .find(|&j| pieces[j].kind != Kind::Space)
+        .is_some_and(|j| pieces[j].kind == Kind::Number && j > 0 && pieces[j - 1].text == "/");
+    before_nay && after_date
 }
 
 /// The nearest word or number before (or after) piece `i`, past spaces only.
