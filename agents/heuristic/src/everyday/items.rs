@@ -145,6 +145,18 @@ pub(super) fn items<'s>(
                         && matches!(toks[j - 2].tok, Tok::Num(_))
                     || toks[j - 1].is_sym('%'))
         };
+        // (`1,320 yen/hr, whats the total per hour`: the unit an amount was said in,
+        // asked again, says what is asked in it.)
+        if tie
+            && !after_amount(i)
+            && t.word().is_some_and(|w| PER_UNIT.contains(&w))
+            && let Some(unit) = toks.get(i + 1).and_then(Token::word)
+            && rate_said_in(toks, i, unit)
+        {
+            decor.push(&src[t.start..toks[i + 1].end]);
+            i += 2;
+            continue;
+        }
         if tie
             && let Some(unit) = toks.get(i + 1).and_then(Token::word)
             && (after_amount(i) || t.word() == Some("mỗi"))
@@ -522,4 +534,16 @@ fn ties_one(toks: &[Token], i: usize) -> bool {
     !toks[..i].iter().any(|t| matches!(t.tok, Tok::Num(_)))
         && matches!(toks.get(i + 2).map(|t| &t.tok), Some(Tok::Num(_)))
         && counted_once(toks, i)
+}
+
+/// Whether an amount before `i` in `toks` is a rate in `unit` (`1,320 yen/hr`, `46.82 an
+/// hour`, `20 per hour`).
+fn rate_said_in(toks: &[Token], i: usize, unit: &str) -> bool {
+    let unit = unit_of(unit);
+    (1..i).any(|k| {
+        let tie = toks[k].is_sym('/') || toks[k].word().is_some_and(|w| PER_UNIT.contains(&w));
+        let amount = matches!(toks[k - 1].tok, Tok::Num(_))
+            || k > 1 && matches!(toks[k - 2].tok, Tok::Num(_)) && toks[k - 1].word().is_some();
+        tie && amount && toks.get(k + 1).and_then(Token::word).map(unit_of) == Some(unit.clone())
+    })
 }

@@ -156,6 +156,8 @@ pub(super) fn applied(r: &Reading, mut value: Expr, mut cued: bool) -> Option<(E
             Expr::bin(MathOp::Subtract, value, share)
         } else if has(Cue::More)
             || (has(Cue::Tip) || has(Cue::Tax) || on_top(toks)) && has(Cue::Plus)
+            // (`1320 an hour plus 25%`: one amount raised, as `45 plus 10%` is.)
+            || r.nums.len() == 1 && plus_percent(toks)
         {
             Expr::bin(MathOp::Sum, value, share)
         } else if has(Cue::Tip) || has(Cue::Tax) || has(Cue::Of) {
@@ -174,4 +176,13 @@ pub(super) fn applied(r: &Reading, mut value: Expr, mut cued: bool) -> Option<(E
 /// the amount, never the answer alone.
 fn on_top(toks: &[Token]) -> bool {
     (0..toks.len()).any(|i| words_at(toks, i, &["on", "top"]))
+}
+
+/// Whether a percentage in `toks` is added in so many words: `plus 25%`, `+ 25%`.
+fn plus_percent(toks: &[Token]) -> bool {
+    toks.windows(3).any(|w| {
+        (w[0].is_sym('+') || w[0].word() == Some("plus"))
+            && w[1].number().is_some()
+            && w[2].is_sym('%')
+    })
 }
