@@ -240,7 +240,7 @@ pub(super) fn items<'s>(
                     // `1 cuốc 47k`: the amount after is what one is.
                     decor.push(&src[t.start..toks[i + 1].end]);
                     i += 2;
-                } else if priced_unit(toks, i + 1, &units) {
+                } else if priced_unit(toks, i + 1, &units) || hours_at_share(toks, i + 1) {
                     // `6 hours` of labour at `$95/hr`: the quantity's unit.
                     out.push(Item::Num(n.clone()));
                     i += 2;
@@ -546,4 +546,19 @@ fn rate_said_in(toks: &[Token], i: usize, unit: &str) -> bool {
             || k > 1 && matches!(toks[k - 2].tok, Tok::Num(_)) && toks[k - 1].word().is_some();
         tie && amount && toks.get(k + 1).and_then(Token::word).map(unit_of) == Some(unit.clone())
     })
+}
+
+/// Whether the word at `k` is hours worked at a percentage of a rate (`7.5 hours at 150%
+/// of 34.20`): a count, no time asked.
+fn hours_at_share(toks: &[Token], k: usize) -> bool {
+    toks.get(k)
+        .and_then(Token::word)
+        .is_some_and(|w| unit_of(w) == "h")
+        && toks.windows(5).any(|w| {
+            matches!(w[0].word(), Some("at" | "với" | "hưởng"))
+                && w[1].number().is_some()
+                && w[2].is_sym('%')
+                && matches!(w[3].word(), Some("of" | "của"))
+                && w[4].number().is_some()
+        })
 }

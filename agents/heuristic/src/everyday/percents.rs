@@ -98,6 +98,36 @@ pub(super) fn periods_left(r: &Reading) -> Decided {
     (!r.periods.is_empty()).then_some(None)
 }
 
+/// `worked 7.5 hrs on sunday at 150% of $34.20`: a count at a percentage of a rate,
+/// N × (P% of R).
+pub(super) fn at_share_of(r: &Reading) -> Decided {
+    let [(kn, n), (ka, a)] = r.nums.as_slice() else {
+        return None;
+    };
+    let [p] = r.pcts.as_slice() else {
+        return None;
+    };
+    let at_share = ka >= &3
+        && r.items[ka - 3..*ka]
+            == [
+                Item::Cue(Cue::At),
+                Item::Pct((*p).to_owned()),
+                Item::Cue(Cue::Of),
+            ];
+    if !at_share {
+        return None;
+    }
+    let rest_cued =
+        r.items.iter().enumerate().any(|(k, i)| {
+            matches!(i, Item::Cue(c) if !matches!(c, Cue::At | Cue::Of)) && k != kn + 1
+        });
+    if rest_cued {
+        return None;
+    }
+    let share = Expr::bin(MathOp::Percent, num(p), num(a));
+    Some((!r.outside()).then(|| Expr::bin(MathOp::Multiply, num(n), share)))
+}
+
 /// `45 is what percent of 180`, `what percent of 160 is 36`.
 pub(super) fn what_percent(r: &Reading) -> Decided {
     if !r.has(Cue::WhatPercent) {

@@ -140,6 +140,7 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
         percents::interest,
         percents::periods_left,
         percents::what_percent,
+        percents::at_share_of,
     ];
     match forms.iter().find_map(|form| form(&r)) {
         Some(decided) => decided,
