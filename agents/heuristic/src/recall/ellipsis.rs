@@ -52,6 +52,12 @@ pub(super) const NUMBER_DRESSING: &[&str] = &[
     "much",
     // (`thêm 3 người nữa thì bao nhiêu`)
     "thì",
+    // (`what about if i did 2,400`: the amount done, sold or made instead.)
+    "did",
+    "made",
+    "sold",
+    "earned",
+    "had",
 ];
 
 /// Phrases keeping the last request's rate (`and 60,000 yen at that rate`): the rate is

@@ -18,6 +18,14 @@ pub(super) const PEOPLE_AFTER: &[&[&str]] = &[
     &["ways"],
     &["người"],
     &["bạn"],
+    // (`neu 25 em thi sao` after `chia deu 1tr5 cho 30 hs`: children or pupils
+    // counted in place of those before.)
+    &["em"],
+    &["đứa"],
+    &["cháu"],
+    &["học", "sinh"],
+    &["hs"],
+    &["kids"],
 ];
 
 /// Counts written in words, as a count of sharers may be: `split $180 four ways`.

@@ -142,7 +142,10 @@ fn only_dresses(n: &Number, ptoks: &[Token]) -> bool {
         let Some(w) = t.word() else {
             continue;
         };
-        let role_word = j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w))
+        // (`and at 60%?`: a percentage's own preposition.)
+        let at_percent = j + 1 == i && role == Role::Percent && matches!(w, "at" | "với" | "ở");
+        let role_word = at_percent
+            || j + 1 == i && (PEOPLE_BEFORE.contains(&w) || BASE_BEFORE.contains(&w))
             || matches!(role, Role::Divisor | Role::People)
                 && j < i
                 && matches!(w, "chia" | "cho" | "divided" | "by" | "split");
