@@ -17,6 +17,10 @@ impl Planning<'_> {
         query: &str,
         language: Language,
     ) -> Option<PlanOutcome> {
+        // `and the day before that`, `3 weeks before, which date`: from the last date.
+        if let Some(found) = self.relative_to_last_date(toks, query, language) {
+            return Some(found);
+        }
         // `Cộng tiền công hai đứa lại`, `tổng 2 lần bn`: the last two answers summed,
         // never the last one doubled.
         if self.continuations

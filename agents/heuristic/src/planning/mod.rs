@@ -7,6 +7,7 @@ mod before;
 mod follow_ups;
 mod last_readings;
 mod on_last;
+mod relative;
 mod turn;
 mod understanding;
 

@@ -240,12 +240,24 @@ pub fn in_other_units(
     questions: &[String],
     conversation: &Conversation,
 ) -> Option<(String, String)> {
-    let value = conversation.answers.last()?;
-    value.parse::<u64>().ok()?;
-    let previous = crate::lexer::lex(questions.last()?);
-    let days = previous
+    // (`and how many weeks is that` after `what weekday is that` after a count of
+    // days: the count, past the weekday or the date answered since.)
+    // (Dates and weekdays stand among the answers as written: `dec 14`, `Monday`.)
+    let dated = |a: &String| a.parse::<f64>().is_err();
+    let back = conversation
+        .answers
         .iter()
-        .any(|t| t.word().is_some_and(|w| matches!(w, "days" | "ngày")));
+        .rev()
+        .take_while(|a| dated(a))
+        .count();
+    let value = conversation.answers.iter().rev().nth(back)?;
+    value.parse::<u64>().ok()?;
+    let asked = questions.len().saturating_sub(1 + back.min(1))..questions.len();
+    let days = questions[asked].iter().any(|q| {
+        crate::lexer::lex(q)
+            .iter()
+            .any(|t| t.word().is_some_and(|w| matches!(w, "days" | "ngày")))
+    });
     let toks = crate::lexer::lex(query);
     let mut unit = None;
     for t in &toks {

@@ -408,6 +408,26 @@ fn amount_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
     match &toks.get(i)?.tok {
         Tok::Num(n) => Some((n.clone(), i + 1)),
         Tok::Word(w) if w == "a" || w == "an" => Some(("1".into(), i + 1)),
+        // (`the day before 2027-01-15`, `the week after that`: one of them; never
+        // `the day before yesterday`, a day of its own.)
+        Tok::Word(w)
+            if w == "the"
+                && toks
+                    .get(i + 1)
+                    .and_then(Token::word)
+                    .and_then(unit)
+                    .is_some()
+                && matches!(
+                    toks.get(i + 2).and_then(Token::word),
+                    Some("before" | "after")
+                )
+                && !matches!(
+                    toks.get(i + 3).and_then(Token::word),
+                    Some("yesterday" | "tomorrow" | "next" | "last")
+                ) =>
+        {
+            Some(("1".into(), i + 1))
+        }
         Tok::Word(_) => numbers::parse_words(toks, i, false),
         _ => None,
     }
