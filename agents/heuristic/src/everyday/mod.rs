@@ -21,8 +21,10 @@
 //! | dozens | `N dozen`, `N pairs`, `N chục`, `N cặp/đôi` | N × 12 (2, 10) |
 //! | price | `at P each`, `P each`, `mỗi … P`, `P apiece` | count × P (dozens priced by the item, pairs by the pair) |
 //! | rate | `per`, `mỗi` between two unit words | A ÷ B |
+//! | rectangle | `diện tích`, `area`, `chu vi`, `perimeter` with two sides (`dài 20m rộng 5m`, `4m by 3.5m`) | A × B; 2 × (A + B) |
 //! | tally | counts of one unit and one rate of it (`5 ngày, 4 ngày, 320k 1 ngày`) | (A + B) × R |
 
+mod area;
 mod asked;
 mod cues;
 mod guards;

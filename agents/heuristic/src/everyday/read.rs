@@ -126,7 +126,10 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     if no_everyday_problem(toks, &words) {
         return None;
     }
-    if let Some(e) = groups_or_rate(toks).or_else(|| super::tallied::at_one_rate(toks)) {
+    let found = groups_or_rate(toks)
+        .or_else(|| super::tallied::at_one_rate(toks))
+        .or_else(|| super::area::of_rectangle(toks));
+    if let Some(e) = found {
         return Some(e);
     }
     let mut decor = Vec::new();

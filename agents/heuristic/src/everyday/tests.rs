@@ -483,3 +483,24 @@ fn counts_of_one_unit_at_one_rate_are_tallied_then_priced() {
         None
     );
 }
+
+#[test]
+fn a_rectangles_area_or_perimeter_is_read_from_its_two_sides() {
+    assert_eq!(
+        read("mảnh đất dài 20m rộng 5m, diện tích bao nhiêu"),
+        Some(bin(MathOp::Multiply, n("20"), n("5")))
+    );
+    assert_eq!(
+        read("perimeter of a yard 12 m by 8 m"),
+        Some(bin(
+            MathOp::Multiply,
+            n("2"),
+            bin(MathOp::Sum, n("12"), n("8"))
+        ))
+    );
+    // Rooms counted as well: not the area of one.
+    assert_ne!(
+        read("3 phòng dài 4m rộng 3m, tổng diện tích"),
+        Some(bin(MathOp::Multiply, n("4"), n("3")))
+    );
+}
