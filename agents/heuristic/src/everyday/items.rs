@@ -244,6 +244,14 @@ pub(super) fn items<'s>(
                     // `6 hours` of labour at `$95/hr`: the quantity's unit.
                     out.push(Item::Num(n.clone()));
                     i += 2;
+                    // (`3 nights, 12h each at 46.82/hr`: so many for each counted before,
+                    // no price.)
+                    if toks.get(i).and_then(Token::word) == Some("each")
+                        && matches!(out.first(), Some(Item::Num(_)))
+                        && out.len() == 2
+                    {
+                        i += 1;
+                    }
                 } else if meal_for(toks, i) {
                     // `dinner for 6 came to $312.60`: the people the meal is for, who
                     // share its bill.

@@ -8,7 +8,7 @@ use super::percents;
 use super::read::{Reading, num};
 use super::units::per_unit_count;
 use crate::expr::{Expr, MathOp};
-use crate::lexer::Tok;
+use crate::lexer::{Tok, Token};
 
 /// Each number's role.
 struct Roles<'a> {
@@ -297,6 +297,12 @@ fn value(
             Expr::bin(MathOp::Sum, num(n), num(p))
         }
         (None, Some(p), [n]) => Expr::bin(MathOp::Multiply, num(n), num(p)),
+        // (`3 nights, 12h each at 46.82/hr`: so many for each one counted, priced.)
+        (None, Some(p), [a, b]) if each_of_count(r.toks, b) => Expr::bin(
+            MathOp::Multiply,
+            Expr::bin(MathOp::Multiply, num(a), num(b)),
+            num(p),
+        ),
         (None, None, [a]) => num(a),
         // `$312 plus $48 fuel`: amounts added up.
         (None, None, [_, _, ..])
@@ -360,4 +366,11 @@ fn several_items(
     }
     let total = Expr::chain(MathOp::Sum, lines)?;
     nums.iter().all(|(k, _)| taken[*k]).then_some(total)
+}
+
+/// Whether the number `b` in `toks` is said with its unit and `each` after it (`12h
+/// each`, `12 hours each`): so many for each one counted before it.
+fn each_of_count(toks: &[Token], b: &str) -> bool {
+    toks.windows(3)
+        .any(|w| w[0].number() == Some(b) && w[1].word().is_some() && w[2].word() == Some("each"))
 }
