@@ -129,6 +129,17 @@ pub fn lex(text: &str) -> Vec<Token> {
             {
                 len += 1;
             }
+            // `t2 1tr2, t3 900k`: a weekday written short is one word (never `t`, then
+            // a count of 2).
+            let weekday = len == 1
+                && matches!(c, 't' | 'T')
+                && (i == 0 || !chars[i - 1].1.is_alphanumeric())
+                && matches!(power, Some('2'..='7'))
+                && !after
+                    .is_some_and(|a| a.is_alphanumeric() || matches!(a, '.' | ',' | ':' | '/'));
+            if weekday {
+                len += 1;
+            }
             let raw: String = chars[i..i + len].iter().map(|c| c.1).collect();
             i += len;
             out.push(Token {
@@ -355,6 +366,16 @@ mod tests {
 
     fn num(s: &str) -> Tok {
         Tok::Num(s.into())
+    }
+
+    #[test]
+    fn a_weekday_written_short_is_one_word() {
+        let word = |w: &str| Tok::Word(w.into());
+        assert_eq!(toks("t2 1,2"), vec![word("t2"), num("1.2")]);
+        assert_eq!(toks("T7"), vec![word("t7")]);
+        // Never a longer number, nor a `t` inside a word.
+        assert_eq!(toks("t25"), vec![word("t"), num("25")]);
+        assert_eq!(toks("at2"), vec![word("at"), num("2")]);
     }
 
     #[test]

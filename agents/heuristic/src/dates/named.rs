@@ -291,6 +291,15 @@ pub(super) fn weekday_at(toks: &[Token], i: usize) -> Option<(&'static str, Opti
             // `thứ 2` … `thứ 7`: Monday … Saturday.
             let k: usize = n.parse().ok().filter(|k| (2..=7).contains(k))?;
             (WEEKDAY_NAMES[7 + k - 2].1, at + 2)
+        } else if let Some(k) = toks
+            .get(at)
+            .and_then(Token::word)
+            .and_then(|w| w.strip_prefix('t').or_else(|| w.strip_prefix('T')))
+            .and_then(|d| d.parse::<usize>().ok())
+            .filter(|k| (2..=7).contains(k))
+        {
+            // `t2` … `t7`, written short (one word: the lexer's).
+            (WEEKDAY_NAMES[7 + k - 2].1, at + 1)
         } else {
             return None;
         };

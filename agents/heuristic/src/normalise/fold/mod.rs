@@ -138,7 +138,10 @@ pub fn restore(pieces: &mut [Piece]) {
                 .is_some_and(|p| p.text == "." || p.text == ")")
                 || pieces[i].lower() == "a" && pieces.iter().any(|p| p.lower() == "b"));
         // (`thu 2 trieu 5 tru chi 1 trieu 8`: takings of an amount, no `thứ 2`, Monday.)
-        if marker || takings(pieces, i) {
+        // (`doanh thu` is takings, never `doanh thứ`: kept as typed.)
+        let doanh_thu = pieces[i].lower() == "thu"
+            && near(pieces, i, false).is_some_and(|j| pieces[j].lower() == "doanh");
+        if marker || takings(pieces, i) || doanh_thu {
             continue;
         }
         // (`tha giong 15/9 toi nay duoc may ngay`: after a date, up to now — `tới nay`,
