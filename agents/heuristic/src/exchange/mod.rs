@@ -8,6 +8,9 @@
 //! Without a rate in the message a conversion is outside every tool (there is no rate
 //! service): it is refused or asked about elsewhere, never guessed.
 
+mod fee;
+pub use fee::fee_apart;
+
 use crate::expr::{Expr, MathOp};
 use crate::lexer::{Token, words_at};
 

@@ -34,6 +34,8 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         .or_else(|| crate::filler::without_extreme_label(toks))
         // `bán 200kg tiêu giá 145k`: the price is a kilo's.
         .or_else(|| crate::frames::price_per_counted_unit(toks))
+        // `2000 aud at 16,920 minus a 2% fee`: the conversion, then the fee off it.
+        .or_else(|| crate::exchange::fee_apart(toks))
         // (Each rewrite changes the tokens, or reading them again would never end.)
         && without.as_slice() != toks
     {

@@ -54,6 +54,23 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("cny", &["cny", "rmb", "yuan", "tệ"]),
     ("thb", &["thb", "baht", "฿"]),
     ("pln", &["pln", "zł", "zl", "zloty", "złoty", "zlotys"]),
+    // (The other currencies the exchange reader knows: `1,500 aed in php if 1 aed =
+    // 15.6 php` names two, and neither is dropped.)
+    ("php", &["php", "peso", "pesos"]),
+    ("myr", &["myr", "ringgit"]),
+    ("idr", &["idr", "rupiah"]),
+    ("inr", &["inr", "rupee", "rupees"]),
+    ("hkd", &["hkd", "hk$"]),
+    ("chf", &["chf", "franc", "francs"]),
+    ("sek", &["sek"]),
+    ("nok", &["nok"]),
+    ("dkk", &["dkk"]),
+    (
+        "rub",
+        &["rub", "ruble", "rubles", "rouble", "roubles", "rúp"],
+    ),
+    ("sar", &["sar", "riyal"]),
+    ("qar", &["qar"]),
 ];
 
 /// Words after a number that scale it, and by what power of ten.
