@@ -18,6 +18,23 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
     if crate::lexer::number_positions(toks).len() < 4 {
         return None;
     }
+    // (`1000 cộng 2 cộng với không cộng 1000 trừ 2`: arithmetic written out between
+    // numbers, no items priced.)
+    let written = toks
+        .windows(2)
+        .filter(|p| {
+            p[0].number().is_some()
+                && p[1].word().is_some_and(|w| {
+                    matches!(
+                        w,
+                        "cộng" | "trừ" | "nhân" | "chia" | "plus" | "minus" | "times"
+                    )
+                })
+        })
+        .count();
+    if written >= 2 {
+        return None;
+    }
     let w = Words::new(toks);
     if super::another_question(&w, true) || !(w.says(SUM_OF) || w.says(HOW_MUCH)) {
         return None;
