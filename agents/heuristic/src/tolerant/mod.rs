@@ -220,8 +220,7 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                 let repeated = i > 0
                     && matches!(toks[i - 1].tok, Tok::Num(_))
                     && after_every_item(toks, w)
-                    && !VI_OTHER_OPS.contains(&w.as_str())
-                    && !DATE_WORDS.contains(&w.as_str());
+                    && names_items(w);
                 if (glued || repeated || day) && english_cue(w) == Ok(None) {
                     if let Some((_, end)) = run.as_mut().filter(|(_, end)| *end == i) {
                         *end = i + 1;
@@ -365,6 +364,22 @@ fn period_decoration(toks: &[Token], i: usize) -> bool {
             || before_colon)
 }
 
+/// Whether `word`, said after an item, may only name what the items count: no
+/// operation (`1 x 1 x zero plus three`), no date or time word.
+fn names_items(word: &str) -> bool {
+    !DATE_WORDS.contains(&word) && !operator(word)
+}
+
+/// Whether `word` says an operation between numbers (`x`, `plus`, `chia`).
+fn operator(word: &str) -> bool {
+    VI_OTHER_OPS.contains(&word)
+        || crate::normalise::typo::operation(word).is_some()
+        || matches!(
+            word,
+            "x" | "by" | "over" | "into" | "of" | "cộng" | "plus" | "minus"
+        )
+}
+
 /// Whether `word` follows every number of `toks`, and there are two or more.
 fn after_every_item(toks: &[Token], word: &str) -> bool {
     let nums = crate::lexer::number_positions(toks);
@@ -393,7 +408,7 @@ fn joined(between: &[Token]) -> bool {
         if kept.len() > 1
             && kept[0]
                 .word()
-                .is_some_and(|w| !JOINS.contains(&w) && english_cue(w) == Ok(None))
+                .is_some_and(|w| !JOINS.contains(&w) && english_cue(w) == Ok(None) && !operator(w))
         {
             kept.remove(0);
         }
