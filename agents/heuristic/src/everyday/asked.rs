@@ -127,6 +127,8 @@ pub fn asked(toks: &[Token]) -> Option<Asked> {
 /// never `after` alone, which a price with its tax says too.
 const LEFT_OVER: &[&[&str]] = &[
     &["left"],
+    // (`tax 15% of 1,284.60 - how much do i actually keep`)
+    &["keep"],
     &["remaining"],
     &["take", "home"],
     &["còn", "lại"],

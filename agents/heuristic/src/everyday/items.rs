@@ -408,6 +408,15 @@ pub(super) fn items<'s>(
                 }
                 other => other,
             };
+            // (`a $89.95 pair of kitchen clogs`: one pair priced, no count of pairs.)
+            let one_priced = matches!(cue, Cue::Times(_))
+                && i > 1
+                && matches!(toks[i - 2].word(), Some("a" | "an"))
+                && toks[i - 1].number().is_some();
+            if one_priced {
+                i += phrase.len();
+                continue;
+            }
             if counted || !matches!(cue, Cue::Times(_)) {
                 out.push(Item::Cue(*cue));
             }

@@ -95,8 +95,12 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
     // (`thuê 4 người làm 6 ngày mỗi ngày 350k hết bao nhiêu`, `hire 4 workers for 6 days
     // at 350k a day, total?`: people hired to work are paid each, so the total is
     // theirs together — never the day's pay shared among them.)
-    let wages =
-        total_asked && hired(r.words) && !(has(Cue::Split) || has(Cue::Among) || has(Cue::EachOne));
+    // (`Phòng đôi 450k một đêm, khách ở 3 đêm 2 phòng, tổng bao nhiêu`: rooms booked are
+    // paid each too, never the nights' price shared by them.)
+    let rooms = count.is_some_and(|n| counts_rooms(r.toks, n));
+    let wages = total_asked
+        && (hired(r.words) || rooms)
+        && !(has(Cue::Split) || has(Cue::Among) || has(Cue::EachOne));
     match count {
         Some(n) if wages => {
             value = Expr::bin(MathOp::Multiply, value, num(n));
@@ -373,4 +377,11 @@ fn several_items(
 fn each_of_count(toks: &[Token], b: &str) -> bool {
     toks.windows(3)
         .any(|w| w[0].number() == Some(b) && w[1].word().is_some() && w[2].word() == Some("each"))
+}
+
+/// Whether the number `n` in `toks` counts rooms (`2 phòng`, `3 rooms`).
+fn counts_rooms(toks: &[Token], n: &str) -> bool {
+    toks.windows(2).any(|w| {
+        w[0].number() == Some(n) && matches!(w[1].word(), Some("phòng" | "rooms" | "room"))
+    })
 }

@@ -93,6 +93,10 @@ fn unit_margin(w: &Words, q: &[Quantity]) -> Option<Expr> {
     ) {
         (true, true, _, _) => (a, b),
         (_, _, true, true) => (b, a),
+        // (`nhập 40 hộp bánh sữa giá 48k, bán 65k một hộp`: the word of buying said
+        // further before its price; one price sold, the other bought.)
+        (_, true, _, false) if w.says(BUY) => (a, b),
+        (_, false, _, true) if w.says(BUY) => (b, a),
         _ => return None,
     };
     let n = |x: &Quantity| Expr::Num(x.value.clone());
@@ -118,6 +122,13 @@ fn lot_profit(w: &Words, q: &[Quantity]) -> Option<Expr> {
         .iter()
         .find(|x| x.at != price.at && x.at != lot.at && big(&x.value))?;
     if !(w.near(cost.at, 5, 0, BUY) || w.near(lot.at, 3, 0, BUY)) {
+        return None;
+    }
+    // (`nhập 40 hộp bánh sữa giá 48k, bán 65k một hộp`: a cost below the price of one
+    // is the cost of one, never the whole lot's.)
+    if let (Ok(c), Ok(p)) = (cost.value.parse::<f64>(), price.value.parse::<f64>())
+        && c < p
+    {
         return None;
     }
     let n = |x: &Quantity| Expr::Num(x.value.clone());

@@ -148,10 +148,13 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
         return None;
     }
     let mut kinds: Vec<ListOp> = Vec::new();
-    let mut set = |k: ListOp| {
+    // Where the first list operation is named.
+    let mut named_at: Option<usize> = None;
+    let mut set = |k: ListOp, at: usize| {
         if !kinds.contains(&k) {
             kinds.push(k);
         }
+        named_at.get_or_insert(at);
         kinds.len() <= 2
     };
     // The run of items: (start, end) in `toks`.
@@ -168,7 +171,7 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
             continue;
         }
         if let Some((phrase, k)) = VI_CUES.iter().find(|(p, _)| words_at(toks, i, p)) {
-            if !set(*k) {
+            if !set(*k, i) {
                 return None;
             }
             i += phrase.len();
@@ -235,7 +238,7 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                 }
                 match english_cue(w) {
                     Err(()) => return None,
-                    Ok(Some(k)) if !set(k) => return None,
+                    Ok(Some(k)) if !set(k, i) => return None,
                     _ => {}
                 }
                 i += 1;
@@ -275,7 +278,10 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
     let slash = toks[s..e].iter().any(|t| t.is_sym('/'));
     let plus = toks[s..e].iter().any(|t| t.is_sym('+'));
     let sum = kinds.contains(&ListOp::Sum);
-    if slash && sum || plus && (!sum || kinds.len() > 1) {
+    // (`tips this wk: 12 / 8.50 / 20 / 5 / 14.20 total`: three items or more between
+    // slashes, the sum named after them, are a list — `sum of 10 / 2 / 5` divides.)
+    let listed_first = items.len() >= 3 && named_at.is_some_and(|at| at >= e);
+    if slash && sum && !listed_first || plus && (!sum || kinds.len() > 1) {
         return None;
     }
     kinds
