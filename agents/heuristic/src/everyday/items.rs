@@ -565,17 +565,22 @@ fn rate_said_in(toks: &[Token], i: usize, unit: &str) -> bool {
     })
 }
 
-/// Whether the word at `k` is hours worked at a percentage of a rate (`7.5 hours at 150%
-/// of 34.20`): a count, no time asked.
+/// Whether the word at `k` is hours worked at a rate (`38 hrs at $30.50`) or at a
+/// percentage of one (`7.5 hours at 150% of 34.20`): a count, no time asked.
 fn hours_at_share(toks: &[Token], k: usize) -> bool {
-    toks.get(k)
+    let hours = toks
+        .get(k)
         .and_then(Token::word)
-        .is_some_and(|w| unit_of(w) == "h")
-        && toks.windows(5).any(|w| {
-            matches!(w[0].word(), Some("at" | "với" | "hưởng"))
-                && w[1].number().is_some()
-                && w[2].is_sym('%')
-                && matches!(w[3].word(), Some("of" | "của"))
-                && w[4].number().is_some()
-        })
+        .is_some_and(|w| unit_of(w) == "h");
+    let at_rate = toks.get(k + 1).and_then(Token::word) == Some("at")
+        && toks.get(k + 2).and_then(Token::number).is_some()
+        && !toks.get(k + 3).is_some_and(|t| t.is_sym('%'));
+    let at_share = toks.windows(5).any(|w| {
+        matches!(w[0].word(), Some("at" | "với" | "hưởng"))
+            && w[1].number().is_some()
+            && w[2].is_sym('%')
+            && matches!(w[3].word(), Some("of" | "của"))
+            && w[4].number().is_some()
+    });
+    hours && (at_rate || at_share)
 }

@@ -290,7 +290,8 @@ impl Turn<'_> {
 
     /// `what if i pay 40% upfront instead` after instalments: a share of the whole.
     fn deposit_of_whole(&self) -> Option<PlanOutcome> {
-        let text = recall::deposit_of_whole(self.query, self.questions)?;
+        let text =
+            recall::deposit_of_whole(self.query, self.questions, &self.conversation.answers)?;
         let plan = self.whole(&text)?;
         Some(in_own_words(plan, self.query, self.ctx))
     }

@@ -54,6 +54,8 @@ pub fn rest_after_share(
         "what", "whats", "what's", "is", "s", "the", "and", "how", "much", "left", "rest",
         "remaining", "remainder", "balance", "so", "then", "of", "it",
         "còn", "lại", "bao", "nhiêu", "phần", "là", "thì", "sao", "vậy", "số", "tiền",
+        // (`còn lại khách phải trả bao nhiêu`, `what's left to pay`: who pays the rest.)
+        "khách", "phải", "trả", "cần", "pay", "to", "do", "i", "we", "need", "still",
     ];
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);

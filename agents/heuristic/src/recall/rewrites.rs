@@ -290,8 +290,10 @@ const DEPOSIT: &[&[&str]] = &[
 /// conversation is about (`what if i pay 40% upfront instead` after `tuition is C$7,800
 /// in 3 instalments … and for 4?`; `Nếu cọc 50% thì cọc bao nhiêu?` after `Đơn
 /// 3.200.000đ, khách cọc 1.000.000đ, còn nợ bao nhiêu?`, and `Còn 40% thì sao?` after
-/// it): the whole is the largest amount the conversation's questions said.
-pub fn deposit_of_whole(query: &str, questions: &[String]) -> Option<String> {
+/// it): the whole is the largest amount the conversation's questions said, or its last
+/// answer when larger (`cọc 30% là bao nhiêu` after `3 phòng x 4 đêm x 450k bao nhiêu`:
+/// the total computed, never the price of one night).
+pub fn deposit_of_whole(query: &str, questions: &[String], answers: &[String]) -> Option<String> {
     let lexed = |q: &str| crate::lexer::lex(&crate::normalise::normalise(q, None).text);
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);
@@ -330,6 +332,7 @@ pub fn deposit_of_whole(query: &str, questions: &[String]) -> Option<String> {
                 .filter_map(|j| t[j].number().map(str::to_owned))
                 .collect::<Vec<_>>()
         })
+        .chain(answers.last().cloned())
         .filter_map(|n| n.parse::<f64>().ok().map(|v| (v, n)))
         .max_by(|a, b| a.0.total_cmp(&b.0))?
         .1;
