@@ -257,6 +257,35 @@ pub fn without_extreme_label(toks: &[Token]) -> Option<Vec<Token>> {
     })
 }
 
+/// `toks` without the two a halving is for (`chia đôi cho bố với mẹ`, `split it in half
+/// for mum and dad`): halved, the count is said; `None` when there is nothing such.
+pub fn without_halves_recipients(toks: &[Token]) -> Option<Vec<Token>> {
+    use crate::lexer::words_at;
+    let half = (0..toks.len()).find_map(|k| {
+        [&["chia", "đôi"][..], &["in", "half"], &["in", "halves"]]
+            .iter()
+            .find(|p| words_at(toks, k, p))
+            .map(|p| k + p.len())
+    })?;
+    let cho = half + usize::from(toks.get(half).and_then(Token::word) == Some("ra"));
+    if !matches!(
+        toks.get(cho).and_then(Token::word),
+        Some("cho" | "for" | "between")
+    ) {
+        return None;
+    }
+    // The recipients: words only, to the end or a sentence's mark.
+    let end = (cho + 1..toks.len())
+        .find(|&k| matches!(toks[k].tok, crate::lexer::Tok::Sym('.' | '?' | '!' | ',')))
+        .unwrap_or(toks.len());
+    let words_only = toks[cho + 1..end].iter().all(|t| t.word().is_some());
+    (words_only && end > cho + 1).then(|| {
+        let mut out = toks[..cho].to_vec();
+        out.extend_from_slice(&toks[end..]);
+        out
+    })
+}
+
 #[cfg(test)]
 mod tests {
 

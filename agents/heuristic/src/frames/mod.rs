@@ -22,6 +22,7 @@
 //! between numbers, a date, a clock time or an age leave the request to be asked about
 //! or refused: never a guess.
 
+mod amount_first;
 mod base;
 mod capacity;
 mod categories;
@@ -47,6 +48,7 @@ mod vocabulary;
 mod whole;
 mod words;
 
+pub use amount_first::amount_before_operation;
 pub use difference::asks_change;
 pub use follow::{asks_both_summed, for_periods, go_on, parse_after, rest_of};
 pub use implied_unit::price_per_counted_unit;

@@ -30,6 +30,8 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         .or_else(|| crate::frames::me_and_others(toks))
         // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
         .or_else(|| crate::filler::without_vocative(toks))
+        // `chia đôi cho bố với mẹ`: halved, for whom says nothing more.
+        .or_else(|| crate::filler::without_halves_recipients(toks))
         // `max temps … wats the average`: `max` names what is listed.
         .or_else(|| crate::filler::without_extreme_label(toks))
         // `bán 200kg tiêu giá 145k`: the price is a kilo's.

@@ -11,6 +11,7 @@ use crate::compound::separators::{JOINERS, listed_parts, split_weak, strong_segm
 use crate::compound::whole::frames_reading;
 use crate::compound::{Parsed, ParsedPart, PartError, PartQuery};
 use crate::dates::DateQuery;
+use crate::expr::Expr;
 use crate::filler;
 use crate::lexer::Token;
 
@@ -67,6 +68,20 @@ fn read_segment(
         Err(PartError::TooManyParts) => return Err(PartError::TooManyParts),
         Err(whole) => whole,
     };
+    // `nhận 25 triệu, chia đôi`: an amount said among words, then an operation on it
+    // (two segments only, the amount first).
+    if !laid_out
+        && k == 1
+        && segments.len() == 2
+        && let Some(next) = segments.get(k).map(|s| without_lead(s))
+        && let Some(n) = crate::frames::amount_before_operation(segment, next)
+    {
+        parts.push(ParsedPart {
+            text: quote(segment, src),
+            query: PartQuery::Math(Expr::Num(n)),
+        });
+        return Ok(k);
+    }
     // A statement and the question about it, in two sentences: `I was born on 12
     // June 1994, how old am I`, `if it's 9am in Paris, what time is it in Seoul`.
     if let Some(next) = segments.get(k).map(|s| without_lead(s))
