@@ -6,6 +6,8 @@
 //! the heuristic planner plans, the template writes the report.
 
 use std::collections::BTreeSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -22,6 +24,33 @@ pub const REPORT_RESERVE: Duration = Duration::from_millis(250);
 
 /// Below this much time, the model is not asked at all (the call could not finish).
 pub const MIN_MODEL_BUDGET: Duration = Duration::from_millis(50);
+
+/// Most model calls one process makes at once (the Planner's plans, the Synthesizer's
+/// reports and checks together). A model call waits outside the role's in-flight
+/// permits ([`model_call`]), so this, not `agents.max_in_flight`, bounds them: 256, what
+/// the in-flight limit's old default allowed.
+pub const MAX_MODEL_CALLS: usize = 256;
+
+/// The places of [`MAX_MODEL_CALLS`].
+static MODEL_CALLS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_MODEL_CALLS);
+
+/// Runs `call` — a model call, bounded by the caller's timeout when wrapped in one —
+/// without holding the role's in-flight permit ([`crate::runtime::without_permit`]): a
+/// slow model never holds back the deliveries a role could handle meanwhile. At most
+/// [`MAX_MODEL_CALLS`] run at once; the others wait for a place (inside the caller's
+/// timeout, when the caller wraps this in one). The future is boxed: a handler's future
+/// (itself boxed for every delivery, whether or not a model is configured) then holds
+/// a pointer, not the model call's state in each of the layers around it.
+pub fn model_call<'a, F>(call: F) -> Pin<Box<dyn Future<Output = F::Output> + Send + 'a>>
+where
+    F: Future + Send + 'a,
+    F::Output: Send,
+{
+    Box::pin(crate::runtime::without_permit(async move {
+        let _place = MODEL_CALLS.acquire().await;
+        call.await
+    }))
+}
 
 /// The model could not be set up at start (a bad prompt directory, base URL or key).
 #[derive(Debug, thiserror::Error)]

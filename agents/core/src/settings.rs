@@ -16,6 +16,12 @@ pub struct AgentSettings {
     /// How long a task may take before the Chief reports what finished.
     pub deadline_ms: u64,
     /// Deliveries in progress at once per role and process (back-pressure beyond it).
+    /// A handler waiting on something outside its role (a pool with no live agent, an
+    /// MCP server's backoff, a model call) gives its place back meanwhile, so the places
+    /// bound the work a process holds, not the tasks it can wait for. 64 (the default;
+    /// 256 before): at 256 tasks in flight the pool agent, the chief, the synthesizer and
+    /// the planner peaked 1.9–3.9 MiB lower than with 256 places, throughput within the
+    /// noise (docs/performance.md, "seventh part of issue 31").
     pub max_in_flight: usize,
     /// With `runtime = "multi_thread"`, the worker threads of each `chorus` process's
     /// async runtime; 0 (the default) leaves the choice to tokio: `TOKIO_WORKER_THREADS`,
@@ -67,7 +73,7 @@ impl Default for AgentSettings {
     fn default() -> Self {
         AgentSettings {
             deadline_ms: 10_000,
-            max_in_flight: 256,
+            max_in_flight: 64,
             worker_threads: 0,
             runtime: RuntimeFlavor::CurrentThread,
             deadline_tick_ms: 100,

@@ -1,10 +1,11 @@
 //! A pool agent: runs the steps of one pool by calling their tools on the pool's MCP
 //! server. Replicas share the pool's consumer group, so each step goes to one of them.
 //! A tool error is a failed step carrying the tool's message; an unreachable server is
-//! retried with backoff until the attempts or the task's deadline run out. A failure
-//! that can pass (unreachable server, timeout) is marked so, and the verdict decides
-//! whether the task tries again; a step of a later attempt first waits (up to the
-//! task's deadline, less a reserve) for the server to answer again.
+//! retried with backoff until the attempts or the task's deadline run out (the role's
+//! in-flight permit given back while it backs off). A failure that can pass
+//! (unreachable server, timeout) is marked so, and the verdict decides whether the task
+//! tries again; a step of a later attempt first waits (up to the task's deadline, less
+//! a reserve) for the server to answer again.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -216,7 +217,8 @@ impl PoolAgent {
             }
             if attempt < self.retry.attempts {
                 debug!(attempt, error = ?last_error, "MCP server unreachable; retrying");
-                tokio::time::sleep(backoff).await;
+                // A wait on the server, not on this role: the permit goes back meanwhile.
+                runtime::without_permit(tokio::time::sleep(backoff)).await;
                 backoff = backoff.saturating_mul(2);
             }
         }

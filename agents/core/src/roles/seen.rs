@@ -5,7 +5,8 @@
 //! see the plan (another replica read it, or this one restarted) reads the stored plan
 //! as always. The first plan seen for a task's attempt is kept (a second one for the
 //! same attempt is ignored, as the stored plan is the first one stored), and the oldest
-//! is forgotten beyond [`SEEN_PLANS`].
+//! is forgotten beyond [`SEEN_PLANS`] — or, in the Synthesizer, as soon as its task's
+//! report is out ([`SeenPlans::forget`]), so that it holds about the tasks in flight.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -40,6 +41,21 @@ impl SeenPlans {
         }
         seen.plans.insert(key.clone(), Arc::new(plan.clone()));
         seen.order.push_back(key);
+    }
+
+    /// Forgets the plans of `task`'s attempts up to `iteration` (its report is out:
+    /// nothing of it is needed here any more). Their places in the order are left to
+    /// age out; only the plans, the memory, go now.
+    pub fn forget(&self, task: &TaskId, iteration: u32) {
+        let mut seen = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if seen.plans.is_empty() {
+            return;
+        }
+        let mut key = (task.clone(), 0);
+        for attempt in 1..=iteration {
+            key.1 = attempt;
+            seen.plans.remove(&key);
+        }
     }
 
     /// The plan of `result`'s task and attempt, when seen here.
@@ -107,6 +123,22 @@ mod tests {
             {"id": "s2", "pool": "math", "tool": "multiply",
              "arguments": {"a": {"$ref": "s1"}, "b": "3"}}
         ])
+    }
+
+    #[test]
+    fn a_forgotten_task_has_no_plan_and_the_others_keep_theirs() {
+        let seen = SeenPlans::default();
+        let (t1, t2) = (TaskId::from("t1"), TaskId::from("t2"));
+        seen.insert(&t1, &plan(1, chain()));
+        seen.insert(&t1, &plan(2, chain()));
+        seen.insert(&t2, &plan(1, chain()));
+        seen.forget(&t1, 2);
+        assert!(seen.plan_of(&t1, &result("s1", 1)).is_none());
+        assert!(seen.plan_of(&t1, &result("s1", 2)).is_none());
+        assert!(seen.plan_of(&t2, &result("s1", 1)).is_some());
+        // A plan seen again after its task was forgotten is kept again.
+        seen.insert(&t1, &plan(1, chain()));
+        assert!(seen.plan_of(&t1, &result("s1", 1)).is_some());
     }
 
     #[test]

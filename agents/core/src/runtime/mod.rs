@@ -4,8 +4,10 @@
 //! Deliveries still being handled are kept alive (their idle time reset every third of
 //! the claim idle time), so a handler that waits — for a pool to come back, for a slow
 //! tool — is not taken for dead and its message handed to another replica. A handler
-//! waiting on something outside its role gives its permit back meanwhile
-//! ([`without_permit`]), so one pool being down never stops a role from reading.
+//! waiting on something outside its role (a pool with no live agent, an MCP server
+//! between attempts, a model) gives its permit back meanwhile ([`without_permit`]), so
+//! one pool being down or a slow model never stops a role from reading, and the permits
+//! (`agents.max_in_flight`) bound the work a process holds, not the waits.
 
 mod deliveries;
 mod shutdown;

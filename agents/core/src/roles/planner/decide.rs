@@ -193,19 +193,20 @@ impl Planner {
             &self.limits,
         );
         let span = info_span!("plan", path = field::Empty, fallback = field::Empty);
-        let call = plan_with_fallback(
-            Some(model),
-            &request.query,
-            &request.context,
-            &live.tools,
-            &conversation,
-            &questions,
-        );
         let (outcome, path) = if budget < llm::MIN_MODEL_BUDGET {
             // Too close to the deadline for a model call: the heuristic alone.
             heuristic_past_deadline(outcome, budget)
         } else {
-            match tokio::time::timeout(budget, call)
+            let call = plan_with_fallback(
+                Some(model),
+                &request.query,
+                &request.context,
+                &live.tools,
+                &conversation,
+                &questions,
+            );
+            // Outside the role's permit: a slow model holds back no other request.
+            match tokio::time::timeout(budget, llm::model_call(call))
                 .instrument(span.clone())
                 .await
             {

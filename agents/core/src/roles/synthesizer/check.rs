@@ -34,7 +34,7 @@ impl Synthesizer {
                 &self.limits,
             )
         };
-        let judge = model.judge(&plan.query, &report.steps, &report.text);
+        let judge = llm::model_call(model.judge(&plan.query, &report.steps, &report.text));
         match tokio::time::timeout(budget(), judge).await {
             Ok(Ok(Judgement::Reiterate)) => {}
             Ok(Ok(Judgement::Finished)) => {
@@ -52,14 +52,14 @@ impl Synthesizer {
         }
         let live = Registry::new(self.ctx.state.clone()).live().await.ok()?;
         let tools = llm::pool_tools(&live);
-        let advise = model.advise(
+        let advise = llm::model_call(model.advise(
             &plan.query,
             &plan.context,
             plan.language,
             &tools,
             &report.steps,
             MODEL_REFUSED,
-        );
+        ));
         match tokio::time::timeout(budget(), advise).await {
             Ok(Ok(next)) => {
                 info!(

@@ -136,12 +136,15 @@ impl Synthesizer {
             me,
             Payload::VerificationDone(judged),
         );
-        if self
+        let first = self
             .ctx
             .bus
             .publish_once(&once::reported(task), ttl, &out)
-            .await?
-        {
+            .await?;
+        // The report is out (this one or an earlier one): the task's plans are not
+        // needed here any more; their memory goes now, not after 1024 more plans.
+        self.seen.forget(task, plan.iteration);
+        if first {
             info!(?status, iteration = plan.iteration, "final report written");
             // The verdict FINISHED is shown on the channel only (no stream entry, no
             // consumer): the report already says it all, and the happy path pays one

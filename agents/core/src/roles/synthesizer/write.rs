@@ -37,9 +37,17 @@ impl Synthesizer {
         });
         let template = std::mem::take(&mut report.text);
         let ttl = self.ctx.state.ttl();
-        let written =
-            token_stream::relay(&*self.ctx.bus, &msg.task_id, ttl, events, budget, template)
-                .await?;
+        // Outside the role's permit (bounded by `budget`): a slow model holds back no
+        // other delivery.
+        let written = llm::model_call(token_stream::relay(
+            &*self.ctx.bus,
+            &msg.task_id,
+            ttl,
+            events,
+            budget,
+            template,
+        ))
+        .await?;
         report.text = written.text;
         report.written_by = written.written_by.to_owned();
         let written_by = written.written_by;
