@@ -204,7 +204,18 @@ fn plus_share_of(toks: &[Token]) -> bool {
 /// how many are left over` is 100 mod 12 (what no whole group takes); `1000 mL over 8
 /// hours, rate in mL/hr?` is 1000 ÷ 8 (an amount over a time, per hour).
 fn groups_or_rate(toks: &[Token]) -> Option<Expr> {
-    let nums = crate::lexer::number_positions(toks);
+    let per_one_hour = |k: usize| {
+        toks[k].number() == Some("1")
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(|w| unit_of(w) == "h")
+    };
+    let nums: Vec<usize> = crate::lexer::number_positions(toks)
+        .into_iter()
+        .filter(|&k| !per_one_hour(k))
+        .collect();
+    let one_hour = nums.len() < crate::lexer::number_positions(toks).len();
     let [a, b] = nums.as_slice() else {
         return None;
     };
@@ -217,12 +228,24 @@ fn groups_or_rate(toks: &[Token]) -> Option<Expr> {
         return Some(Expr::bin(MathOp::Modulo, num(a)?, num(b)?));
     }
     let hours = word(b + 1).is_some_and(|w| unit_of(w) == "h");
+    // (`trung bình bao nhiêu km 1 giờ`, `hourly rate`, `average speed`: a rate an hour.)
     let per_hour = has(&["per", "hour"])
         || has(&["an", "hour"])
         || has(&["mỗi", "giờ"])
+        || has(&["hourly"])
+        || has(&["speed"])
+        || has(&["tốc", "độ"])
+        || one_hour
         || (0..toks.len())
             .any(|i| toks[i].is_sym('/') && word(i + 1).is_some_and(|w| unit_of(w) == "h"));
-    if b > 0 && word(b - 1) == Some("over") && hours && per_hour {
+    // (`1000 mL over 8 hours`, `210km in 5 hours`, `đi 210km mất 5 tiếng`, `$1,098 for
+    // 36 hrs`: an amount over a time.)
+    let over = b > 0 && matches!(word(b - 1), Some("over" | "in" | "mất" | "trong" | "for"));
+    // (`$14.50/hr for 38 hrs`: the amount is the rate already, and the pay is asked.)
+    let rate_first = (toks.get(a + 1).is_some_and(|t| t.is_sym('/'))
+        || word(a + 1).is_some_and(|w| matches!(w, "per" | "an" | "a" | "mỗi" | "một")))
+        && word(a + 2).is_some_and(|w| unit_of(w) == "h");
+    if over && hours && per_hour && !rate_first {
         return Some(Expr::bin(MathOp::Divide, num(a)?, num(b)?));
     }
     None
