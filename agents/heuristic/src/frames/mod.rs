@@ -134,6 +134,15 @@ pub fn labelled_expr(toks: &[Token]) -> Option<Expr> {
 
 /// The parts `toks` ask, read as one quantity frame; `None` unless exactly one fits.
 pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
+    // (`pay is every 2 weeks, last one was fri 20 nov, when's the next`: a day and a
+    // month named in words make a date question, no quantities — had been 2 × 20.)
+    let dated = (0..toks.len()).any(|i| {
+        crate::dates::day_month_end(toks, i)
+            .is_some_and(|end| toks[i..end].iter().any(|t| t.word().is_some()))
+    });
+    if dated {
+        return None;
+    }
     // (`12 hrs at time and a half of 46.82`, `10 hours at double time, rate 30`: the
     // pay at that multiple of the rate, one answer.)
     const MULTIPLES: &[(&[&str], &str)] = &[

@@ -549,3 +549,12 @@ fn a_thing_priced_before_it_is_counted() {
         Some(vec![100_000.0])
     );
 }
+
+#[test]
+fn a_day_and_month_named_in_words_make_no_quantities() {
+    // (Had been 2 × 20: the pay's period and the day of the month multiplied.)
+    assert_eq!(
+        read("pay is every 2 weeks, last one was fri 20 nov, when's the next"),
+        None
+    );
+}
