@@ -53,6 +53,8 @@ pub fn plan_turn(
         .or_else(|| turn.deposit_of_whole())
         // `vậy 1 năm được bao nhiêu` after an amount a month: twelve of them.
         .or_else(|| turn.rewritten(recall::over_other_period(query, questions, conversation)))
+        // `26 ngay thi bao nhieu` after an amount for one day: 26 of them.
+        .or_else(|| turn.rewritten(recall::so_many_periods(query, questions, conversation)))
         // `còn lại bao nhiêu` after `cọc trước 30% thì bao nhiêu`: the amount less the share.
         .or_else(|| turn.rewritten(recall::rest_after_share(query, questions, conversation)))
         // `6pm there is what time in hanoi` after a question about the time in Los Angeles.

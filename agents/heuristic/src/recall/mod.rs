@@ -13,6 +13,7 @@ mod headcount;
 mod leads;
 mod lists;
 mod pairs;
+mod periods;
 mod priced;
 mod reasked;
 mod reference;
@@ -27,6 +28,7 @@ pub use continuation::continuations;
 pub use ellipsis::{day_month_reads_two_ways, ellipses, in_other_units, keeps_rate};
 pub use leads::{opens_ellipsis, tidied, without_lead};
 pub use pairs::{between_question_dates, rest_after_share, two_answers};
+pub use periods::so_many_periods;
 pub use priced::priced_last;
 pub use reference::{Reference, find, mark};
 pub use rewrites::{
