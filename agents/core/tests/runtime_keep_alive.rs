@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod common;
+
 use async_trait::async_trait;
 use chorus_bus::*;
 use chorus_core::runtime::{HandleError, Handler, Shutdown, run_loop};
-use serde_json::json;
 
 /// Counts the deliveries it handled per task, taking `takes` for each.
 struct Slow {
@@ -29,24 +30,6 @@ impl Handler for Slow {
             .or_default() += 1;
         Ok(())
     }
-}
-
-fn step(task: &str) -> Message {
-    let mut m = Message::new(
-        task,
-        Topic::pool_task("math"),
-        "router",
-        Payload::StepTask(StepTask {
-            step_id: "s1".into(),
-            pool: "math".into(),
-            tool: "sum".into(),
-            arguments: serde_json::from_value(json!({"a": "2", "b": "4"})).unwrap(),
-            context: TaskContext::default(),
-            iteration: 1,
-        }),
-    );
-    m.task_id = task.into();
-    m
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -78,7 +61,7 @@ async fn a_handler_slower_than_the_claim_idle_time_runs_once() {
         )));
     }
     let tasks: Vec<String> = (0..6).map(|i| format!("slow-{i}")).collect();
-    let msgs: Vec<Message> = tasks.iter().map(|t| step(t)).collect();
+    let msgs: Vec<Message> = tasks.iter().map(|t| common::math_step(t)).collect();
     bus.publish_many(&msgs).await.unwrap();
     // Every message handled and acked (nothing pending), then a little longer for any
     // second delivery to show.

@@ -6,11 +6,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod common;
+
 use async_trait::async_trait;
 use chorus_bus::*;
 use chorus_core::llm::model_call;
 use chorus_core::runtime::{HandleError, Handler, Shutdown, run_loop};
-use serde_json::json;
 use tokio::sync::Notify;
 
 /// Records the tasks it finished, in order; the task `waits` waits on a "model" (a
@@ -35,24 +36,6 @@ impl Handler for WaitsOnModel {
     }
 }
 
-fn step(task: &str) -> Message {
-    let mut m = Message::new(
-        task,
-        Topic::pool_task("math"),
-        "router",
-        Payload::StepTask(StepTask {
-            step_id: "s1".into(),
-            pool: "math".into(),
-            tool: "sum".into(),
-            arguments: serde_json::from_value(json!({"a": "2", "b": "4"})).unwrap(),
-            context: TaskContext::default(),
-            iteration: 1,
-        }),
-    );
-    m.task_id = task.into();
-    m
-}
-
 #[tokio::test]
 async fn a_delivery_waiting_on_the_model_holds_no_place_and_is_handled_after() {
     let bus = MemoryBus::new(BusSettings {
@@ -74,8 +57,8 @@ async fn a_delivery_waiting_on_the_model_holds_no_place_and_is_handled_after() {
         false,
         shutdown,
     ));
-    bus.publish(&step("waits")).await.unwrap();
-    bus.publish(&step("quick")).await.unwrap();
+    bus.publish(&common::math_step("waits")).await.unwrap();
+    bus.publish(&common::math_step("quick")).await.unwrap();
     let until = tokio::time::Instant::now() + Duration::from_secs(10);
     while (handler.finished.lock().unwrap().len() < 2 || bus.pending(&topic, "math") > 0)
         && tokio::time::Instant::now() < until

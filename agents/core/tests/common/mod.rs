@@ -72,3 +72,22 @@ pub fn delivery(message: Message, deliveries: u64) -> Delivery {
         bare: false,
     }
 }
+
+/// A step of the math pool for `task` (`sum` of 2 and 4), as the Router sends it.
+pub fn math_step(task: &str) -> Message {
+    let mut m = Message::new(
+        task,
+        Topic::pool_task("math"),
+        "router",
+        Payload::StepTask(StepTask {
+            step_id: "s1".into(),
+            pool: "math".into(),
+            tool: "sum".into(),
+            arguments: serde_json::from_value(json!({"a": "2", "b": "4"})).unwrap(),
+            context: TaskContext::default(),
+            iteration: 1,
+        }),
+    );
+    m.task_id = task.into();
+    m
+}
