@@ -63,6 +63,8 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         .or_else(|| crate::dates::weekday_of_said(toks, src))
         // `what time is it in prague when its 8am in hanoi`: the condition first.
         .or_else(|| condition_last(toks, src))
+        // `25% off then extra 10% member discount`: the two in turn.
+        .or_else(|| crate::frames::percentages_in_turn(toks))
     {
         return Some(parse_request(&crate::lexer::lex(&text), &text));
     }
