@@ -29,9 +29,7 @@ pub fn so_many_periods(
     questions: &[String],
     conversation: &Conversation,
 ) -> Option<String> {
-    let last = crate::normalise::normalise(questions.last()?, None).text;
-    let hint = crate::language::detect(&last, None);
-    let follow = crate::normalise::normalise(query, Some(hint.as_str())).text;
+    let (last, follow, hint) = super::rewrites::last_and_follow(query, questions)?;
     let (ltoks, ftoks) = (crate::lexer::lex(&last), crate::lexer::lex(&follow));
     let numbers: Vec<usize> = crate::lexer::number_positions(&ftoks);
     let [k] = numbers.as_slice() else {

@@ -7,7 +7,7 @@ use crate::lexer::{Token, words_at};
 
 /// The last question and `query` in canonical form, the follow-up read in the last
 /// question's language (which is returned too).
-fn last_and_follow(
+pub(super) fn last_and_follow(
     query: &str,
     questions: &[String],
 ) -> Option<(String, String, chorus_bus::Language)> {
