@@ -208,7 +208,12 @@ pub(super) fn chain_continuations(
         }
         // `450 nhân 12, rồi lấy kết quả chia 3`, `… then divide the result by 4`: a
         // step that names the answer before it asks for both answers.
-        if (each_asked || names_the_result(&part.text))
+        // (`3 chuyến 650k với 2 chuyến 500k tổng bn, trừ dầu 400k còn bn`: a step
+        // asking its own answer after a part that asked its own, likewise.)
+        let both_ask = out
+            .last()
+            .is_some_and(|p| asks_quantity(&p.text) && asks_quantity(&part.text));
+        if (each_asked || both_ask || names_the_result(&part.text))
             && let Some(ParsedPart {
                 query: PartQuery::Math(previous),
                 ..
@@ -250,6 +255,17 @@ fn names_the_result(text: &str) -> bool {
     let toks = crate::lexer::lex(text);
     (0..toks.len()).any(|i| {
         matches!(toks[i].word(), Some("result" | "that")) || words_at(&toks, i, &["kết", "quả"])
+    })
+}
+
+/// Whether `text` asks a quantity in so many words (`bao nhiêu`, `how much`, `how
+/// many`).
+fn asks_quantity(text: &str) -> bool {
+    let toks = crate::lexer::lex(text);
+    (0..toks.len()).any(|i| {
+        words_at(&toks, i, &["bao", "nhiêu"])
+            || words_at(&toks, i, &["how", "much"])
+            || words_at(&toks, i, &["how", "many"])
     })
 }
 

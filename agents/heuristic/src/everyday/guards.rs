@@ -55,7 +55,7 @@ pub(super) fn signed_up(toks: &[Token]) -> bool {
 /// Whether one of `amounts` counts people (`4 khách`, `group of 6`, `nhóm 6`): a count
 /// of people is never added to money (`dive trip $85 per person, group of 6, whats the
 /// total` had been 91).
-fn people_among(toks: &[Token], amounts: &[&str]) -> bool {
+pub(super) fn people_among(toks: &[Token], amounts: &[&str]) -> bool {
     (0..toks.len()).any(|k| {
         let Some(n) = toks[k].number() else {
             return false;

@@ -2,7 +2,7 @@
 //! price, a multiple), the amount they make, and its share when people split it.
 
 use super::cues::Cue;
-use super::guards::{BILLS, refuses_sum};
+use super::guards::{BILLS, people_among, refuses_sum};
 use super::items::{Item, asks_outside};
 use super::percents;
 use super::read::{Reading, num};
@@ -307,6 +307,13 @@ fn value(
             Expr::bin(MathOp::Multiply, num(a), num(b)),
             num(p),
         ),
+        // (`khách lặn 2 lượt mỗi lượt 950k, 4 khách`: what one guest does, priced, for
+        // so many guests.)
+        (None, Some(p), [a, b]) if people_said_first(r.toks, amounts) => Expr::bin(
+            MathOp::Multiply,
+            Expr::bin(MathOp::Multiply, num(a), num(b)),
+            num(p),
+        ),
         (None, None, [a]) => num(a),
         // `$312 plus $48 fuel`: amounts added up.
         (None, None, [_, _, ..])
@@ -316,7 +323,9 @@ fn value(
         }
         // `materials $1,850 plus 6 hrs labour at $95/hr`: the amount nearest before the
         // price is its quantity, the others are added.
-        (None, Some(p), [_, _, ..]) if has(Cue::Plus) => {
+        // (Never a count of people added: `khách lặn 2 lượt mỗi lượt 950k, 4 khách, tổng`
+        // had been 4 + 2 × 950k.)
+        (None, Some(p), [_, _, ..]) if has(Cue::Plus) && !people_among(r.toks, amounts) => {
             let at = r.items.iter().position(|i| *i == Item::Num(p.to_owned()))?;
             let k = r
                 .nums
@@ -383,5 +392,21 @@ fn each_of_count(toks: &[Token], b: &str) -> bool {
 fn counts_rooms(toks: &[Token], n: &str) -> bool {
     toks.windows(2).any(|w| {
         w[0].number() == Some(n) && matches!(w[1].word(), Some("phòng" | "rooms" | "room"))
+    })
+}
+
+/// Whether one of `amounts` counts people named by a word that also opens the request,
+/// before any number (`khách lặn 2 lượt mỗi lượt 950k, 4 khách`): what is priced is
+/// what each of them does.
+fn people_said_first(toks: &[Token], amounts: &[&str]) -> bool {
+    let Some(first) = toks.iter().position(|t| t.number().is_some()) else {
+        return false;
+    };
+    (first..toks.len()).any(|k| {
+        toks[k].number().is_some_and(|n| amounts.contains(&n))
+            && toks.get(k + 1).and_then(Token::word).is_some_and(|w| {
+                super::items::counts_people(w) || matches!(w, "khách" | "guests" | "pax")
+            })
+            && toks[..first].iter().any(|t| t.word() == toks[k + 1].word())
     })
 }

@@ -126,7 +126,10 @@ pub fn parse(toks: &[Token], src: &str) -> Option<Expr> {
     if no_everyday_problem(toks, &words) {
         return None;
     }
-    let found = groups_or_rate(toks)
+    // (`3 chuyến 650k và 2 chuyến 500k tổng bao nhiêu`, a segment of a longer request:
+    // items each priced, never every number added.)
+    let found = crate::frames::priced_items(toks)
+        .or_else(|| groups_or_rate(toks))
         .or_else(|| super::tallied::at_one_rate(toks))
         .or_else(|| super::area::of_rectangle(toks));
     if let Some(e) = found {

@@ -307,7 +307,18 @@ fn counted_before(toks: &[Token]) -> Option<usize> {
             .iter()
             .any(|t| t.is_sym(',') || t.is_sym(';') || t.word().is_some_and(|w| JOINS.contains(&w)))
     });
-    (rest.len() >= 2 && n == rest.len() && counts && listed && rest[0] > first + 1).then_some(first)
+    // (`2 lượt mỗi lượt 950k, 4 khách`: a count with a rate after it is no heading of
+    // the items that follow.)
+    let rated = rest.first().is_some_and(|&r| {
+        toks.get(first + 2..r).is_some_and(|between| {
+            between.iter().any(|t| {
+                t.word()
+                    .is_some_and(|w| matches!(w, "mỗi" | "each" | "per" | "every"))
+            })
+        })
+    });
+    (rest.len() >= 2 && n == rest.len() && counts && listed && rest[0] > first + 1 && !rated)
+        .then_some(first)
 }
 
 /// Words before a period that make it the time the numbers belong to (`sales this
