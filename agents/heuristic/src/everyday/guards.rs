@@ -97,3 +97,67 @@ fn count_beside_money(toks: &[Token], amounts: &[&str]) -> bool {
     }) || small == "1" && toks.iter().any(|t| t.word() == Some("one"));
     counted && large >= 1000.0 * value(small)
 }
+
+/// A count said with what it counts, then the price of one (`4 hộp mực 450k`, `Bán 4
+/// cân chè giá 250k`): the two amounts of a reading, the count a whole number up to
+/// 1,000 with its word after it, the price a thousand times it or more within four
+/// words after — no sum, the count times the price. Never when a total is said between
+/// (`40 khăn tổng 4tr8`) or the two are listed apart (a separator between).
+pub(super) fn count_then_price<'a>(
+    toks: &[Token],
+    amounts: &[&'a str],
+) -> Option<(&'a str, &'a str)> {
+    let [a, b] = amounts else { return None };
+    if crate::lexer::number_positions(toks).len() != 2 {
+        return None;
+    }
+    let i = toks.iter().position(|t| t.number() == Some(a))?;
+    let count: u32 = a.parse().ok().filter(|n| (2..=1000).contains(n))?;
+    let word = toks.get(i + 1).and_then(Token::word)?;
+    // (`2 tạ`, `Lương 9 chuyến 25.200.000đ`: see [`crate::frames::COUNTED_APART`].)
+    if word.chars().count() < 2
+        || toks[i].end == toks[i + 1].start
+        || crate::frames::COUNTED_APART.contains(&word)
+    {
+        return None;
+    }
+    // Only a sale or a purchase said before the count (`mỗi tháng 2 vợ chồng để dành
+    // 9tr5` counts people).
+    if !toks[..i]
+        .iter()
+        .all(|t| t.word().is_some_and(|w| crate::frames::DEALS.contains(&w)))
+    {
+        return None;
+    }
+    let j = (i + 2..(i + 6).min(toks.len())).find(|&j| toks[j].number() == Some(b))?;
+    let between_ok = toks[i + 1..j].iter().all(|t| {
+        t.word().is_some_and(|w| {
+            !matches!(
+                w,
+                "tổng"
+                    | "total"
+                    | "hết"
+                    | "all"
+                    | "for"
+                    | "cả"
+                    | "altogether"
+                    | "và"
+                    | "với"
+                    | "and"
+                    | "with"
+                    | "plus"
+                    | "cộng"
+                    | "trả"
+                    | "paid"
+                    | "mất"
+            )
+        })
+    });
+    // (`2 kids 4000 miles away`: the larger said with a unit of its own is no price.)
+    let priced = toks.get(j + 1).is_none_or(|t| {
+        t.word()
+            .is_none_or(|w| crate::frames::AFTER_PRICE.contains(&w))
+    });
+    let large: f64 = b.parse().ok()?;
+    (between_ok && priced && large >= 1000.0 * f64::from(count)).then_some((*a, *b))
+}

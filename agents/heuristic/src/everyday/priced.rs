@@ -2,7 +2,7 @@
 //! price, a multiple), the amount they make, and its share when people split it.
 
 use super::cues::Cue;
-use super::guards::{BILLS, people_among, refuses_sum};
+use super::guards::{BILLS, count_then_price, people_among, refuses_sum};
 use super::items::{Item, asks_outside};
 use super::percents;
 use super::read::{Reading, num};
@@ -63,7 +63,11 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
         t.word()
             .is_some_and(|w| matches!(w, "total" | "altogether" | "tổng" | "hết"))
     });
-    let plain_sum = multiple.is_none() && price.is_none() && amounts.len() > 1 && !total_asked;
+    let plain_sum = multiple.is_none()
+        && price.is_none()
+        && amounts.len() > 1
+        && !total_asked
+        && count_then_price(r.toks, &amounts).is_none();
     // (`giá tour 1.500.000đ/người, nhóm 6 người được giảm 10%, mỗi người trả bao
     // nhiêu`: a price of each one counted, what each pays asked — the price with its
     // percentage, never the group's total, nor that total shared again.)
@@ -315,6 +319,12 @@ fn value(
             num(p),
         ),
         (None, None, [a]) => num(a),
+        // (`4 hộp mực 450k tổng bao nhiêu`: a count and the price of one, had been their
+        // sum.)
+        (None, None, [_, _]) if count_then_price(r.toks, amounts).is_some() => {
+            let (n, p) = count_then_price(r.toks, amounts)?;
+            Expr::bin(MathOp::Multiply, num(n), num(p))
+        }
         // `$312 plus $48 fuel`: amounts added up.
         (None, None, [_, _, ..])
             if has(Cue::Plus) && !(has(Cue::Per) || refuses_sum(r.toks, amounts, r.pcts.len())) =>

@@ -46,6 +46,7 @@ mod spelled;
 mod stock;
 mod unit_price;
 mod vocabulary;
+pub(crate) use vocabulary::{AFTER_PRICE, COUNTED_APART, DEALS};
 mod whole;
 mod words;
 

@@ -490,3 +490,27 @@ pub(super) const MANY_ZONES: &[&str] = &[
 /// where no Vietnamese word is taught to the normaliser (a list of them taught as one
 /// phrase had made `chi co` read `chi có`).
 pub(super) const HELPED: &[&str] = &["tôi", "mình", "em", "anh", "chị", "con", "tui", "cháu"];
+
+/// Words after a count that make an amount said next no price of one (`2 tạ`, `3
+/// chục`: hundreds or tens of the unit priced; `Lương 9 chuyến 25.200.000đ`: trips,
+/// days or shifts paid that amount for them all). Kept here, whose literals are not
+/// taught: `ta`, `tan`, `ca` typed without marks are Vietnamese.
+pub(crate) const COUNTED_APART: &[&str] = &[
+    "tạ", "ta", "tấn", "tan", "yến", "chục", "chuc", "dozen", "trăm", "cặp", "pairs", "chuyến",
+    "lượt", "ngày", "giờ", "tiếng", "tháng", "tuần", "năm", "đêm", "buổi", "ca", "days", "hours",
+    "hrs", "trips", "shifts", "nights", "weeks", "months", "years", "checks", "người", "people",
+];
+
+/// Words of a sale or a purchase, the only words said before a count priced each.
+pub(crate) const DEALS: &[&str] = &[
+    "bán", "mua", "lấy", "nhập", "đặt", "sold", "bought", "buy", "sell", "got", "ordered", "order",
+];
+
+/// Words that may follow a price of one (its currency, a question, `each`): a larger
+/// number followed by another word is said with a unit of its own (`2 kids 4000 miles
+/// away`).
+pub(crate) const AFTER_PRICE: &[&str] = &[
+    "k", "đ", "vnd", "usd", "đồng", "dong", "được", "thì", "là", "tổng", "bao", "how", "total",
+    "what", "whats", "what's", "so", "each", "mỗi", "một", "a", "per", "còn", "nha", "nhé", "ạ",
+    "ha", "hết",
+];

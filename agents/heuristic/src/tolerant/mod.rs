@@ -271,6 +271,11 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
         i = next;
     }
     let (s, e) = run?;
+    // (`tips mon 18, tue 12.50, wed 22, thu 9.80`, `tiền tip tuần này 50k, 120k, 80k`:
+    // money taken in or paid out, listed under its name with nothing asked, is totalled.)
+    if kinds.is_empty() && totalled_before(&toks[..s]) && e == toks.len() {
+        kinds.push(ListOp::Sum);
+    }
     if kinds.is_empty() || items.len() < 2 || items.len() > 16 {
         return None;
     }
@@ -288,6 +293,25 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
         .into_iter()
         .map(|k| list_expr(k, items.clone()))
         .collect()
+}
+
+/// Names of money taken in or paid out over a time, whose list asks its total.
+const TOTALLED: &[&str] = &[
+    "tips", "tip", "takings", "sales", "earnings", "expenses", "spending", "doanh", "boa",
+];
+
+/// Whether `before` (what precedes a list) names it as money totalled ([`TOTALLED`])
+/// and asks nothing else: no number, no question word.
+fn totalled_before(before: &[Token]) -> bool {
+    let words: Vec<&str> = before.iter().filter_map(Token::word).collect();
+    words.iter().any(|w| TOTALLED.contains(w))
+        && before.iter().all(|t| t.number().is_none())
+        && !words.iter().any(|w| {
+            matches!(
+                *w,
+                "how" | "what" | "which" | "bao" | "mấy" | "nào" | "average" | "trung"
+            )
+        })
 }
 
 /// The index of a count said before a list that counts its items (`5 shifts: 12, 12.5,

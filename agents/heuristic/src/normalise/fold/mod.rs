@@ -92,7 +92,19 @@ pub fn vi_and_en(words: &[String]) -> (usize, usize) {
         let after = words.get(k + 1).map(|w| lex.vietnamese(w));
         before.is_some_and(|b| pair(b, own)) || after.is_some_and(|a| pair(own, a))
     };
+    // (`tips mon 18, tue 12.50, wed 22, thu 9.80`: beside a day's short name that is
+    // English only, `mon` and `thu` are days too, never `món` and `thứ`.)
+    let days_in_english = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "tue" | "tues" | "wed" | "thur" | "thurs" | "fri"
+        )
+    });
     for (k, w) in words.iter().enumerate() {
+        if days_in_english && crate::normalise::WEEKDAY_LABELS[..10].contains(&w.as_str()) {
+            en += 1;
+            continue;
+        }
         if ENGLISH_TOO.contains(&w.as_str()) {
             match in_phrase(k) {
                 true => vi += 1,
