@@ -36,7 +36,22 @@ const HOLDS: &[&[&str]] = &[
 const ONE: &[&str] = &["1", "one", "each", "a", "every", "per", "mỗi", "một"];
 
 /// Words asking a count.
-const COUNT_ASKED: &[&[&str]] = &[&["how", "many"], &["bao", "nhiêu"], &["mấy"], &["bn"]];
+const COUNT_ASKED: &[&[&str]] = &[
+    &["how", "many"],
+    &["bao", "nhiêu"],
+    &["cần", "mấy"],
+    &["mấy"],
+    &["bn"],
+];
+
+/// What holds so many people (`thuyền 4 người`, `xe 16 chỗ`).
+const CONTAINERS: &[&str] = &[
+    "thuyền", "xe", "bàn", "phòng", "ghe", "đò", "lều", "boat", "boats", "van", "vans", "car",
+    "cars", "table", "tables", "room", "rooms", "bus", "buses",
+];
+
+/// Who or what a container holds, said after its size.
+const HELD: &[&str] = &["người", "khách", "chỗ", "people", "guests", "pax", "seats"];
 
 /// Words asking the area as well.
 const AREA_ASKED: &[&str] = &["area", "diện"];
@@ -132,18 +147,32 @@ pub fn groups(toks: &[Token]) -> Option<Expr> {
         );
         each.then(|| word(at).map(singular)).flatten()
     };
+    // Their count asked (`how many tables`, `cần bao nhiêu bàn`).
+    let asked = |thing: &str| {
+        (0..toks.len()).any(|i| {
+            COUNT_ASKED.iter().any(|p| words_at(toks, i, p))
+                && (i + 1..(i + 4).min(toks.len()))
+                    .any(|j| word(j).is_some_and(|w| singular(w) == thing))
+        })
+    };
+    // (`đoàn 38 khách, thuyền 4 người, cần mấy thuyền`: a group named before its size,
+    // the people it holds after, when their count is what is asked.)
+    let holds = |k: usize| -> Option<&str> {
+        let group = word(k.checked_sub(1)?)?;
+        let people = word(k + 1).is_some_and(|w| HELD.contains(&w));
+        (people && CONTAINERS.contains(&group) && asked(group)).then_some(group)
+    };
     let (size, total, thing) = match (sized(*a), sized(*b)) {
         (Some(t), None) => (*a, *b, t),
         (None, Some(t)) => (*b, *a, t),
+        (None, None) => match (holds(*a), holds(*b)) {
+            (Some(t), None) => (*a, *b, t),
+            (None, Some(t)) => (*b, *a, t),
+            _ => return None,
+        },
         _ => return None,
     };
-    // Their count asked (`how many tables`, `cần bao nhiêu bàn`).
-    let asked = (0..toks.len()).any(|i| {
-        COUNT_ASKED.iter().any(|p| words_at(toks, i, p))
-            && (i + 1..(i + 4).min(toks.len()))
-                .any(|j| word(j).is_some_and(|w| singular(w) == thing))
-    });
-    if !asked {
+    if !asked(thing) {
         return None;
     }
     let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));

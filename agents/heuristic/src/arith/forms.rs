@@ -188,8 +188,20 @@ impl Parser<'_> {
             self.pos = start;
             return None;
         }
+        // (`round 532857 up to the nearest thousand`, `làm tròn 532857 lên hàng nghìn`:
+        // the way it rounds, said before its places.)
+        let mode = if self.eat_words(&["up"]) || self.eat_words(&["lên"]) {
+            Some(Expr::UP)
+        } else if self.eat_words(&["down"]) || self.eat_words(&["xuống"]) {
+            Some(Expr::DOWN)
+        } else {
+            None
+        };
         let places = self.round_places()?;
-        Some(Expr::bin(MathOp::Round, x, places))
+        Some(match mode {
+            Some(m) => Expr::Op(MathOp::RoundUp, vec![x, places, Expr::Num(m.into())]),
+            None => Expr::bin(MathOp::Round, x, places),
+        })
     }
 
     /// How many decimal places a rounding keeps: `to 2 decimal places`, `đến 2 chữ số
@@ -198,6 +210,18 @@ impl Parser<'_> {
     pub(super) fn round_places(&mut self) -> Option<Expr> {
         let joined =
             self.eat_words(&["to"]) || self.eat_words(&["đến"]) || self.eat_words(&["tới"]);
+        // (`làm tròn 532857 lên hàng nghìn`: a place named without `đến`.)
+        let unjoined_place = (!joined)
+            .then(|| {
+                NAMED
+                    .iter()
+                    .filter(|(w, _)| w[0] == "hàng")
+                    .find(|(w, _)| self.eat_words(w))
+            })
+            .flatten();
+        if let Some((_, n)) = unjoined_place {
+            return Some(Expr::Num((*n).into()));
+        }
         if !joined {
             // `làm tròn 2 số thập phân`: the places said without `to`.
             let start = self.pos;
@@ -215,39 +239,6 @@ impl Parser<'_> {
         if !nearest {
             self.eat_words(&["the"]);
         }
-        const NAMED: &[(&[&str], &str)] = &[
-            (&["cent"], "2"),
-            (&["cents"], "2"),
-            (&["penny"], "2"),
-            (&["hundredth"], "2"),
-            (&["tenth"], "1"),
-            (&["thousandth"], "3"),
-            (&["whole", "number"], "0"),
-            (&["integer"], "0"),
-            (&["dollar"], "0"),
-            // (`to the nearest won`: a currency's whole unit.)
-            (&["won"], "0"),
-            (&["yen"], "0"),
-            (&["euro"], "0"),
-            (&["dong"], "0"),
-            (&["đồng"], "0"),
-            (&["unit"], "0"),
-            (&["số", "nguyên"], "0"),
-            (&["hàng", "đơn", "vị"], "0"),
-            // Left of the point: negative places.
-            (&["ten"], "-1"),
-            (&["tens"], "-1"),
-            (&["hundred"], "-2"),
-            (&["hundreds"], "-2"),
-            (&["thousand"], "-3"),
-            (&["thousands"], "-3"),
-            (&["million"], "-6"),
-            (&["hàng", "chục"], "-1"),
-            (&["hàng", "trăm"], "-2"),
-            (&["hàng", "nghìn"], "-3"),
-            (&["hàng", "ngàn"], "-3"),
-            (&["hàng", "triệu"], "-6"),
-        ];
         if let Some((_, n)) = NAMED.iter().find(|(w, _)| self.eat_words(w)) {
             return Some(Expr::Num((*n).into()));
         }
@@ -264,6 +255,42 @@ impl Parser<'_> {
         Some(places)
     }
 }
+
+/// Places a rounding keeps, named: decimals right of the point, positive; tens,
+/// hundreds… left of it, negative.
+const NAMED: &[(&[&str], &str)] = &[
+    (&["cent"], "2"),
+    (&["cents"], "2"),
+    (&["penny"], "2"),
+    (&["hundredth"], "2"),
+    (&["tenth"], "1"),
+    (&["thousandth"], "3"),
+    (&["whole", "number"], "0"),
+    (&["integer"], "0"),
+    (&["dollar"], "0"),
+    // (`to the nearest won`: a currency's whole unit.)
+    (&["won"], "0"),
+    (&["yen"], "0"),
+    (&["euro"], "0"),
+    (&["dong"], "0"),
+    (&["đồng"], "0"),
+    (&["unit"], "0"),
+    (&["số", "nguyên"], "0"),
+    (&["hàng", "đơn", "vị"], "0"),
+    // Left of the point: negative places.
+    (&["ten"], "-1"),
+    (&["tens"], "-1"),
+    (&["hundred"], "-2"),
+    (&["hundreds"], "-2"),
+    (&["thousand"], "-3"),
+    (&["thousands"], "-3"),
+    (&["million"], "-6"),
+    (&["hàng", "chục"], "-1"),
+    (&["hàng", "trăm"], "-2"),
+    (&["hàng", "nghìn"], "-3"),
+    (&["hàng", "ngàn"], "-3"),
+    (&["hàng", "triệu"], "-6"),
+];
 
 /// Words after a count of places: `2 decimal places`, `2 chữ số thập phân`.
 const ROUND_TAILS: &[&[&str]] = &[
