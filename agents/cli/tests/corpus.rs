@@ -373,7 +373,11 @@ async fn run_corpus(dir: &Path, gate: bool) {
     }
     assert!(!cases.is_empty(), "no requests in {}", dir.display());
 
-    let settings = Settings::default();
+    // (A pool is live for three heartbeats; the corpus measures understanding, and on a
+    // loaded machine a heartbeat a second late made a tool look gone and a line
+    // unplannable: beats every 5 s keep the pools live through such stalls.)
+    let mut settings = Settings::default();
+    settings.agents.heartbeat_ms = 5_000;
     let system = LocalSystem::start(settings.clone()).await;
     let bus = system.infra.bus.clone();
     let state = TaskState::for_settings(system.infra.store.clone(), &settings);
