@@ -8,6 +8,24 @@ use crate::lexer::{Tok, Token, words_at};
 /// `convert 09:00 Hanoi time to London time`, `9am in Tokyo is what time in London`,
 /// `9 giờ sáng ở Hà Nội là mấy giờ ở London`: a time, then two places.
 pub(super) fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
+    // (`còn ở melbourne 8h tối thì ở ninh bình mấy giờ`, `con o melbourne …` — `con`, the
+    // child speaking: a word opening the turn before the place.)
+    let opening = toks
+        .first()
+        .and_then(Token::word)
+        .is_some_and(|w| matches!(w, "còn" | "con" | "vậy" | "thế"))
+        && toks
+            .get(1)
+            .and_then(Token::word)
+            .is_some_and(|w| AT.contains(&w));
+    if opening {
+        return convert_from(&toks[1..], src).or_else(|| convert_from(toks, src));
+    }
+    convert_from(toks, src)
+}
+
+/// [`convert`] of `toks` as they start.
+fn convert_from(toks: &[Token], src: &str) -> Option<DateQuery> {
     let (lead, mut at) = match CONVERT.iter().find(|w| words_at(toks, 0, w)) {
         Some(w) => (true, w.len()),
         None => (false, 0),

@@ -24,10 +24,16 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
         let mut hi = hi.min(toks.len());
         // (`bên perth nhanh hơn vn`: the word before a place is no part of it.)
         // (`so osaka is …`: a word going on from the last turn neither.)
-        let lo = match word(lo) {
-            Some("bên" | "ở" | "tại" | "so" | "and" | "ok" | "okay") if hi > lo + 1 => lo + 1,
-            _ => lo,
-        };
+        // (`còn ở melbourne nhanh hơn mình mấy tiếng`: two such words.)
+        let mut lo = lo;
+        while hi > lo + 1
+            && matches!(
+                word(lo),
+                Some("bên" | "ở" | "tại" | "so" | "and" | "ok" | "okay" | "còn" | "con")
+            )
+        {
+            lo += 1;
+        }
         while hi > lo
             && (toks[hi - 1].is_sym('?') || word(hi - 1).is_some_and(|w| NOW_WORDS.contains(&w)))
         {

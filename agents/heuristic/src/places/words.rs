@@ -129,6 +129,8 @@ pub(super) const CONVERT: &[&[&str]] = &[
     &["what", "is"],
     &["what's"],
     &["whats"],
+    // (`what's 2pm vietnam time in melbourne`: the lexer keeps `what` of `what's`.)
+    &["what"],
 ];
 
 /// An hour and the part of the day after it.
