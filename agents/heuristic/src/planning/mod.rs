@@ -184,7 +184,9 @@ impl Planning<'_> {
         if let Some(found) = first {
             return found;
         }
-        let reference = recall::find(&toks, query);
+        let reference = recall::find(&toks, query).or_else(|| {
+            recall::named_answer(&toks, query, self.questions.last().map(String::as_str))
+        });
         if let Some(found) = self.with_reference(query, reference.as_ref(), language) {
             return found;
         }

@@ -23,6 +23,23 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
         .rev()
         .filter(|a| a.parse::<f64>().is_ok() && !a.contains(':'))
         .take(3);
+    // (`10 minus` after 6, `9,900,000 minus the deposit`: a number said first is what the
+    // operation takes from or divides — the last answer comes after it, never before.)
+    if let Some(first) = minuend_first(&toks) {
+        let Some(value) = numbers.clone().next() else {
+            return Vec::new();
+        };
+        let rest = &toks[first + 1..];
+        return match rest {
+            [op] | [op, _] if rest.iter().all(|t| t.word().is_some()) => {
+                let said = &query[toks[first].start..op.end];
+                let tail = rest.get(1).map_or("", |t| &query[t.start..t.end]);
+                let reading = format!("{said} {tail} {value}").replace("  ", " ");
+                vec![(reading, value.clone())]
+            }
+            _ => Vec::new(),
+        };
+    }
     // `nhân thêm 3 nữa` ("times 3 more"): `thêm`, `nữa` only say it goes on; `times
     // 46.20 an hour`: a rate after the number only names its unit.
     let rate_at = |k: usize| {
@@ -294,4 +311,20 @@ fn on_the_answer(toks: &[Token], query: &str, value: &str) -> Option<String> {
             .map(|p| (i..i + p.len()).collect::<Vec<_>>())
     })?;
     words(&change, &[]).then(|| format!("{n} - {value}"))
+}
+
+/// The position of a number opening `toks` (after a lead word) when an operation that
+/// takes from or divides it follows and no other number does: `10 minus`, `9,900,000
+/// minus the deposit`, `100 chia cho`.
+fn minuend_first(toks: &[Token]) -> Option<usize> {
+    let first = toks
+        .iter()
+        .position(|t| !t.word().is_some_and(|w| FOLLOW_UP_LEADS.contains(&w)))?;
+    toks[first].number()?;
+    let op = toks.get(first + 1)?.word()?;
+    let takes = matches!(op, "minus" | "less" | "trừ" | "bớt" | "divided" | "chia");
+    let alone = toks[first + 1..]
+        .iter()
+        .all(|t| t.number().is_none() && !t.is_sym('%'));
+    (takes && alone).then_some(first)
 }

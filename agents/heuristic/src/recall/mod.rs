@@ -30,7 +30,7 @@ pub use leads::{opens_ellipsis, tidied, without_lead};
 pub use pairs::{between_question_dates, rest_after_share, two_answers};
 pub use periods::so_many_periods;
 pub use priced::priced_last;
-pub use reference::{Reference, find, mark};
+pub use reference::{Reference, find, mark, named_answer};
 pub use rewrites::{
     deposit_of_whole, more_time_on_date, on_rate_amount, one_computation, over_other_period,
     place_there,

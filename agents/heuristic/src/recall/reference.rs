@@ -95,6 +95,52 @@ pub fn find(toks: &[Token], src: &str) -> Option<Reference> {
     })
 }
 
+/// Words opening a request before what it names (`so the deposit is …`).
+const OPENING: &[&str] = &[
+    "and", "so", "the", "my", "our", "ok", "okay", "now", "then", "what",
+];
+
+/// `the NAME` in `toks` (lexed from `src`), where NAME is what the last question
+/// named first (`so what's left to pay, 9,900,000 minus the deposit` after `deposit is
+/// 30% of that`): its answer, referred to by its name.
+pub fn named_answer(toks: &[Token], src: &str, last_question: Option<&str>) -> Option<Reference> {
+    let text = crate::normalise::normalise(last_question?, None).text;
+    let asked = crate::lexer::lex(&text);
+    let name = asked
+        .iter()
+        .map_while(Token::word)
+        .find(|w| !OPENING.contains(w))?;
+    let plain = name.len() >= 4
+        && name.chars().all(|c| c.is_ascii_alphabetic())
+        && crate::normalise::typo::operation(name).is_none();
+    // (`bill is $148.80 for 4 people, each pays?`: a name said with its amount labels
+    // that amount, never the answer.)
+    let at = asked.iter().position(|t| t.word() == Some(name))?;
+    let given = asked[at + 1..]
+        .iter()
+        .skip_while(|t| {
+            t.word()
+                .is_some_and(|w| matches!(w, "is" | "was" | "of" | "=" | "là"))
+        })
+        .take_while(|t| !t.is_sym(','))
+        .next()
+        .is_some_and(|t| t.number().is_some())
+        && !asked.iter().any(|t| t.is_sym('%'));
+    if !plain || given {
+        return None;
+    }
+    (1..toks.len()).find_map(|i| {
+        (toks[i - 1].word() == Some("the") && toks[i].word() == Some(name)).then(|| {
+            let (start, end) = (toks[i - 1].start, toks[i].end);
+            Reference {
+                text: src[start..end].to_owned(),
+                start,
+                end,
+            }
+        })
+    })
+}
+
 /// Marks, on every step of `plan`, the literal arguments equal to `value` (what the
 /// reference was replaced by), unless the user also wrote that value themselves (then
 /// which one came from the conversation cannot be told, and none is marked).

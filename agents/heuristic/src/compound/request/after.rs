@@ -52,6 +52,12 @@ pub(super) fn only_answer_asked(
     // no number of its own after an understood part only asks for that part's answer.
     // The whole request read as one everyday problem comes first: `…, tổng phải trả là
     // bao nhiêu` asks the total, not the part before it.
+    // (`so what's left to pay, 9,900,000 minus 2,970,000`: a sentence asking what is left
+    // before one computing it asks that part's answer — never in parts laid out, where
+    // `c) whats left` is a part of its own.)
+    if !laid_out && !parts.is_empty() {
+        failed.retain(|e| !e.text().is_some_and(|t| asks_only_what_left(&t)));
+    }
     if !parts.is_empty()
         && failed.iter().any(|e| {
             e.text()
@@ -238,4 +244,21 @@ pub(super) fn both_asked(toks: &[Token], parts: &mut Vec<ParsedPart>) {
     {
         *parts = with_levy_asked(toks, text.clone(), e.clone());
     }
+}
+
+/// Whether `text` only asks what is left (`so what's left to pay`, `whats left`): no
+/// number, and no word but those.
+fn asks_only_what_left(text: &str) -> bool {
+    let toks = crate::lexer::lex(text);
+    let words: Vec<&str> = toks.iter().filter_map(Token::word).collect();
+    toks.iter().all(|t| t.word().is_some() || t.is_sym('?'))
+        && words
+            .windows(2)
+            .any(|w| matches!(w, ["whats" | "what", "left"]))
+        && words.iter().all(|w| {
+            matches!(
+                *w,
+                "so" | "and" | "whats" | "what" | "is" | "left" | "to" | "pay"
+            )
+        })
 }
