@@ -130,28 +130,31 @@ pub(super) fn count_then_price<'a>(
         return None;
     }
     let j = (i + 2..(i + 6).min(toks.len())).find(|&j| toks[j].number() == Some(b))?;
+    // (`bán sỉ 12 thùng, thùng 680k`: the unit named again before its price.)
+    let named_again = toks[j - 1].word() == Some(word) && j > i + 2;
     let between_ok = toks[i + 1..j].iter().all(|t| {
-        t.word().is_some_and(|w| {
-            !matches!(
-                w,
-                "tổng"
-                    | "total"
-                    | "hết"
-                    | "all"
-                    | "for"
-                    | "cả"
-                    | "altogether"
-                    | "và"
-                    | "với"
-                    | "and"
-                    | "with"
-                    | "plus"
-                    | "cộng"
-                    | "trả"
-                    | "paid"
-                    | "mất"
-            )
-        })
+        named_again && t.is_sym(',')
+            || t.word().is_some_and(|w| {
+                !matches!(
+                    w,
+                    "tổng"
+                        | "total"
+                        | "hết"
+                        | "all"
+                        | "for"
+                        | "cả"
+                        | "altogether"
+                        | "và"
+                        | "với"
+                        | "and"
+                        | "with"
+                        | "plus"
+                        | "cộng"
+                        | "trả"
+                        | "paid"
+                        | "mất"
+                )
+            })
     });
     // (`2 kids 4000 miles away`: the larger said with a unit of its own is no price.)
     let priced = toks.get(j + 1).is_none_or(|t| {

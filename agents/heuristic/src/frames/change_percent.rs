@@ -21,6 +21,17 @@ const FALL: &[&str] = &[
     "giảm", "lỗ", "drop", "fall", "fell", "decrease", "loss", "down", "less",
 ];
 
+/// Words said before an amount of an earlier time: the start.
+const EARLIER: &[&str] = &[
+    "trước",
+    "last",
+    "previous",
+    "yesterday",
+    "before",
+    "cũ",
+    "old",
+];
+
 /// Words said before what was paid: the start.
 const PAID: &[&str] = &["vốn", "mua", "nhập", "cost", "bought", "paid", "was", "tư"];
 
@@ -65,7 +76,12 @@ pub(super) fn change_percent(w: &Words, q: &[Quantity]) -> Option<Expr> {
             .rfind(|m| month(m) && m.at < x.at)
             .and_then(|m| m.value.parse().ok())
     };
-    let (start, end) = if paid(b) && !paid(a) {
+    // (`tuần này 4200 trái, tuần trước 3500 trái, tăng mấy phần trăm`, `this week 4200,
+    // last week 3500`: the amount said of the earlier time is the start.)
+    let earlier = |x: &Quantity| {
+        (x.at.saturating_sub(3)..x.at).any(|k| w.word(k).is_some_and(|k| is_in(EARLIER, k)))
+    };
+    let (start, end) = if paid(b) && !paid(a) || earlier(b) && !earlier(a) {
         (b, a)
     } else if let (Some(ma), Some(mb)) = (month_of(a), month_of(b))
         && mb < ma

@@ -503,7 +503,21 @@ pub(crate) const COUNTED_APART: &[&str] = &[
 
 /// Words of a sale or a purchase, the only words said before a count priced each.
 pub(crate) const DEALS: &[&str] = &[
-    "bán", "mua", "lấy", "nhập", "đặt", "sold", "bought", "buy", "sell", "got", "ordered", "order",
+    "bán",
+    "mua",
+    "lấy",
+    "nhập",
+    "đặt",
+    "sỉ",
+    "lẻ",
+    "sold",
+    "bought",
+    "buy",
+    "sell",
+    "got",
+    "ordered",
+    "order",
+    "wholesale",
 ];
 
 /// Words that may follow a price of one (its currency, a question, `each`): a larger

@@ -60,12 +60,19 @@ fn convert_from(toks: &[Token], src: &str) -> Option<DateQuery> {
                     .collect();
                 let words = (from..j).all(|k| toks[k].word().is_some() || dated.contains(&k));
                 // (`standup is at 09:30`: any name before `at`.)
-                let named = j > from
-                    && toks[j - 1].word().is_some_and(|w| {
-                        matches!(w, "at" | "lúc" | "starts" | "begins" | "vào")
+                // (`flight leaves seoul 08:15`: a place right after what happens.)
+                let departs = j >= from + 2
+                    && toks[j - 1].word().is_some()
+                    && toks[j - 2]
+                        .word()
+                        .is_some_and(|w| matches!(w, "leaves" | "departs" | "lands" | "arrives"));
+                let named = departs
+                    || j > from
+                        && toks[j - 1].word().is_some_and(|w| {
+                            matches!(w, "at" | "lúc" | "starts" | "begins" | "vào")
                                 // (`giải đấu bắt đầu 21h ở Seoul`.)
                                 || w == "đầu" && j >= 2 && toks[j - 2].word() == Some("bắt")
-                    });
+                        });
                 toks[from..j]
                     .iter()
                     .all(|t| t.word().is_some_and(|w| EVENT.contains(&w)))
@@ -123,6 +130,20 @@ fn convert_from(toks: &[Token], src: &str) -> Option<DateQuery> {
             .unwrap_or(at);
         let (first, last) = (toks.get(k + 1)?, toks.get(end.checked_sub(1)?)?);
         (end > k + 1).then(|| src[first.start..last.end].to_owned())
+    });
+    // (`flight leaves seoul 08:15, what time is that in vietnam`: the place named right
+    // before the time, after what happens there.)
+    let said_before = said_before.or_else(|| {
+        let place = toks.get(at.checked_sub(1)?)?;
+        let verb = toks.get(at.checked_sub(2)?)?.word()?;
+        let happens = matches!(
+            verb,
+            "leaves" | "departs" | "lands" | "arrives" | "opens" | "closes" | "from"
+        );
+        let named = place
+            .word()
+            .is_some_and(|w| !STOP.contains(&w) && !AROUND.contains(&w));
+        (happens && named).then(|| src[place.start..place.end].to_owned())
     });
     let (time, mut i) = time_at(toks, at)?;
     let mut asks = false;
