@@ -82,6 +82,9 @@ const SCALES: &[(&str, u32)] = &[
     ("ngan", 3),
     // (`3 thousand 8 hundred` is 3800.)
     ("hundred", 2),
+    // (`2 tram trai dua`: two hundred coconuts.)
+    ("trăm", 2),
+    ("tram", 2),
     ("thousand", 3),
     // (`45 grand`)
     ("grand", 3),
@@ -284,7 +287,22 @@ pub fn canonical(pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             let rate = matches!(word.as_str(), "tỷ" | "tỉ" | "ty" | "ti")
                 && next_word(&pieces, s)
                     .is_some_and(|g| matches!(pieces[g].lower().as_str(), "giá" | "gia"));
-            let Some(power) = scale(&word).filter(|p| *p < above && !rate) else {
+            // (`2 tram trai`: two hundred; `3 trăm 5`, `2 trăm nghìn`, `1 trăm 20 nghìn` are
+            // read as they were: a number or a scale after `trăm` goes on from it.)
+            let hundreds = matches!(word.as_str(), "trăm" | "tram");
+            // (`phi cau duong 3 tram: 35k, …`: three toll stations, `trạm` — only a word
+            // counted after it makes hundreds.)
+            let goes_on = hundreds
+                && (next_number(&pieces, s).is_some()
+                    || next_word(&pieces, s).is_none()
+                    || next_word(&pieces, s).is_some_and(|g| {
+                        scale(&pieces[g].lower()).is_some()
+                            || matches!(
+                                pieces[g].lower().as_str(),
+                                "rưỡi" | "ruoi" | "k" | "lẻ" | "linh"
+                            )
+                    }));
+            let Some(power) = scale(&word).filter(|p| *p < above && !rate && !goes_on) else {
                 break;
             };
             // `1tr2`, `2 triệu 4`, `10 tr 25`: the digits after a Vietnamese scale go on

@@ -114,3 +114,13 @@ fn exact_decimal_arithmetic() {
     assert_eq!(add("2000000", "500000"), "2500000");
     assert_eq!(add("0.5", "0.75"), "1.25");
 }
+
+#[test]
+fn hundreds_scale_only_a_word_counted_after_them() {
+    assert_eq!(canon("2 trăm trái", Reading::Vietnamese), "200 trái");
+    // (A number or a scale after `trăm` goes on from it; no word after, no scale.)
+    assert_eq!(canon("3 trăm 5", Reading::Vietnamese), "3 trăm 5");
+    assert_eq!(canon("2 trăm nghìn", Reading::Vietnamese), "2 trăm nghìn");
+    assert_eq!(canon("2 trăm rưỡi", Reading::Vietnamese), "2 trăm rưỡi");
+    assert_eq!(canon("3 trăm: 35k", Reading::Vietnamese), "3 trăm: 35000");
+}
