@@ -105,7 +105,19 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
                     _ => false,
                 })
         });
-        match periods {
+        // (`khách đưa 500 nghìn mua 3 hộp 135k, thối lại bao nhiêu`: things counted, then
+        // the price of one right after their word.)
+        let value = |i: usize| toks[i].number().and_then(|n| n.parse::<f64>().ok());
+        let priced = nums.get(j + 1).is_some_and(|&r| {
+            r == k + 2
+                && toks[k + 1]
+                    .word()
+                    .is_some_and(|w| w.chars().count() > 1 && w != "x")
+                && toks[k].end < toks[k + 1].start
+                && value(k).is_some_and(|c| c.fract() == 0.0 && (2.0..=1000.0).contains(&c))
+                && value(r).zip(value(k)).is_some_and(|(p, c)| p >= 1000.0 * c)
+        });
+        match periods || priced {
             true => {
                 let r = nums[j + 1];
                 amounts.push((Expr::bin(MathOp::Multiply, num(k)?, num(r)?), k, r));

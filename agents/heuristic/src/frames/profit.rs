@@ -100,6 +100,20 @@ fn unit_margin(w: &Words, q: &[Quantity]) -> Option<Expr> {
         _ => return None,
     };
     let n = |x: &Quantity| Expr::Num(x.value.clone());
+    // (`mua 40 thùng nước suối 95k/thùng, bán hết được 5.200.000, lời bao nhiêu`: what
+    // all of them sold for, half the cost of the lot or more, is the sales of the lot —
+    // never a price of one.)
+    let value = |x: &Quantity| x.value.parse::<f64>().ok();
+    if let (Some(s), Some(b), Some(c)) = (value(sold), value(bought), value(count))
+        && !matches!(sold.role, Role::Rate(_))
+        && s >= b * c / 2.0
+    {
+        return Some(Expr::bin(
+            MathOp::Subtract,
+            n(sold),
+            Expr::bin(MathOp::Multiply, n(count), n(bought)),
+        ));
+    }
     Some(Expr::bin(
         MathOp::Multiply,
         Expr::bin(MathOp::Subtract, n(sold), n(bought)),
