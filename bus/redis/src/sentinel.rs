@@ -29,7 +29,7 @@ use chorus_bus::error::BusError;
 use chorus_bus::settings::BusSettings;
 
 use crate::conn::renew::{Renewing, Source};
-use crate::conn::{SetupError, tls_files};
+use crate::conn::{SetupError, tcp_settings, tls_files};
 
 /// Finds the current primary by asking the sentinels, one question at a time (redis-rs's
 /// `SentinelClient` keeps a connection to each sentinel and needs `&mut` to ask).
@@ -71,12 +71,16 @@ impl Primary {
         let mut sentinel_user = None;
         let mut sentinel_password = None;
         for url in &settings.sentinels {
-            let info = url.as_str().into_connection_info().map_err(|e| {
-                invalid(format!(
-                    "a sentinel is not a usable Redis URL: {:?}",
-                    e.kind()
-                ))
-            })?;
+            let info = url
+                .as_str()
+                .into_connection_info()
+                .map_err(|e| {
+                    invalid(format!(
+                        "a sentinel is not a usable Redis URL: {:?}",
+                        e.kind()
+                    ))
+                })?
+                .set_tcp_settings(tcp_settings());
             let redis = info.redis_settings();
             if sentinel_user.is_none() {
                 sentinel_user = redis.username().map(str::to_owned);
@@ -106,7 +110,9 @@ impl Primary {
                     "the Sentinel settings are not usable: {:?}",
                     e.kind()
                 ))
-            })?;
+            })?
+            .set_client_to_redis_tcp_settings(tcp_settings())
+            .set_client_to_sentinel_tcp_settings(tcp_settings());
         if let Some(user) = sentinel_user {
             builder = builder.set_client_to_sentinel_username(user);
         }

@@ -26,6 +26,7 @@ use redis::aio::{
     ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection,
 };
 use redis::cluster::{ClusterClient, ClusterClientBuilder};
+use redis::io::tcp::TcpSettings;
 use redis::{Client, Cmd, ErrorKind, IntoConnectionInfo, Pipeline, RedisError, RedisFuture, Value};
 
 use chorus_bus::error::BusError;
@@ -219,6 +220,15 @@ const CLUSTER_MIN_RETRY_WAIT_MS: u64 = 10;
 /// [`CLUSTER_RETRIES`], as long as a failover's election.
 const CLUSTER_MAX_RETRY_WAIT_MS: u64 = 1000;
 
+/// The TCP settings of every connection the bus makes (to a standalone Redis, a
+/// Cluster's nodes, a Sentinel primary and the sentinels): `TCP_NODELAY` on. redis-rs
+/// leaves it off by default, so with Nagle's algorithm a command written while an
+/// earlier one on the same multiplexed connection is not yet acknowledged (a lingering
+/// ack batch, a keep-alive) waited for that acknowledgement before it was sent.
+pub(crate) fn tcp_settings() -> TcpSettings {
+    TcpSettings::default().set_nodelay(true)
+}
+
 /// A cluster client on `seeds` with the settings' user, password, TLS files, connect
 /// timeout and `response` timeout.
 fn cluster_client(
@@ -237,7 +247,7 @@ fn cluster_client(
                 e.kind()
             ))
         })?;
-        infos.push(info);
+        infos.push(info.set_tcp_settings(tcp_settings()));
     }
     let mut builder = ClusterClientBuilder::new(infos)
         .connection_timeout(settings.connect_timeout())
@@ -245,7 +255,8 @@ fn cluster_client(
         .retries(CLUSTER_RETRIES)
         .min_retry_wait(CLUSTER_MIN_RETRY_WAIT_MS)
         .max_retry_wait(CLUSTER_MAX_RETRY_WAIT_MS)
-        .retry_wait_formula(CLUSTER_MIN_RETRY_WAIT_MS, 2);
+        .retry_wait_formula(CLUSTER_MIN_RETRY_WAIT_MS, 2)
+        .tcp_settings(tcp_settings());
     if let Some(user) = &settings.redis_user {
         builder = builder.username(user);
     }
@@ -327,7 +338,9 @@ pub fn client(settings: &BusSettings) -> Result<Client, BusError> {
     if let Some(password) = settings.redis_password()? {
         redis = redis.set_password(password);
     }
-    info = info.set_redis_settings(redis);
+    info = info
+        .set_redis_settings(redis)
+        .set_tcp_settings(tcp_settings());
     if !settings.redis_url.starts_with("rediss://") {
         return Client::open(info).map_err(|e| invalid(format!("{:?}", e.kind())));
     }
@@ -416,4 +429,22 @@ pub(crate) async fn connect_manager(
         .set_number_of_retries(3)
         .set_max_delay(MAX_BACKOFF);
     ConnectionManager::new_with_config(client.clone(), config).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_are_made_with_nodelay() {
+        assert!(tcp_settings().nodelay());
+        let plain = client(&BusSettings::default()).expect("a client");
+        assert!(plain.get_connection_info().tcp_settings().nodelay());
+        let tls = BusSettings {
+            redis_url: "rediss://127.0.0.1:6380".to_owned(),
+            ..BusSettings::default()
+        };
+        let tls = client(&tls).expect("a TLS client");
+        assert!(tls.get_connection_info().tcp_settings().nodelay());
+    }
 }
