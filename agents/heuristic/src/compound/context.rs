@@ -161,6 +161,26 @@ pub fn after_context(toks: &[Token], src: &str) -> Option<Parsed> {
 /// round to, when it only asks that (`round to 1 decimal`, `1 decimal is fine`, `làm
 /// tròn 2 số thập phân`).
 pub(super) fn rounding_after(toks: &[Token]) -> Option<(&[Token], Expr)> {
+    // (`£1,480 over 12 months, how much a month rounded to the penny`: a rounding said
+    // at the end of the last sentence.)
+    let tail = (1..toks.len()).rev().find_map(|k| {
+        let opens = matches!(toks[k].word(), Some("rounded" | "round"))
+            || toks[k].word() == Some("làm") && toks.get(k + 1).and_then(Token::word) == Some("tròn");
+        if !opens {
+            return None;
+        }
+        match arith::parse_continuation(filler::trim_symbols(&toks[k..])) {
+            Some(Expr::Op(crate::expr::MathOp::Round, args))
+                if matches!(args.as_slice(), [Expr::Num(p), _] if p == Expr::PREVIOUS) =>
+            {
+                Some((filler::trim_symbols(&toks[..k]), args[1].clone()))
+            }
+            _ => None,
+        }
+    });
+    if tail.is_some() {
+        return tail;
+    }
     let segments = strong_segments(toks);
     let [.., last] = segments.as_slice() else {
         return None;
