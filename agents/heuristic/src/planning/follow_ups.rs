@@ -306,6 +306,29 @@ impl Planning<'_> {
         None
     }
 
+    /// Whether `query` only names another day (`and new year's?`, `còn tết?`), read
+    /// alone as that day's date, after a question counting the days to one (`days until
+    /// dec 24`): it asks the same count for it.
+    fn another_day_for_the_count(&self, query: &str, reading: &Understanding) -> bool {
+        let Understanding::Plan(plan, failed) = reading else {
+            return false;
+        };
+        let toks = lexer::lex(query);
+        let lead = toks
+            .first()
+            .and_then(lexer::Token::word)
+            .is_some_and(|w| matches!(w, "and" | "what" | "how" | "còn" | "thế" | "vậy"));
+        let one_day = failed.is_empty()
+            && matches!(plan.steps.as_slice(), [s] if s.tool == "next_date" || s.tool == "find_weekday");
+        let counted = self.questions.last().is_some_and(|q| {
+            let q = lexer::lex(&normalise::normalise(q, None).text);
+            let says = |w: &str| q.iter().any(|t| t.word() == Some(w));
+            (says("days") || says("ngày"))
+                && (says("until") || says("till") || says("til") || says("nữa") || says("đến"))
+        });
+        lead && one_day && counted
+    }
+
     /// `query`, not read alone (`reading`), read as an ellipsis of an earlier request or
     /// as a follow-up going on from the last answer.
     pub(super) fn going_on(
@@ -317,7 +340,7 @@ impl Planning<'_> {
         // An ellipsis of an earlier request (`and for 5 people?`), before going on from
         // the last answer: `nếu giảm 30% thì sao` replaces the discount, never applies it
         // again.
-        if reading.misses() > 0 {
+        if reading.misses() > 0 || self.another_day_for_the_count(query, reading) {
             for text in recall::ellipses(query, self.questions) {
                 if let Understanding::Plan(plan, failed) = self.understand(&text)
                     && failed.is_empty()

@@ -153,11 +153,34 @@ pub fn ellipses(query: &str, questions: &[String]) -> Vec<String> {
             .or_else(|| about_list(&previous, &toks, &follow))
             .or_else(|| about_birth(&previous, &toks, &follow))
             .or_else(|| super::reasked::reasked(&previous, &toks, &follow))
+            .or_else(|| another_day(&previous, &core, &follow))
         {
             out.push(text);
         }
     }
     out
+}
+
+/// `previous` with its date replaced by the day the follow-up names alone (`and new
+/// year's?` after `days until dec 24`): the same question of another day.
+fn another_day(previous: &str, core: &[Token], follow: &str) -> Option<String> {
+    let (first, last) = (core.first()?, core.last()?);
+    if core.iter().any(|t| t.number().is_some()) {
+        return None;
+    }
+    let day = &follow[first.start..last.end];
+    let crate::dates::DateParse::Query(_) = crate::dates::parse(core, follow) else {
+        return None;
+    };
+    let ptoks = crate::lexer::lex(previous);
+    // (`days until dec 24`: a day and month without their year too.)
+    let span = super::date_span(&ptoks).map(|(span, _)| span).or_else(|| {
+        (0..ptoks.len()).find_map(|k| {
+            let end = crate::dates::day_month_end(&ptoks, k)?;
+            Some((ptoks[k].start, ptoks[end - 1].end))
+        })
+    })?;
+    Some(splice(previous, span, day))
 }
 
 /// `previous`, a conversion at a stated rate, at the rate the follow-up states instead,
