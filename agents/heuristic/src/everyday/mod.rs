@@ -38,6 +38,7 @@ pub(crate) mod units;
 pub use items::{changes_meaning, changes_operation, counts_people};
 pub use read::{answer_unit, parse};
 pub use units::undecorated;
+pub(crate) use units::unit_of;
 
 #[cfg(test)]
 mod tests;

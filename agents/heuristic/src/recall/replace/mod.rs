@@ -105,10 +105,15 @@ fn same_unit_counted(ptoks: &[Token], core: &[Token], i: usize) -> bool {
         return false;
     };
     // (`85k 1 lít`: the one unit a price is for is no count.)
+    // (`7.5 hr shift`, then `and for 9 hours?`: one unit however spelt.)
+    let unit = crate::everyday::unit_of(unit);
     ptoks
         .windows(2)
         .filter(|w| {
-            matches!(&w[0].tok, crate::lexer::Tok::Num(n) if n != "1") && w[1].word() == Some(unit)
+            matches!(&w[0].tok, crate::lexer::Tok::Num(n) if n != "1")
+                && w[1]
+                    .word()
+                    .is_some_and(|u| crate::everyday::unit_of(u) == unit)
         })
         .count()
         == 1

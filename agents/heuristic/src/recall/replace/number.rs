@@ -202,7 +202,15 @@ fn plain_replaced(p: &Parts, n: &Number, pnums: &[usize]) -> Option<usize> {
     let mut counted: Vec<usize> = pnums
         .iter()
         .copied()
-        .filter(|&k| unit.is_some() && ptoks.get(k + 1).and_then(Token::word) == unit)
+        .filter(|&k| {
+            // (`and for 9 hours?` after `7.5 hr shift`: one unit however spelt.)
+            unit.is_some_and(|u| {
+                ptoks
+                    .get(k + 1)
+                    .and_then(Token::word)
+                    .is_some_and(|w| crate::everyday::unit_of(w) == crate::everyday::unit_of(u))
+            })
+        })
         .collect();
     // (`1 tháng trả góp 2tr1, 18 tháng tổng bao nhiêu`: `1 tháng` says what
     // the rate is for; the count replaced is the other.)
