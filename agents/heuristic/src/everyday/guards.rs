@@ -115,8 +115,10 @@ pub(super) fn count_then_price<'a>(
     let count: u32 = a.parse().ok().filter(|n| (2..=1000).contains(n))?;
     let word = toks.get(i + 1).and_then(Token::word)?;
     // (`2 tạ`, `Lương 9 chuyến 25.200.000đ`: see [`crate::frames::COUNTED_APART`].)
-    if word.chars().count() < 2
-        || toks[i].end == toks[i + 1].start
+    // (`ban 40kg toi 115k`: a weight glued to its count counts it too.)
+    let glued_weight = toks[i].end == toks[i + 1].start && matches!(word, "kg" | "lít");
+    if word.chars().count() < 2 && !glued_weight
+        || toks[i].end == toks[i + 1].start && !glued_weight
         || crate::frames::COUNTED_APART.contains(&word)
     {
         return None;
