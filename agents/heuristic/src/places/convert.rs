@@ -281,6 +281,10 @@ pub fn time_at(toks: &[Token], i: usize) -> Option<(String, usize)> {
     } else if !matches!(word(k), Some("am" | "pm" | "a" | "p")) {
         return None; // a bare number is not a time
     }
+    // (`10:30am`: its `30am` is no time — a clock of twelve hours has no hour 30.)
+    if matches!(word(k), Some("am" | "pm" | "a" | "p")) && h > 12 {
+        return None;
+    }
     let mut hour = h;
     // `7 giờ tối`, `7h toi`: the part of the day after the hour (the phrases also teach
     // the folded reading `toi` → `tối` after `giờ`).

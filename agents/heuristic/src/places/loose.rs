@@ -132,12 +132,32 @@ pub fn loose_convert(toks: &[Token], src: &str) -> Option<DateQuery> {
                 place_at(toks, j + 1, src)
                     .map(|(p, _)| p)
                     .filter(|p| !pronoun(p))
-            } else if is(j + 1, SUBJECT_AFTER) && toks[j].word().is_some() {
+            } else if is(j + 1, SUBJECT_AFTER)
+                // (`a guest's sydney office`: an article names no place.)
+                && toks[j].word().is_some_and(|w| {
+                    !matches!(w, "a" | "an" | "the" | "my" | "our" | "his" | "her" | "their" | "your")
+                })
+            {
                 Some(src[toks[j].start..toks[j].end].to_owned())
             } else {
                 None
             }
         })
+    };
+    // (`sydney office opens 10:30am, what time is that here`: here is asked, the place
+    // named before the time is where it is.)
+    let here_asked = to.is_none()
+        && (*end..toks.len()).any(|j| {
+            at_phrase(j, &["that", "here"])
+                || at_phrase(j, &["it", "here"])
+                || at_phrase(j, &["ở", "đây"])
+        });
+    let from = match from {
+        None if here_asked => {
+            to = Some("here".to_owned());
+            named()
+        }
+        f => f,
     };
     if points_back || to.is_none() {
         to = named();
