@@ -335,6 +335,12 @@ fn value(
         // price is its quantity, the others are added.
         // (Never a count of people added: `khách lặn 2 lượt mỗi lượt 950k, 4 khách, tổng`
         // had been 4 + 2 × 950k.)
+        // (`sent home 15k, 18k and 20k NTD this year, all at 805`: the price of all of
+        // them, their sum priced.)
+        (None, Some(p), [_, _, ..]) if has(Cue::Plus) && priced_all(r.toks, p) => {
+            let sum = Expr::chain(MathOp::Sum, amounts.iter().map(|n| num(n)))?;
+            Expr::bin(MathOp::Multiply, sum, num(p))
+        }
         (None, Some(p), [_, _, ..]) if has(Cue::Plus) && !people_among(r.toks, amounts) => {
             let at = r.items.iter().position(|i| *i == Item::Num(p.to_owned()))?;
             let k = r
@@ -419,4 +425,13 @@ fn people_said_first(toks: &[Token], amounts: &[&str]) -> bool {
             })
             && toks[..first].iter().any(|t| t.word() == toks[k + 1].word())
     })
+}
+
+/// Whether the price `p` in `toks` is said of all the amounts (`all at 805`).
+fn priced_all(toks: &[Token], p: &str) -> bool {
+    toks.iter()
+        .position(|t| t.number() == Some(p))
+        .is_some_and(|k| {
+            k >= 2 && toks[k - 1].word() == Some("at") && toks[k - 2].word() == Some("all")
+        })
 }
