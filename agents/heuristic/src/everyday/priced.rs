@@ -81,6 +81,18 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
         let (value, _) = percents::applied(r, num(p), true)?;
         return (!r.outside()).then_some(value);
     }
+    // (`vé tàu 180k, 6 người`: a ticket's price and the people it is for, nothing
+    // else asked — what they all pay.)
+    if let (None, None, Some(n), [p]) = (&multiple, price, count, amounts.as_slice())
+        && r.pcts.is_empty()
+        && n != "1"
+        && r.items
+            .iter()
+            .all(|i| matches!(i, Item::Num(_) | Item::Cue(Cue::People | Cue::Plus)))
+        && opens_with_ticket(r.toks)
+    {
+        return Some(Expr::bin(MathOp::Multiply, num(p), num(n)));
+    }
     if multiple.is_none()
         && let Some(total) = per_head(r, count, price, &amounts)
     {
@@ -434,4 +446,13 @@ fn priced_all(toks: &[Token], p: &str) -> bool {
         .is_some_and(|k| {
             k >= 2 && toks[k - 1].word() == Some("at") && toks[k - 2].word() == Some("all")
         })
+}
+
+/// Whether `toks` open with a ticket or a portion, priced for each one, before any
+/// number (`vé tàu 180k, 6 người`).
+fn opens_with_ticket(toks: &[Token]) -> bool {
+    toks.iter().take_while(|t| t.number().is_none()).any(|t| {
+        t.word()
+            .is_some_and(|w| matches!(w, "vé" | "ticket" | "tickets" | "suất"))
+    })
 }

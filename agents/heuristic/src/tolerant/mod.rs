@@ -231,6 +231,15 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                     i += 1;
                     continue;
                 }
+                // (`vé 180k, 6 người, tổng bao nhiêu`: a count of people is no item of a
+                // list of money.)
+                let headcount = i > 0
+                    && matches!(toks[i - 1].tok, Tok::Num(_))
+                    && (crate::everyday::counts_people(w)
+                        || matches!(w.as_str(), "khách" | "guests"));
+                if headcount {
+                    return None;
+                }
                 if DATE_WORDS.contains(&w.as_str()) && !period_decoration(toks, i)
                     || VI_OTHER_OPS.contains(&w.as_str())
                 {
