@@ -117,10 +117,8 @@ pub(super) fn count_then_price<'a>(
     // (`2 tạ`, `Lương 9 chuyến 25.200.000đ`: see [`crate::frames::COUNTED_APART`].)
     // (`ban 40kg toi 115k`: a weight glued to its count counts it too.)
     let glued_weight = toks[i].end == toks[i + 1].start && matches!(word, "kg" | "lít");
-    if word.chars().count() < 2 && !glued_weight
-        || toks[i].end == toks[i + 1].start && !glued_weight
-        || crate::frames::COUNTED_APART.contains(&word)
-    {
+    let short_or_glued = word.chars().count() < 2 || toks[i].end == toks[i + 1].start;
+    if short_or_glued && !glued_weight || crate::frames::COUNTED_APART.contains(&word) {
         return None;
     }
     // Only a sale or a purchase said before the count (`mỗi tháng 2 vợ chồng để dành
