@@ -210,19 +210,15 @@ impl Parser<'_> {
     pub(super) fn round_places(&mut self) -> Option<Expr> {
         let joined =
             self.eat_words(&["to"]) || self.eat_words(&["đến"]) || self.eat_words(&["tới"]);
-        // (`làm tròn 532857 lên hàng nghìn`: a place named without `đến`.)
-        let unjoined_place = (!joined)
-            .then(|| {
-                NAMED
-                    .iter()
-                    .filter(|(w, _)| w[0] == "hàng")
-                    .find(|(w, _)| self.eat_words(w))
-            })
-            .flatten();
-        if let Some((_, n)) = unjoined_place {
-            return Some(Expr::Num((*n).into()));
-        }
         if !joined {
+            // (`làm tròn 532857 lên hàng nghìn`: a place named without `đến`.)
+            if let Some((_, n)) = NAMED
+                .iter()
+                .filter(|(w, _)| w[0] == "hàng")
+                .find(|(w, _)| self.eat_words(w))
+            {
+                return Some(Expr::Num((*n).into()));
+            }
             // `làm tròn 2 số thập phân`: the places said without `to`.
             let start = self.pos;
             if let Some(places) = self.unary()

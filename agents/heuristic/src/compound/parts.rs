@@ -261,12 +261,10 @@ fn names_the_result(text: &str) -> bool {
 /// Whether `text` asks a quantity in so many words (`bao nhiêu`, `how much`, `how
 /// many`).
 fn asks_quantity(text: &str) -> bool {
-    let toks = crate::lexer::lex(text);
-    (0..toks.len()).any(|i| {
-        words_at(&toks, i, &["bao", "nhiêu"])
-            || words_at(&toks, i, &["how", "much"])
-            || words_at(&toks, i, &["how", "many"])
-    })
+    crate::lexer::says(
+        &crate::lexer::lex(text),
+        &[&["bao", "nhiêu"], &["how", "much"], &["how", "many"]],
+    )
 }
 
 /// Reads one part.

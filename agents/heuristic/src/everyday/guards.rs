@@ -63,9 +63,8 @@ pub(super) fn people_among(toks: &[Token], amounts: &[&str]) -> bool {
         let word = |j: usize| toks.get(j).and_then(Token::word);
         let before = |back: usize| k.checked_sub(back).and_then(word);
         amounts.contains(&n)
-            && (word(k + 1).is_some_and(|w| {
-                super::items::counts_people(w) || matches!(w, "khách" | "guests" | "pax")
-            }) || before(1) == Some("of") && matches!(before(2), Some("group" | "party"))
+            && (word(k + 1).is_some_and(super::items::counts_guests)
+                || before(1) == Some("of") && matches!(before(2), Some("group" | "party"))
                 || matches!(before(1), Some("nhóm" | "đoàn")))
     })
 }

@@ -485,6 +485,12 @@ pub fn counts_people(word: &str) -> bool {
         .any(|(p, c)| *c == Cue::People && p.len() == 1 && p[0] == word)
 }
 
+/// Whether `word` counts guests or people (`4 khách`, `6 guests`, `2 pax`, or any word
+/// [`counts_people`] knows): a headcount, never money.
+pub fn counts_guests(word: &str) -> bool {
+    counts_people(word) || matches!(word, "khách" | "guests" | "pax")
+}
+
 /// Whether `word` names a request outside the tools (the weather, a price, a
 /// translation); units of measure only decorate a number here (`342 miles`), and a
 /// conversion between them has no cue to be read as one.

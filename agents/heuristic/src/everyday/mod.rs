@@ -35,7 +35,7 @@ mod read;
 mod tallied;
 pub(crate) mod units;
 
-pub use items::{changes_meaning, changes_operation, counts_people};
+pub use items::{changes_meaning, changes_operation, counts_guests, counts_people};
 pub use read::{answer_unit, parse};
 pub use units::undecorated;
 pub(crate) use units::unit_of;

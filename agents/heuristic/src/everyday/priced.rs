@@ -63,11 +63,14 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
         t.word()
             .is_some_and(|w| matches!(w, "total" | "altogether" | "tổng" | "hết"))
     });
+    // (`4 hộp mực 450k`: a count and the price of one, read once for the sum's test and
+    // the value below.)
+    let counted = count_then_price(r.toks, &amounts);
     let plain_sum = multiple.is_none()
         && price.is_none()
         && amounts.len() > 1
         && !total_asked
-        && count_then_price(r.toks, &amounts).is_none();
+        && counted.is_none();
     // (`giá tour 1.500.000đ/người, nhóm 6 người được giảm 10%, mỗi người trả bao
     // nhiêu`: a price of each one counted, what each pays asked — the price with its
     // percentage, never the group's total, nor that total shared again.)
@@ -105,7 +108,7 @@ pub(super) fn amount(r: &Reading) -> Option<Expr> {
     {
         return per_unit(r, a, b);
     }
-    let value = value(r, multiple, price, &amounts)?;
+    let value = value(r, multiple, price, &amounts, counted)?;
     let cued = matches!(value, Expr::Op(..)) && !plain_sum;
     let (mut value, mut cued) = percents::applied(r, value, cued)?;
     // (`thuê 4 người làm 6 ngày mỗi ngày 350k hết bao nhiêu`, `hire 4 workers for 6 days
@@ -292,6 +295,7 @@ fn value(
     multiple: Option<Expr>,
     price: Option<&str>,
     amounts: &[&str],
+    counted: Option<(&str, &str)>,
 ) -> Option<Expr> {
     let has = |c: Cue| r.has(c);
     let value = match (multiple, price, amounts) {
@@ -333,8 +337,8 @@ fn value(
         (None, None, [a]) => num(a),
         // (`4 hộp mực 450k tổng bao nhiêu`: a count and the price of one, had been their
         // sum.)
-        (None, None, [_, _]) if count_then_price(r.toks, amounts).is_some() => {
-            let (n, p) = count_then_price(r.toks, amounts)?;
+        (None, None, [_, _]) if counted.is_some() => {
+            let (n, p) = counted?;
             Expr::bin(MathOp::Multiply, num(n), num(p))
         }
         // `$312 plus $48 fuel`: amounts added up.
@@ -432,9 +436,10 @@ fn people_said_first(toks: &[Token], amounts: &[&str]) -> bool {
     };
     (first..toks.len()).any(|k| {
         toks[k].number().is_some_and(|n| amounts.contains(&n))
-            && toks.get(k + 1).and_then(Token::word).is_some_and(|w| {
-                super::items::counts_people(w) || matches!(w, "khách" | "guests" | "pax")
-            })
+            && toks
+                .get(k + 1)
+                .and_then(Token::word)
+                .is_some_and(super::items::counts_guests)
             && toks[..first].iter().any(|t| t.word() == toks[k + 1].word())
     })
 }

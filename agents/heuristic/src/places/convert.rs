@@ -5,6 +5,9 @@ use super::words::{AROUND, ASKS_TIME, AT, CONDITIONS, CONVERT, EVENT, HOUR_PHRAS
 use crate::dates::DateQuery;
 use crate::lexer::{Tok, Token, words_at};
 
+/// What a trip does at a place named right after it (`flight leaves seoul 08:15`).
+const DEPARTS: &[&str] = &["leaves", "departs", "lands", "arrives"];
+
 /// `convert 09:00 Hanoi time to London time`, `9am in Tokyo is what time in London`,
 /// `9 giờ sáng ở Hà Nội là mấy giờ ở London`: a time, then two places.
 pub(super) fn convert(toks: &[Token], src: &str) -> Option<DateQuery> {
@@ -63,9 +66,7 @@ fn convert_from(toks: &[Token], src: &str) -> Option<DateQuery> {
                 // (`flight leaves seoul 08:15`: a place right after what happens.)
                 let departs = j >= from + 2
                     && toks[j - 1].word().is_some()
-                    && toks[j - 2]
-                        .word()
-                        .is_some_and(|w| matches!(w, "leaves" | "departs" | "lands" | "arrives"));
+                    && toks[j - 2].word().is_some_and(|w| DEPARTS.contains(&w));
                 let named = departs
                     || j > from
                         && toks[j - 1].word().is_some_and(|w| {
@@ -136,10 +137,7 @@ fn convert_from(toks: &[Token], src: &str) -> Option<DateQuery> {
     let said_before = said_before.or_else(|| {
         let place = toks.get(at.checked_sub(1)?)?;
         let verb = toks.get(at.checked_sub(2)?)?.word()?;
-        let happens = matches!(
-            verb,
-            "leaves" | "departs" | "lands" | "arrives" | "opens" | "closes" | "from"
-        );
+        let happens = DEPARTS.contains(&verb) || matches!(verb, "opens" | "closes" | "from");
         let named = place
             .word()
             .is_some_and(|w| !STOP.contains(&w) && !AROUND.contains(&w));

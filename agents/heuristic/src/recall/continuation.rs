@@ -29,13 +29,13 @@ pub fn continuations(query: &str, conversation: &Conversation) -> Vec<(String, S
         let Some(value) = numbers.clone().next() else {
             return Vec::new();
         };
+        // (`100 chia cho` → `100 chia cho 6`: the number and its one or two words, then
+        // the answer; `minus the deposit` names another value, no reading here.)
         let rest = &toks[first + 1..];
-        return match rest {
-            [op] | [op, _] if rest.iter().all(|t| t.word().is_some()) => {
-                let said = &query[toks[first].start..op.end];
-                let tail = rest.get(1).map_or("", |t| &query[t.start..t.end]);
-                let reading = format!("{said} {tail} {value}").replace("  ", " ");
-                vec![(reading, value.clone())]
+        return match rest.last() {
+            Some(last) if rest.len() <= 2 && rest.iter().all(|t| t.word().is_some()) => {
+                let said = &query[toks[first].start..last.end];
+                vec![(format!("{said} {value}"), value.clone())]
             }
             _ => Vec::new(),
         };

@@ -294,13 +294,10 @@ pub fn canonical(pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
             // counted after it makes hundreds.)
             let goes_on = hundreds
                 && (next_number(&pieces, s).is_some()
-                    || next_word(&pieces, s).is_none()
-                    || next_word(&pieces, s).is_some_and(|g| {
-                        scale(&pieces[g].lower()).is_some()
-                            || matches!(
-                                pieces[g].lower().as_str(),
-                                "rưỡi" | "ruoi" | "k" | "lẻ" | "linh"
-                            )
+                    || next_word(&pieces, s).is_none_or(|g| {
+                        let after = pieces[g].lower();
+                        scale(&after).is_some()
+                            || matches!(after.as_str(), "rưỡi" | "ruoi" | "k" | "lẻ" | "linh")
                     }));
             let Some(power) = scale(&word).filter(|p| *p < above && !rate && !goes_on) else {
                 break;

@@ -101,7 +101,11 @@ pub fn vi_and_en(words: &[String]) -> (usize, usize) {
         )
     });
     for (k, w) in words.iter().enumerate() {
-        if days_in_english && crate::normalise::WEEKDAY_LABELS[..10].contains(&w.as_str()) {
+        let short_day = matches!(
+            w.as_str(),
+            "mon" | "tue" | "tues" | "wed" | "thu" | "thur" | "thurs" | "fri" | "sat" | "sun"
+        );
+        if days_in_english && short_day {
             en += 1;
             continue;
         }

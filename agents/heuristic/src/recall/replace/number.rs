@@ -199,16 +199,17 @@ fn numbers_of(ptoks: &[Token], role: Role) -> Vec<usize> {
 fn plain_replaced(p: &Parts, n: &Number, pnums: &[usize]) -> Option<usize> {
     let (ptoks, core, i) = (&p.ptoks, n.core.as_slice(), n.i);
     let unit = core.get(i + 1).and_then(Token::word);
+    // (`and for 9 hours?` after `7.5 hr shift`: one unit however spelt.)
+    let said = unit.map(crate::everyday::unit_of);
     let mut counted: Vec<usize> = pnums
         .iter()
         .copied()
         .filter(|&k| {
-            // (`and for 9 hours?` after `7.5 hr shift`: one unit however spelt.)
-            unit.is_some_and(|u| {
+            said.as_ref().is_some_and(|u| {
                 ptoks
                     .get(k + 1)
                     .and_then(Token::word)
-                    .is_some_and(|w| crate::everyday::unit_of(w) == crate::everyday::unit_of(u))
+                    .is_some_and(|w| crate::everyday::unit_of(w) == *u)
             })
         })
         .collect();
