@@ -233,11 +233,18 @@ impl Parser<'_> {
         // (`round 383.3333 to the cent`: `the` alone before a named place.)
         let named_from = self.pos;
         if !nearest {
-            self.eat_words(&["the"]);
+            let _ = self.eat_words(&["the"]) || self.eat_words(&["a"]);
         }
-        if let Some((_, n)) = NAMED.iter().find(|(w, _)| self.eat_words(w)) {
+        // (`round that up to a whole euro`: a currency's whole unit, `whole` said.)
+        let whole_at = self.pos;
+        if let Some((_, n)) = NAMED.iter().find(|(w, _)| self.eat_words(w)).or_else(|| {
+            self.eat_words(&["whole"])
+                .then(|| NAMED.iter().find(|(w, n)| *n == "0" && self.eat_words(w)))
+                .flatten()
+        }) {
             return Some(Expr::Num((*n).into()));
         }
+        self.pos = whole_at;
         if !nearest {
             self.pos = named_from;
         }
@@ -280,6 +287,10 @@ const NAMED: &[(&[&str], &str)] = &[
     (&["hundreds"], "-2"),
     (&["thousand"], "-3"),
     (&["thousands"], "-3"),
+    // (`làm tròn tới ngàn`: the place without `hàng`.)
+    (&["ngàn"], "-3"),
+    (&["nghìn"], "-3"),
+    (&["trăm"], "-2"),
     (&["million"], "-6"),
     (&["hàng", "chục"], "-1"),
     (&["hàng", "trăm"], "-2"),

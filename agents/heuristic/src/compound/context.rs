@@ -71,6 +71,18 @@ pub(super) fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {
             let only_words = inside
                 .iter()
                 .all(|t| t.word().is_some() || t.is_sym(',') || t.is_sym('\''));
+            // (`how much was it (round to cents)`: a rounding in brackets is said, its
+            // brackets dropped.)
+            let rounding = matches!(
+                inside.first().and_then(Token::word),
+                Some("round" | "rounded")
+            ) || crate::lexer::words_at(inside, 0, &["làm", "tròn"]);
+            if only_words && rounding {
+                dropped = true;
+                out.extend(inside.iter().cloned());
+                i = close + 1;
+                continue;
+            }
             if only_words && words >= 2 {
                 dropped = true;
                 i = close + 1;
@@ -181,6 +193,19 @@ pub(super) fn rounding_after(toks: &[Token]) -> Option<(&[Token], Expr)> {
     if tail.is_some() {
         return tail;
     }
+    // (`rent is $1,850 split 3 ways, how much each to the cent`: the place alone at the
+    // end says the rounding.)
+    // (Never the places of a rounding said before them: `round 383.3333 to the cent`.)
+    let trimmed = filler::trim_symbols(toks);
+    let said_round = trimmed
+        .iter()
+        .any(|t| matches!(t.word(), Some("round" | "rounded" | "tròn")));
+    if let Some((said, places)) = TO_PLACE.iter().filter(|_| !said_round).find(|(p, _)| {
+        trimmed.len() > p.len() && crate::lexer::words_at(trimmed, trimmed.len() - p.len(), p)
+    }) {
+        let rest = filler::trim_symbols(&trimmed[..trimmed.len() - said.len()]);
+        return Some((rest, Expr::Num((*places).into())));
+    }
     let segments = strong_segments(toks);
     let [.., last] = segments.as_slice() else {
         return None;
@@ -202,13 +227,28 @@ pub(super) fn rounding_after(toks: &[Token]) -> Option<(&[Token], Expr)> {
     const ASSENT: &[&str] = &[
         "is", "fine", "ok", "okay", "pls", "please", "enough", "only", "thanks",
     ];
-    let n = last.first()?.number()?;
+    // (`one decimal`: the count spelt.)
+    let n = match last.first()?.word() {
+        Some("one") => "1",
+        Some("two") => "2",
+        Some("three") => "3",
+        _ => last.first()?.number()?,
+    };
     let unit = last.get(1)?.word()?;
     let fine = last[2..]
         .iter()
         .all(|t| t.word().is_some_and(|w| ASSENT.contains(&w)) || t.is_sym('.') || t.is_sym('!'));
     (matches!(unit, "decimal" | "decimals" | "dp") && fine).then(|| (rest, Expr::Num(n.to_owned())))
 }
+
+/// A place said alone at the end of a request, and the decimals it keeps.
+const TO_PLACE: &[(&[&str], &str)] = &[
+    (&["to", "the", "cent"], "2"),
+    (&["to", "the", "nearest", "cent"], "2"),
+    (&["to", "the", "penny"], "2"),
+    (&["to", "the", "nearest", "penny"], "2"),
+    (&["to", "the", "nearest", "dollar"], "0"),
+];
 
 /// Words a number after them names (`unit 2`, `phòng 3`), rather than counts.
 const LABELS: &[&str] = &[

@@ -91,20 +91,8 @@ const I_PAY: &[&[&str]] = &[
 
 /// What `toks` ask of one percentage taken from an amount, when their words tell.
 pub fn asked(toks: &[Token]) -> Option<Asked> {
-    let words: Vec<String> = toks
-        .iter()
-        .filter_map(Token::word)
-        .map(|w| fold(&w.to_lowercase()))
-        .collect();
-    let says = |phrases: &[&[&str]]| {
-        (0..words.len()).any(|i| {
-            phrases.iter().any(|p| {
-                p.iter()
-                    .enumerate()
-                    .all(|(k, w)| words.get(i + k).is_some_and(|x| *x == fold(w)))
-            })
-        })
-    };
+    let words = folded_words(toks);
+    let says = |phrases: &[&[&str]]| says_any(&words, phrases);
     // (`booking ăn 15% trên 4tr5`: a cut taken — `ăn` only with its marks, before a
     // percentage; folded it is also English `an`.)
     let cut = (0..toks.len()).any(|i| {
@@ -123,6 +111,20 @@ pub fn asked(toks: &[Token]) -> Option<Asked> {
     levy.then_some(Asked::Share)
 }
 
+/// Words that open a request naming the discount itself as what is asked (`chiết khấu
+/// 25% trên 1tr2 là bao nhiêu`: a trade discount is an amount the buyer is given).
+const DISCOUNT_NAMED: &[&[&str]] = &[&["chiết", "khấu"], &["tiền", "chiết", "khấu"]];
+
+/// Whether `toks` open with the discount's name and ask nothing left: the amount taken
+/// off is asked, not the price after it (`giá 1tr2 chiết khấu 25% còn bao nhiêu` asks
+/// the price).
+pub fn discount_named_first(toks: &[Token]) -> bool {
+    let words = folded_words(toks);
+    let opens =
+        toks.first().is_some_and(|t| t.word().is_some()) && opens_with(&words, DISCOUNT_NAMED);
+    opens && !says_any(&words, LEFT)
+}
+
 /// Words asking what is left, whatever was taken (`how much is left after 10% tax`):
 /// never `after` alone, which a price with its tax says too.
 const LEFT_OVER: &[&[&str]] = &[
@@ -136,16 +138,27 @@ const LEFT_OVER: &[&[&str]] = &[
 
 /// Whether `toks` ask what is left of an amount in so many words.
 pub fn asks_left_over(toks: &[Token]) -> bool {
-    let words: Vec<String> = toks
-        .iter()
+    says_any(&folded_words(toks), LEFT_OVER)
+}
+
+/// The words of `toks`, lowercase and folded (without marks).
+fn folded_words(toks: &[Token]) -> Vec<String> {
+    toks.iter()
         .filter_map(Token::word)
         .map(|w| fold(&w.to_lowercase()))
-        .collect();
-    (0..words.len()).any(|i| {
-        LEFT_OVER.iter().any(|p| {
-            p.iter()
-                .enumerate()
-                .all(|(k, w)| words.get(i + k).is_some_and(|x| *x == fold(w)))
-        })
+        .collect()
+}
+
+/// Whether `words` (folded) say one of `phrases` anywhere.
+fn says_any(words: &[String], phrases: &[&[&str]]) -> bool {
+    (0..words.len()).any(|i| opens_with(&words[i..], phrases))
+}
+
+/// Whether `words` (folded) open with one of `phrases`.
+fn opens_with(words: &[String], phrases: &[&[&str]]) -> bool {
+    phrases.iter().any(|p| {
+        p.iter()
+            .enumerate()
+            .all(|(k, w)| words.get(k).is_some_and(|x| *x == fold(w)))
     })
 }

@@ -179,7 +179,7 @@ pub(super) fn applied(r: &Reading, mut value: Expr, mut cued: bool) -> Option<(E
         } else if signed_up(toks) {
             // `weekend shifts pay +35%, base 14.35/h`: a percentage signed `+` raises.
             Expr::bin(MathOp::Sum, value, share)
-        } else if has(Cue::OffAsked) {
+        } else if has(Cue::OffAsked) || super::asked::discount_named_first(toks) {
             // `30% off 450000, how much do I save`: the amount taken off.
             share
         } else if has(Cue::Less) {

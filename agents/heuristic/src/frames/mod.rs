@@ -147,11 +147,14 @@ pub fn parse(toks: &[Token]) -> Option<Vec<Expr>> {
         return None;
     }
     // (`12 hrs at time and a half of 46.82`, `10 hours at double time, rate 30`: the
-    // pay at that multiple of the rate, one answer.)
+    // pay at that multiple of the rate, one answer; `grab to work is 46k each way, 22
+    // work days`: a fare each way is paid twice a day.)
     const MULTIPLES: &[(&[&str], &str)] = &[
         (&["time", "and", "a", "half"], "1.5"),
         (&["double", "time"], "2"),
         (&["triple", "time"], "3"),
+        (&["each", "way"], "2"),
+        (&["mỗi", "chiều"], "2"),
     ];
     let multiple = MULTIPLES
         .iter()

@@ -46,12 +46,17 @@ pub fn frames_reading_each(toks: &[Token], src: &str) -> Option<Parsed> {
 
 /// [`parse_request`] before a first question is answered on its own.
 fn read_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
-    if let Some(read) = rewrites::read_rewritten(toks, src) {
-        return read;
-    }
     // `1. 8 x 35k 2. cong 50k tien com`: a request laid out as a list of parts is read
     // part by part, never as one problem over all its numbers.
     let laid_out = super::separators::laid_out(toks);
+    // (A rounding said at the end rounds the rest however it is read, rewritten too:
+    // `… 10% off then 9.5% tax, what do i pay to the cent`.)
+    if let Some(parsed) = whole_request::rounded(toks, src, laid_out) {
+        return Ok(parsed);
+    }
+    if let Some(read) = rewrites::read_rewritten(toks, src) {
+        return read;
+    }
     if let Some(parsed) = whole_request::read_whole(toks, src, laid_out) {
         return Ok(parsed);
     }

@@ -14,15 +14,14 @@ use crate::lexer::Token;
 /// The whole request `toks` (lexed from `src`) read at once, when one of its readers
 /// reads it; `laid_out` when it is a list of parts (then none does).
 pub(super) fn read_whole(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
-    rounded(toks, src, laid_out)
-        .or_else(|| one_date(toks, src, laid_out))
+    one_date(toks, src, laid_out)
         .or_else(|| one_frame(toks, src, laid_out))
         .or_else(|| one_calculation(toks, src, laid_out))
         .or_else(|| a_part_each(toks, src, laid_out))
 }
 
 /// The one answer of the rest rounded, when a sentence of its own says a rounding.
-fn rounded(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
+pub(super) fn rounded(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> {
     // `my hourly went from 38.50 to 42.80, what % raise is that? 1 decimal is fine`: a
     // rounding said in a sentence of its own rounds the one answer of the rest.
     if !laid_out

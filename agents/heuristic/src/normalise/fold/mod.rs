@@ -161,8 +161,10 @@ pub fn restore(pieces: &mut [Piece]) {
             continue;
         }
         // (`tha giong 15/9 toi nay duoc may ngay`: after a date, up to now — `tới nay`,
-        // never `tối nay`, tonight.)
-        if pieces[i].lower() == "toi" && since_date(pieces, i) {
+        // never `tối nay`, tonight; `lam tron toi ngan`: rounded to a place, `tới`.)
+        let after_round = near(pieces, i, false)
+            .is_some_and(|j| matches!(pieces[j].lower().as_str(), "tron" | "tròn"));
+        if pieces[i].lower() == "toi" && (since_date(pieces, i) || after_round) {
             let cased = with_case_of(&pieces[i].text, "tới");
             pieces[i].set(cased);
             continue;
