@@ -49,6 +49,7 @@ pub mod shifts;
 pub mod template;
 pub mod tolerant;
 pub mod weights;
+pub mod within;
 pub mod wording;
 pub mod workdays;
 

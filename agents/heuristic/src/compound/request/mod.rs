@@ -13,7 +13,7 @@ mod whole_request;
 
 use super::parts::chain_continuations;
 use super::whole::frames_reading;
-use super::{Parsed, PartError};
+use super::{Parsed, ParsedPart, PartError, PartQuery};
 use crate::lexer::Token;
 pub(super) use asks::asks_what_is_left;
 
@@ -44,6 +44,36 @@ pub fn frames_reading_each(toks: &[Token], src: &str) -> Option<Parsed> {
     }))
 }
 
+/// `toks` read with a weight asked in another unit than their weights are said in, the
+/// one answer shifted into the unit asked (`1 gói 250g, 40 gói là mấy ký`: 10).
+fn in_asked_unit(toks: &[Token], src: &str) -> Option<Parsed> {
+    let (said, places) = crate::weights::asked::in_said_unit(toks)?;
+    let one_part = |p: Parsed| match (p.parts.as_slice(), p.failed.is_empty()) {
+        (
+            [
+                ParsedPart {
+                    query: PartQuery::Math(e),
+                    ..
+                },
+            ],
+            true,
+        ) => Some(e.clone()),
+        _ => None,
+    };
+    let value = match read_request(&said, src) {
+        Ok(p) => one_part(p)?,
+        // (`1 sao được 380kg nhân, nhà có 25 sao`: a quantity frame over the whole.)
+        Err(_) => frames_reading(&said, src)
+            .and_then(one_part)
+            .or_else(|| crate::weights::asked::one_weight(&said))?,
+    };
+    let e = crate::weights::asked::shifted(value, places)?;
+    Some(Parsed::one(
+        super::parts::quote(toks, src),
+        PartQuery::Math(e),
+    ))
+}
+
 /// [`parse_request`] before a first question is answered on its own.
 fn read_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `1. 8 x 35k 2. cong 50k tien com`: a request laid out as a list of parts is read
@@ -53,6 +83,17 @@ fn read_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
     // `… 10% off then 9.5% tax, what do i pay to the cent`.)
     if let Some(parsed) = whole_request::rounded(toks, src, laid_out) {
         return Ok(parsed);
+    }
+    if let Some(parsed) = in_asked_unit(toks, src) {
+        return Ok(parsed);
+    }
+    // (Counts within counts, `3 chuyến, mỗi chuyến 18 bao, mỗi bao 50 ký`: their product,
+    // before any rewrite or segment takes one count for a list's item.)
+    if !laid_out && let Some(e) = crate::within::parse(toks) {
+        return Ok(Parsed::one(
+            super::parts::quote(toks, src),
+            PartQuery::Math(e),
+        ));
     }
     if let Some(read) = rewrites::read_rewritten(toks, src) {
         return read;

@@ -369,6 +369,17 @@ fn by_neighbour(
         {
             pick("lại")
         }
+        // (`1 ky`: a kilo after a number, never `kỳ`, a term; `mỗi ky lai bao nhiêu`:
+        // the profit on one kilo, `lãi`.)
+        "ky" if prev.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit() || b == b'.')) => {
+            pick("ký")
+        }
+        "lai"
+            if prev.is_some_and(|p| matches!(p, "ký" | "ky" | "kg"))
+                && next.is_some_and(|n| matches!(n, "bao" | "bn")) =>
+        {
+            pick("lãi")
+        }
         "nay"
             if prev.is_some_and(|p| {
                 matches!(

@@ -12,6 +12,8 @@
 
 use crate::lexer::{Tok, Token};
 
+pub mod asked;
+
 /// Weight units as powers of ten grams: (word, power).
 const UNITS: &[(&str, i32)] = &[
     ("g", 0),
@@ -22,6 +24,8 @@ const UNITS: &[(&str, i32)] = &[
     ("kg", 3),
     ("ký", 3),
     ("kí", 3),
+    // (`bao 50 ky`: typed without its mark.)
+    ("ky", 3),
     ("kilo", 3),
     ("kilos", 3),
     ("kgs", 3),

@@ -1,0 +1,177 @@
+//! Counts within counts: `chạy 3 chuyến, mỗi chuyến 18 bao, mỗi bao 50 ký, tổng bao
+//! nhiêu ký` is 3 × 18 × 50; `3 trips, 18 sacks each trip, 50 kg a sack`, `bao 50 ký`
+//! (a container named before what it holds) alike. Each count after the first is said
+//! for one of the thing counted before it, so the answer is their product — never
+//! their sum, nor two answers.
+
+use crate::expr::{Expr, MathOp};
+use crate::lexer::Token;
+use crate::normalise::fold::fold;
+
+/// Words before a thing that make the number beside it a count for one of it (`mỗi
+/// chuyến 18 bao`, `18 bao mỗi chuyến`, `50 kg a sack`).
+const ONE_OF: &[&str] = &["mỗi", "each", "every", "per", "a", "an", "1", "một"];
+
+/// Words asking the total.
+const ASKING: &[&[&str]] = &[
+    &["bao", "nhiêu"],
+    &["bn"],
+    &["mấy"],
+    &["how", "many"],
+    &["how", "much"],
+    &["total"],
+    &["tổng"],
+];
+
+/// A number in the request and what it counts; `per`, the thing one of which holds it.
+#[derive(Debug)]
+struct Link {
+    value: String,
+    noun: String,
+    per: Option<String>,
+}
+
+/// `word` lowercase, without marks, singular (`trips` is `trip`).
+fn thing(word: &str) -> String {
+    let w = fold(&word.to_lowercase());
+    match w.strip_suffix('s') {
+        Some(stem) if stem.len() >= 3 => stem.to_owned(),
+        _ => w,
+    }
+}
+
+/// Whether `toks[k]` is a word of [`ONE_OF`] (or the number 1) with a thing after it.
+fn one_of(toks: &[Token], k: usize) -> Option<String> {
+    let marker = toks.get(k)?;
+    let is_marker = marker.number() == Some("1")
+        || marker
+            .word()
+            .is_some_and(|w| ONE_OF.contains(&w.to_lowercase().as_str()));
+    let noun = toks.get(k + 1)?.word()?;
+    is_marker.then(|| thing(noun))
+}
+
+/// The counts of `toks`, each with what it counts and what one of holds it; `None` when
+/// a number is neither (a price, a percentage, a bare number).
+fn links(toks: &[Token]) -> Option<Vec<Link>> {
+    let mut links: Vec<Link> = Vec::new();
+    let mut markers = Vec::new();
+    for k in 0..toks.len() {
+        let Some(value) = toks[k].number() else {
+            continue;
+        };
+        // (`1 chuyến 18 bao`: a 1 before a thing and a count says `for one`.)
+        let marks_next = value == "1" && toks.get(k + 2).is_some_and(|t| t.number().is_some());
+        if markers.contains(&k) || marks_next {
+            continue;
+        }
+        let noun = thing(toks.get(k + 1)?.word()?);
+        // `mỗi chuyến 18 bao`; `bao 50 ký`, the container counted before.
+        let before = k
+            .checked_sub(2)
+            .and_then(|j| one_of(toks, j))
+            .filter(|_| k >= 1 && toks[k - 1].word().is_some())
+            .or_else(|| {
+                // (Only opening a clause: `tháng 3 năm`, `nhân 45 cộng` name no
+                // container.)
+                let opens = k < 2 || toks[k - 2].is_sym(',') || toks[k - 2].is_sym(';');
+                let w = thing(toks.get(k.checked_sub(1)?)?.word()?);
+                (opens && links.last().is_some_and(|l| l.noun == w)).then_some(w)
+            });
+        // `18 sacks each trip`, `50 ký 1 bao` (never its own thing: `3 chuyến mỗi
+        // chuyến 18 bao` opens the next count).
+        let after = one_of(toks, k + 2).filter(|w| *w != noun);
+        if after.is_some() && toks[k + 2].number().is_some() {
+            markers.push(k + 2);
+        }
+        links.push(Link {
+            value: value.to_owned(),
+            noun,
+            per: before.or(after),
+        });
+    }
+    Some(links)
+}
+
+/// The product of counts within counts that `toks` say, with the total asked; `None`
+/// unless every number is one link of one chain of three or more.
+pub fn parse(toks: &[Token]) -> Option<Expr> {
+    if !crate::lexer::says(toks, ASKING) || toks.iter().any(|t| t.is_sym('%')) {
+        return None;
+    }
+    let links = links(toks)?;
+    if links.len() < 3 {
+        return None;
+    }
+    let [root] = links.iter().filter(|l| l.per.is_none()).collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let mut chain = vec![root];
+    while let Some(next) = links
+        .iter()
+        .find(|l| l.per.as_deref() == Some(chain[chain.len() - 1].noun.as_str()))
+    {
+        if chain.len() > links.len() {
+            return None;
+        }
+        chain.push(next);
+    }
+    (chain.len() == links.len()).then(|| {
+        Expr::chain(
+            MathOp::Multiply,
+            chain
+                .iter()
+                .map(|l| Expr::Num(l.value.clone()))
+                .collect::<Vec<_>>(),
+        )
+    })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn product(q: &str) -> Option<Vec<String>> {
+        let Expr::Op(MathOp::Multiply, _) = parse(&lex(q))? else {
+            return None;
+        };
+        fn nums(e: &Expr, out: &mut Vec<String>) {
+            match e {
+                Expr::Num(n) => out.push(n.clone()),
+                Expr::Op(_, args) => args.iter().for_each(|a| nums(a, out)),
+            }
+        }
+        let mut out = Vec::new();
+        nums(&parse(&lex(q))?, &mut out);
+        Some(out)
+    }
+
+    #[test]
+    fn counts_within_counts_multiply() {
+        let three = Some(vec!["3".to_owned(), "18".to_owned(), "50".to_owned()]);
+        let q = "chạy 3 chuyến mỗi chuyến 18 bao, bao 50 ký, tổng cộng bao nhiêu ký";
+        assert_eq!(product(q), three);
+        let q = "chạy 3 chuyến, 1 chuyến 18 bao, 1 bao 50 ký, tổng cộng bao nhiêu ký";
+        assert_eq!(product(q), three);
+        let q = "3 trips, 18 sacks each trip, 50 kg a sack, how many kg in total";
+        assert_eq!(product(q), three);
+    }
+
+    #[test]
+    fn anything_but_one_chain_is_left_alone() {
+        // Two things, no chain; a percentage; a count for nothing said before.
+        assert_eq!(
+            parse(&lex("3 chuyến mỗi chuyến 18 bao, tổng bao nhiêu bao")),
+            None
+        );
+        assert_eq!(
+            parse(&lex("4 hộp, mỗi hộp 6 cái, giảm 10%, tổng bao nhiêu")),
+            None
+        );
+        assert_eq!(
+            parse(&lex("3 trips and 18 sacks and 50 kg, how many")),
+            None
+        );
+    }
+}
