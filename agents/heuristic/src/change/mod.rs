@@ -53,7 +53,9 @@ const LATER: &[&[&str]] = &[
 
 /// Buying said beside the earlier amount (the cost), selling beside the later one
 /// (`bought at 80k, sell at 125k, profit?`, `mua 200k bán 260k lãi bao nhiêu %`).
-const BUY: &[&str] = &["bought", "buy", "buying", "mua", "nhập", "cost", "costs"];
+const BUY: &[&str] = &[
+    "bought", "buy", "buying", "mua", "nhập", "vốn", "cost", "costs",
+];
 const SELL: &[&str] = &["sell", "sold", "selling", "sells", "bán", "resell"];
 
 /// Words saying the later amount is what something bought is worth now.
@@ -140,9 +142,17 @@ const OTHER: &[&str] = &[
 /// The change between the two amounts of `toks`, when that is what it asks.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
     let (named_months, month_numbers) = months(toks);
+    // (`từ 1tr5 lên 1tr8 1 tấn`: a 1 after an amount and before a unit says what the
+    // amounts are for, no amount of its own.)
+    let per_one = |k: usize| {
+        toks[k].number() == Some("1")
+            && k > 0
+            && toks[k - 1].number().is_some()
+            && toks.get(k + 1).and_then(Token::word).is_some()
+    };
     let nums: Vec<usize> = crate::lexer::number_positions(toks)
         .into_iter()
-        .filter(|k| !month_numbers.contains(k))
+        .filter(|&k| !month_numbers.contains(&k) && !per_one(k))
         .collect();
     let [first, second] = nums.as_slice() else {
         return None;

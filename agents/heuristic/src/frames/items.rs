@@ -97,7 +97,14 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
             // (`lương 35k 1 giờ`: a price for one unit is a rate, no item bought.)
             // (`1 nón 80k` before its price is one bought.)
             let for_one = counts.iter().all(|x| x.value == "1" && x.at > price.at);
-            if counts.is_empty() || for_one || !counts.iter().all(|x| small(x)) {
+            // (`tháng 10 được 18.600.000`: a month named by its number, no count.)
+            let named_period = counts.iter().any(|x| {
+                x.at > 0
+                    && toks[x.at - 1].word().is_some_and(|p| {
+                        matches!(p, "tháng" | "tuần" | "quý" | "month" | "week" | "quarter")
+                    })
+            });
+            if counts.is_empty() || for_one || named_period || !counts.iter().all(|x| small(x)) {
                 return None;
             }
             // (The numbers as said: `3 adults at 20 each` is 3 × 20.)

@@ -86,6 +86,27 @@ pub fn spans_time_zones(place: &str) -> bool {
         .any(|c| crate::normalise::fold::fold(c) == folded)
 }
 
+/// `toks` without the one month named by its number (`tháng 11 thu 38.400.000 trong 30
+/// ngày`: when the takings were, no count of months); `None` unless exactly one is.
+fn without_month_named(toks: &[Token]) -> Option<Vec<Token>> {
+    let named: Vec<usize> = (1..toks.len())
+        .filter(|&k| {
+            toks[k - 1].word() == Some("tháng")
+                && toks[k]
+                    .number()
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .is_some_and(|n| (1..=12).contains(&n))
+                && !toks.get(k + 1).is_some_and(|t| t.is_sym('/'))
+                // (`mỗi tháng 2 vợ chồng để dành 9tr5`: each month, then a count.)
+                && !(k >= 2 && matches!(toks[k - 2].word(), Some("mỗi" | "hàng" | "một")))
+        })
+        .collect();
+    let [at] = named.as_slice() else { return None };
+    let mut out = toks.to_vec();
+    out.drain(at - 1..=*at);
+    Some(out)
+}
+
 /// `toks` without a day and month written `d/m` whose day cannot be a month (`20/11`),
 /// none before it a number; `None` when there is none.
 fn without_day_month(toks: &[Token]) -> Option<Vec<Token>> {
@@ -189,8 +210,9 @@ fn parse_frames(toks: &[Token], labels: bool) -> Option<Vec<Expr>> {
     // (`nghỉ 2 ngày, làm 5 ngày`, `2 days off a week`: the days worked.)
     let worked = days_off::worked_days(toks);
     let toks = worked.as_deref().unwrap_or(toks);
-    // (`chi 1tr250 liên hoan 20/11`: a day and month names when, no amounts.)
-    let undated = without_day_month(toks);
+    // (`chi 1tr250 liên hoan 20/11`, `tháng 11 thu …`: a day and month, or a month,
+    // names when, no amounts.)
+    let undated = without_day_month(toks).or_else(|| without_month_named(toks));
     let toks = undated.as_deref().unwrap_or(toks);
     let w = Words::new(toks);
     // (The interest and the amount with it, both asked: two answers.)

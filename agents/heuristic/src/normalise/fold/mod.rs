@@ -374,11 +374,43 @@ fn by_neighbour(
         "ky" if prev.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit() || b == b'.')) => {
             pick("ký")
         }
+        // (`ban dc 38 tr lai bn`: the profit asked, `lãi`, unless something is given
+        // back or left — `thoi lai bn`, `con lai bn`.)
         "lai"
-            if prev.is_some_and(|p| matches!(p, "ký" | "ky" | "kg"))
-                && next.is_some_and(|n| matches!(n, "bao" | "bn")) =>
+            if next.is_some_and(|n| matches!(n, "bao" | "bn"))
+                && !prev.is_some_and(|p| {
+                    matches!(
+                        p,
+                        "còn"
+                            | "con"
+                            | "thối"
+                            | "thoi"
+                            | "trả"
+                            | "tra"
+                            | "tính"
+                            | "tinh"
+                            | "gửi"
+                            | "gui"
+                            | "đưa"
+                            | "dua"
+                            | "cộng"
+                            | "cong"
+                            | "chia"
+                            | "hoàn"
+                            | "hoan"
+                    )
+                }) =>
         {
             pick("lãi")
+        }
+        // (`ban dc 38 tr`, `ban 2 dot`: sold, before what was got or how much.)
+        "ban"
+            if next.is_some_and(|n| {
+                matches!(n, "dc" | "được" | "hết" | "het" | "le" | "lẻ" | "si" | "sỉ")
+                    || n.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            }) =>
+        {
+            pick("bán")
         }
         "nay"
             if prev.is_some_and(|p| {
