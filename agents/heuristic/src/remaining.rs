@@ -21,6 +21,9 @@ const LEFT: &[&[&str]] = &[
     &["còn", "nợ"],
     &["balance"],
     &["còn", "lại"],
+    // (`tổng 4tr5, thương lái mới trả 2tr7, còn thiếu bao nhiêu`.)
+    &["còn", "thiếu"],
+    &["còn", "bao", "nhiêu"],
 ];
 
 /// Words asking the change given back from what was handed over.

@@ -30,6 +30,9 @@ const LEVY: &[&[&str]] = &[
     &["contribution"],
     // (`10.5% goes to social insurance`: a share paid away.)
     &["goes", "to"],
+    // (`tipped out 15% of my $240 tips`: a share of the tips paid to the others.)
+    &["tipped", "out"],
+    &["tip", "out"],
 ];
 
 /// Words of a discount, or of taking off said outright: what is asked is the price.
@@ -109,6 +112,26 @@ pub fn asked(toks: &[Token]) -> Option<Asked> {
         return Some(Asked::Rest);
     }
     levy.then_some(Asked::Share)
+}
+
+/// Names of what is kept, said to be a percentage (`net is 77% of gross`).
+const KEPT_IS: &[&[&str]] = &[
+    &["net", "is"],
+    &["net", "pay", "is"],
+    &["take", "home", "is"],
+    &["thực", "nhận", "là"],
+];
+
+/// Whether `toks` say what is kept is a percentage of the amount (`net is 77% of gross,
+/// gross 1620, how much net`): that share is the answer, nothing taken off.
+pub fn kept_is_share(toks: &[Token]) -> bool {
+    (0..toks.len()).any(|k| {
+        toks[k].number().is_some()
+            && toks.get(k + 1).is_some_and(|t| t.is_sym('%'))
+            && KEPT_IS
+                .iter()
+                .any(|p| k >= p.len() && crate::lexer::words_at(toks, k - p.len(), p))
+    })
 }
 
 /// Words that open a request naming the discount itself as what is asked (`chiết khấu

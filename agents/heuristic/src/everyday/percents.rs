@@ -165,7 +165,10 @@ pub(super) fn applied(r: &Reading, mut value: Expr, mut cued: bool) -> Option<(E
     if let [p] = r.pcts.as_slice() {
         let share = Expr::bin(MathOp::Percent, num(p), value.clone());
         let asked = super::asked::asked(toks);
-        value = if asked == Some(Asked::Share) && (has(Cue::Less) || has(Cue::Of)) {
+        value = if asked == Some(Asked::Share) && (has(Cue::Less) || has(Cue::Of))
+            // (`net is 77% of gross, gross 1620, how much net`: the share kept.)
+            || super::asked::kept_is_share(toks)
+        {
             // `kiwisaver takes 3% of my gross 2,150, how much is that`: the levy itself.
             share
         } else if asked == Some(Asked::Rest) && !has(Cue::More) && !signed_up(toks)

@@ -44,7 +44,10 @@ pub(super) fn capacity(w: &Words, q: &[Quantity]) -> Option<Expr> {
         Expr::Num(each.value.clone()),
     );
     // (`đóng hộp 500g được mấy hộp`, `how many full boxes`: only full ones are packed.)
-    let packed = w.says(&[&["đóng"], &["đầy"], &["full"], &["pack"], &["fill"]]);
+    // (`đóng thùng 20kg thì cần mấy thùng`: the boxes needed hold it all, the last one
+    // part full.)
+    let needed = w.says(&[&["cần"], &["need"], &["needs"], &["needed"]]);
+    let packed = w.says(&[&["đóng"], &["đầy"], &["full"], &["pack"], &["fill"]]) && !needed;
     Some(match ((t / e).fract() == 0.0, packed) {
         (true, _) => share,
         (false, true) => Expr::round_down(share),

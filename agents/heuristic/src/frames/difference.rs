@@ -47,7 +47,9 @@ pub(super) const DIFFERENCE: &[&[&str]] = &[
 ];
 
 /// Words of handing money over: what the change is from.
-const HANDS: &[&str] = &["đưa", "pays", "paid", "gave", "hands", "handed", "tendered"];
+const HANDS: &[&str] = &[
+    "đưa", "pays", "paid", "gave", "hands", "handed", "tendered", "give", "gives",
+];
 
 /// Whether `toks` ask the change from money handed over (`paid with 600k, how much
 /// change`, `đưa 600 tệ, thối lại bao nhiêu`): one frame over the whole request.

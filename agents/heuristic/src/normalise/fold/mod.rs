@@ -403,6 +403,18 @@ fn by_neighbour(
         {
             pick("lãi")
         }
+        // (`thuong lai moi tra 2tr7`: only just paid, `mới`, before a verb — `mỗi` goes
+        // before what it counts.)
+        "moi"
+            // (Not `dua`, `nhan`: `moi dua` is each child, `moi nhan vien` each
+            // employee.)
+            if next.is_some_and(|n| matches!(n, "tra" | "trả" | "gửi" | "gui" | "nhận")) =>
+        {
+            pick("mới")
+        }
+        "thieu" if prev.is_some_and(|p| matches!(p, "còn" | "con")) => pick("thiếu"),
+        // (`moi tra 2tr7`, `da tra 500k`: paid, `trả` — never tea.)
+        "tra" if prev.is_some_and(|p| matches!(p, "mới" | "moi" | "đã" | "da")) => pick("trả"),
         // (`ban dc 38 tr`, `ban 2 dot`: sold, before what was got or how much.)
         "ban"
             if next.is_some_and(|n| {
