@@ -34,6 +34,12 @@ struct Link {
 /// `word` lowercase, without marks, singular (`trips` is `trip`).
 fn thing(word: &str) -> String {
     let w = fold(&word.to_lowercase());
+    // (`boxes`, `batches`: `es` after a hissing end.)
+    if let Some(stem) = w.strip_suffix("es")
+        && ["x", "s", "sh", "ch"].iter().any(|e| stem.ends_with(e))
+    {
+        return stem.to_owned();
+    }
     match w.strip_suffix('s') {
         Some(stem) if stem.len() >= 3 => stem.to_owned(),
         _ => w,
@@ -116,15 +122,47 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
         }
         chain.push(next);
     }
-    (chain.len() == links.len()).then(|| {
-        Expr::chain(
-            MathOp::Multiply,
-            chain
-                .iter()
-                .map(|l| Expr::Num(l.value.clone()))
-                .collect::<Vec<_>>(),
-        )
-    })?
+    let product = Expr::chain(
+        MathOp::Multiply,
+        chain
+            .iter()
+            .map(|l| Expr::Num(l.value.clone()))
+            .collect::<Vec<_>>(),
+    )?;
+    if chain.len() == links.len() {
+        return Some(product);
+    }
+    // (`làm 3 mẻ, mỗi mẻ 48 cái, 4 cái một hộp, được mấy hộp`: the last thing packed so
+    // many to one of the thing asked — the product divided, when it comes out whole.)
+    let last = chain[chain.len() - 1];
+    let [pack] = links
+        .iter()
+        .filter(|l| !chain.iter().any(|c| std::ptr::eq(*c, *l)))
+        .collect::<Vec<_>>()[..]
+    else {
+        return None;
+    };
+    let asked = asked_thing(toks)?;
+    let whole = chain
+        .iter()
+        .try_fold(1f64, |acc, l| Some(acc * l.value.parse::<f64>().ok()?))?;
+    let size: f64 = pack.value.parse().ok()?;
+    let fits = pack.noun == last.noun
+        && pack.per.as_deref() == Some(asked.as_str())
+        && size > 0.0
+        && (whole / size).fract() == 0.0;
+    fits.then(|| Expr::bin(MathOp::Divide, product, Expr::Num(pack.value.clone())))
+}
+
+/// The thing a count is asked of (`mấy hộp`, `how many boxes`).
+fn asked_thing(toks: &[Token]) -> Option<String> {
+    const HOW_MANY: &[&[&str]] = &[&["mấy"], &["bao", "nhiêu"], &["bn"], &["how", "many"]];
+    (0..toks.len()).find_map(|k| {
+        let p = HOW_MANY
+            .iter()
+            .find(|p| crate::lexer::words_at(toks, k, p))?;
+        Some(thing(toks.get(k + p.len())?.word()?))
+    })
 }
 
 #[cfg(test)]
@@ -150,6 +188,8 @@ mod tests {
     #[test]
     fn counts_within_counts_multiply() {
         let three = Some(vec!["3".to_owned(), "18".to_owned(), "50".to_owned()]);
+        let q = "làm 3 mẻ, mỗi mẻ 48 cái, 4 cái một hộp, được mấy hộp";
+        assert!(matches!(parse(&lex(q)), Some(Expr::Op(MathOp::Divide, _))));
         let q = "chạy 3 chuyến mỗi chuyến 18 bao, bao 50 ký, tổng cộng bao nhiêu ký";
         assert_eq!(product(q), three);
         let q = "chạy 3 chuyến, 1 chuyến 18 bao, 1 bao 50 ký, tổng cộng bao nhiêu ký";

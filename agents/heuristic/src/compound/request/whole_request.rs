@@ -119,6 +119,7 @@ fn one_calculation(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> 
             .or_else(|| crate::scaling::parse(toks))
             .or_else(|| crate::remaining::parse(toks))
             .or_else(|| crate::shifts::hours_between(toks))
+            .or_else(|| crate::shifts::overtime_after(toks))
             .or_else(|| crate::shifts::overtime(toks))
             .or_else(|| crate::shares::parse(toks))
             .or_else(|| crate::shares::percent_of_count(toks))

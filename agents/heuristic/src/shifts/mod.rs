@@ -13,6 +13,9 @@ use crate::expr::{Expr, MathOp};
 use crate::lexer::{Tok, Token, words_at};
 use crate::places::time_at;
 
+mod after;
+pub use after::overtime_after;
+
 /// Words asking how long, in hours: (phrase).
 const HOURS_ASKED: &[&[&str]] = &[
     &["how", "many", "hours"],
@@ -200,6 +203,20 @@ const PER_HOUR: &[&[&str]] = &[
 /// Words saying a number counts hours worked, after it.
 const HOURS: &[&str] = &["hours", "hour", "hrs", "hr", "h", "tiếng", "giờ"];
 
+/// Whether the words (or symbols) right after `toks[k]` say it is an hourly rate.
+fn per_hour(toks: &[Token], k: usize) -> bool {
+    PER_HOUR.iter().any(|phrase| {
+        phrase
+            .iter()
+            .enumerate()
+            .all(|(j, w)| match toks.get(k + 1 + j).map(|t| &t.tok) {
+                Some(Tok::Word(x)) => x == w,
+                Some(Tok::Sym(c)) => c.to_string() == *w,
+                _ => false,
+            })
+    })
+}
+
 /// The pay for overtime `toks` ask: the rate times the multiple, times the hours when
 /// some are said.
 pub fn overtime(toks: &[Token]) -> Option<Expr> {
@@ -210,19 +227,6 @@ pub fn overtime(toks: &[Token]) -> Option<Expr> {
         return None;
     }
     let word = |k: usize| toks.get(k).and_then(Token::word);
-    let sym_or_word = |k: usize| -> Option<String> {
-        match &toks.get(k)?.tok {
-            Tok::Word(w) => Some(w.clone()),
-            Tok::Sym(c) => Some(c.to_string()),
-            _ => None,
-        }
-    };
-    let follows = |k: usize, phrase: &[&str]| {
-        phrase
-            .iter()
-            .enumerate()
-            .all(|(j, w)| sym_or_word(k + 1 + j).as_deref() == Some(*w))
-    };
     let mut multiple: Option<String> = MULTIPLES.iter().find_map(|(p, m)| {
         (0..toks.len())
             .any(|i| words_at(toks, i, p))
@@ -237,7 +241,7 @@ pub fn overtime(toks: &[Token]) -> Option<Expr> {
         let times_before = k > 0 && (word(k - 1) == Some("x") || toks[k - 1].is_sym('*'));
         if multiple.is_none() && (times_after || times_before) && n.parse::<f64>().ok()? < 5.0 {
             multiple = Some(n);
-        } else if PER_HOUR.iter().any(|p| follows(k, p)) {
+        } else if per_hour(toks, k) {
             rate = Some(n);
         } else if word(k + 1).is_some_and(|w| HOURS.contains(&w)) {
             if hours.is_some() {
