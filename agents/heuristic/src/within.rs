@@ -23,12 +23,14 @@ const ASKING: &[&[&str]] = &[
     &["tổng"],
 ];
 
-/// A number in the request and what it counts; `per`, the thing one of which holds it.
+/// A number in the request and what it counts (empty for an amount that names none:
+/// `35 một ngày`); `per`, the things one of which holds it (`mỗi bộ 35 một ngày`: one
+/// set for one day).
 #[derive(Debug)]
 struct Link {
     value: String,
     noun: String,
-    per: Option<String>,
+    per: Vec<String>,
 }
 
 /// `word` lowercase, without marks, singular (`trips` is `trip`).
@@ -71,7 +73,12 @@ fn links(toks: &[Token]) -> Option<Vec<Link>> {
         if markers.contains(&k) || marks_next {
             continue;
         }
-        let noun = thing(toks.get(k + 1)?.word()?);
+        // (`35 một ngày`: an amount for one of a thing, naming nothing it counts.)
+        let for_one = one_of(toks, k + 1).filter(|_| toks[k + 1].number().is_none());
+        let noun = match for_one {
+            Some(_) => String::new(),
+            None => thing(toks.get(k + 1)?.word()?),
+        };
         // `mỗi chuyến 18 bao`; `bao 50 ký`, the container counted before.
         let before = k
             .checked_sub(2)
@@ -86,14 +93,15 @@ fn links(toks: &[Token]) -> Option<Vec<Link>> {
             });
         // `18 sacks each trip`, `50 ký 1 bao` (never its own thing: `3 chuyến mỗi
         // chuyến 18 bao` opens the next count).
-        let after = one_of(toks, k + 2).filter(|w| *w != noun);
-        if after.is_some() && toks[k + 2].number().is_some() {
+        let said_for_one = for_one.is_some();
+        let after = for_one.or_else(|| one_of(toks, k + 2).filter(|w| *w != noun));
+        if !said_for_one && after.is_some() && toks[k + 2].number().is_some() {
             markers.push(k + 2);
         }
         links.push(Link {
             value: value.to_owned(),
             noun,
-            per: before.or(after),
+            per: before.into_iter().chain(after).collect(),
         });
     }
     Some(links)
@@ -109,49 +117,85 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if links.len() < 3 {
         return None;
     }
-    let [root] = links.iter().filter(|l| l.per.is_none()).collect::<Vec<_>>()[..] else {
-        return None;
+    let product = |links: &[&Link]| {
+        Expr::chain(
+            MathOp::Multiply,
+            links
+                .iter()
+                .map(|l| Expr::Num(l.value.clone()))
+                .collect::<Vec<_>>(),
+        )
     };
-    let mut chain = vec![root];
-    while let Some(next) = links
-        .iter()
-        .find(|l| l.per.as_deref() == Some(chain[chain.len() - 1].noun.as_str()))
-    {
-        if chain.len() > links.len() {
-            return None;
-        }
-        chain.push(next);
-    }
-    let product = Expr::chain(
-        MathOp::Multiply,
-        chain
-            .iter()
-            .map(|l| Expr::Num(l.value.clone()))
-            .collect::<Vec<_>>(),
-    )?;
-    if chain.len() == links.len() {
-        return Some(product);
+    let all: Vec<&Link> = links.iter().collect();
+    if linked(&all) {
+        return product(&all);
     }
     // (`làm 3 mẻ, mỗi mẻ 48 cái, 4 cái một hộp, được mấy hộp`: the last thing packed so
     // many to one of the thing asked — the product divided, when it comes out whole.)
-    let last = chain[chain.len() - 1];
-    let [pack] = links
-        .iter()
-        .filter(|l| !chain.iter().any(|c| std::ptr::eq(*c, *l)))
-        .collect::<Vec<_>>()[..]
-    else {
-        return None;
-    };
     let asked = asked_thing(toks)?;
-    let whole = chain
+    let packs: Vec<usize> = (0..all.len())
+        .filter(|&i| all[i].per == [asked.clone()])
+        .collect();
+    let [at] = packs[..] else { return None };
+    let pack = all[at];
+    let rest: Vec<&Link> = (0..all.len())
+        .filter(|&i| i != at)
+        .map(|i| all[i])
+        .collect();
+    let whole = rest
         .iter()
         .try_fold(1f64, |acc, l| Some(acc * l.value.parse::<f64>().ok()?))?;
     let size: f64 = pack.value.parse().ok()?;
-    let fits = pack.noun == last.noun
-        && pack.per.as_deref() == Some(asked.as_str())
+    let fits = linked(&rest)
+        && rest.iter().any(|l| l.noun == pack.noun)
+        && !rest.iter().any(|l| l.noun == asked)
         && size > 0.0
         && (whole / size).fract() == 0.0;
-    fits.then(|| Expr::bin(MathOp::Divide, product, Expr::Num(pack.value.clone())))
+    fits.then(|| {
+        Some(Expr::bin(
+            MathOp::Divide,
+            product(&rest)?,
+            Expr::Num(pack.value.clone()),
+        ))
+    })?
+}
+
+/// Whether `links` are counts within counts: every thing one of which holds a count is
+/// what one other link counts, every link holds or is held, no thing counted twice.
+fn linked(links: &[&Link]) -> bool {
+    let counts = |thing: &str| links.iter().filter(|l| l.noun == thing).count();
+    let distinct = links
+        .iter()
+        .all(|l| l.noun.is_empty() || counts(&l.noun) == 1);
+    let held = links
+        .iter()
+        .all(|l| l.per.iter().all(|p| counts(p) == 1 && *p != l.noun));
+    let joined = links
+        .iter()
+        .all(|l| !l.per.is_empty() || links.iter().any(|o| o.per.contains(&l.noun)));
+    // (One problem, all its counts joined: `3 cái 25k một cái với 2 ly 35k một ly` is
+    // two items priced, never one product.)
+    let mut reached = vec![false; links.len()];
+    reached[0] = true;
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for i in 0..links.len() {
+            for j in 0..links.len() {
+                let joined =
+                    links[i].per.contains(&links[j].noun) || links[j].per.contains(&links[i].noun);
+                if reached[i] && !reached[j] && joined {
+                    reached[j] = true;
+                    grew = true;
+                }
+            }
+        }
+    }
+    distinct
+        && held
+        && joined
+        && reached.iter().all(|r| *r)
+        && links.iter().any(|l| !l.per.is_empty())
 }
 
 /// The thing a count is asked of (`mấy hộp`, `how many boxes`).
