@@ -216,6 +216,30 @@ pub fn only_context(toks: &[Token]) -> bool {
     !numbers && (intent || vocative || who_is_there)
 }
 
+/// Words after `0%` saying no interest is charged (`0% interest`, `0% apr`).
+const INTEREST: &[&str] = &["interest", "apr", "lãi", "finance"];
+
+/// `toks` without an interest rate of nothing (`21,500 over 60 months 0% interest`, `lãi
+/// suất 0%`): it charges nothing and says nothing to compute; `None` when there is none.
+pub fn without_zero_interest(toks: &[Token]) -> Option<Vec<Token>> {
+    let at = (0..toks.len()).find(|&k| {
+        toks[k].number() == Some("0") && toks.get(k + 1).is_some_and(|t| t.is_sym('%'))
+    })?;
+    let after = toks
+        .get(at + 2)
+        .and_then(Token::word)
+        .is_some_and(|w| INTEREST.contains(&w));
+    let before = crate::lexer::words_at(toks, at.saturating_sub(2), &["lãi", "suất"]) && at >= 2;
+    let (from, to) = match (before, after) {
+        (true, _) => (at - 2, at + 2),
+        (false, true) => (at, at + 3),
+        _ => return None,
+    };
+    let mut out = toks.to_vec();
+    out.drain(from..to);
+    Some(out)
+}
+
 /// `toks` without a vocative at their end, after a question particle (`Hôm nay là thứ
 /// mấy vậy con?` is `Hôm nay là thứ mấy vậy?`); `None` when there is none.
 pub fn without_vocative(toks: &[Token]) -> Option<Vec<Token>> {

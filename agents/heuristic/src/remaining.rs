@@ -40,6 +40,8 @@ const PAID_FOR: &[&str] = &["for", "worth", "mua", "hết", "bought", "cost", "c
 const HAD: &[&str] = &[
     "had", "have", "has", "got", "budget", "owe", "owed", "started", "start", "saved", "có",
     "wallet", "behind", "owes", "borrowed", "loan", "nợ", "tổng", "phí", "budget", "total",
+    // (`i take home like 3400 a month and bills are 2564`.)
+    "home", "income", "salary", "paycheck",
 ];
 
 /// Periods an amount owed may be counted in (`behind 3 months at 1,850/mo`).
@@ -65,7 +67,7 @@ const AT_RATE: &[&str] = &[
 /// Words saying a later amount was taken away.
 const TAKEN: &[&str] = &[
     "paid", "pay", "spent", "spend", "used", "bought", "gave", "lost", "withdrew", "trả", "tiêu",
-    "mua", "hết", "mất", "cọc", "deposit", "trừ", "minus", "less",
+    "mua", "hết", "mất", "cọc", "deposit", "trừ", "minus", "less", "bills", "expenses",
 ];
 
 /// Words of another question: income added, a share, a percentage, a date.

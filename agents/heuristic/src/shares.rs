@@ -29,6 +29,16 @@ const EACH: &[&[&str]] = &[
     &["each", "installment"],
 ];
 
+/// A payment for one period asked by its adverb (`monthly payment`; never `daily
+/// wage`, which names an amount said): (phrase, the period).
+const ADVERBS: &[(&[&str], &str)] = &[
+    (&["monthly", "payment"], "month"),
+    (&["monthly", "payments"], "month"),
+    (&["monthly", "instalment"], "month"),
+    (&["monthly", "installment"], "month"),
+    (&["weekly", "payment"], "week"),
+];
+
 /// Things an amount is paid in, for `each one`.
 const INSTALMENTS: &[&str] = &["instalment", "installment", "payment", "part", "đợt", "kỳ"];
 
@@ -48,25 +58,34 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let [a, b] = nums.as_slice() else {
         return None;
     };
-    // Asked: a question word, or an average named.
+    // Asked: a question word, an average named, or a payment for one period (`monthly
+    // payment`).
     const ASKED: &[&str] = &[
         "how", "what", "whats", "avg", "average", "bao", "bn", "nhiêu", "mấy", "trung",
     ];
-    if !toks
-        .iter()
-        .any(|t| t.is_sym('?') || t.word().is_some_and(|w| ASKED.contains(&w)))
+    let adverb = |thing: &str| {
+        ADVERBS
+            .iter()
+            .any(|(a, p)| *p == thing && crate::lexer::says(toks, &[a]))
+    };
+    let by_adverb = ADVERBS.iter().any(|(a, _)| crate::lexer::says(toks, &[a]));
+    if !by_adverb
+        && !toks
+            .iter()
+            .any(|t| t.is_sym('?') || t.word().is_some_and(|w| ASKED.contains(&w)))
     {
         return None;
     }
     // The thing a number counts: the word right after it.
     let counted = |k: usize| toks.get(k + 1).and_then(Token::word).map(singular);
     let asked_per = |thing: &str| {
-        (0..toks.len()).any(|i| {
-            PER.iter().any(|p| {
-                words_at(toks, i, p)
-                    && toks.get(i + p.len()).and_then(Token::word).map(singular) == Some(thing)
+        adverb(thing)
+            || (0..toks.len()).any(|i| {
+                PER.iter().any(|p| {
+                    words_at(toks, i, p)
+                        && toks.get(i + p.len()).and_then(Token::word).map(singular) == Some(thing)
+                })
             })
-        })
     };
     let each = crate::lexer::says(toks, EACH);
     let (count, amount) = [(*a, *b), (*b, *a)].into_iter().find(|&(c, _)| {

@@ -123,6 +123,8 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     (&["tiền", "tip"], Cue::Tip),
     (&["tiền", "boa"], Cue::Tip),
     (&["tip"], Cue::Tip),
+    // (`paid $65 for a gel set and tipped 20%`.)
+    (&["tipped"], Cue::Tip),
     (&["tips"], Cue::Tip),
     (&["gratuity"], Cue::Tip),
     (&["boa"], Cue::Tip),

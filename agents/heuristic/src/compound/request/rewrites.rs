@@ -28,6 +28,8 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         .or_else(|| crate::workdays::merged(toks))
         // `split 90 between me and my 2 brothers`: three people.
         .or_else(|| crate::frames::me_and_others(toks))
+        // `21,500 over 60 months 0% interest`: no interest charged says nothing.
+        .or_else(|| crate::filler::without_zero_interest(toks))
         // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
         .or_else(|| crate::filler::without_vocative(toks))
         // `chia đôi cho bố với mẹ`: halved, for whom says nothing more.
