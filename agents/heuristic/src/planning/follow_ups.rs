@@ -357,7 +357,15 @@ impl Planning<'_> {
             && self.continuations
             && !recall::recounts_split(query, self.questions)
         {
-            let units = recall::in_other_units(query, self.questions, self.conversation);
+            // (`vậy là mấy tấn` after a weight in kg: the last answer in the unit asked.)
+            let units =
+                recall::in_other_units(query, self.questions, self.conversation).or_else(|| {
+                    crate::weights::asked::last_in_unit(
+                        query,
+                        self.questions.last()?,
+                        self.conversation.answers.last()?,
+                    )
+                });
             let priced = recall::priced_last(query, self.questions, self.conversation);
             for (text, value) in units
                 .into_iter()

@@ -62,7 +62,9 @@ pub fn plan_turn(
         // `nếu mỗi tháng tăng 15% thì mỗi tháng được bao nhiêu` after `6tr2 một tháng, một
         // năm bao nhiêu`: from the amount a month, never the year's total.
         .or_else(|| turn.rewritten(recall::on_rate_amount(query, questions)))
-        .or_else(|| turn.so_many_of_that());
+        .or_else(|| turn.so_many_of_that())
+        // `how much less a month is that` after two amounts a month: their difference.
+        .or_else(|| turn.rewritten(recall::difference_of_last_two(query, conversation)));
     if let Some(found) = found {
         return found;
     }

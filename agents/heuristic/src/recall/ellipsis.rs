@@ -17,8 +17,9 @@ pub(super) const ELLIPSIS_DRESSING: &[&str] = &[
     // chia`.)
     "thể", // `what if he's 18 kg`, `nvm 5 ppl now`, `same but from jan 4`.
     "he", "she", "he's", "she's", "they", "they're", "we", "we're", "s", "nvm", "actually", "wait",
-    "oh", "same", "but", // (`make it 20%`: the percentage the last question had, changed.)
-    "make",
+    "oh", "same", "but",  // (`make it 20%`: the percentage the last question had, changed.)
+    "make", // (`and over 60 months` after a loan over 48.)
+    "over",
 ];
 
 /// Words a replaced number may stand among without saying anything of their own:

@@ -27,7 +27,7 @@ pub use added::{Added, added_to_total};
 pub use continuation::continuations;
 pub use ellipsis::{day_month_reads_two_ways, ellipses, in_other_units, keeps_rate};
 pub use leads::{opens_ellipsis, tidied, without_lead};
-pub use pairs::{between_question_dates, rest_after_share, two_answers};
+pub use pairs::{between_question_dates, difference_of_last_two, rest_after_share, two_answers};
 pub use periods::so_many_periods;
 pub use priced::priced_last;
 pub use reference::{Reference, find, mark, named_answer};

@@ -46,6 +46,7 @@ pub fn rest_after_share(
         &["remaining"],
         &["remainder"],
         &["balance"],
+        &["keep"],
     ];
     // (Laid out by hand: the vocabulary is learnt line by line, and `bao`, `sao` are
     // Vietnamese only beside a word with its marks.)
@@ -55,7 +56,7 @@ pub fn rest_after_share(
         "remaining", "remainder", "balance", "so", "then", "of", "it",
         "còn", "lại", "bao", "nhiêu", "phần", "là", "thì", "sao", "vậy", "số", "tiền",
         // (`còn lại khách phải trả bao nhiêu`, `what's left to pay`: who pays the rest.)
-        "khách", "phải", "trả", "cần", "pay", "to", "do", "i", "we", "need", "still",
+        "khách", "phải", "trả", "cần", "pay", "to", "do", "i", "we", "need", "still", "keep",
     ];
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);
@@ -71,8 +72,22 @@ pub fn rest_after_share(
         .filter(|a| a.parse::<f64>().is_ok())
         .take(2)
         .collect();
-    match (asks_rest && only && shared, numeric.as_slice()) {
-        (true, [share, amount]) => Some(format!("{amount} - {share}")),
+    // (`made $120 in tips and i tip out 15%, how much is the tip out`: the amount the
+    // last question said itself, before any earlier answer.)
+    let said = questions.last().and_then(|q| {
+        let q = crate::lexer::lex(&crate::normalise::normalise(q, None).text);
+        let amounts: Vec<&str> = (0..q.len())
+            .filter(|&k| !q.get(k + 1).is_some_and(|t| t.is_sym('%')))
+            .filter_map(|k| q[k].number())
+            .collect();
+        match amounts.as_slice() {
+            [one] => Some((*one).to_owned()),
+            _ => None,
+        }
+    });
+    match (asks_rest && only && shared, numeric.as_slice(), said) {
+        (true, [share, ..], Some(amount)) => Some(format!("{amount} - {share}")),
+        (true, [share, amount], None) => Some(format!("{amount} - {share}")),
         _ => None,
     }
 }
@@ -144,17 +159,34 @@ pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
 
 /// Words that ask the difference between the last two answers: `chênh lệch bao
 /// nhiêu`, `what's the difference`.
-const DIFFERENCE_WORDS: &[&str] = &["chênh", "lệch", "difference", "diff"];
+const DIFFERENCE_WORDS: &[&str] = &[
+    "chênh",
+    "lệch",
+    "difference",
+    "diff", // (`how much less a month is that`.)
+    "less",
+    "more",
+    "cheaper",
+    "dearer",
+];
 
 /// Words such a question may be dressed in.
 const DIFFERENCE_DRESSING: &[&str] = &[
     "bao", "nhiêu", "là", "thì", "what", "whats", "what's", "the", "is", "between", "them", "both",
-    "two", "hai", "kết", "quả", "số", "đó", "and", "ok", "so", "vậy", "còn",
+    "two", "hai", "kết", "quả", "số", "đó", "and", "ok", "so", "vậy", "còn", "how", "much", "that",
+    "a", "per", "month", "week", "year", "day",
 ];
 
 /// `the larger − the smaller` of the last two numeric answers, when `toks` only ask
 /// their difference (`chenh lech bao nhieu` after 840000 and 892500 → `892500 -
 /// 840000`).
+/// [`difference_of_two`] of `query` as typed: read before the request alone, which
+/// takes `that` for the last answer (`how much less a month is that`).
+pub fn difference_of_last_two(query: &str, conversation: &Conversation) -> Option<String> {
+    let text = crate::normalise::normalise(query, None).text;
+    difference_of_two(&crate::lexer::lex(&text), conversation)
+}
+
 fn difference_of_two(toks: &[Token], conversation: &Conversation) -> Option<String> {
     use crate::normalise::fold::fold;
     let words: Vec<String> = toks.iter().filter_map(Token::word).map(fold).collect();

@@ -63,6 +63,39 @@ pub fn one_weight(toks: &[Token]) -> Option<Expr> {
     Some(Expr::Num(n.clone()))
 }
 
+/// The unit an answer to `question` (normalised) is in: the weight unit it asks, else
+/// the one unit its weights are said in.
+fn answer_unit(question: &[Token]) -> Option<i32> {
+    if let Some((_, unit)) = asked(question) {
+        return Some(unit);
+    }
+    let mut said = (0..question.len())
+        .filter(|&k| question[k].number().is_some())
+        .filter_map(|k| power(question.get(k + 1)?.word()?));
+    let unit = said.next()?;
+    said.all(|u| u == unit).then_some(unit)
+}
+
+/// `vậy là mấy tấn` after `12 bao mỗi bao 50 ký là bao nhiêu ký` (1000): the last answer
+/// `value` in the weight unit `query` asks, as a calculation to read, and the value it
+/// goes on from; `None` unless `query` asks a weight unit, says no number, and the last
+/// question's answer was a weight in another unit.
+pub fn last_in_unit(query: &str, question: &str, value: &str) -> Option<(String, String)> {
+    let norm = |s: &str| crate::lexer::lex(&crate::normalise::normalise(s, None).text);
+    let toks = norm(query);
+    if !crate::lexer::number_positions(&toks).is_empty() {
+        return None;
+    }
+    let (_, wanted) = asked(&toks)?;
+    let unit = answer_unit(&norm(question))?;
+    value.parse::<f64>().ok()?;
+    if unit == wanted {
+        return None;
+    }
+    let factor = shift("1", unit - wanted)?;
+    Some((format!("{value} * {factor}"), value.to_owned()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
