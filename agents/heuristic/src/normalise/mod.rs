@@ -176,6 +176,45 @@ fn today_said_short(pieces: &mut [Piece]) {
     }
 }
 
+/// `thứ hai 18 hộp, thứ ba 22, …`: weekdays named in words before an amount, twice or
+/// more, label a list's items as `t2`, `t3` do (never a count: `hai`, `ba` are no
+/// numbers there).
+fn weekdays_as_labels(pieces: &mut [Piece]) {
+    const DAYS: &[(&str, &str)] = &[
+        ("hai", "t2"),
+        ("ba", "t3"),
+        ("tu", "t4"),
+        ("nam", "t5"),
+        ("sau", "t6"),
+        ("bay", "t7"),
+    ];
+    let next =
+        |pieces: &[Piece], i: usize| (i + 1..pieces.len()).find(|&j| pieces[j].kind != Kind::Space);
+    let found: Vec<(usize, usize, &str)> = (0..pieces.len())
+        .filter_map(|i| {
+            if pieces[i].kind != Kind::Word || fold::fold(&pieces[i].lower()) != "thu" {
+                return None;
+            }
+            let j = next(pieces, i)?;
+            let (_, label) = DAYS
+                .iter()
+                .find(|(d, _)| fold::fold(&pieces[j].lower()) == *d)?;
+            let k = next(pieces, j)?;
+            (pieces[j].kind == Kind::Word && pieces[k].kind == Kind::Number)
+                .then_some((i, j, *label))
+        })
+        .collect();
+    if found.len() < 2 {
+        return;
+    }
+    for (i, j, label) in found {
+        pieces[i].set(label.to_owned());
+        for piece in &mut pieces[i + 1..=j] {
+            piece.set(String::new());
+        }
+    }
+}
+
 /// Normalises `query`; `hint` is the client's language hint (`vi`, `en-US`, …).
 pub fn normalise(query: &str, hint: Option<&str>) -> Normalised {
     let mut pieces = unicode::pieces(query);
@@ -184,6 +223,7 @@ pub fn normalise(query: &str, hint: Option<&str>) -> Normalised {
     if reading == Reading::Vietnamese {
         fold::restore(&mut pieces);
         today_said_short(&mut pieces);
+        weekdays_as_labels(&mut pieces);
     }
     typo::correct(&mut pieces, reading);
     let pieces = amounts::canonical(pieces, reading);

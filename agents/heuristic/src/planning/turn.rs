@@ -63,6 +63,9 @@ pub fn plan_turn(
         // năm bao nhiêu`: from the amount a month, never the year's total.
         .or_else(|| turn.rewritten(recall::on_rate_amount(query, questions)))
         .or_else(|| turn.so_many_of_that())
+        // `2775 split the same way` after a split of 1850: the last question, its amount
+        // replaced.
+        .or_else(|| turn.rewritten(recall::same_way(query, questions)))
         // `how much less a month is that` after two amounts a month: their difference.
         .or_else(|| turn.rewritten(recall::difference_of_last_two(query, conversation)));
     if let Some(found) = found {

@@ -33,7 +33,7 @@ pub use priced::priced_last;
 pub use reference::{Reference, find, mark, named_answer};
 pub use rewrites::{
     deposit_of_whole, more_time_on_date, on_rate_amount, one_computation, over_other_period,
-    place_there,
+    place_there, same_way,
 };
 pub use roles::recounts_split;
 pub use session::{is_weekday, session_language, with_question_dates};

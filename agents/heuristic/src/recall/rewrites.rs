@@ -33,6 +33,35 @@ pub fn on_rate_amount(query: &str, questions: &[String]) -> Option<String> {
         })
 }
 
+/// Words saying a follow-up is computed as the last question was (`split the same way`,
+/// `chia như vậy`, `như trên`).
+const SAME_WAY: &[&[&str]] = &[
+    &["the", "same", "way"],
+    &["same", "way"],
+    &["like", "before"],
+    &["như", "vậy"],
+    &["như", "trên"],
+    &["như", "lúc", "nãy"],
+];
+
+/// The last question with its amount replaced by the one amount of `query`, when
+/// `query` says it is computed the same way (`then the deposit, 2775 split the same way`
+/// after `rent is 1850 split 3 ways, how much each`): an ellipsis said in words.
+pub fn same_way(query: &str, questions: &[String]) -> Option<String> {
+    let text = crate::normalise::normalise(query, None).text;
+    let toks = crate::lexer::lex(&text);
+    if !crate::lexer::says(&toks, SAME_WAY) {
+        return None;
+    }
+    let [k] = crate::lexer::number_positions(&toks)[..] else {
+        return None;
+    };
+    let amount = toks[k].number()?;
+    super::ellipses(&format!("and {amount}?"), questions)
+        .into_iter()
+        .next()
+}
+
 /// `query` with `there` (`ở đó`, `bên đó`; `they` in a time difference) put as the place
 /// the last question asked the time at (`6pm there is what time in hanoi` after `and in
 /// los angeles`, `how many hours ahead are they`).

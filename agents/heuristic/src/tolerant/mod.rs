@@ -203,7 +203,10 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                     }
                     continue;
                 }
-                if next.is_none_or(|t| t.number().is_none()) {
+                // (`9.5 hrs mon, 10 tue and 8 wed`: the day said after its item.)
+                let after_item = i > 0 && toks[i - 1].number().is_some()
+                    || i > 1 && toks[i - 2].number().is_some() && toks[i - 1].word().is_some();
+                if next.is_none_or(|t| t.number().is_none()) && !after_item {
                     return None;
                 }
                 i += 1;
