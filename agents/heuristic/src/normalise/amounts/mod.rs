@@ -24,6 +24,7 @@
 mod decimal;
 mod spaced;
 mod walk;
+mod weights;
 
 use super::{Kind, Piece, Reading};
 pub use decimal::{add, separators, separators_in, shift};
@@ -118,6 +119,8 @@ fn scale(word: &str) -> Option<u32> {
 pub fn canonical(pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
     // (`3 400 zł`, `1 250,50 zł`: thousands apart by a space where złoty are named.)
     let mut pieces = spaced::joined(pieces);
+    // (`3 tấn 2 tạ`: one weight in the larger unit, `3.2 tấn`.)
+    weights::joined(&mut pieces);
     // `C$2,600`, `NT$254.6`, `A$300`: the letters glued before `$` name which dollar;
     // the sign stands for it (the letters would otherwise stay glued to the number).
     // (`1 NT$ = 815 vnd`: a sign alone names the currency, and stays.)
