@@ -66,8 +66,10 @@ pub fn plan_turn(
         // `2775 split the same way` after a split of 1850: the last question, its amount
         // replaced.
         .or_else(|| turn.rewritten(recall::same_way(query, questions)))
-        // `how much less a month is that` after two amounts a month: their difference.
-        .or_else(|| turn.rewritten(recall::difference_of_last_two(query, conversation)));
+        // `how much less a month is that` after two amounts a month: their difference;
+        // `tổng 2 đợt` after two lots: their sum (before `2` reads as a number added).
+        .or_else(|| turn.rewritten(recall::difference_of_last_two(query, conversation)))
+        .or_else(|| turn.rewritten(recall::two_answers(query, conversation)));
     if let Some(found) = found {
         return found;
     }
@@ -79,8 +81,6 @@ pub fn plan_turn(
     }
     // `how many days between the two birth dates`: the last questions' dates.
     turn.rewritten(recall::between_question_dates(query, questions))
-        // `cộng hai kết quả đó lại`: the last two answers.
-        .or_else(|| turn.rewritten(recall::two_answers(query, conversation)))
         // `ok add that to the 160`: read again without the acknowledgement.
         .or_else(|| {
             let again = turn.asking().plan(&recall::tidied(query)?);

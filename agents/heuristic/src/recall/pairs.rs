@@ -19,6 +19,13 @@ const TWO_ANSWERS: &[&[&str]] = &[
     &["last", "two"],
     &["both"],
     &["cả", "hai"],
+    // (`tong 2 dot` after two lots sold: both lots.)
+    &["2", "đợt"],
+    &["hai", "đợt"],
+    &["2", "lần"],
+    &["hai", "lần"],
+    &["2", "chuyến"],
+    &["hai", "chuyến"],
 ];
 
 /// Words of a follow-up on two earlier answers that only ask or dress: `cộng hai kết
