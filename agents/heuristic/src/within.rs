@@ -5,6 +5,7 @@
 //! their sum, nor two answers.
 
 use crate::expr::{Expr, MathOp};
+use crate::frames::vocabulary::{COUNTS_ASKED, PRICE_WORDS};
 use crate::lexer::Token;
 use crate::normalise::fold::fold;
 
@@ -64,6 +65,9 @@ fn one_of(toks: &[Token], k: usize) -> Option<String> {
 fn links(toks: &[Token]) -> Option<Vec<Link>> {
     let mut links: Vec<Link> = Vec::new();
     let mut markers = Vec::new();
+    // (`1 ngày chạy 3 chuyến`: a 1 before a thing, a verb or two, then a count: the
+    // count is for one of it.)
+    let mut pending: Option<String> = None;
     for k in 0..toks.len() {
         let Some(value) = toks[k].number() else {
             continue;
@@ -73,8 +77,42 @@ fn links(toks: &[Token]) -> Option<Vec<Link>> {
         if markers.contains(&k) || marks_next {
             continue;
         }
-        // (`35 một ngày`: an amount for one of a thing, naming nothing it counts.)
-        let for_one = one_of(toks, k + 1).filter(|_| toks[k + 1].number().is_none());
+        let opens_for_one = value == "1"
+            && k == 0
+            && (k + 2..(k + 5).min(toks.len())).any(|j| toks[j].number().is_some())
+            && toks[k + 1..]
+                .iter()
+                .take_while(|t| t.number().is_none())
+                .all(|t| t.word().is_some());
+        if opens_for_one {
+            let one = thing(toks.get(k + 1)?.word()?);
+            links.push(Link {
+                value: value.to_owned(),
+                noun: one.clone(),
+                per: Vec::new(),
+            });
+            pending = Some(one);
+            continue;
+        }
+        // (`35 một ngày`, `95 nghìn 1 ký`: an amount for one of a thing, naming nothing
+        // it counts.)
+        let for_one = one_of(toks, k + 1);
+        if for_one.is_some() && toks[k + 1].number().is_some() {
+            markers.push(k + 1);
+        }
+        // (`22 khách vé 250k,`: a price said after what it is for, of one of it.)
+        let priced = k > 0
+            && toks[k - 1].word().is_some_and(|w| PRICE_WORDS.contains(&w))
+            && toks.get(k + 1).is_none_or(|t| t.word().is_none());
+        if priced {
+            let of = links.last()?.noun.clone();
+            links.push(Link {
+                value: value.to_owned(),
+                noun: String::new(),
+                per: vec![of],
+            });
+            continue;
+        }
         let noun = match for_one {
             Some(_) => String::new(),
             None => thing(toks.get(k + 1)?.word()?),
@@ -98,10 +136,11 @@ fn links(toks: &[Token]) -> Option<Vec<Link>> {
         if !said_for_one && after.is_some() && toks[k + 2].number().is_some() {
             markers.push(k + 2);
         }
+        let context = pending.take();
         links.push(Link {
             value: value.to_owned(),
             noun,
-            per: before.into_iter().chain(after).collect(),
+            per: before.into_iter().chain(after).chain(context).collect(),
         });
     }
     Some(links)
@@ -110,7 +149,21 @@ fn links(toks: &[Token]) -> Option<Vec<Link>> {
 /// The product of counts within counts that `toks` say, with the total asked; `None`
 /// unless every number is one link of one chain of three or more.
 pub fn parse(toks: &[Token]) -> Option<Expr> {
-    if !crate::lexer::says(toks, ASKING) || toks.iter().any(|t| t.is_sym('%')) {
+    let asks = crate::lexer::says(toks, ASKING) || crate::lexer::says(toks, COUNTS_ASKED);
+    if !asks || toks.iter().any(|t| t.is_sym('%')) {
+        return None;
+    }
+    // (`1 thùng bia 24 lon giá 312.000, mỗi lon bao nhiêu`: one of a thing asked after
+    // the numbers is a price of one, no product.)
+    let last = crate::lexer::number_positions(toks).last().copied()?;
+    let asked_at = |j: usize| ASKING.iter().any(|p| crate::lexer::words_at(toks, j, p));
+    let one_asked = (last + 1..toks.len()).any(|j| {
+        toks[j].number().is_none()
+            && one_of(toks, j).is_some()
+            && (asked_at(j + 2)
+                || toks.get(j + 2).and_then(Token::word) == Some("là") && asked_at(j + 3))
+    });
+    if one_asked {
         return None;
     }
     let links = links(toks)?;
@@ -164,9 +217,18 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
 /// what one other link counts, every link holds or is held, no thing counted twice.
 fn linked(links: &[&Link]) -> bool {
     let counts = |thing: &str| links.iter().filter(|l| l.noun == thing).count();
-    let distinct = links
-        .iter()
-        .all(|l| l.noun.is_empty() || counts(&l.noun) == 1);
+    // (Two prices of one thing are a profit's, never one product: `nhập 40 hộp giá
+    // 48k, bán 65k một hộp`.)
+    let prices = |per: &[String]| {
+        links
+            .iter()
+            .filter(|l| l.noun.is_empty() && l.per == per)
+            .count()
+    };
+    let distinct = links.iter().all(|l| match l.noun.is_empty() {
+        true => prices(&l.per) == 1,
+        false => counts(&l.noun) == 1,
+    });
     let held = links
         .iter()
         .all(|l| l.per.iter().all(|p| counts(p) == 1 && *p != l.noun));

@@ -45,7 +45,7 @@ mod roles;
 mod spelled;
 mod stock;
 mod unit_price;
-mod vocabulary;
+pub(crate) mod vocabulary;
 pub(crate) use vocabulary::{AFTER_PRICE, COUNTED_APART, DEALS};
 mod whole;
 mod words;

@@ -528,3 +528,18 @@ pub(crate) const AFTER_PRICE: &[&str] = &[
     "what", "whats", "what's", "so", "each", "mỗi", "một", "a", "per", "còn", "nha", "nhé", "ạ",
     "ha", "hết",
 ];
+
+/// Words before a price of one of the thing counted last (`22 khách vé 250k`), for
+/// `within` (kept here: `vé`, `giá` taught beside `at` would change how `ve`, `gia`
+/// typed without marks read).
+pub(crate) const PRICE_WORDS: &[&str] = &["vé", "ve", "giá", "gia", "at", "@"];
+
+/// Words asking what counts within counts come to, besides a question word (`6 bao
+/// mỗi bao 50 ký, 95 nghìn 1 ký, tính tiền`, `doanh thu ngày`; kept here: taught, `thu`
+/// would read as itself, never `thứ`).
+pub(crate) const COUNTS_ASKED: &[&[&str]] = &[
+    &["tính", "tiền"],
+    &["tinh", "tiền"],
+    &["tinh", "tien"],
+    &["doanh", "thu"],
+];
