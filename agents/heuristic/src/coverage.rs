@@ -53,6 +53,31 @@ const CONTAINERS: &[&str] = &[
 /// Who or what a container holds, said after its size.
 const HELD: &[&str] = &["người", "khách", "chỗ", "people", "guests", "pax", "seats"];
 
+/// `toks` with `mỗi` put before the thing a count is asked of, where it opens a clause
+/// right before what one holds (`bao 50 ky thi 3 tan la may bao`: each sack holds 50
+/// kg); `None` where it does not.
+pub fn container_named_first(toks: &[Token]) -> Option<Vec<Token>> {
+    let asked = (0..toks.len()).find_map(|k| {
+        let p = COUNT_ASKED.iter().find(|p| words_at(toks, k, p))?;
+        toks.get(k + p.len())?.word()
+    })?;
+    let at = (0..toks.len()).find(|&k| {
+        let opens = k == 0 || toks[k - 1].is_sym(',') || toks[k - 1].is_sym(';');
+        opens
+            && toks[k].word() == Some(asked)
+            && toks.get(k + 1).is_some_and(|t| t.number().is_some())
+            && toks.get(k + 2).and_then(Token::word).is_some()
+    })?;
+    let mut out = toks.to_vec();
+    let each = Token {
+        tok: crate::lexer::Tok::Word("mỗi".to_owned()),
+        start: toks[at].start,
+        end: toks[at].start,
+    };
+    out.insert(at, each);
+    Some(out)
+}
+
 /// Words asking the area as well.
 const AREA_ASKED: &[&str] = &["area", "diện"];
 

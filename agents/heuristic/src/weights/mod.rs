@@ -92,9 +92,9 @@ pub fn in_price_unit(toks: &[Token]) -> Option<Vec<Token>> {
     changed.then_some(out)
 }
 
-/// `toks` with two weights in two units written in the larger one, when a count of
+/// `toks` with two weights in two units written in the smaller one, when a count of
 /// what one holds is asked and nothing is priced per weight: `Kho còn 12,5 kg cá, đóng
-/// hộp 500 g được mấy hộp` packs 0.5 kg into each box.
+/// hộp 500 g được mấy hộp` packs 500 g of its 12,500 g into each box.
 pub fn in_one_unit(toks: &[Token]) -> Option<Vec<Token>> {
     let unit_at = |k: usize| match &toks.get(k)?.tok {
         Tok::Word(w) => power(w),
@@ -107,21 +107,25 @@ pub fn in_one_unit(toks: &[Token]) -> Option<Vec<Token>> {
     let [(a, ua), (b, ub)] = weights.as_slice() else {
         return None;
     };
+    // (A tie before a weight unit prices it: `35k/kg`, `mỗi ký`; `mỗi bao 50 ký` is
+    // what a sack holds.)
     let priced = in_price_unit(toks).is_some()
-        || toks
-            .iter()
-            .any(|t| t.word().is_some_and(|w| PER.contains(&w)) || t.is_sym('/'));
+        || (0..toks.len()).any(|k| {
+            (toks[k].word().is_some_and(|w| PER.contains(&w)) || toks[k].is_sym('/'))
+                && unit_at(k + 1).is_some()
+        });
     if ua == ub || priced {
         return None;
     }
-    let (small, unit, big_unit_at) = if ua < ub {
+    // (Written in the smaller unit: whole numbers stay whole, `3 tấn` is 3000 ký.)
+    let (big, unit, small_unit_at) = if ua > ub {
         (*a, *ua, b + 1)
     } else {
         (*b, *ub, a + 1)
     };
     let mut out: Vec<Token> = toks.to_vec();
-    out[small].tok = Tok::Num(shift(toks[small].number()?, unit - ua.max(ub))?);
-    out[small + 1].tok = toks[big_unit_at].tok.clone();
+    out[big].tok = Tok::Num(shift(toks[big].number()?, unit - ua.min(ub))?);
+    out[big + 1].tok = toks[small_unit_at].tok.clone();
     Some(out)
 }
 
@@ -153,10 +157,10 @@ mod tests {
     }
 
     #[test]
-    fn two_weights_are_written_in_the_larger_unit() {
+    fn two_weights_are_written_in_the_smaller_unit() {
         let toks = in_one_unit(&lex("kho 12.5 kg, đóng hộp 500 g được mấy hộp")).unwrap();
         let toks: Vec<Tok> = toks.into_iter().map(|t| t.tok).collect();
-        assert!(toks.contains(&Tok::Num("0.5".into())), "{toks:?}");
+        assert!(toks.contains(&Tok::Num("12500".into())), "{toks:?}");
         // A price per weight is the price-unit rewrite's; one unit is nothing to do.
         assert_eq!(in_one_unit(&lex("táo 35000 1kg, mua 500g")), None);
         assert_eq!(in_one_unit(&lex("12 kg and 3 kg")), None);

@@ -21,6 +21,10 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         // `thưởng cuối năm 7tr2 trừ thuế 5%`: the time of year names the bonus.
         .or_else(|| without_when_paid(toks))
         .or_else(|| crate::weights::in_price_unit(toks))
+        // `mỗi bao 50 ký, 3 tấn là mấy bao`: two weights in the smaller unit.
+        .or_else(|| crate::weights::in_one_unit(toks))
+        // `bao 50 ky thi …, la may bao`: what one sack holds, `mỗi` unsaid.
+        .or_else(|| crate::coverage::container_named_first(toks))
         // `18 chục trứng, 36k 1 chục`: groups priced per group.
         .or_else(|| crate::dozens::priced_per_group(toks))
         // `2 textbooks $89.99 and $124.50`: a count announcing its items is no item.
