@@ -142,6 +142,33 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     let dated = toks.iter().any(|t| matches!(t.tok, Tok::Date(_)));
     // Two amounts or more, all before the question; the first one had, the next one
     // after a word of spending.
+    // (`groceries were 67.43, 12.99 and 8.50, paid with a $100 bill, change?`: the money
+    // handed over said last, after what it paid for.)
+    // (Never over counted things: `3 thùng táo 185 tệ một thùng, đưa 600 tệ` prices
+    // the apples per box.)
+    let counted = amounts[..amounts.len().saturating_sub(1)]
+        .iter()
+        .any(|(_, a, _)| {
+            toks[*a].number().is_some_and(|n| !n.contains('.'))
+                && toks
+                    .get(a + 1)
+                    .and_then(Token::word)
+                    .is_some_and(|w| !matches!(w, "and" | "và" | "plus" | "with" | "với"))
+        });
+    let handed_last = change.is_some()
+        && !counted
+        && amounts.len() >= 2
+        && !word_in(0, nums[0], HANDED)
+        && word_in(
+            amounts[amounts.len() - 2].2 + 1,
+            amounts[amounts.len() - 1].1,
+            HANDED,
+        );
+    let mut amounts = amounts;
+    if handed_last {
+        let handed = amounts.pop()?;
+        amounts.insert(0, handed);
+    }
     let mut amounts = amounts.into_iter();
     let (had, _, had_end) = amounts.next()?;
     let taken: Vec<(Expr, usize, usize)> = amounts.collect();
@@ -150,7 +177,8 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if percent || dated || other || !before_question {
         return None;
     }
-    if !word_in(0, nums[0], had_words) || !word_in(had_end + 1, *next, taken_words) {
+    let said = word_in(0, nums[0], had_words) && word_in(had_end + 1, *next, taken_words);
+    if !(said || handed_last) {
         return None;
     }
     taken.into_iter().try_fold(had, |left, (e, _, _)| {
