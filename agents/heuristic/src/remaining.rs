@@ -164,7 +164,6 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
             amounts[amounts.len() - 1].1,
             HANDED,
         );
-    let mut amounts = amounts;
     if handed_last {
         let handed = amounts.pop()?;
         amounts.insert(0, handed);
