@@ -413,6 +413,12 @@ fn by_neighbour(
             pick("mới")
         }
         "thieu" if prev.is_some_and(|p| matches!(p, "còn" | "con")) => pick("thiếu"),
+        // (`10% cua so tien do`: that sum, `đó`, ending the request.)
+        "do" if next.is_none()
+            && prev.is_some_and(|p| matches!(p, "tiền" | "tien" | "quả" | "qua" | "số" | "so")) =>
+        {
+            pick("đó")
+        }
         // (`moi tra 2tr7`, `da tra 500k`: paid, `trả` — never tea.)
         "tra" if prev.is_some_and(|p| matches!(p, "mới" | "moi" | "đã" | "da")) => pick("trả"),
         // (`ban dc 38 tr`, `ban 2 dot`: sold, before what was got or how much.)
