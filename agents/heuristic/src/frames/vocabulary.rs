@@ -543,3 +543,7 @@ pub(crate) const COUNTS_ASKED: &[&[&str]] = &[
     &["tinh", "tien"],
     &["doanh", "thu"],
 ];
+
+/// Pieces of text every way of saying `the same way` holds (a cheap look before the
+/// follow-up is normalised; kept here: `nhu` taught would read as English).
+pub(crate) const SAME_WAY_CUES: &[&str] = &["same", "like", "như", "nhu"];

@@ -104,6 +104,9 @@ pub fn rest_after_share(
 /// two values; `None` unless every other word only dresses it.
 pub fn two_answers(query: &str, conversation: &Conversation) -> Option<String> {
     use crate::normalise::fold::fold;
+    if numeric_answers(conversation) < 2 {
+        return None;
+    }
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);
     if let Some(found) = difference_of_two(&toks, conversation) {
@@ -187,9 +190,22 @@ const DIFFERENCE_DRESSING: &[&str] = &[
 /// `the larger − the smaller` of the last two numeric answers, when `toks` only ask
 /// their difference (`chenh lech bao nhieu` after 840000 and 892500 → `892500 -
 /// 840000`).
+/// How many of the conversation's answers are numbers.
+fn numeric_answers(conversation: &Conversation) -> usize {
+    conversation
+        .answers
+        .iter()
+        .filter(|a| a.parse::<f64>().is_ok())
+        .count()
+}
+
 /// [`difference_of_two`] of `query` as typed: read before the request alone, which
 /// takes `that` for the last answer (`how much less a month is that`).
 pub fn difference_of_last_two(query: &str, conversation: &Conversation) -> Option<String> {
+    // (A cheap look first: no digit said, two numeric answers to compare.)
+    if query.bytes().any(|b| b.is_ascii_digit()) || numeric_answers(conversation) < 2 {
+        return None;
+    }
     let text = crate::normalise::normalise(query, None).text;
     difference_of_two(&crate::lexer::lex(&text), conversation)
 }

@@ -48,6 +48,14 @@ const SAME_WAY: &[&[&str]] = &[
 /// `query` says it is computed the same way (`then the deposit, 2775 split the same way`
 /// after `rent is 1850 split 3 ways, how much each`): an ellipsis said in words.
 pub fn same_way(query: &str, questions: &[String]) -> Option<String> {
+    // (A cheap look first: every phrase of it holds one of these, marks or none.)
+    let lower = query.to_lowercase();
+    if !crate::frames::vocabulary::SAME_WAY_CUES
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return None;
+    }
     let text = crate::normalise::normalise(query, None).text;
     let toks = crate::lexer::lex(&text);
     if !crate::lexer::says(&toks, SAME_WAY) {
