@@ -185,6 +185,58 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     })
 }
 
+/// What `toks` have left of one amount once a percentage of it is lost or spoiled
+/// (`240 ký dâu, mưa làm hư 15%, còn lại bao nhiêu ký` is 240 − 15 % of 240), or the
+/// share said to remain (`phơi khô còn 60% trọng lượng, 500kg tươi thì còn bao nhiêu
+/// ký` is 60 % of 500); `None` unless one amount, one percentage and what is left asked.
+pub fn percent_lost(toks: &[Token]) -> Option<Expr> {
+    let pct: Vec<usize> = (0..toks.len())
+        .filter(|&k| toks[k].number().is_some() && toks.get(k + 1).is_some_and(|t| t.is_sym('%')))
+        .collect();
+    let [p] = pct[..] else { return None };
+    let amounts: Vec<usize> = crate::lexer::number_positions(toks)
+        .into_iter()
+        .filter(|&k| k != p)
+        .collect();
+    let [a] = amounts[..] else { return None };
+    let left = (p + 2..toks.len()).any(|i| LEFT.iter().any(|w| words_at(toks, i, w)))
+        || (p + 2..toks.len()).any(|i| words_at(toks, i, &["còn", "bao", "nhiêu"]));
+    if !left {
+        return None;
+    }
+    let before = |k: usize, words: &[&str]| {
+        (k.saturating_sub(3)..k).any(|i| toks[i].word().is_some_and(|w| words.contains(&w)))
+    };
+    let share = Expr::bin(
+        MathOp::Percent,
+        Expr::Num(toks[p].number()?.to_owned()),
+        Expr::Num(toks[a].number()?.to_owned()),
+    );
+    if before(p, LOST) {
+        return Some(Expr::bin(
+            MathOp::Subtract,
+            Expr::Num(toks[a].number()?.to_owned()),
+            share,
+        ));
+    }
+    // (`còn 60%`: the share that remains, said right before it.)
+    (p > 0 && toks[p - 1].word() == Some("còn")).then_some(share)
+}
+
+/// Words saying a share of an amount was lost (`hư 15%`, `hao 5%`, `15% spoiled`).
+const LOST: &[&str] = &[
+    "hư",
+    "hỏng",
+    "hao",
+    "mất",
+    "lost",
+    "lose",
+    "spoiled",
+    "wasted",
+    "damaged",
+    "shrinkage",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -118,6 +118,7 @@ fn one_calculation(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> 
             .or_else(|| crate::rates::over_periods(toks))
             .or_else(|| crate::scaling::parse(toks))
             .or_else(|| crate::remaining::parse(toks))
+            .or_else(|| crate::remaining::percent_lost(toks))
             .or_else(|| crate::shifts::hours_between(toks))
             .or_else(|| crate::shifts::overtime_after(toks))
             .or_else(|| crate::shifts::overtime(toks))
