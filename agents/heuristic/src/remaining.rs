@@ -212,7 +212,7 @@ pub fn percent_lost(toks: &[Token]) -> Option<Expr> {
         Expr::Num(toks[p].number()?.to_owned()),
         Expr::Num(toks[a].number()?.to_owned()),
     );
-    if before(p, LOST) {
+    if before(p, crate::frames::vocabulary::LOST) {
         return Some(Expr::bin(
             MathOp::Subtract,
             Expr::Num(toks[a].number()?.to_owned()),
@@ -222,20 +222,6 @@ pub fn percent_lost(toks: &[Token]) -> Option<Expr> {
     // (`còn 60%`: the share that remains, said right before it.)
     (p > 0 && toks[p - 1].word() == Some("còn")).then_some(share)
 }
-
-/// Words saying a share of an amount was lost (`hư 15%`, `hao 5%`, `15% spoiled`).
-const LOST: &[&str] = &[
-    "hư",
-    "hỏng",
-    "hao",
-    "mất",
-    "lost",
-    "lose",
-    "spoiled",
-    "wasted",
-    "damaged",
-    "shrinkage",
-];
 
 #[cfg(test)]
 mod tests {

@@ -547,3 +547,18 @@ pub(crate) const COUNTS_ASKED: &[&[&str]] = &[
 /// Pieces of text every way of saying `the same way` holds (a cheap look before the
 /// follow-up is normalised; kept here: `nhu` taught would read as English).
 pub(crate) const SAME_WAY_CUES: &[&str] = &["same", "like", "như", "nhu"];
+
+/// Words saying a share of an amount was lost (`hư 15%`, `hao 5%`, `15% spoiled`), for
+/// `remaining::percent_lost` (kept here: `hao` taught would read as English).
+pub(crate) const LOST: &[&str] = &[
+    "hư",
+    "hỏng",
+    "hao",
+    "mất",
+    "lost",
+    "lose",
+    "spoiled",
+    "wasted",
+    "damaged",
+    "shrinkage",
+];

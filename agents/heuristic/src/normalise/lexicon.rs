@@ -145,14 +145,16 @@ pub fn ends_with_vocative(before: &str, w: &str) -> bool {
     spoken_to.iter().any(|v| v == w) && particles.iter().any(|v| v == before)
 }
 
-/// A heavy weight as a power of ten grams, matched folded (without marks): `tấn` a
-/// tonne, `tạ` 100 kg, `yến` 10 kg. They live here, never taught to the fold lexicon:
-/// taught, `tan`, `ta` and `yen` typed without marks would read two ways.
+/// A Vietnamese weight as a power of ten grams, matched folded (without marks): `tấn` a
+/// tonne, `tạ` 100 kg, `yến` 10 kg, `ký` typed `ky`. They live here, never taught to the
+/// fold lexicon: taught, `tan`, `ta`, `yen` and `ky` typed without marks would read two
+/// ways (or as English).
 pub fn heavy_weight(word: &str) -> Option<i32> {
     match super::fold::fold(&word.to_lowercase()).as_str() {
         "tan" => Some(6),
         "ta" => Some(5),
         "yen" => Some(4),
+        "ky" => Some(3),
         _ => None,
     }
 }

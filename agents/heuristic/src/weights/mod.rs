@@ -24,8 +24,6 @@ const UNITS: &[(&str, i32)] = &[
     ("kg", 3),
     ("ký", 3),
     ("kí", 3),
-    // (`bao 50 ky`: typed without its mark.)
-    ("ky", 3),
     ("kilo", 3),
     ("kilos", 3),
     ("kgs", 3),
