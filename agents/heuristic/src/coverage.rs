@@ -78,6 +78,47 @@ pub fn container_named_first(toks: &[Token]) -> Option<Vec<Token>> {
     Some(out)
 }
 
+/// How many of a size said inside the question a whole fills: `how many 250g bags can
+/// mum fill from 18kg of candy` (the weights in one unit by then) is 18000 ÷ 250, full
+/// bags only (rounded down) unless what is needed is asked (rounded up); `None` unless
+/// exactly the two numbers.
+pub fn sized_asked(toks: &[Token]) -> Option<Expr> {
+    let (k, len) = (0..toks.len()).find_map(|k| {
+        COUNT_ASKED
+            .iter()
+            .find(|p| words_at(toks, k, p))
+            .map(|p| (k, p.len()))
+    })?;
+    let each = k + len;
+    toks.get(each)?.number()?;
+    let unit = toks.get(each + 1)?.word()?;
+    toks.get(each + 2)?.word()?;
+    let nums = crate::lexer::number_positions(toks);
+    let [a, b] = nums[..] else { return None };
+    let total = if a == each { b } else { a };
+    if toks.get(total + 1).and_then(Token::word) != Some(unit) {
+        return None;
+    }
+    let (t, e): (f64, f64) = (
+        toks[total].number()?.parse().ok()?,
+        toks[each].number()?.parse().ok()?,
+    );
+    if e <= 0.0 || t < e {
+        return None;
+    }
+    let share = Expr::bin(
+        MathOp::Divide,
+        Expr::Num(toks[total].number()?.to_owned()),
+        Expr::Num(toks[each].number()?.to_owned()),
+    );
+    let needed = crate::lexer::says(toks, &[&["need"], &["needed"], &["cần"]]);
+    Some(match ((t / e).fract() == 0.0, needed) {
+        (true, _) => share,
+        (false, true) => Expr::round_up(share),
+        (false, false) => Expr::round_down(share),
+    })
+}
+
 /// Words asking the area as well.
 const AREA_ASKED: &[&str] = &["area", "diện"];
 

@@ -129,6 +129,7 @@ fn one_calculation(toks: &[Token], src: &str, laid_out: bool) -> Option<Parsed> 
             .or_else(|| crate::exchange::parse(toks))
             .or_else(|| crate::coverage::periods_needed(toks))
             .or_else(|| crate::coverage::groups(toks))
+            .or_else(|| crate::coverage::sized_asked(toks))
             .or_else(|| crate::averages::parse(toks))
             .or_else(|| crate::averages::total(toks))
             .or_else(|| crate::averages::weighted_grade(toks))
