@@ -39,13 +39,7 @@ pub fn overtime_after(toks: &[Token]) -> Option<Expr> {
             others.push(n);
         }
     }
-    // (`at $21.50`: one amount left unnamed is the rate.)
-    match (rate.is_some(), others.as_slice()) {
-        (true, []) => {}
-        (false, [n]) => rate = Some(n.clone()),
-        _ => return None,
-    }
-    let (t, r, m) = (threshold?, rate?, multiple?);
+    let (t, r, m) = (threshold?, super::the_rate(rate, &others)?, multiple?);
     if hours.is_empty() {
         return None;
     }

@@ -203,6 +203,16 @@ const PER_HOUR: &[&[&str]] = &[
 /// Words saying a number counts hours worked, after it.
 const HOURS: &[&str] = &["hours", "hour", "hrs", "hr", "h", "tiếng", "giờ"];
 
+/// The hourly rate: the one named, else the one amount left unnamed (`1.5x my 42.80
+/// rate`, `at $21.50`); `None` when an amount is left over or none is the rate.
+fn the_rate(named: Option<String>, others: &[String]) -> Option<String> {
+    match (named, others) {
+        (Some(r), []) => Some(r),
+        (None, [n]) => Some(n.clone()),
+        _ => None,
+    }
+}
+
 /// Whether the words (or symbols) right after `toks[k]` say it is an hourly rate.
 fn per_hour(toks: &[Token], k: usize) -> bool {
     PER_HOUR.iter().any(|phrase| {
@@ -252,13 +262,11 @@ pub fn overtime(toks: &[Token]) -> Option<Expr> {
             others.push(n);
         }
     }
-    // One amount left unnamed is the rate (`1.5x my 42.80 rate`).
-    match (rate.is_some(), others.as_slice()) {
-        (true, []) => {}
-        (false, [n]) => rate = Some(n.clone()),
-        _ => return None,
-    }
-    let paid = Expr::bin(MathOp::Multiply, Expr::Num(rate?), Expr::Num(multiple?));
+    let paid = Expr::bin(
+        MathOp::Multiply,
+        Expr::Num(the_rate(rate, &others)?),
+        Expr::Num(multiple?),
+    );
     Some(match hours {
         Some(h) => Expr::bin(MathOp::Multiply, Expr::Num(h), paid),
         None => paid,
