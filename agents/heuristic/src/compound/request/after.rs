@@ -12,7 +12,7 @@ use crate::compound::parts::quote;
 use crate::compound::whole::{whole_problem, with_levy_asked};
 use crate::compound::{Parsed, ParsedPart, PartError, PartQuery};
 use crate::dates::{self, DateQuery, NamedThen};
-use crate::expr::Expr;
+use crate::expr::{Expr, MathOp};
 use crate::filler;
 use crate::lexer::Token;
 
@@ -106,6 +106,40 @@ pub(super) fn read_as_one(toks: &[Token], src: &str, laid_out: bool) -> Option<P
 
 /// A part asked after what it needs was stated and not understood moved to `failed`,
 /// and context beside an understood part dropped from it.
+/// `ryanair 79 eur + 35 eur bag, for 2 people`: the one amount read, then `for N
+/// people` not understood alone — the amount is each one's, paid for them all. Never
+/// where a share is asked (`each`, `split`, `mỗi`, `chia`).
+pub(super) fn for_people(toks: &[Token], parts: &mut [ParsedPart], failed: &mut Vec<PartError>) {
+    const PEOPLE: &[&str] = &["people", "ppl", "persons", "người"];
+    const SHARED: &[&str] = &["each", "split", "per", "share", "mỗi", "chia"];
+    let ([part], [err]) = (&mut parts[..], &failed[..]) else {
+        return;
+    };
+    let PartQuery::Math(e) = &part.query else {
+        return;
+    };
+    let Some(text) = err.text() else { return };
+    let said = crate::lexer::lex(&text);
+    let n = match said.as_slice() {
+        [lead, n, who]
+            if matches!(lead.word(), Some("for" | "cho"))
+                && who.word().is_some_and(|w| PEOPLE.contains(&w)) =>
+        {
+            n.number().map(str::to_owned)
+        }
+        _ => None,
+    };
+    let shared = toks
+        .iter()
+        .any(|t| t.word().is_some_and(|w| SHARED.contains(&w)));
+    if let (Some(n), false) = (n, shared) {
+        part.query = PartQuery::Math(Expr::bin(MathOp::Multiply, e.clone(), Expr::Num(n)));
+        part.text.push_str(", ");
+        part.text.push_str(&text);
+        failed.clear();
+    }
+}
+
 pub(super) fn unanswered(parts: &mut Vec<ParsedPart>, failed: &mut Vec<PartError>) {
     // `client in toronto wants a call at 10am his time, what time is that in hanoi`: a
     // time stated and not understood leaves a time asked after it unanswered — the

@@ -113,6 +113,7 @@ fn read_request(toks: &[Token], src: &str) -> Result<Parsed, PartError> {
             None => read?,
         },
     };
+    after::for_people(toks, &mut parts, &mut failed);
     after::unanswered(&mut parts, &mut failed);
     after::summed(toks, src, laid_out, &mut parts, &mut failed);
     after::both_asked(toks, &mut parts);
