@@ -104,8 +104,6 @@ pub(super) fn read_as_one(toks: &[Token], src: &str, laid_out: bool) -> Option<P
     None
 }
 
-/// A part asked after what it needs was stated and not understood moved to `failed`,
-/// and context beside an understood part dropped from it.
 /// `ryanair 79 eur + 35 eur bag, for 2 people`: the one amount read, then `for N
 /// people` not understood alone — the amount is each one's, paid for them all. Never
 /// where a share is asked (`each`, `split`, `mỗi`, `chia`).
@@ -140,6 +138,8 @@ pub(super) fn for_people(toks: &[Token], parts: &mut [ParsedPart], failed: &mut 
     }
 }
 
+/// A part asked after what it needs was stated and not understood moved to `failed`,
+/// and context beside an understood part dropped from it.
 pub(super) fn unanswered(parts: &mut Vec<ParsedPart>, failed: &mut Vec<PartError>) {
     // `client in toronto wants a call at 10am his time, what time is that in hanoi`: a
     // time stated and not understood leaves a time asked after it unanswered — the
