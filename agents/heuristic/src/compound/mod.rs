@@ -94,6 +94,23 @@ impl Parsed {
             failed: Vec::new(),
         }
     }
+
+    /// The one calculation read, when the reading is exactly one part, a calculation,
+    /// and nothing failed.
+    pub fn only_math(&self) -> Option<&Expr> {
+        match (self.parts.as_slice(), self.failed.is_empty()) {
+            (
+                [
+                    ParsedPart {
+                        query: PartQuery::Math(e),
+                        ..
+                    },
+                ],
+                true,
+            ) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 impl PartError {

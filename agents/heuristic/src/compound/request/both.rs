@@ -96,17 +96,10 @@ pub(super) fn with_first_answer(
     let Some(end) = first_question_end(toks) else {
         return parsed;
     };
-    let first = match read(&toks[..end]) {
-        Some(Parsed { parts, failed }) if failed.is_empty() => parts,
-        _ => return parsed,
+    let Some(first) = read(&toks[..end]) else {
+        return parsed;
     };
-    let [
-        ParsedPart {
-            query: PartQuery::Math(e),
-            ..
-        },
-    ] = first.as_slice()
-    else {
+    let Some(e) = first.only_math() else {
         return parsed;
     };
     // (The same calculation, or a bare number, answers nothing more.)
@@ -130,7 +123,7 @@ pub(super) fn with_first_answer(
         None => parsed.parts,
     };
     Parsed {
-        parts: first.into_iter().chain(second).collect(),
+        parts: first.parts.into_iter().chain(second).collect(),
         failed: Vec::new(),
     }
 }

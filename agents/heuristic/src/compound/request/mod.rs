@@ -13,7 +13,7 @@ mod whole_request;
 
 use super::parts::chain_continuations;
 use super::whole::frames_reading;
-use super::{Parsed, ParsedPart, PartError, PartQuery};
+use super::{Parsed, PartError, PartQuery};
 use crate::lexer::Token;
 pub(super) use asks::asks_what_is_left;
 
@@ -48,23 +48,11 @@ pub fn frames_reading_each(toks: &[Token], src: &str) -> Option<Parsed> {
 /// one answer shifted into the unit asked (`1 gói 250g, 40 gói là mấy ký`: 10).
 fn in_asked_unit(toks: &[Token], src: &str) -> Option<Parsed> {
     let (said, places) = crate::weights::asked::in_said_unit(toks)?;
-    let one_part = |p: Parsed| match (p.parts.as_slice(), p.failed.is_empty()) {
-        (
-            [
-                ParsedPart {
-                    query: PartQuery::Math(e),
-                    ..
-                },
-            ],
-            true,
-        ) => Some(e.clone()),
-        _ => None,
-    };
     let value = match read_request(&said, src) {
-        Ok(p) => one_part(p)?,
+        Ok(p) => p.only_math()?.clone(),
         // (`1 sao được 380kg nhân, nhà có 25 sao`: a quantity frame over the whole.)
         Err(_) => frames_reading(&said, src)
-            .and_then(one_part)
+            .and_then(|p| p.only_math().cloned())
             .or_else(|| crate::weights::asked::one_weight(&said))?,
     };
     let e = crate::weights::asked::shifted(value, places)?;

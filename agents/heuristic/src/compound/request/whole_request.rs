@@ -6,7 +6,7 @@ use super::parse_request;
 use crate::compound::context::rounding_after;
 use crate::compound::parts::quote;
 use crate::compound::whole::{frames_reading, math_parts, whole_problem};
-use crate::compound::{Parsed, ParsedPart, PartQuery};
+use crate::compound::{Parsed, PartQuery};
 use crate::expr::Expr;
 use crate::filler;
 use crate::lexer::Token;
@@ -26,14 +26,8 @@ pub(super) fn rounded(toks: &[Token], src: &str, laid_out: bool) -> Option<Parse
     // rounding said in a sentence of its own rounds the one answer of the rest.
     if !laid_out
         && let Some((rest, places)) = rounding_after(toks)
-        && let Ok(Parsed { parts, failed }) = parse_request(rest, src)
-        && failed.is_empty()
-        && let [
-            ParsedPart {
-                query: PartQuery::Math(e),
-                ..
-            },
-        ] = parts.as_slice()
+        && let Ok(rest) = parse_request(rest, src)
+        && let Some(e) = rest.only_math()
     {
         let rounded = Expr::bin(crate::expr::MathOp::Round, e.clone(), places);
         return Some(Parsed::one(quote(toks, src), PartQuery::Math(rounded)));
