@@ -57,10 +57,8 @@ const HELD: &[&str] = &["người", "khách", "chỗ", "people", "guests", "pax"
 /// right before what one holds (`bao 50 ky thi 3 tan la may bao`: each sack holds 50
 /// kg); `None` where it does not.
 pub fn container_named_first(toks: &[Token]) -> Option<Vec<Token>> {
-    let asked = (0..toks.len()).find_map(|k| {
-        let p = COUNT_ASKED.iter().find(|p| words_at(toks, k, p))?;
-        toks.get(k + p.len())?.word()
-    })?;
+    let asked =
+        crate::lexer::after_phrases(toks, COUNT_ASKED).find_map(|at| toks.get(at)?.word())?;
     let at = (0..toks.len()).find(|&k| {
         let opens = k == 0 || toks[k - 1].is_sym(',') || toks[k - 1].is_sym(';');
         opens
@@ -83,13 +81,7 @@ pub fn container_named_first(toks: &[Token]) -> Option<Vec<Token>> {
 /// bags only (rounded down) unless what is needed is asked (rounded up); `None` unless
 /// exactly the two numbers.
 pub fn sized_asked(toks: &[Token]) -> Option<Expr> {
-    let (k, len) = (0..toks.len()).find_map(|k| {
-        COUNT_ASKED
-            .iter()
-            .find(|p| words_at(toks, k, p))
-            .map(|p| (k, p.len()))
-    })?;
-    let each = k + len;
+    let each = crate::lexer::after_phrases(toks, COUNT_ASKED).next()?;
     toks.get(each)?.number()?;
     let unit = toks.get(each + 1)?.word()?;
     toks.get(each + 2)?.word()?;

@@ -79,6 +79,21 @@ pub fn says(toks: &[Token], phrases: &[&[&str]]) -> bool {
     (0..toks.len()).any(|i| phrases.iter().any(|p| words_at(toks, i, p)))
 }
 
+/// The index right after each place `toks` say one of `phrases` (the first phrase that
+/// fits there), in order: where what a question asks of stands (`mấy hộp`, `how many
+/// kg`).
+pub fn after_phrases<'a>(
+    toks: &'a [Token],
+    phrases: &'a [&'a [&'a str]],
+) -> impl Iterator<Item = usize> + 'a {
+    (0..toks.len()).filter_map(move |i| {
+        phrases
+            .iter()
+            .find(|p| words_at(toks, i, p))
+            .map(|p| i + p.len())
+    })
+}
+
 /// Whether `toks` hold a clock time written with a colon (`10:00`, `7:30`): an hour
 /// and two digits of minutes, never a ratio or a division to compute.
 pub fn has_clock_time(toks: &[Token]) -> bool {

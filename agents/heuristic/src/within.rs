@@ -263,12 +263,9 @@ fn linked(links: &[&Link]) -> bool {
 /// The thing a count is asked of (`mấy hộp`, `how many boxes`).
 fn asked_thing(toks: &[Token]) -> Option<String> {
     const HOW_MANY: &[&[&str]] = &[&["mấy"], &["bao", "nhiêu"], &["bn"], &["how", "many"]];
-    (0..toks.len()).find_map(|k| {
-        let p = HOW_MANY
-            .iter()
-            .find(|p| crate::lexer::words_at(toks, k, p))?;
-        Some(thing(toks.get(k + p.len())?.word()?))
-    })
+    crate::lexer::after_phrases(toks, HOW_MANY)
+        .find_map(|at| toks.get(at)?.word())
+        .map(thing)
 }
 
 #[cfg(test)]

@@ -20,11 +20,8 @@ const ASKING: &[&[&str]] = &[
 
 /// Where `toks` ask a weight unit, and its power of ten grams.
 fn asked(toks: &[Token]) -> Option<(usize, i32)> {
-    (0..toks.len()).find_map(|k| {
-        let a = ASKING.iter().find(|p| crate::lexer::words_at(toks, k, p))?;
-        let at = k + a.len();
-        Some((at, power(toks.get(at)?.word()?)?))
-    })
+    crate::lexer::after_phrases(toks, ASKING)
+        .find_map(|at| Some((at, power(toks.get(at)?.word()?)?)))
 }
 
 /// `toks` with the weight unit they ask written as the one unit their other weights
