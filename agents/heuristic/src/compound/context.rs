@@ -73,11 +73,7 @@ pub(super) fn without_asides(toks: &[Token]) -> Option<Vec<Token>> {
                 .all(|t| t.word().is_some() || t.is_sym(',') || t.is_sym('\''));
             // (`how much was it (round to cents)`: a rounding in brackets is said, its
             // brackets dropped.)
-            let rounding = matches!(
-                inside.first().and_then(Token::word),
-                Some("round" | "rounded")
-            ) || crate::lexer::words_at(inside, 0, &["làm", "tròn"]);
-            if only_words && rounding {
+            if only_words && opens_rounding(inside, 0) {
                 dropped = true;
                 out.extend(inside.iter().cloned());
                 i = close + 1;
@@ -176,9 +172,7 @@ pub(super) fn rounding_after(toks: &[Token]) -> Option<(&[Token], Expr)> {
     // (`£1,480 over 12 months, how much a month rounded to the penny`: a rounding said
     // at the end of the last sentence.)
     let tail = (1..toks.len()).rev().find_map(|k| {
-        let opens = matches!(toks[k].word(), Some("rounded" | "round"))
-            || toks[k].word() == Some("làm") && toks.get(k + 1).and_then(Token::word) == Some("tròn");
-        if !opens {
+        if !opens_rounding(toks, k) {
             return None;
         }
         match arith::parse_continuation(filler::trim_symbols(&toks[k..])) {
@@ -241,6 +235,12 @@ pub(super) fn rounding_after(toks: &[Token]) -> Option<(&[Token], Expr)> {
     (matches!(unit, "decimal" | "decimals" | "dp") && fine).then(|| (rest, Expr::Num(n.to_owned())))
 }
 
+/// Whether a rounding is said from `toks[k]` on (`round`, `rounded`, `làm tròn`).
+fn opens_rounding(toks: &[Token], k: usize) -> bool {
+    matches!(toks.get(k).and_then(Token::word), Some("round" | "rounded"))
+        || crate::lexer::words_at(toks, k, &["làm", "tròn"])
+}
+
 /// A place said alone at the end of a request, and the decimals it keeps.
 const TO_PLACE: &[(&[&str], &str)] = &[
     (&["to", "the", "cent"], "2"),
@@ -273,9 +273,6 @@ const AFTER_LABEL: &[&str] = &[
     "thuê", "tiền", "từ", "thì", "là",
 ];
 
-/// Periods named by their number in a list of amounts (`tháng 9 là …`, `week 2: …`).
-const PERIOD_LABELS: &[&str] = &["tháng", "tuần", "month", "week", "quý", "quarter"];
-
 /// Words after a period's number that say its amount follows.
 const AFTER_PERIOD: &[&str] = &["là", "được", "is", "was", "were", "came", "made"];
 
@@ -305,7 +302,7 @@ pub(super) fn with_labels(toks: &[Token]) -> Option<Vec<Token>> {
         k > 0
             && toks[k - 1]
                 .word()
-                .is_some_and(|w| PERIOD_LABELS.contains(&w))
+                .is_some_and(|w| crate::frames::vocabulary::PERIOD_LABELS.contains(&w))
             && toks[k]
                 .number()
                 .is_some_and(|n| n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()))

@@ -100,9 +100,9 @@ pub fn priced_items(toks: &[Token]) -> Option<Expr> {
             // (`tháng 10 được 18.600.000`: a month named by its number, no count.)
             let named_period = counts.iter().any(|x| {
                 x.at > 0
-                    && toks[x.at - 1].word().is_some_and(|p| {
-                        matches!(p, "tháng" | "tuần" | "quý" | "month" | "week" | "quarter")
-                    })
+                    && toks[x.at - 1]
+                        .word()
+                        .is_some_and(|p| super::vocabulary::PERIOD_LABELS.contains(&p))
             });
             if counts.is_empty() || for_one || named_period || !counts.iter().all(|x| small(x)) {
                 return None;

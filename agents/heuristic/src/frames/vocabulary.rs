@@ -562,3 +562,7 @@ pub(crate) const LOST: &[&str] = &[
     "damaged",
     "shrinkage",
 ];
+
+/// Periods named by their number (`tháng 9 là …`, `week 2: …`, `tháng 10 được
+/// 18.600.000`): a label, never a count.
+pub(crate) const PERIOD_LABELS: &[&str] = &["tháng", "tuần", "month", "week", "quý", "quarter"];
