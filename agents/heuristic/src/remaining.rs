@@ -199,8 +199,8 @@ pub fn percent_lost(toks: &[Token]) -> Option<Expr> {
         .filter(|&k| k != p)
         .collect();
     let [a] = amounts[..] else { return None };
-    let left = (p + 2..toks.len()).any(|i| LEFT.iter().any(|w| words_at(toks, i, w)))
-        || (p + 2..toks.len()).any(|i| words_at(toks, i, &["còn", "bao", "nhiêu"]));
+    // (LEFT holds `còn bao nhiêu` too.)
+    let left = (p + 2..toks.len()).any(|i| LEFT.iter().any(|w| words_at(toks, i, w)));
     if !left {
         return None;
     }

@@ -188,8 +188,7 @@ fn weekdays_as_labels(pieces: &mut [Piece]) {
         ("sau", "t6"),
         ("bay", "t7"),
     ];
-    let next =
-        |pieces: &[Piece], i: usize| (i + 1..pieces.len()).find(|&j| pieces[j].kind != Kind::Space);
+    let next = |pieces: &[Piece], i: usize| fold::near(pieces, i, true);
     let found: Vec<(usize, usize, &str)> = (0..pieces.len())
         .filter_map(|i| {
             if pieces[i].kind != Kind::Word || fold::fold(&pieces[i].lower()) != "thu" {

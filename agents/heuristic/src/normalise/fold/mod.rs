@@ -226,7 +226,7 @@ fn since_date(pieces: &[Piece], i: usize) -> bool {
 }
 
 /// The nearest word or number before (or after) piece `i`, past spaces only.
-fn near(pieces: &[Piece], i: usize, after: bool) -> Option<usize> {
+pub(in crate::normalise) fn near(pieces: &[Piece], i: usize, after: bool) -> Option<usize> {
     let found = match after {
         true => (i + 1..pieces.len()).find(|&j| pieces[j].kind != Kind::Space),
         false => (0..i).rev().find(|&j| pieces[j].kind != Kind::Space),
