@@ -193,7 +193,9 @@ impl DateQuery {
         }
         let (tool, args) = match self {
             DateQuery::Today { .. } => ("today", vec![]),
-            DateQuery::Now => ("now", vec![]),
+            // The time now is asked as the time here: a clock time (`16:00`), not an
+            // instant with its offset (`2026-11-23T16:00:00+07:00`).
+            DateQuery::Now => ("time_in", vec![("place", text("here"))]),
             DateQuery::Shift {
                 add,
                 amount,

@@ -18,6 +18,15 @@ const YEAR_AFTER: &[(&[&str], i64)] = &[
     (&["năm", "trước"], -1),
 ];
 
+/// A year named in words relative to this one at `i` (`this year`, `năm sau`), with the
+/// index after it.
+pub(super) fn year_in_words(toks: &[Token], i: usize) -> Option<(NamedYear, usize)> {
+    YEAR_AFTER
+        .iter()
+        .find(|(w, _)| words_at(toks, i, w))
+        .map(|(w, offset)| (NamedYear::Offset(*offset), i + w.len()))
+}
+
 /// (The lexer reads `year's` as `year`: `next year's christmas`.)
 pub(super) const YEAR_BEFORE: &[(&[&str], i64)] = &[
     (&["next", "year"], 1),
@@ -28,8 +37,8 @@ pub(super) const YEAR_BEFORE: &[(&[&str], i64)] = &[
 /// The year written after a named day ending before `i`: `2027`, `năm 2027`, `in
 /// 2027`, `, 2027`, `next year`, `năm sau`; with the index after it.
 pub(super) fn year_after(toks: &[Token], i: usize) -> Option<(NamedYear, usize)> {
-    if let Some((w, offset)) = YEAR_AFTER.iter().find(|(w, _)| words_at(toks, i, w)) {
-        return Some((NamedYear::Offset(*offset), i + w.len()));
+    if let Some(said) = year_in_words(toks, i) {
+        return Some(said);
     }
     let lead = match toks.get(i) {
         Some(t) if t.is_sym(',') => 1,

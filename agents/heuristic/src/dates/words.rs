@@ -26,6 +26,9 @@ pub(super) enum Flag {
     Age,
     /// The word `now`, which asks no time on its own.
     NowWord,
+    /// A day asked of in the past (`what day was nov 20`, `20/11 vừa rồi`): a day named
+    /// without its year is the last one.
+    Past,
 }
 
 pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
@@ -42,6 +45,9 @@ pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["lãnh", "lương"], &[]),
     (&["lĩnh", "lương"], &[]),
     (&["nhận", "lương"], &[]),
+    (&["was"], &[Flag::Past]),
+    (&["vừa", "rồi"], &[Flag::Past]),
+    (&["vừa", "qua"], &[Flag::Past]),
     // Before `what day`, which would leave `of the week` to count weeks.
     (&["what", "day", "of", "the", "week"], &[Flag::Weekday]),
     (&["which", "day", "of", "the", "week"], &[Flag::Weekday]),

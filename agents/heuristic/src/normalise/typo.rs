@@ -22,6 +22,9 @@ const SHORTHAND_EN: &[(&str, &str)] = &[
     ("whta", "what"),
     ("waht", "what"),
     ("wats", "whats"),
+    // (`wich` is one letter from both `which` and `with`.)
+    ("wich", "which"),
+    ("whcih", "which"),
     ("wuts", "whats"),
     ("hw", "how"),
     ("hows", "how"),
@@ -44,6 +47,8 @@ const SHORTHAND_EN: &[(&str, &str)] = &[
     ("hr", "hour"),
     ("hrs", "hours"),
     ("avg", "average"),
+    // (`what week nr is it`)
+    ("nr", "number"),
     ("ppl", "people"),
     ("ea", "each"),
     ("til", "until"),

@@ -116,6 +116,15 @@ pub fn loose_convert(toks: &[Token], src: &str) -> Option<DateQuery> {
                 }
             })
     };
+    // (`night shift ends 6am poland, whats that in saigon`, `… 6am in poland, …`: the
+    // place right after the time, closed by the question, is where it is.)
+    let from = from.or_else(|| {
+        let at = k + usize::from(is(k, AT));
+        let (place, next) = place_at(toks, at, src)?;
+        let closed = toks.get(next).is_some_and(|t| t.is_sym(','))
+            || is(next, &["what", "whats", "what's", "là", "thì"]);
+        (closed && next - at <= 2 && !is_pronoun(&place)).then_some(place)
+    });
     // The place asked: after `ở`/`bên`/`in` near the question.
     let window = asked.saturating_sub(4)..(asked + 9).min(toks.len());
     let mut to = window

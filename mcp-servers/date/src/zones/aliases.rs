@@ -163,6 +163,15 @@ pub(super) const ALIASES: &[(&str, &str)] = &[
     ("Lào", "Asia/Vientiane"),
     ("Laos", "Asia/Vientiane"),
     ("Philippines", "Asia/Manila"),
+    // Malaysia keeps one offset (Kuching's zone is the same); KL is how people write
+    // its capital.
+    ("Malaysia", "Asia/Kuala_Lumpur"),
+    ("Mã Lai", "Asia/Kuala_Lumpur"),
+    ("Malaixia", "Asia/Kuala_Lumpur"),
+    ("KL", "Asia/Kuala_Lumpur"),
+    ("Penang", "Asia/Kuala_Lumpur"),
+    ("Myanmar", "Asia/Yangon"),
+    ("Miến Điện", "Asia/Yangon"),
     ("UAE", "Asia/Dubai"),
     // City names as their own people write them, and islands the database has no city for.
     ("Praha", "Europe/Prague"),

@@ -5,7 +5,7 @@ mod decide;
 
 use super::named::{
     END_OF_MONTH, END_OF_YEAR, NAMED_DAYS, WEEK_AFTER, YEAR_BEFORE, end_of_named_month, weekday_at,
-    year_after,
+    year_after, year_in_words,
 };
 use super::stated::said_date;
 use super::words::{EVENTS, Flag, HARMLESS, KIN, PHRASES, WHOSE_BIRTH};
@@ -178,6 +178,15 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             i = next;
             continue;
         }
+        // `xmas is on what day this yr`: the year of the day named, said after the question.
+        if let Some(Anchor::Named { year, .. }) = &mut anchor
+            && *year == NamedYear::Next
+            && let Some((said, next)) = year_in_words(toks, i)
+        {
+            *year = said;
+            i = next;
+            continue;
+        }
         // `tuần sau thứ 6`: the week before its weekday, read with the weekday.
         if let Some((w, _)) = WEEK_AFTER.iter().find(|(w, _)| words_at(toks, i, w))
             && weekday_at(toks, i + w.len()).is_some()
@@ -314,11 +323,12 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
         // `how many days since christmas`: the last one, counted to today.
         let mut anchor = anchor;
         let since = has(Flag::Since) && !has(Flag::Until);
-        if since {
+        if since || has(Flag::Past) && !has(Flag::Until) {
             match &mut anchor {
                 Anchor::Named { year, .. } if *year == NamedYear::Next => *year = NamedYear::Last,
                 Anchor::Named { .. } => {}
-                _ => return DateParse::NotDate,
+                _ if since => return DateParse::NotDate,
+                _ => {}
             }
         }
         let then = if since {
