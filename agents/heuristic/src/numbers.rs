@@ -146,10 +146,18 @@ pub fn parse_words(toks: &[Token], i: usize, allow_and: bool) -> Option<(String,
         expanded.extend(parts.into_iter().flatten().map(|k| (k, n + 1)));
     }
     let (value, used) = read(&expanded, allow_and)?;
-    if used == 1 && birth_order_name(toks, i) {
+    if used == 1 && (birth_order_name(toks, i) || one_after_amount(toks, i)) {
         return None;
     }
     Some((value.to_string(), i + used))
+}
+
+/// Whether `toks[i]` is `one` standing for a thing after its price (`the 89.90 one`):
+/// no number.
+fn one_after_amount(toks: &[Token], i: usize) -> bool {
+    toks[i].word() == Some("one")
+        && i.checked_sub(1)
+            .is_some_and(|j| matches!(toks[j].tok, Tok::Num(_)))
 }
 
 /// Whether the one number word at `toks[i]` is a name by birth order (`anh Tám

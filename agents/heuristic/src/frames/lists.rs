@@ -52,7 +52,27 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
         x.value == "1"
             && matches!(&x.role, Role::Count(n) if n.first().is_some_and(|n| is_period(n)))
     };
-    let mut items: Vec<&Quantity> = q.iter().filter(|x| !scale(x) && !per_one(x)).collect();
+    // (`roti canai 2x1.80, teh tarik 2x2.50, maggi goreng 7.50. total`: a count joined
+    // to its price by `x` is one item, the count times the price — never two items.)
+    let times_at = |at: usize| {
+        w.toks
+            .get(at)
+            .is_some_and(|t| t.is_sym('*') || t.word() == Some("x"))
+    };
+    let bought = |x: &Quantity| {
+        q.iter()
+            .any(|p| p.at + 2 == x.at && times_at(p.at + 1) && !big(&p.value))
+    };
+    let count_of = |x: &Quantity| {
+        q.iter()
+            .find(|c| c.at + 2 == x.at && times_at(c.at + 1))
+            .map(|c| c.value.clone())
+    };
+    let mut items: Vec<&Quantity> = q
+        .iter()
+        .filter(|x| !scale(x) && !per_one(x))
+        .filter(|x| !q.iter().any(|p| x.at + 2 == p.at && bought(p)))
+        .collect();
     // The count of the items, said before or after them.
     let counted = |items: &[&Quantity], x: &Quantity| {
         matches!(x.role, Role::Count(_))
@@ -203,13 +223,36 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
             .iter()
             .all(|x| x.role == Role::Amount && x.at > 0 && w.word(x.at - 1).is_some())
         && only_labels_then_how_much(w, items[0].at, items[items.len() - 1].at);
+    // (`grab to work this wk 14.30, 9.80, 17.45, 12.00 and 11.65 how much all
+    // together`: three or more amounts in a row under one heading, `how much` asked.)
+    let in_a_row = items.len() >= 3
+        && items.iter().all(|x| x.role == Role::Amount)
+        && items.windows(2).all(|p| {
+            let between = &w.toks[p[0].at + 1..p[1].at];
+            !between.is_empty()
+                && between.iter().all(|t| {
+                    matches!(t.tok, Tok::Sym(',' | ';' | '&'))
+                        || t.word().is_some_and(|k| is_in(&["and", "và"], k))
+                })
+        })
+        && labels_up_to(w, items[0].at, items[0].at)
+        && how_much_after(w, items[items.len() - 1].at);
     let op = match ops.first() {
         Some(op) if ops.iter().all(|o| o == op) => *op,
-        None if plus_only || labelled_prices => ListOp::Sum,
+        None if plus_only || labelled_prices || in_a_row => ListOp::Sum,
         _ => return None,
     };
     // Only separators, labels and units between the items: no number of another kind.
-    let values = items.iter().map(|x| Expr::Num(x.value.clone())).collect();
+    let values = items
+        .iter()
+        .map(|x| {
+            let price = Expr::Num(x.value.clone());
+            match count_of(x).filter(|_| bought(x)) {
+                Some(count) => Expr::bin(crate::expr::MathOp::Multiply, Expr::Num(count), price),
+                None => price,
+            }
+        })
+        .collect();
     list_expr(op, values)
 }
 
@@ -221,17 +264,28 @@ const HOW_MUCH: &[&str] = &[
 /// Whether the words up to `last` (a number's position) only name the numbers — no
 /// operation, no cue, nothing left asked — and the words after it only ask `how much`.
 fn only_labels_then_how_much(w: &Words, first: usize, last: usize) -> bool {
+    labels_up_to(w, first, last) && how_much_after(w, last)
+}
+
+/// Whether the words up to `last` (a number's position) only name the numbers — no
+/// operation, no cue — with a `:` only before `first`.
+fn labels_up_to(w: &Words, first: usize, last: usize) -> bool {
     let label = |k: &str| {
         k.chars().all(char::is_alphabetic)
             && !is_in(super::vocabulary::NOT_LABELS, k)
             && crate::normalise::typo::operation(k).is_none()
     };
-    let before = (0..last).all(|i| {
+    (0..last).all(|i| {
         w.toks[i].number().is_some()
             || w.toks[i].is_sym(',')
             || i < first && w.toks[i].is_sym(':')
             || w.word(i).is_some_and(label)
-    });
+    })
+}
+
+/// Whether the words after `last` (a number's position) only ask `how much` (with what
+/// the total is of, and for when).
+fn how_much_after(w: &Words, last: usize) -> bool {
     let after: Vec<&str> = (last + 1..w.toks.len()).filter_map(|i| w.word(i)).collect();
     // (`… how much in bills a month`: what the total is of, and for when.)
     let dressing = |k: &str| {
@@ -265,8 +319,7 @@ fn only_labels_then_how_much(w: &Words, first: usize, last: usize) -> bool {
                 .windows(2)
                 .any(|p| is_in(&["bao"], p[0]) && is_in(&["nhiêu"], p[1]))
             || after.iter().any(|k| is_in(&["bn"], k)));
-    before
-        && asked
+    asked
         && (last + 1..w.toks.len())
             .all(|i| w.word(i).is_some() || matches!(w.toks[i].tok, Tok::Sym('?' | '.' | '!')))
 }

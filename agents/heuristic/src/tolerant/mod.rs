@@ -17,7 +17,7 @@
 mod expression;
 
 use crate::arith::{ListOp, list_expr};
-use crate::expr::Expr;
+use crate::expr::{Expr, MathOp};
 use crate::lexer::{Tok, Token, words_at};
 pub use expression::expression;
 
@@ -164,6 +164,8 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
     // of the items said before them, with what they are, counts them (skipped with its
     // word).
     let count = counted_before(toks);
+    // Whether an item is a count times a price.
+    let mut products = false;
     let mut i = 0;
     while i < toks.len() {
         if count == Some(i) {
@@ -278,9 +280,28 @@ fn list_ops(toks: &[Token]) -> Option<Vec<Expr>> {
                 _ => return None,
             },
         };
-        items.push(Expr::Num(value));
+        // (`roti canai 2x1.80, teh tarik 2x2.50, maggi 7.50. total`: an item bought so
+        // many times at its price is their product.)
+        let times = toks
+            .get(next)
+            .is_some_and(|t| t.word() == Some("x") || t.is_sym('*'));
+        let (item, next) = match toks.get(next + 1).map(|t| &t.tok) {
+            Some(Tok::Num(price)) if times && !signed => {
+                products = true;
+                let price = Expr::Num(price.clone());
+                (
+                    Expr::bin(MathOp::Multiply, Expr::Num(value), price),
+                    next + 2,
+                )
+            }
+            _ => (Expr::Num(value), next),
+        };
+        items.push(item);
         run = Some((run.map_or(i, |(s, _)| s), next));
         i = next;
+    }
+    if products && kinds != [ListOp::Sum] {
+        return None;
     }
     let (s, e) = run?;
     // (`tips mon 18, tue 12.50, wed 22, thu 9.80`, `tiền tip tuần này 50k, 120k, 80k`:
@@ -336,7 +357,8 @@ fn counted_before(toks: &[Token]) -> Option<usize> {
     let word = toks.get(first + 1).and_then(Token::word)?;
     // (A word of its own, not a unit glued on: `2kg`.)
     let spaced = toks[first].end < toks[first + 1].start;
-    let counts = spaced && english_cue(word) == Ok(None) && !VI_OTHER_OPS.contains(&word);
+    // (`roti 2 x 1.80, …`: a count bought at a price, no heading.)
+    let counts = spaced && english_cue(word) == Ok(None) && !operator(word);
     // The items listed with separators (`200000 1 cái` is no list of two).
     let listed = rest.windows(2).all(|w| {
         toks[w[0] + 1..w[1]]

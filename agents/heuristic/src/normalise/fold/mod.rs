@@ -246,8 +246,15 @@ const DOMINANT: u32 = 4;
 pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'static str> {
     let lex = lexicon();
     let candidates = lex.vietnamese(typed);
+    if candidates.is_empty() {
+        return None;
+    }
+    // (Before a word's only reading: `cong ty` keeps `ty`, the one reading of which is
+    // `tỷ`.)
+    if let Some(word) = by_neighbour(typed, prev, next, candidates) {
+        return (word != typed).then_some(word);
+    }
     match candidates {
-        [] => return None,
         // A word typed with its marks is never turned into a number (`bà` is no `ba`).
         [only] if !typed.is_ascii() && *only != typed && NUMBER_WORDS.contains(only) => {
             return None;
@@ -256,9 +263,6 @@ pub fn read(typed: &str, prev: Option<&str>, next: Option<&str>) -> Option<&'sta
         // Typed with its marks, and a word the planner knows: as typed.
         _ if !typed.is_ascii() && candidates.contains(&typed) => return None,
         _ => {}
-    }
-    if let Some(word) = by_neighbour(typed, prev, next, candidates) {
-        return Some(word);
     }
     let next_readings: &[&str] = next.map_or(&[], |n| lex.vietnamese(n));
     let score = |c: &str| {
@@ -413,6 +417,9 @@ fn by_neighbour(
             pick("mới")
         }
         "thieu" if prev.is_some_and(|p| matches!(p, "còn" | "con")) => pick("thiếu"),
+        // (`cong ty tra 165.000/tan`: the company, `công ty` — never plus a billion.)
+        "cong" if next == Some("ty") => pick("công"),
+        "ty" if prev.is_some_and(|p| matches!(p, "cong" | "công")) => Some("ty"),
         // (`10% cua so tien do`: that sum, `đó`, ending the request.)
         "do" if next.is_none()
             && prev.is_some_and(|p| matches!(p, "tiền" | "tien" | "quả" | "qua" | "số" | "so")) =>
