@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use chorus_bus::{AgentHeartbeat, Language, Message, PlanReady, PlannerKind, TaskRequest};
 use chorus_heuristic::{Capabilities, Conversation, PlanOutcome, Question};
 use chorus_llm::{PlanFallback, PlanPath, PoolTool, plan_with_fallback};
-use tracing::{Instrument, field, info, info_span, warn};
+use tracing::{Instrument, error, field, info, info_span, warn};
 
 use super::Planner;
 use crate::llm;
@@ -159,13 +159,19 @@ impl Planner {
     ) -> Result<Decision, HandleError> {
         let (conversation, questions) = self.conversation(request).await?;
         let heuristic = |caps: &Capabilities| {
-            chorus_heuristic::plan_turn(
-                &request.query,
-                &request.context,
-                caps,
-                &conversation,
-                &questions,
-            )
+            let plan = || {
+                chorus_heuristic::plan_turn(
+                    &request.query,
+                    &request.context,
+                    caps,
+                    &conversation,
+                    &questions,
+                )
+            };
+            guarded(plan, request, caps).unwrap_or_else(|outcome| {
+                error!(task_id = %msg.task_id, "the heuristic planner panicked on this request");
+                outcome
+            })
         };
         let mut live = self.live().await?;
         let mut outcome = heuristic(&live.capabilities);
@@ -281,5 +287,74 @@ pub fn plan_ready(request: &chorus_bus::TaskRequest, outcome: PlanOutcome) -> Pl
         dispatched: false,
         iteration: 1,
         retried: Vec::new(),
+    }
+}
+
+/// `plan`'s outcome, or — when it panics — `Err` with the outcome of a request not
+/// understood ([`not_understood`]). A planner bug on some wording must not leave the
+/// task without its report (a panic would be redelivered until dead-lettered): it is
+/// answered at once, and the caller logs it.
+fn guarded(
+    plan: impl FnOnce() -> PlanOutcome,
+    request: &TaskRequest,
+    caps: &Capabilities,
+) -> Result<PlanOutcome, PlanOutcome> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(plan))
+        .map_err(|_| not_understood(request, caps))
+}
+
+/// The outcome for a request the heuristic planner failed on (it panicked): the whole
+/// request not understood, in its language, with what Chorus can do.
+fn not_understood(request: &TaskRequest, caps: &Capabilities) -> PlanOutcome {
+    let language =
+        chorus_heuristic::detect_language(&request.query, request.context.language.as_deref());
+    let part = chorus_heuristic::PartError::NotUnderstood(request.query.clone());
+    let reason = chorus_heuristic::messages::part_error(&part, language);
+    PlanOutcome::Unplannable {
+        language,
+        message: chorus_heuristic::messages::with_capabilities(&reason, language, caps),
+        pool_down: None,
+    }
+}
+
+#[cfg(test)]
+mod guard_tests {
+    use super::*;
+
+    fn request(query: &str) -> TaskRequest {
+        serde_json::from_value(serde_json::json!({ "query": query })).expect("a request")
+    }
+
+    #[test]
+    fn a_panic_in_planning_is_a_request_not_understood() {
+        let caps = Capabilities::default();
+        let req = request("tính giùm cái này");
+        let outcome = guarded(|| panic!("a planner bug"), &req, &caps).unwrap_err();
+        let PlanOutcome::Unplannable {
+            language,
+            message,
+            pool_down,
+        } = outcome
+        else {
+            panic!("not unplannable: {outcome:?}");
+        };
+        assert!(language.is_vi(), "{language:?}");
+        assert!(
+            message.starts_with("Tôi không hiểu \"tính giùm cái này\""),
+            "{message}"
+        );
+        assert_eq!(pool_down, None);
+    }
+
+    #[test]
+    fn a_plan_that_does_not_panic_is_kept() {
+        let caps = Capabilities::default();
+        let req = request("2+4");
+        let kept = guarded(
+            || chorus_heuristic::plan("2+4", &req.context, &caps),
+            &req,
+            &caps,
+        );
+        assert!(kept.is_ok());
     }
 }
