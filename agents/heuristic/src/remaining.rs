@@ -88,9 +88,11 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     };
     let nums = crate::lexer::number_positions(toks);
     let word_in = |lo: usize, hi: usize, table: &[&str]| {
-        toks[lo..hi]
-            .iter()
-            .any(|t| t.word().is_some_and(|w| table.contains(&w)))
+        toks.get(lo..hi).is_some_and(|between| {
+            between
+                .iter()
+                .any(|t| t.word().is_some_and(|w| table.contains(&w)))
+        })
     };
     let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
     // The amounts, in order: one number, or a count of periods at a rate (`behind 3
@@ -176,7 +178,11 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     if percent || dated || other || !before_question {
         return None;
     }
-    let said = word_in(0, nums[0], had_words) && word_in(had_end + 1, *next, taken_words);
+    // (`annual leave 14 days, i used 9.5, how many left`: the first amount is had when
+    // nothing before it says it was spent.)
+    let had_first = word_in(0, nums[0], had_words)
+        || matches!(had, Expr::Num(_)) && !word_in(0, nums[0], taken_words);
+    let said = had_first && word_in(had_end + 1, *next, taken_words);
     if !(said || handed_last) {
         return None;
     }

@@ -39,6 +39,15 @@ const ADVERBS: &[(&[&str], &str)] = &[
     (&["weekly", "payment"], "week"),
 ];
 
+/// A payment for one period asked by its adverb alone, the last word after a comma
+/// (`…, monthly?`): (word, the period).
+const LONE_ADVERBS: &[(&str, &str)] = &[
+    ("monthly", "month"),
+    ("weekly", "week"),
+    ("daily", "day"),
+    ("yearly", "year"),
+];
+
 /// Things an amount is paid in, for `each one`.
 const INSTALMENTS: &[&str] = &["instalment", "installment", "payment", "part", "đợt", "kỳ"];
 
@@ -63,12 +72,25 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     const ASKED: &[&str] = &[
         "how", "what", "whats", "avg", "average", "bao", "bn", "nhiêu", "mấy", "trung",
     ];
+    // (`new phone 2,899 on 12 month instalment, monthly?`: the adverb alone, asked last.)
+    let last = toks.iter().rposition(|t| t.word().is_some());
+    let asked_last = last.is_some_and(|k| {
+        k > 0 && toks[k - 1].is_sym(',') && toks[k + 1..].iter().all(|t| t.is_sym('?'))
+    });
+    let lone = |thing: &str| {
+        asked_last
+            && last
+                .and_then(|k| toks[k].word())
+                .is_some_and(|w| LONE_ADVERBS.iter().any(|(a, p)| *a == w && *p == thing))
+    };
     let adverb = |thing: &str| {
         ADVERBS
             .iter()
             .any(|(a, p)| *p == thing && crate::lexer::says(toks, &[a]))
+            || lone(thing)
     };
-    let by_adverb = ADVERBS.iter().any(|(a, _)| crate::lexer::says(toks, &[a]));
+    let by_adverb = ADVERBS.iter().any(|(a, _)| crate::lexer::says(toks, &[a]))
+        || LONE_ADVERBS.iter().any(|(_, p)| lone(p));
     if !by_adverb
         && !toks
             .iter()

@@ -63,6 +63,8 @@ pub(super) const CUES: &[(&[&str], Cue)] = &[
     (&["how", "many", "percent"], Cue::WhatPercent),
     (&["bao", "nhiêu", "phần", "trăm"], Cue::WhatPercent),
     (&["mấy", "phần", "trăm"], Cue::WhatPercent),
+    // `rent 3450 + bills 410, split by 4`.
+    (&["split", "by"], Cue::Among),
     (&["split"], Cue::Split),
     (&["splitting"], Cue::Split),
     (&["share"], Cue::Split),

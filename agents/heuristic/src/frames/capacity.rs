@@ -22,7 +22,8 @@ pub(super) fn capacity(w: &Words, q: &[Quantity]) -> Option<Expr> {
     }
     // What is asked: a thing named after `how many`, neither the counted one nor money.
     let asked = w.count_asked()?;
-    if same_thing(asked, ta) {
+    // (`14 days leave, used 9.5 days, how many left`: what is left, no count of holders.)
+    if same_thing(asked, ta) || matches!(asked, "left" | "remaining" | "over") {
         return None;
     }
     // (`8hr shifts`: the asked thing named beside one count holds it.)

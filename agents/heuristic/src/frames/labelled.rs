@@ -285,6 +285,11 @@ fn label(w: &Words, i: usize) -> bool {
     if tie(i) && period(i + 1) || rate_period || unit_period {
         return true;
     }
+    // (`basic this month is 3,350 + …`: the period the amounts are of only names them.)
+    let which = |k: usize| matches!(w.toks.get(k).and_then(Token::word), Some("this" | "last"));
+    if which(i) && period(i + 1) || i > 0 && which(i - 1) && period(i) {
+        return true;
+    }
     // (`25 bao than x 95k`: `than` without a comparison before it is a word of its own —
     // coal, in Vietnamese typed without marks.)
     let compared = i > 0

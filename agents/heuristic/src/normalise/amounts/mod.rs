@@ -58,7 +58,8 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     // (The other currencies the exchange reader knows: `1,500 aed in php if 1 aed =
     // 15.6 php` names two, and neither is dropped.)
     ("php", &["php", "peso", "pesos"]),
-    ("myr", &["myr", "ringgit"]),
+    // (`RM18`: Malaysians write their ringgit so, before the amount.)
+    ("myr", &["myr", "ringgit", "rm"]),
     ("idr", &["idr", "rupiah"]),
     ("inr", &["inr", "rupee", "rupees"]),
     ("hkd", &["hkd", "hk$"]),
@@ -135,6 +136,16 @@ pub fn canonical(pieces: Vec<Piece>, reading: Reading) -> Vec<Piece> {
                 pieces[k].lower().as_str(),
                 "c" | "a" | "nt" | "s" | "hk" | "nz" | "us"
             )
+        {
+            pieces[k].set(String::new());
+        }
+    }
+    // (`~380 bills`: about so much; the sign glued before the amount says nothing to
+    // compute.)
+    for k in 0..pieces.len().saturating_sub(1) {
+        if matches!(pieces[k].text.as_str(), "~" | "≈")
+            && pieces[k + 1].kind == Kind::Number
+            && pieces[k + 1].orig.start == pieces[k].orig.end
         {
             pieces[k].set(String::new());
         }
