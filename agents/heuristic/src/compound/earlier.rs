@@ -273,7 +273,14 @@ pub(super) fn asks_weekday_only(segment: &[Token]) -> bool {
     only_words
         && (words.windows(2).any(|w| w == ["thứ", "mấy"])
             || words.contains(&"weekday")
-            || words.windows(2).any(|w| w == ["what", "day"]))
+            || words.windows(2).any(|w| w == ["what", "day"])
+            // (`…, and which day of the week`.)
+            || words.windows(2).any(|w| w == ["which", "day"])
+            // (`what date and day is that`: the day after `and`, its question shared.)
+            || words.first() == Some(&"day")
+                && words
+                    .iter()
+                    .all(|w| matches!(*w, "day" | "is" | "that" | "it" | "of" | "the" | "week")))
 }
 
 /// A segment that only asks a weekday (`thứ mấy`, `what day of the week`) after a part
@@ -292,6 +299,26 @@ pub(super) fn weekday_of_earlier(
     // A date the part before counts to (`how many days till dec 18 and what weekday is
     // it`): that date's weekday, its date found once.
     let of_date = match &previous.query {
+        // (`… jan 30, 5 days later what date and day is that`: the weekday of the date
+        // the shift lands on.)
+        PartQuery::Date(DateQuery::Anchored {
+            anchor,
+            then:
+                NamedThen::Shift {
+                    add,
+                    amount,
+                    unit,
+                    weekday: false,
+                },
+        }) => Some(DateQuery::Anchored {
+            anchor: *anchor,
+            then: NamedThen::Shift {
+                add: *add,
+                amount: *amount,
+                unit,
+                weekday: true,
+            },
+        }),
         PartQuery::Date(DateQuery::Anchored { anchor, then }) if *then != NamedThen::Weekday => {
             Some(DateQuery::Anchored {
                 anchor: *anchor,
@@ -301,6 +328,20 @@ pub(super) fn weekday_of_earlier(
         PartQuery::Date(DateQuery::DaysUntil { date } | DateQuery::DaysSince { date }) => {
             Some(DateQuery::Weekday { date: date.clone() })
         }
+        // (`5 days later what date and day is that`: the day the shift lands on.)
+        PartQuery::Date(DateQuery::Shift {
+            add,
+            amount,
+            unit,
+            date,
+            weekday: false,
+        }) => Some(DateQuery::Shift {
+            add: *add,
+            amount: *amount,
+            unit,
+            date: date.clone(),
+            weekday: true,
+        }),
         // `Hôm nay ngày mấy, thứ mấy vậy con?`: today's weekday (unless the bare "what
         // date" only asks again the date a part before gives: `3 weeks from now - what's
         // the date and what day is that`).

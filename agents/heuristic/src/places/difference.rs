@@ -25,11 +25,12 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
         // (`bên perth nhanh hơn vn`: the word before a place is no part of it.)
         // (`so osaka is …`: a word going on from the last turn neither.)
         // (`còn ở melbourne nhanh hơn mình mấy tiếng`: two such words.)
+        // (`giờ KL nhanh hơn Việt Nam`: the clock of the place.)
         let mut lo = lo;
         while hi > lo + 1
             && matches!(
                 word(lo),
-                Some("bên" | "ở" | "tại" | "so" | "and" | "ok" | "okay" | "còn" | "con")
+                Some("bên" | "ở" | "tại" | "so" | "and" | "ok" | "okay" | "còn" | "con" | "giờ")
             )
         {
             lo += 1;
@@ -120,6 +121,9 @@ pub fn time_difference(toks: &[Token], src: &str) -> Option<DateQuery> {
             (&["behind"][..], false),
             (&["nhanh", "hơn"][..], true),
             (&["chậm", "hơn"][..], false),
+            // (`Việt Nam đi trước Ba Lan mấy tiếng`.)
+            (&["đi", "trước"][..], true),
+            (&["đi", "sau"][..], false),
         ]
         .iter()
         .find(|(p, _)| words_at(toks, i, p))
