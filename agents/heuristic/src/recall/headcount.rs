@@ -41,8 +41,9 @@ const GOING: &[&[&str]] = &[
 ];
 
 /// Words before a count that make it the whole new count: `its just 2 of us`, `chỉ còn 3
-/// người`, `so 5`.
-const WHOLE_BEFORE: &[&str] = &["just", "only", "so", "making", "còn", "chỉ"];
+/// người`, `so 5`
+/// (`thêm con Linh nữa là 5 người`: making five.)
+const WHOLE_BEFORE: &[&str] = &["just", "only", "so", "making", "còn", "chỉ", "là"];
 
 /// Words naming the people counted (besides the sharers' own words of `role_at`).
 const PEOPLE: &[&str] = &[
@@ -165,7 +166,7 @@ fn change_of(toks: &[Token]) -> Option<Change> {
         return None;
     }
     let people_after = |k: usize| {
-        word(k + 1).is_some_and(|w| PEOPLE.contains(&w))
+        word(k + 1).is_some_and(|w| PEOPLE.contains(&w) || WORKERS.contains(&w))
             || matches!(role_at(toks, k).0, Role::People)
     };
     // (`chia đôi đi` after a split among 3: between two now.)

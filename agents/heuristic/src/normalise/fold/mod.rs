@@ -417,6 +417,8 @@ fn by_neighbour(
             pick("mới")
         }
         "thieu" if prev.is_some_and(|p| matches!(p, "còn" | "con")) => pick("thiếu"),
+        // (`chia 9tr6 cho 4 tho`: workers counted, `thợ` — a poem, `thơ`, is no count.)
+        "tho" if prev.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit())) => pick("thợ"),
         // (`cong ty tra 165.000/tan`: the company, `công ty` — never plus a billion.)
         "cong" if next == Some("ty") => pick("công"),
         "ty" if prev.is_some_and(|p| matches!(p, "cong" | "công")) => Some("ty"),
