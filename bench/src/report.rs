@@ -68,6 +68,24 @@ impl BenchReport {
         self.per_task(self.commands.values().sum::<u64>() as f64)
     }
 
+    /// CPU per task summed over processes, in ms: every process, and every one but
+    /// Redis and the benchmark's client (the roles and the MCP servers).
+    pub fn cpu_per_task(&self) -> (f64, f64) {
+        let sum = |keep: &dyn Fn(&str) -> bool| {
+            let ms: u64 = self
+                .processes
+                .iter()
+                .filter(|p| keep(&p.name))
+                .map(|p| p.cpu_ms)
+                .sum();
+            self.per_task(ms as f64)
+        };
+        (
+            sum(&|_| true),
+            sum(&|n| n != "bench client" && !n.starts_with("redis")),
+        )
+    }
+
     /// The report for people.
     pub fn text(&self) -> String {
         let mut s = String::new();
@@ -134,6 +152,10 @@ impl BenchReport {
                 self.per_task(p.cpu_ms as f64)
             );
         }
+        let (all, roles) = self.cpu_per_task();
+        s += &format!(
+            "CPU per task: {all:.3} ms every process, {roles:.3} ms without Redis and the client\n"
+        );
         s
     }
 
@@ -178,6 +200,8 @@ impl BenchReport {
             "redis_commands_per_task_by_command": commands,
             "redis_cpu_ms_per_task": round3(self.per_task(self.redis_cpu_ms)),
             "processes": processes,
+            "cpu_ms_per_task_all": round3(self.cpu_per_task().0),
+            "cpu_ms_per_task_without_redis_and_client": round3(self.cpu_per_task().1),
             "otlp_requests": self.otlp.map(|(r, _)| r),
             "otlp_bytes": self.otlp.map(|(_, b)| b),
         })
@@ -234,6 +258,8 @@ mod tests {
         assert_eq!(j["otlp_requests"], json!(3));
         assert_eq!(j["otlp_bytes"], json!(4096));
         assert_eq!(j["processes"][0]["cpu_ms_per_task"], json!(1.0));
+        assert_eq!(j["cpu_ms_per_task_all"], json!(1.0));
+        assert_eq!(j["cpu_ms_per_task_without_redis_and_client"], json!(1.0));
     }
 
     #[test]
