@@ -8,6 +8,7 @@
 //! what it measures is what a client of a deployed Chorus sees.
 
 mod cluster;
+pub mod floor;
 mod hops;
 mod load;
 mod otlp_sink;
