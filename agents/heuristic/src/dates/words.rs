@@ -155,6 +155,10 @@ pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
 
 /// Words that may appear in a date question without changing it.
 pub(super) const HARMLESS: &[&str] = &[
+    // `how many days to go`; `whats the date here today`; `my little bro`.
+    "go",
+    "here",
+    "little",
     // Asking to work it out: `calculate my age`, `giúp mình tính tuổi với`.
     "calculate",
     "compute",
@@ -295,6 +299,9 @@ pub(crate) const KIN: &[&str] = &[
     "father",
     "brother",
     "sister",
+    // (`my little bro`, `my sis`.)
+    "bro",
+    "sis",
     "wife",
     "husband",
     "grandma",

@@ -178,6 +178,15 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
             i = next;
             continue;
         }
+        // (`he turns 18 on 2027-05-09, how many days to go`: the age reached that day
+        // only names it.)
+        if matches!(t.word(), Some("turns" | "turning"))
+            && toks.get(i + 1).is_some_and(|n| n.number().is_some())
+            && toks.get(i + 2).and_then(Token::word) == Some("on")
+        {
+            i += 3;
+            continue;
+        }
         // `xmas is on what day this yr`: the year of the day named, said after the question.
         if let Some(Anchor::Named { year, .. }) = &mut anchor
             && *year == NamedYear::Next
@@ -259,7 +268,8 @@ pub fn parse(toks: &[Token], src: &str) -> DateParse {
                     || KIN.contains(&w.as_str())
                     || EVENTS.contains(&w.as_str())
             }
-            Tok::Sym(c) => "?!.:\"'".contains(*c),
+            // (`payday = last day of the month`: `=` says what it is.)
+            Tok::Sym(c) => "?!.:\"'=".contains(*c),
             _ => false,
         };
         if !harmless {
