@@ -45,6 +45,9 @@ pub(super) const PHRASES: &[(&[&str], &[Flag])] = &[
     (&["lãnh", "lương"], &[]),
     (&["lĩnh", "lương"], &[]),
     (&["nhận", "lương"], &[]),
+    // (`how many more days till …`, `payday = last day of the month. how many more
+    // days`: the days left until it.)
+    (&["many", "more"], &[Flag::Until]),
     (&["was"], &[Flag::Past]),
     (&["vừa", "rồi"], &[Flag::Past]),
     (&["vừa", "qua"], &[Flag::Past]),

@@ -48,10 +48,14 @@ pub(super) fn interest(r: &Reading) -> Decided {
         &["giá", "bán", "là", "bao"],
         &["bán", "giá", "là", "bao"],
         &["selling", "price"],
+        // (`muốn lời 20% thì bán bao nhiêu 1 ký`.)
+        &["bán", "bao"],
     ];
+    // (`… bán bao nhiêu 1 ký`: the one unit the price is asked per is no amount.)
+    let amounts: Vec<&(usize, &str)> = r.nums.iter().filter(|(_, n)| *n != "1").collect();
     if crate::lexer::says(r.toks, price_asked)
         && !crate::lexer::says(r.toks, &[&["giảm"], &["off"], &["discount"]])
-        && let ([(_, a)], [p]) = (r.nums.as_slice(), r.pcts.as_slice())
+        && let ([(_, a)], [p]) = (amounts.as_slice(), r.pcts.as_slice())
     {
         let markup = Expr::bin(MathOp::Percent, num(p), num(a));
         return Some((!r.outside()).then(|| Expr::bin(MathOp::Sum, num(a), markup)));
