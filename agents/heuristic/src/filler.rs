@@ -240,6 +240,40 @@ pub fn without_zero_interest(toks: &[Token]) -> Option<Vec<Token>> {
     Some(out)
 }
 
+/// The day a sale or a count happened on, said in English (`i sold 14 today at 26
+/// each`), which names no date asked.
+const WHEN_SAID: &[&str] = &["today", "yesterday", "tonight"];
+
+/// Words of a date or time question: with one, the day said is part of it.
+const ASKS_WHEN: &[&str] = &[
+    "day", "days", "date", "dates", "week", "weeks", "weekday", "when", "time", "until", "till",
+    "til", "since", "ago", "later", "old", "age", "born", "birthday", "hours", "hour", "clock",
+    "am", "pm", "month", "months", "year", "years", "tomorrow", "after", "before",
+];
+
+/// `toks` without the day a sale or a count happened (`i sold 14 today at 26 each, how
+/// much`, `26 pallets per truck, 14 trucks unloaded today`): amounts with nothing of a
+/// date or a time asked; `None` unless one such day is said and nothing of a date.
+pub fn without_day_said(toks: &[Token]) -> Option<Vec<Token>> {
+    let said: Vec<usize> = (0..toks.len())
+        .filter(|&k| toks[k].word().is_some_and(|w| WHEN_SAID.contains(&w)))
+        .collect();
+    let dated = toks.iter().any(|t| {
+        matches!(t.tok, crate::lexer::Tok::Date(_))
+            || t.word().is_some_and(|w| {
+                ASKS_WHEN.contains(&w) || crate::normalise::WEEKDAY_LABELS.contains(&w)
+            })
+    }) || crate::lexer::has_clock_time(toks);
+    // (One day only: `16 rooms today and 14 yesterday` label two items by their days.)
+    let [k] = said[..] else { return None };
+    if dated || crate::lexer::number_positions(toks).len() < 2 {
+        return None;
+    }
+    let mut out = toks.to_vec();
+    out.remove(k);
+    Some(out)
+}
+
 /// `toks` without a vocative at their end, after a question particle (`Hôm nay là thứ
 /// mấy vậy con?` is `Hôm nay là thứ mấy vậy?`); `None` when there is none.
 pub fn without_vocative(toks: &[Token]) -> Option<Vec<Token>> {

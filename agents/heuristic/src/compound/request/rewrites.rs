@@ -36,6 +36,8 @@ pub(super) fn read_rewritten(toks: &[Token], src: &str) -> Option<Result<Parsed,
         .or_else(|| crate::filler::without_zero_interest(toks))
         // `Hôm nay là thứ mấy vậy con?`: the person spoken to asks nothing.
         .or_else(|| crate::filler::without_vocative(toks))
+        // `i sold 14 today at 26 each, how much`: the day it happened asks nothing.
+        .or_else(|| crate::filler::without_day_said(toks))
         // `chia đôi cho bố với mẹ`: halved, for whom says nothing more.
         .or_else(|| crate::filler::without_halves_recipients(toks))
         // `max temps … wats the average`: `max` names what is listed.
