@@ -20,13 +20,7 @@ struct Cli {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    chorus_bench::init_logging();
     // The relays and the MCP server run on one thread, as the roles do by default
     // (`agents.runtime`); the driver, like `chorus-bench`, on the multi-thread runtime.
     let mut builder = match cli.command {

@@ -12,6 +12,7 @@ pub mod floor;
 mod hops;
 mod load;
 mod otlp_sink;
+mod procs;
 mod procstat;
 mod redis_info;
 mod report;
@@ -135,6 +136,18 @@ fn exited_text(exited: &[String]) -> String {
     } else {
         format!("; {}", exited.join("; "))
     }
+}
+
+/// Logs to stderr at the level `CHORUS_LOG` sets (`error` when unset), as both
+/// benchmark binaries do.
+pub fn init_logging() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
 }
 
 /// Runs the benchmark: starts the system when needed, warms up, measures, prints the

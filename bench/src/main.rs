@@ -21,13 +21,7 @@ struct Cli {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CHORUS_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    chorus_bench::init_logging();
     let settings = Settings::load(cli.config.as_deref())?;
     chorus_bench::run_bench(cli.args, &settings).await?;
     Ok(())

@@ -22,10 +22,11 @@ use chorus_bus::BusSettings;
 use chorus_core::acl;
 use chorus_core::topology::Role;
 use chorus_testkit::free_port;
-use chorus_testkit::launcher::{self, Output, Proc};
+use chorus_testkit::launcher;
 
 use super::BenchError;
-use super::procstat::{ProcSample, sample};
+use super::procs::Procs;
+use super::procstat::ProcSample;
 use super::redis_info::RedisInfo;
 use secrets::{make_certificates, write_acl_file};
 
@@ -61,10 +62,7 @@ pub(crate) const POOLS: [&str; 2] = ["math", "date"];
 
 /// The started processes, stopped (by PID) on [`Cluster::stop`] or drop.
 pub struct Cluster {
-    procs: Vec<Proc>,
-    dir: PathBuf,
-    keep_logs: bool,
-    stopped: bool,
+    procs: Procs,
     /// The Redis URL every process uses (no credentials: with ACLs on, each role gets
     /// its user and password variable; see [`Cluster::client_settings`] for the client).
     pub redis_url: String,
@@ -86,20 +84,8 @@ impl Cluster {
     /// and the MCP servers accept connections. Roles become ready by themselves; the
     /// benchmark's warm-up waits for them.
     pub async fn start(opts: &ClusterOptions) -> Result<Cluster, BenchError> {
-        let dir = std::env::temp_dir().join(format!(
-            "chorus-bench-{}-{}",
-            std::process::id(),
-            chorus_bus::now_us()
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| BenchError::Spawn {
-            what: format!("directory {}", dir.display()),
-            reason: e.to_string(),
-        })?;
         let mut cluster = Cluster {
-            procs: Vec::new(),
-            dir,
-            keep_logs: opts.keep_logs,
-            stopped: false,
+            procs: Procs::in_new_dir("chorus-bench", opts.keep_logs)?,
             redis_url: opts.redis_url.clone(),
             client_url: opts.redis_url.clone(),
             tls_ca_file: None,
@@ -111,9 +97,9 @@ impl Cluster {
             cmd.args(["--bind", "127.0.0.1"])
                 .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
                 .arg("--dir")
-                .arg(&cluster.dir);
+                .arg(cluster.procs.dir());
             let scheme = if opts.tls {
-                let (ca, cert, key) = make_certificates(&cluster.dir)?;
+                let (ca, cert, key) = make_certificates(cluster.procs.dir())?;
                 cmd.args(["--port", "0", "--tls-port", &port.to_string()])
                     .arg("--tls-cert-file")
                     .arg(&cert)
@@ -130,7 +116,7 @@ impl Cluster {
             };
             let mut credentials = String::new();
             if opts.acl {
-                let (path, pw) = write_acl_file(&cluster.dir)?;
+                let (path, pw) = write_acl_file(cluster.procs.dir())?;
                 cmd.arg("--aclfile").arg(&path);
                 let bench_pw = pw
                     .get(&acl::password_env(BENCH_USER))
@@ -225,59 +211,22 @@ impl Cluster {
     }
 
     fn spawn(&mut self, name: &str, cmd: Command) -> Result<(), BenchError> {
-        let log = Output::File(self.dir.join(format!("{name}.log")));
-        let proc = Proc::spawn(name, cmd, log).map_err(|e| BenchError::Spawn {
-            what: name.into(),
-            reason: e.to_string(),
-        })?;
-        self.procs.push(proc);
-        Ok(())
+        self.procs.spawn(name, cmd)
     }
 
     /// Every started process's name and a sample of its counters (peak RSS, CPU time).
     pub fn sample(&self) -> Vec<(String, ProcSample)> {
-        self.procs
-            .iter()
-            .filter_map(|p| Some((p.name.clone(), sample(p.pid())?)))
-            .collect()
+        self.procs.sample()
     }
 
     /// Names of started processes that have exited, with the end of their log.
     pub fn exited(&mut self) -> Vec<String> {
-        self.procs
-            .iter_mut()
-            .filter_map(|p| {
-                let gone = !p.is_running();
-                gone.then(|| format!("{} exited: {}", p.name, p.log_tail(5)))
-            })
-            .collect()
+        self.procs.exited()
     }
 
     /// Stops every process: SIGTERM, then SIGKILL after two seconds; roles first, Redis last.
     pub fn stop(mut self) {
-        self.stop_all();
-    }
-
-    fn stop_all(&mut self) {
-        if self.stopped {
-            return;
-        }
-        self.stopped = true;
-        let deadline = Instant::now() + Duration::from_secs(2);
-        for mut p in self.procs.drain(..).rev() {
-            p.terminate_by(deadline);
-        }
-        if self.keep_logs {
-            eprintln!("chorus-bench: logs kept in {}", self.dir.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        self.stop_all();
+        self.procs.stop();
     }
 }
 

@@ -4,15 +4,15 @@
 //! synthesizer), each this same binary in its `relay` mode. Everything is stopped by PID
 //! when the system is dropped.
 
-use std::path::PathBuf;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chorus_testkit::free_port;
-use chorus_testkit::launcher::{self, Output, Proc};
+use chorus_testkit::launcher;
 
 use super::super::BenchError;
-use super::super::procstat::{ProcSample, sample};
+use super::super::procs::Procs;
+use super::super::procstat::ProcSample;
 use super::Kind;
 
 /// The roles a `2+4` task crosses, by the names `Role::parse` reads.
@@ -20,9 +20,7 @@ pub const ROLES: [&str; 5] = ["chief", "planner", "router", "pool", "synthesizer
 
 /// The started processes.
 pub struct System {
-    procs: Vec<Proc>,
-    dir: PathBuf,
-    keep_logs: bool,
+    procs: Procs,
     /// The Redis every process uses.
     pub redis_url: String,
 }
@@ -34,20 +32,9 @@ impl System {
             what: "this binary".into(),
             reason: e.to_string(),
         })?;
-        let dir = std::env::temp_dir().join(format!(
-            "chorus-floor-{}-{}",
-            std::process::id(),
-            chorus_bus::now_us()
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| BenchError::Spawn {
-            what: format!("directory {}", dir.display()),
-            reason: e.to_string(),
-        })?;
         let port = free_port();
         let mut system = System {
-            procs: Vec::new(),
-            dir,
-            keep_logs,
+            procs: Procs::in_new_dir("chorus-floor", keep_logs)?,
             redis_url: format!("redis://127.0.0.1:{port}"),
         };
         let mut redis = Command::new(chorus_testkit::redis_server_binary());
@@ -55,7 +42,7 @@ impl System {
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
             .arg("--dir")
-            .arg(&system.dir);
+            .arg(system.procs.dir());
         system.spawn("redis-server", redis)?;
         let mcp_port = free_port();
         let mut mcp = Command::new(&me);
@@ -86,46 +73,16 @@ impl System {
     }
 
     fn spawn(&mut self, name: &str, cmd: Command) -> Result<(), BenchError> {
-        let log = Output::File(self.dir.join(format!("{name}.log")));
-        let proc = Proc::spawn(name, cmd, log).map_err(|e| BenchError::Spawn {
-            what: name.into(),
-            reason: e.to_string(),
-        })?;
-        self.procs.push(proc);
-        Ok(())
+        self.procs.spawn(name, cmd)
     }
 
     /// Every started process's name and a sample of its counters.
     pub fn sample(&self) -> Vec<(String, ProcSample)> {
-        self.procs
-            .iter()
-            .filter_map(|p| Some((p.name.clone(), sample(p.pid())?)))
-            .collect()
+        self.procs.sample()
     }
 
     /// Names of started processes that have exited, with the end of their log.
     pub fn exited(&mut self) -> Vec<String> {
-        self.procs
-            .iter_mut()
-            .filter_map(|p| {
-                let gone = !p.is_running();
-                gone.then(|| format!("{} exited: {}", p.name, p.log_tail(5)))
-            })
-            .collect()
-    }
-}
-
-impl Drop for System {
-    /// SIGTERM, then SIGKILL after two seconds; relays first, Redis last.
-    fn drop(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(2);
-        for mut p in self.procs.drain(..).rev() {
-            p.terminate_by(deadline);
-        }
-        if self.keep_logs {
-            eprintln!("chorus-floor: logs kept in {}", self.dir.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
+        self.procs.exited()
     }
 }
