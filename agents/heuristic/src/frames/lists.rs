@@ -59,19 +59,16 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
             .get(at)
             .is_some_and(|t| t.is_sym('*') || t.word() == Some("x"))
     };
-    let bought = |x: &Quantity| {
-        q.iter()
-            .any(|p| p.at + 2 == x.at && times_at(p.at + 1) && !big(&p.value))
-    };
+    // The count a price is bought so many times at, joined to it by `x`.
     let count_of = |x: &Quantity| {
         q.iter()
-            .find(|c| c.at + 2 == x.at && times_at(c.at + 1))
+            .find(|c| c.at + 2 == x.at && times_at(c.at + 1) && !big(&c.value))
             .map(|c| c.value.clone())
     };
     let mut items: Vec<&Quantity> = q
         .iter()
         .filter(|x| !scale(x) && !per_one(x))
-        .filter(|x| !q.iter().any(|p| x.at + 2 == p.at && bought(p)))
+        .filter(|x| !q.iter().any(|p| x.at + 2 == p.at && count_of(p).is_some()))
         .collect();
     // The count of the items, said before or after them.
     let counted = |items: &[&Quantity], x: &Quantity| {
@@ -247,7 +244,7 @@ pub(super) fn listed(w: &Words, q: &[Quantity]) -> Option<Expr> {
         .iter()
         .map(|x| {
             let price = Expr::Num(x.value.clone());
-            match count_of(x).filter(|_| bought(x)) {
+            match count_of(x) {
                 Some(count) => Expr::bin(crate::expr::MathOp::Multiply, Expr::Num(count), price),
                 None => price,
             }
