@@ -88,11 +88,9 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     };
     let nums = crate::lexer::number_positions(toks);
     let word_in = |lo: usize, hi: usize, table: &[&str]| {
-        toks.get(lo..hi).is_some_and(|between| {
-            between
-                .iter()
-                .any(|t| t.word().is_some_and(|w| table.contains(&w)))
-        })
+        toks[lo..hi]
+            .iter()
+            .any(|t| t.word().is_some_and(|w| table.contains(&w)))
     };
     let num = |k: usize| toks[k].number().map(|n| Expr::Num(n.to_owned()));
     // The amounts, in order: one number, or a count of periods at a rate (`behind 3
@@ -182,8 +180,10 @@ pub fn parse(toks: &[Token]) -> Option<Expr> {
     // nothing before it says it was spent.)
     let had_first = word_in(0, nums[0], had_words)
         || matches!(had, Expr::Num(_)) && !word_in(0, nums[0], taken_words);
-    let said = had_first && word_in(had_end + 1, *next, taken_words);
-    if !(said || handed_last) {
+    // (With the money handed over moved first, what follows it was said before it: no
+    // spending word is looked for after it.)
+    let said = handed_last || had_first && word_in(had_end + 1, *next, taken_words);
+    if !said {
         return None;
     }
     taken.into_iter().try_fold(had, |left, (e, _, _)| {
