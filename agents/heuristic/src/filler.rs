@@ -244,11 +244,11 @@ pub fn without_zero_interest(toks: &[Token]) -> Option<Vec<Token>> {
 /// each`), which names no date asked.
 const WHEN_SAID: &[&str] = &["today", "yesterday", "tonight"];
 
-/// Words of a date or time question: with one, the day said is part of it.
+/// Words of a date or time question besides the date words
+/// ([`crate::tolerant::DATE_WORDS`]): with one, the day said is part of it.
 const ASKS_WHEN: &[&str] = &[
-    "day", "days", "date", "dates", "week", "weeks", "weekday", "when", "time", "until", "till",
-    "til", "since", "ago", "later", "old", "age", "born", "birthday", "hours", "hour", "clock",
-    "am", "pm", "month", "months", "year", "years", "tomorrow", "after", "before",
+    "dates", "when", "until", "till", "til", "since", "ago", "later", "born", "birthday", "clock",
+    "am", "pm", "tomorrow", "after", "before",
 ];
 
 /// `toks` without the day a sale or a count happened (`i sold 14 today at 26 each, how
@@ -261,7 +261,9 @@ pub fn without_day_said(toks: &[Token]) -> Option<Vec<Token>> {
     let dated = toks.iter().any(|t| {
         matches!(t.tok, crate::lexer::Tok::Date(_))
             || t.word().is_some_and(|w| {
-                ASKS_WHEN.contains(&w) || crate::normalise::WEEKDAY_LABELS.contains(&w)
+                crate::tolerant::DATE_WORDS.contains(&w)
+                    || ASKS_WHEN.contains(&w)
+                    || crate::normalise::WEEKDAY_LABELS.contains(&w)
             })
     }) || crate::lexer::has_clock_time(toks);
     // (One day only: `16 rooms today and 14 yesterday` label two items by their days.)

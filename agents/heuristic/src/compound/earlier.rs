@@ -299,26 +299,26 @@ pub(super) fn weekday_of_earlier(
     // A date the part before counts to (`how many days till dec 18 and what weekday is
     // it`): that date's weekday, its date found once.
     let of_date = match &previous.query {
-        // (`… jan 30, 5 days later what date and day is that`: the weekday of the date
-        // the shift lands on.)
-        PartQuery::Date(DateQuery::Anchored {
-            anchor,
-            then:
-                NamedThen::Shift {
-                    add,
-                    amount,
-                    unit,
-                    weekday: false,
-                },
-        }) => Some(DateQuery::Anchored {
-            anchor: *anchor,
-            then: NamedThen::Shift {
-                add: *add,
-                amount: *amount,
-                unit,
-                weekday: true,
-            },
-        }),
+        // (`5 days later what date and day is that`, `… jan 30, 5 days later …`: the
+        // weekday of the date the shift lands on, never of its anchor.)
+        PartQuery::Date(
+            shifted @ (DateQuery::Shift { weekday: false, .. }
+            | DateQuery::Anchored {
+                then: NamedThen::Shift { weekday: false, .. },
+                ..
+            }),
+        ) => {
+            let mut shifted = shifted.clone();
+            if let DateQuery::Shift { weekday, .. }
+            | DateQuery::Anchored {
+                then: NamedThen::Shift { weekday, .. },
+                ..
+            } = &mut shifted
+            {
+                *weekday = true;
+            }
+            Some(shifted)
+        }
         PartQuery::Date(DateQuery::Anchored { anchor, then }) if *then != NamedThen::Weekday => {
             Some(DateQuery::Anchored {
                 anchor: *anchor,
@@ -328,20 +328,6 @@ pub(super) fn weekday_of_earlier(
         PartQuery::Date(DateQuery::DaysUntil { date } | DateQuery::DaysSince { date }) => {
             Some(DateQuery::Weekday { date: date.clone() })
         }
-        // (`5 days later what date and day is that`: the day the shift lands on.)
-        PartQuery::Date(DateQuery::Shift {
-            add,
-            amount,
-            unit,
-            date,
-            weekday: false,
-        }) => Some(DateQuery::Shift {
-            add: *add,
-            amount: *amount,
-            unit,
-            date: date.clone(),
-            weekday: true,
-        }),
         // `Hôm nay ngày mấy, thứ mấy vậy con?`: today's weekday (unless the bare "what
         // date" only asks again the date a part before gives: `3 weeks from now - what's
         // the date and what day is that`).

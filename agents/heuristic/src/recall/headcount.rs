@@ -41,8 +41,7 @@ const GOING: &[&[&str]] = &[
 ];
 
 /// Words before a count that make it the whole new count: `its just 2 of us`, `chỉ còn 3
-/// người`, `so 5`
-/// (`thêm con Linh nữa là 5 người`: making five.)
+/// người`, `so 5`, `thêm con Linh nữa là 5 người`.
 const WHOLE_BEFORE: &[&str] = &["just", "only", "so", "making", "còn", "chỉ", "là"];
 
 /// Words naming the people counted (besides the sharers' own words of `role_at`).
